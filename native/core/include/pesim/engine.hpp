@@ -1,0 +1,73 @@
+// The engine's entry point: one synchronous call per run. Run control (cancel, pause) and progress
+// go through caller-owned buffers so another thread can steer and watch the run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pesim/netlist.hpp"
+
+namespace pesim {
+
+// Indices into the caller's shared buffers.
+enum ControlFlag { kFlagCancel = 0, kFlagPause = 1, kFlagCount = 2 };
+enum ProgressSlot {
+  kProgressStep = 0,        // steps done in the current phase
+  kProgressTotalSteps = 1,  // steps of the current phase
+  kProgressTime = 2,        // simulated time reached [s] (negative during pre-simulation)
+  kProgressPhase = 3,       // 0 pre-simulation, 1 main run, 2 done
+  kProgressPaused = 4,      // 1 while the run waits in pause
+  kProgressCount = 5,
+};
+
+// Views over caller-owned memory; either may be null. Read and written atomically.
+struct RunControl {
+  int32_t* flags = nullptr;     // kFlagCount entries, set by the caller
+  double* progress = nullptr;   // kProgressCount entries, written by the engine
+  int checkEvery = 1024;        // steps between two looks at the flags
+};
+
+struct Channel {
+  std::string key;     // "<scope>.ch<n>"
+  std::string scope;   // scope block name
+  int index = 0;       // 1-based input number of the scope
+  std::string label;   // saved channel name (may be empty)
+  std::vector<double> values;
+};
+
+struct Measurement {
+  std::string key;  // "<channel key>.avg" etc.
+  double value = 0.0;
+};
+
+struct RunStats {
+  long steps = 0;
+  long preSteps = 0;
+  long factorizations = 0;
+  long cacheHits = 0;
+  long switchingEvents = 0;
+  long extraSolves = 0;     // solves repeated because device states changed within a step
+  long unknowns = 0;
+  bool dense = false;
+  double wallMs = 0.0;
+};
+
+struct Result {
+  std::vector<double> time;
+  std::vector<Channel> channels;
+  std::vector<Measurement> measurements;
+  RunStats stats;
+  std::vector<std::string> warnings;
+};
+
+// Checks the netlist (throws pesim::Error) and returns its warnings without running it.
+std::vector<std::string> validate(const Netlist& netlist);
+
+// Runs the transient simulation. Throws pesim::Error.
+Result simulate(const Netlist& netlist, const RunControl& control);
+
+const char* engineVersion();
+const char* eigenVersion();
+
+}  // namespace pesim

@@ -1,0 +1,51 @@
+// Engine errors: every failure the engine reports carries a stable code and, where one is at fault,
+// the element or node name and the simulated time. native/addon/errors.cc is the only place that
+// turns these into JavaScript errors.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace pesim {
+
+enum class ErrorCode {
+  NetlistInvalid,        // malformed netlist structure (duplicate names, wrong terminal count, ...)
+  UnknownElementType,    // element or control block type the engine does not know
+  MissingParameter,      // a required parameter is absent
+  ParameterOutOfRange,   // a parameter is present but outside its valid range
+  UnknownReference,      // a name (element, signal, node) that the netlist does not define
+  FloatingNode,          // a node with no element that can define its potential
+  VoltageSourceLoop,     // a loop made only of voltage-defining branches
+  CurrentSourceCutset,   // nodes connected to the rest of the circuit only through current sources
+  AlgebraicLoop,         // control blocks that depend on each other within one step
+  SingularMatrix,        // the system matrix has no unique solution at time t
+  SwitchIterationLimit,  // switch states did not settle within the iteration limit at time t
+  Cancelled,             // the run was cancelled through its control buffer
+};
+
+// The code as the string JavaScript sees in `error.code`.
+const char* errorCodeName(ErrorCode code);
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& message, std::string element = {}, std::string node = {},
+        double time = -1.0)
+      : std::runtime_error(message),
+        code_(code),
+        element_(std::move(element)),
+        node_(std::move(node)),
+        time_(time) {}
+
+  ErrorCode code() const { return code_; }
+  const std::string& element() const { return element_; }  // empty when no element is at fault
+  const std::string& node() const { return node_; }        // empty when no node is at fault
+  double time() const { return time_; }                    // negative when not during a run
+
+ private:
+  ErrorCode code_;
+  std::string element_;
+  std::string node_;
+  double time_;
+};
+
+}  // namespace pesim

@@ -1,0 +1,63 @@
+// The canonical netlist as the engine receives it: plain structs mirroring the JSON netlist of
+// src/formats/netlist.ts after global parameters have been resolved to numbers.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pesim {
+
+// Parameters of an element or block, by kind of value. Keys are the netlist's parameter names.
+struct ParameterSet {
+  std::map<std::string, double> numbers;
+  std::map<std::string, std::string> strings;
+  std::map<std::string, std::vector<double>> arrays;
+  std::map<std::string, std::vector<std::string>> names;  // string lists (e.g. coupled inductors)
+};
+
+// A power-circuit element: R, L, C, K, TRANS, V, I, E, F, G, H, S, VSW, CSW, D, THYR, IGBT, MOSFET.
+struct ElementSpec {
+  std::string name;                // unique, e.g. "R.1"
+  std::string type;
+  std::vector<std::string> nodes;  // terminal node names in the element's terminal order
+  ParameterSet params;
+};
+
+// A control block. Inputs and outputs are control-signal names; GATE names its target switch,
+// VOLT names two nodes or an element, AMP names an element (all through params.strings).
+struct BlockSpec {
+  std::string name;
+  std::string type;
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  ParameterSet params;
+};
+
+enum class Method { BackwardEuler, Trapezoidal, Gear };
+
+struct Settings {
+  double tEnd = 0.0;
+  double dt = 0.0;
+  Method method = Method::BackwardEuler;
+  double tPre = 0.0;    // pre-simulation length before t = 0 (0: none)
+  double dtPre = 0.0;   // pre-simulation step (0: dt)
+  bool dampAfterSwitch = true;  // backward Euler on the step after a switching event
+  long maxPoints = 100000;      // point budget per recorded channel
+  double measureFrom = -1.0;    // measurement window start [s]; negative: 80 % of tEnd
+  double measureTo = -1.0;      // measurement window end [s]; negative: tEnd
+  int maxSwitchIterations = 100;
+  int cacheSize = 256;          // factorisations kept in the LRU cache
+  int denseLimit = 0;           // unknowns up to which the dense LU is used (0: built-in default)
+};
+
+struct Netlist {
+  std::string name;
+  std::vector<ElementSpec> elements;
+  std::vector<BlockSpec> blocks;
+  Settings settings;
+};
+
+const char* methodName(Method method);
+
+}  // namespace pesim

@@ -1,0 +1,131 @@
+// Netlist compilation (see circuit.hpp).
+#include "circuit/circuit.hpp"
+
+#include <unordered_set>
+
+#include "circuit/topology.hpp"
+#include "elements/factory.hpp"
+#include "pesim/errors.hpp"
+
+namespace pesim {
+
+namespace {
+bool isReference(const std::string& name) { return name == "0" || name == "gnd" || name == "GND"; }
+}  // namespace
+
+Circuit::Circuit(const Netlist& netlist) {
+  std::unordered_set<std::string> names;
+  for (const auto& e : netlist.elements) {
+    if (e.name.empty()) throw Error(ErrorCode::NetlistInvalid, "an element has an empty name");
+    if (!names.insert(e.name).second) {
+      throw Error(ErrorCode::NetlistInvalid, "two components are named '" + e.name + "'", e.name);
+    }
+  }
+  for (const auto& b : netlist.blocks) {
+    if (b.name.empty()) throw Error(ErrorCode::NetlistInvalid, "a control block has an empty name");
+    if (!names.insert(b.name).second) {
+      throw Error(ErrorCode::NetlistInvalid, "two components are named '" + b.name + "'", b.name);
+    }
+  }
+  numberNodes(netlist);
+  SignalTable signals(netlist.blocks);
+  signalCount_ = signals.size();
+  buildElements(netlist, signals);
+  control_ = std::make_unique<ControlSystem>(netlist.blocks, signals, *this, netlist.settings.dt);
+  bindGates();
+}
+
+void Circuit::numberNodes(const Netlist& netlist) {
+  for (const auto& e : netlist.elements) {
+    for (const auto& name : e.nodes) {
+      if (name.empty()) throw Error(ErrorCode::NetlistInvalid, e.name + ": a terminal has an empty node name", e.name);
+      if (isReference(name) || nodeIndex_.count(name)) continue;
+      nodeIndex_.emplace(name, static_cast<int>(nodeNames_.size()));
+      nodeNames_.push_back(name);
+    }
+  }
+}
+
+int Circuit::node(const std::string& name) const {
+  if (isReference(name)) return kGround;
+  auto it = nodeIndex_.find(name);
+  if (it == nodeIndex_.end()) {
+    throw Error(ErrorCode::UnknownReference, "node '" + name + "' is not a terminal of any element", "", name);
+  }
+  return it->second;
+}
+
+const Element* Circuit::element(const std::string& name) const {
+  auto it = byName_.find(name);
+  return it == byName_.end() ? nullptr : it->second;
+}
+
+std::string Circuit::unknownName(int index) const {
+  if (index < static_cast<int>(nodeNames_.size())) return "node '" + nodeNames_[static_cast<std::size_t>(index)] + "'";
+  for (const auto& e : elements_) {
+    if (e->branchCount() > 0 && e->branch() == index) return "current of '" + e->name() + "'";
+  }
+  return "unknown " + std::to_string(index);
+}
+
+void Circuit::buildElements(const Netlist& netlist, const SignalTable& signals) {
+  ElementEnvironment env;
+  env.node = [this](const std::string& name) { return node(name); };
+  env.signal = [&signals](const std::string& name, const std::string& user) { return signals.index(name, user); };
+  env.element = [this](const std::string& name) -> Element* {
+    auto it = byName_.find(name);
+    return it == byName_.end() ? nullptr : it->second;
+  };
+  TopologyInput topology;
+  topology.nodeNames = nodeNames_;
+  auto add = [&](BuiltElement built) {
+    topology.elementNames.push_back(built.element->name());
+    topology.connectivity.push_back(built.connectivity);
+    auto adopt = [&](std::unique_ptr<Element> element) {
+      byName_[element->name()] = element.get();
+      if (auto* device = dynamic_cast<SwitchingDevice*>(element.get())) devices_.push_back(device);
+      elements_.push_back(std::move(element));
+    };
+    adopt(std::move(built.element));
+    for (auto& companion : built.companions) adopt(std::move(companion));
+  };
+  // Two passes: couplings and current-controlled elements refer to elements built before them.
+  for (const auto& spec : netlist.elements) {
+    if (!dependsOnOtherElements(spec.type)) add(buildElement(spec, env));
+  }
+  for (const auto& spec : netlist.elements) {
+    if (dependsOnOtherElements(spec.type)) add(buildElement(spec, env));
+  }
+  std::vector<int> ties = checkTopology(topology, warnings_);
+
+  unknowns_ = static_cast<int>(nodeNames_.size());
+  for (auto& e : elements_) {
+    e->setFirstBranch(unknowns_);
+    unknowns_ += e->branchCount();
+  }
+  pattern_ = Pattern(unknowns_);
+  for (int node : ties) tieSlots_.push_back(pattern_.entry(node, node));
+  for (auto& e : elements_) e->declare(pattern_);
+  // Keep every diagonal entry in the pattern so pivoting always finds a candidate slot.
+  for (int i = 0; i < unknowns_; ++i) pattern_.entry(i, i);
+}
+
+void Circuit::bindGates() {
+  for (const auto& gate : control_->gates()) {
+    auto it = byName_.find(gate.target);
+    auto* device = it == byName_.end() ? nullptr : dynamic_cast<SwitchingDevice*>(it->second);
+    if (device == nullptr || !device->acceptsGate()) {
+      throw Error(ErrorCode::UnknownReference,
+                  gate.gate + ": target '" + gate.target + "' is not a gate-driven switch (S, THYR, IGBT, MOSFET)",
+                  gate.gate);
+    }
+    device->setGateSignal(gate.signal);
+  }
+  for (auto* device : devices_) {
+    if (device->acceptsGate() && device->gateSignal() < 0) {
+      warnings_.push_back("'" + device->name() + "' has no GATE block and stays off");
+    }
+  }
+}
+
+}  // namespace pesim

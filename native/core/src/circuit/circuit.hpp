@@ -1,0 +1,58 @@
+// A netlist compiled for simulation: node and unknown numbering, element objects, switching
+// devices with their gates, the control system, and the checks that reject circuits without a
+// unique solution before the first step.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "control/system.hpp"
+#include "elements/element.hpp"
+#include "elements/switching.hpp"
+#include "mna/pattern.hpp"
+#include "pesim/netlist.hpp"
+
+namespace pesim {
+
+class Circuit : public CircuitLookup {
+ public:
+  explicit Circuit(const Netlist& netlist);
+
+  const Element* element(const std::string& name) const override;
+  int node(const std::string& name) const override;
+
+  int unknowns() const { return unknowns_; }
+  // A readable name of unknown i: "node 'out'" or "current of 'L.1'".
+  std::string unknownName(int index) const;
+  const std::string& nodeName(int index) const { return nodeNames_[static_cast<std::size_t>(index)]; }
+
+  std::vector<std::unique_ptr<Element>>& elements() { return elements_; }
+  const std::vector<SwitchingDevice*>& devices() const { return devices_; }
+  ControlSystem& control() { return *control_; }
+  std::size_t signalCount() const { return signalCount_; }
+  Pattern& pattern() { return pattern_; }
+  // Diagonal slots of nodes tied to the reference (one per isolated sub-network).
+  const std::vector<int>& tieSlots() const { return tieSlots_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  void numberNodes(const Netlist& netlist);
+  void buildElements(const Netlist& netlist, const class SignalTable& signals);
+  void bindGates();
+
+  std::vector<std::string> nodeNames_;
+  std::unordered_map<std::string, int> nodeIndex_;
+  std::vector<std::unique_ptr<Element>> elements_;
+  std::unordered_map<std::string, Element*> byName_;
+  std::vector<SwitchingDevice*> devices_;
+  std::unique_ptr<ControlSystem> control_;
+  std::size_t signalCount_ = 0;
+  int unknowns_ = 0;
+  Pattern pattern_{0};
+  std::vector<int> tieSlots_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace pesim

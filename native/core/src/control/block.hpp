@@ -1,0 +1,71 @@
+// Control blocks: evaluated once per step after the circuit solve, in dependency order. A block
+// reads its input signals and writes its output signals in one shared array of doubles.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "circuit/params.hpp"
+
+namespace pesim {
+
+class Element;
+
+struct ControlContext {
+  double t = 0.0;
+  double dt = 0.0;
+  double* signals = nullptr;
+  const double* x = nullptr;  // circuit solution of the step (node potentials, branch currents)
+  bool initial = false;       // the evaluation at t = 0, before the first step
+};
+
+class Block {
+ public:
+  Block(std::string name, std::vector<int> inputs, std::vector<int> outputs)
+      : name_(std::move(name)), inputs_(std::move(inputs)), outputs_(std::move(outputs)) {}
+  virtual ~Block() = default;
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+
+  const std::string& name() const { return name_; }
+  const std::vector<int>& inputs() const { return inputs_; }
+  const std::vector<int>& outputs() const { return outputs_; }
+
+  virtual void evaluate(ControlContext& ctx) = 0;
+  // False when the outputs of a step do not depend on that step's inputs (sources, meters, delays);
+  // such blocks break algebraic loops.
+  virtual bool feedthrough() const { return true; }
+  // Called after every block has been evaluated (blocks without feedthrough take their input here).
+  virtual void latch(ControlContext& /*ctx*/) {}
+
+ protected:
+  double in(const ControlContext& ctx, std::size_t i) const { return ctx.signals[inputs_[i]]; }
+  void out(ControlContext& ctx, double value, std::size_t i = 0) const { ctx.signals[outputs_[i]] = value; }
+
+ private:
+  std::string name_;
+  std::vector<int> inputs_;
+  std::vector<int> outputs_;
+};
+
+// What a block factory needs from the circuit: element lookup and node lookup by name.
+class CircuitLookup {
+ public:
+  virtual ~CircuitLookup() = default;
+  virtual const Element* element(const std::string& name) const = 0;  // null if unknown
+  virtual int node(const std::string& name) const = 0;                // throws if unknown
+};
+
+// Builds one block; `inputs`/`outputs` are resolved signal indices. Throws pesim::Error.
+using BlockPtr = std::unique_ptr<Block>;
+BlockPtr makeSourceBlock(const std::string& type, const std::string& name, const Params& params,
+                         std::vector<int> inputs, std::vector<int> outputs);
+BlockPtr makeAlgebraicBlock(const std::string& type, const std::string& name, const Params& params,
+                            std::vector<int> inputs, std::vector<int> outputs);
+BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& params,
+                          std::vector<int> inputs, std::vector<int> outputs, double dt);
+BlockPtr makeMeterBlock(const std::string& type, const std::string& name, const Params& params,
+                        std::vector<int> outputs, const CircuitLookup& circuit);
+
+}  // namespace pesim

@@ -1,0 +1,120 @@
+// Blocks with memory: PI, PT1, INT (trapezoidal/Tustin discretisations at the engine step) and
+// the transport DELAY.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "control/block.hpp"
+#include "pesim/errors.hpp"
+
+namespace pesim {
+
+namespace {
+
+// Trapezoidal integral of gain·x with optional clamps: y(n) = y(n−1) + gain·dt·(x(n) + x(n−1))/2.
+class Integral {
+ public:
+  Integral(double gain, double y0, double lo, double hi) : gain_(gain), y_(y0), lo_(lo), hi_(hi) {}
+  double step(double x, double dt, bool initial) {
+    if (!initial) y_ = std::clamp(y_ + gain_ * dt * 0.5 * (x + xPrev_), lo_, hi_);
+    xPrev_ = x;
+    return y_;
+  }
+
+ private:
+  double gain_, y_, lo_, hi_;
+  double xPrev_ = 0.0;
+};
+
+// PI: y = kp·x + ∫ki·x dt.
+class PiController : public Block {
+ public:
+  PiController(std::string name, std::vector<int> inputs, std::vector<int> outputs, const Params& p)
+      : Block(std::move(name), std::move(inputs), std::move(outputs)),
+        kp_(p.number("kp")),
+        integral_(p.number("ki"), p.number("y0", 0.0), -std::numeric_limits<double>::infinity(),
+                  std::numeric_limits<double>::infinity()) {}
+  void evaluate(ControlContext& ctx) override {
+    double x = in(ctx, 0);
+    out(ctx, kp_ * x + integral_.step(x, ctx.dt, ctx.initial));
+  }
+
+ private:
+  double kp_;
+  Integral integral_;
+};
+
+// INT: y = y0 + ∫gain·x dt, clamped to [min, max].
+class Integrator : public Block {
+ public:
+  Integrator(std::string name, std::vector<int> inputs, std::vector<int> outputs, const Params& p)
+      : Block(std::move(name), std::move(inputs), std::move(outputs)),
+        integral_(p.number("gain", 1.0), p.number("y0", 0.0),
+                  p.number("min", -std::numeric_limits<double>::infinity()),
+                  p.number("max", std::numeric_limits<double>::infinity())) {}
+  void evaluate(ControlContext& ctx) override { out(ctx, integral_.step(in(ctx, 0), ctx.dt, ctx.initial)); }
+
+ private:
+  Integral integral_;
+};
+
+// PT1: T·y' + y = gain·x, bilinear (Tustin) transform at step dt:
+//   y(n) = (gain·(x(n) + x(n−1)) + (2T/dt − 1)·y(n−1)) / (2T/dt + 1).
+class FirstOrderLag : public Block {
+ public:
+  FirstOrderLag(std::string name, std::vector<int> inputs, std::vector<int> outputs, const Params& p)
+      : Block(std::move(name), std::move(inputs), std::move(outputs)),
+        t_(p.positive("T")), gain_(p.number("gain", 1.0)), y_(p.number("y0", 0.0)) {}
+  void evaluate(ControlContext& ctx) override {
+    double x = in(ctx, 0);
+    if (!ctx.initial) {
+      double r = 2.0 * t_ / ctx.dt;
+      y_ = (gain_ * (x + xPrev_) + (r - 1.0) * y_) / (r + 1.0);
+    }
+    xPrev_ = x;
+    out(ctx, y_);
+  }
+
+ private:
+  double t_, gain_, y_;
+  double xPrev_ = 0.0;
+};
+
+// DELAY: y(t) = x(t − delay) on the step grid (at least one step), 0 before the first input
+// arrives. Its output does not depend on the present input, so it breaks algebraic loops.
+class Delay : public Block {
+ public:
+  Delay(std::string name, std::vector<int> inputs, std::vector<int> outputs, double delay, double dt)
+      : Block(std::move(name), std::move(inputs), std::move(outputs)),
+        buffer_(static_cast<std::size_t>(std::max(1.0, std::round(delay / dt))), 0.0) {}
+  bool feedthrough() const override { return false; }
+  void evaluate(ControlContext& ctx) override { out(ctx, buffer_[head_]); }
+  void latch(ControlContext& ctx) override {
+    buffer_[head_] = in(ctx, 0);
+    head_ = (head_ + 1) % buffer_.size();
+  }
+
+ private:
+  std::vector<double> buffer_;
+  std::size_t head_ = 0;
+};
+
+void requireOneInput(const std::string& name, const std::string& type, std::size_t got) {
+  if (got == 1) return;
+  throw Error(ErrorCode::NetlistInvalid,
+              name + ": a " + type + " block takes 1 input, got " + std::to_string(got), name);
+}
+
+}  // namespace
+
+BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& p,
+                          std::vector<int> inputs, std::vector<int> outputs, double dt) {
+  if (type != "PI" && type != "PT1" && type != "INT" && type != "DELAY") return nullptr;
+  requireOneInput(name, type, inputs.size());
+  if (type == "PI") return std::make_unique<PiController>(name, std::move(inputs), std::move(outputs), p);
+  if (type == "PT1") return std::make_unique<FirstOrderLag>(name, std::move(inputs), std::move(outputs), p);
+  if (type == "INT") return std::make_unique<Integrator>(name, std::move(inputs), std::move(outputs), p);
+  return std::make_unique<Delay>(name, std::move(inputs), std::move(outputs), p.positive("delay"), dt);
+}
+
+}  // namespace pesim

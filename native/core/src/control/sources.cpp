@@ -1,0 +1,74 @@
+// Signal sources: SIGNAL (sine, triangle, rectangle, sawtooth), CONST and TIME.
+#include <cmath>
+
+#include "control/block.hpp"
+
+namespace pesim {
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+
+class SignalSource : public Block {
+ public:
+  enum class Shape { Sine, Triangle, Rectangle, Sawtooth };
+  SignalSource(std::string name, std::vector<int> outputs, const Params& p)
+      : Block(std::move(name), {}, std::move(outputs)) {
+    std::string shape = p.text("waveform", "sine");
+    if (shape == "sine") shape_ = Shape::Sine;
+    else if (shape == "triangle") shape_ = Shape::Triangle;
+    else if (shape == "rectangle") shape_ = Shape::Rectangle;
+    else if (shape == "sawtooth") shape_ = Shape::Sawtooth;
+    else p.outOfRange("waveform", "one of sine, triangle, rectangle, sawtooth");
+    amplitude_ = p.number("amplitude", 1.0);
+    frequency_ = p.positive("frequency");
+    offset_ = p.number("offset", 0.0);
+    phase_ = p.number("phase", 0.0) / 360.0;
+    duty_ = p.inRange("duty", 0.0, 1.0, 0.5);
+  }
+  bool feedthrough() const override { return false; }
+  void evaluate(ControlContext& ctx) override {
+    double cycles = frequency_ * ctx.t + phase_;
+    double f = cycles - std::floor(cycles);  // position within the period, [0, 1)
+    double shape = 0.0;
+    switch (shape_) {
+      case Shape::Sine: shape = std::sin(2.0 * kPi * cycles); break;
+      case Shape::Triangle: shape = f < 0.5 ? -1.0 + 4.0 * f : 3.0 - 4.0 * f; break;
+      case Shape::Rectangle: shape = f < duty_ ? 1.0 : 0.0; break;
+      case Shape::Sawtooth: shape = f; break;
+    }
+    out(ctx, offset_ + amplitude_ * shape);
+  }
+
+ private:
+  Shape shape_ = Shape::Sine;
+  double amplitude_, frequency_, offset_, phase_, duty_;
+};
+
+class Constant : public Block {
+ public:
+  Constant(std::string name, std::vector<int> outputs, double value)
+      : Block(std::move(name), {}, std::move(outputs)), value_(value) {}
+  bool feedthrough() const override { return false; }
+  void evaluate(ControlContext& ctx) override { out(ctx, value_); }
+
+ private:
+  double value_;
+};
+
+class Time : public Block {
+ public:
+  Time(std::string name, std::vector<int> outputs) : Block(std::move(name), {}, std::move(outputs)) {}
+  bool feedthrough() const override { return false; }
+  void evaluate(ControlContext& ctx) override { out(ctx, ctx.t); }
+};
+}  // namespace
+
+BlockPtr makeSourceBlock(const std::string& type, const std::string& name, const Params& params,
+                         std::vector<int> /*inputs*/, std::vector<int> outputs) {
+  if (type == "SIGNAL") return std::make_unique<SignalSource>(name, std::move(outputs), params);
+  if (type == "CONST") return std::make_unique<Constant>(name, std::move(outputs), params.number("value"));
+  if (type == "TIME") return std::make_unique<Time>(name, std::move(outputs));
+  return nullptr;
+}
+
+}  // namespace pesim

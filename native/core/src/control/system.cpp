@@ -1,0 +1,150 @@
+// Control system assembly and evaluation order (see system.hpp).
+#include "control/system.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "pesim/errors.hpp"
+
+namespace pesim {
+
+SignalTable::SignalTable(const std::vector<BlockSpec>& blocks) {
+  std::unordered_map<std::string, std::string> driver;
+  for (const auto& block : blocks) {
+    for (const auto& signal : block.outputs) {
+      auto [it, fresh] = driver.emplace(signal, block.name);
+      if (!fresh) {
+        throw Error(ErrorCode::NetlistInvalid,
+                    "signal '" + signal + "' is driven by two blocks: " + it->second + " and " + block.name,
+                    block.name);
+      }
+      index_.emplace(signal, static_cast<int>(names_.size()));
+      names_.push_back(signal);
+    }
+  }
+}
+
+int SignalTable::index(const std::string& signal, const std::string& user) const {
+  auto it = index_.find(signal);
+  if (it == index_.end()) {
+    throw Error(ErrorCode::UnknownReference,
+                user + ": signal '" + signal + "' is not the output of any control block", user);
+  }
+  return it->second;
+}
+
+namespace {
+
+std::size_t expectedOutputs(const std::string& type) {
+  return type == "GATE" || type == "SCOPE" ? 0 : 1;
+}
+
+BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<int> outputs,
+                   const CircuitLookup& circuit, double dt) {
+  Params p(spec.name, spec.params);
+  if (auto block = makeSourceBlock(spec.type, spec.name, p, inputs, outputs)) return block;
+  if (auto block = makeAlgebraicBlock(spec.type, spec.name, p, inputs, outputs)) return block;
+  if (auto block = makeDynamicBlock(spec.type, spec.name, p, inputs, outputs, dt)) return block;
+  if (auto block = makeMeterBlock(spec.type, spec.name, p, outputs, circuit)) return block;
+  throw Error(ErrorCode::UnknownElementType, spec.name + ": unknown control block type '" + spec.type + "'", spec.name);
+}
+
+}  // namespace
+
+ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTable& signals,
+                             const CircuitLookup& circuit, double dt) {
+  std::unordered_set<std::string> gated;
+  for (const auto& spec : specs) {
+    if (spec.outputs.size() != expectedOutputs(spec.type)) {
+      throw Error(ErrorCode::NetlistInvalid,
+                  spec.name + ": a " + spec.type + " block has " + std::to_string(expectedOutputs(spec.type)) +
+                      " output(s), got " + std::to_string(spec.outputs.size()),
+                  spec.name);
+    }
+    bool takesInputs = spec.type != "SIGNAL" && spec.type != "CONST" && spec.type != "TIME" &&
+                       spec.type != "VOLT" && spec.type != "AMP";
+    if (!takesInputs && !spec.inputs.empty()) {
+      throw Error(ErrorCode::NetlistInvalid, spec.name + ": a " + spec.type + " block takes no inputs", spec.name);
+    }
+    std::vector<int> inputs, outputs;
+    for (const auto& s : spec.inputs) inputs.push_back(signals.index(s, spec.name));
+    for (const auto& s : spec.outputs) outputs.push_back(signals.index(s, spec.name));
+    Params p(spec.name, spec.params);
+    if (spec.type == "GATE") {
+      std::string target = p.text("target");
+      if (!gated.insert(target).second) {
+        throw Error(ErrorCode::NetlistInvalid, spec.name + ": switch '" + target + "' already has a GATE block", spec.name);
+      }
+      gates_.push_back({target, inputs.empty() ? -1 : inputs[0], spec.name});
+    }
+    if (spec.type == "SCOPE") {
+      std::vector<std::string> labels;
+      if (p.has("channelNames")) labels = p.names("channelNames");
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        std::string key = spec.name + ".ch" + std::to_string(i + 1);
+        channels_.push_back({key, spec.name, static_cast<int>(i + 1), i < labels.size() ? labels[i] : "", inputs[i]});
+      }
+    }
+    blocks_.push_back(makeBlock(spec, std::move(inputs), std::move(outputs), circuit, dt));
+  }
+  order();
+}
+
+// Kahn's algorithm over "output of A feeds an input of B, and B has direct feedthrough".
+void ControlSystem::order() {
+  const std::size_t n = blocks_.size();
+  std::unordered_map<int, std::size_t> producer;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int s : blocks_[i]->outputs()) producer[s] = i;
+  }
+  std::vector<std::vector<std::size_t>> consumers(n);
+  std::vector<int> pending(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!blocks_[i]->feedthrough()) continue;
+    for (int s : blocks_[i]->inputs()) {
+      std::size_t from = producer.at(s);
+      consumers[from].push_back(i);
+      ++pending[i];
+    }
+  }
+  std::vector<std::size_t> ready, sequence;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (pending[i] == 0) ready.push_back(i);
+  }
+  while (!ready.empty()) {
+    std::size_t i = ready.back();
+    ready.pop_back();
+    sequence.push_back(i);
+    for (std::size_t next : consumers[i]) {
+      if (--pending[next] == 0) ready.push_back(next);
+    }
+  }
+  if (sequence.size() != n) {
+    std::string names;
+    std::string first;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (pending[i] == 0) continue;
+      if (first.empty()) first = blocks_[i]->name();
+      names += (names.empty() ? "" : ", ") + blocks_[i]->name();
+    }
+    throw Error(ErrorCode::AlgebraicLoop,
+                "algebraic loop among control blocks " + names +
+                    ": each depends on the others within one step; break it with a DELAY block",
+                first);
+  }
+  // Stable order for equal readiness is not required; evaluation order only follows dependencies.
+  std::vector<BlockPtr> ordered;
+  ordered.reserve(n);
+  for (std::size_t i : sequence) ordered.push_back(std::move(blocks_[i]));
+  blocks_ = std::move(ordered);
+  for (auto& block : blocks_) {
+    if (!block->feedthrough() && !block->inputs().empty()) latching_.push_back(block.get());
+  }
+}
+
+void ControlSystem::evaluate(ControlContext& ctx) {
+  for (auto& block : blocks_) block->evaluate(ctx);
+  for (Block* block : latching_) block->latch(ctx);
+}
+
+}  // namespace pesim

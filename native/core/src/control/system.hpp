@@ -1,0 +1,61 @@
+// The control side of a netlist: the signal table (every signal has exactly one driving block
+// output), the blocks in evaluation order (algebraic loops rejected, naming the blocks), the
+// gate bindings of switches and the scope channels.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "control/block.hpp"
+#include "pesim/netlist.hpp"
+
+namespace pesim {
+
+class SignalTable {
+ public:
+  explicit SignalTable(const std::vector<BlockSpec>& blocks);
+  // Index of a signal driven by some block output; throws UnknownReference naming `user`.
+  int index(const std::string& signal, const std::string& user) const;
+  std::size_t size() const { return names_.size(); }
+
+ private:
+  std::unordered_map<std::string, int> index_;
+  std::vector<std::string> names_;
+};
+
+struct GateBinding {
+  std::string target;  // switch name
+  int signal;          // signal index read at the start of each step
+  std::string gate;    // GATE block name
+};
+
+struct ScopeChannel {
+  std::string key;    // "<scope>.ch<n>"
+  std::string scope;
+  int index;          // 1-based
+  std::string label;
+  int signal;
+};
+
+class ControlSystem {
+ public:
+  ControlSystem(const std::vector<BlockSpec>& specs, const SignalTable& signals,
+                const CircuitLookup& circuit, double dt);
+
+  // Evaluates every block once (ctx.signals must hold the table's values).
+  void evaluate(ControlContext& ctx);
+  const std::vector<GateBinding>& gates() const { return gates_; }
+  const std::vector<ScopeChannel>& channels() const { return channels_; }
+  std::size_t blockCount() const { return blocks_.size(); }
+
+ private:
+  void order();
+
+  std::vector<BlockPtr> blocks_;       // in evaluation order after order()
+  std::vector<Block*> latching_;       // blocks that take their input after evaluation
+  std::vector<GateBinding> gates_;
+  std::vector<ScopeChannel> channels_;
+};
+
+}  // namespace pesim

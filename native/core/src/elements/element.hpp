@@ -1,0 +1,64 @@
+// The interface every power-circuit element implements. An element declares its matrix entries
+// once (union over all its states), stamps matrix values for the present state and integration
+// method, adds its sources and history terms to the right-hand side each step, and stores its
+// history when a step is accepted. Currents are counted from the first terminal to the second.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "integration/integrator.hpp"
+#include "mna/pattern.hpp"
+
+namespace pesim {
+
+// What an element needs to know about the step being solved.
+struct StepContext {
+  double t = 0.0;   // time at the end of the step
+  double dt = 0.0;
+  Coefficients k;   // integration coefficients of this step
+  const double* signals = nullptr;  // control signal values after the previous step
+};
+
+class Element {
+ public:
+  Element(std::string name, std::vector<int> nodes) : name_(std::move(name)), nodes_(std::move(nodes)) {}
+  virtual ~Element() = default;
+  Element(const Element&) = delete;
+  Element& operator=(const Element&) = delete;
+
+  const std::string& name() const { return name_; }
+  const std::vector<int>& nodes() const { return nodes_; }
+
+  // Number of branch-current unknowns this element adds to the system.
+  virtual int branchCount() const { return 0; }
+  void setFirstBranch(int index) { firstBranch_ = index; }
+  // Unknown index of the element's (first) branch current, or −1 if it has none.
+  int branch() const { return branchCount() > 0 ? firstBranch_ : -1; }
+
+  virtual void declare(Pattern& pattern) = 0;
+  virtual void stampMatrix(double* values, const StepContext& step) const = 0;
+  // True if stampMatrix depends on dt or the method (reactive elements).
+  virtual bool reactive() const { return false; }
+  // Sources and history terms; elements without any return false from hasRhs().
+  virtual bool hasRhs() const { return false; }
+  virtual void stampRhs(double* /*rhs*/, const StepContext& /*step*/) {}
+  // Accept the converged solution of a step (store history).
+  virtual bool hasHistory() const { return false; }
+  virtual void commit(const double* /*x*/, const StepContext& /*step*/) {}
+
+  virtual double current(const double* x) const = 0;
+  double voltage(const double* x) const {
+    return nodeVoltage(x, nodes_.at(0)) - nodeVoltage(x, nodes_.at(1));
+  }
+
+ protected:
+  int node(std::size_t i) const { return nodes_[i]; }
+
+ private:
+  std::string name_;
+  std::vector<int> nodes_;
+  int firstBranch_ = -1;
+};
+
+}  // namespace pesim

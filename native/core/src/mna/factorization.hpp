@@ -1,0 +1,43 @@
+// LU factorisations of the MNA matrix for one switch state: a dense partial-pivoting LU for small
+// systems (cheaper per solve than sparse bookkeeping) and Eigen's SparseLU, whose column ordering
+// is computed once per netlist from the union pattern and shared by every factorisation.
+#pragma once
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+#include <Eigen/OrderingMethods>
+#include <memory>
+#include <vector>
+
+#include "mna/pattern.hpp"
+
+namespace pesim {
+
+class Factorization {
+ public:
+  virtual ~Factorization() = default;
+  // Solves A·x = b in place (b becomes x).
+  virtual void solve(Eigen::VectorXd& b) const = 0;
+};
+
+// Builds factorisations from slot values; returns null when the matrix is singular.
+class Factorizer {
+ public:
+  Factorizer(const Pattern& pattern, bool dense);
+  std::unique_ptr<Factorization> factorize(const std::vector<double>& values) const;
+  // Dense copy of the matrix, for diagnosing a singular system.
+  Eigen::MatrixXd denseMatrix(const std::vector<double>& values) const;
+  bool dense() const { return dense_; }
+
+ private:
+  int size_;
+  bool dense_;
+  std::vector<std::pair<int, int>> entries_;
+  // Sparse path: the compressed matrix skeleton and, per slot, its position in valuePtr().
+  Eigen::SparseMatrix<double> skeleton_;
+  std::vector<int> valueIndex_;
+  std::vector<int> columnOf_;  // fill-reducing column permutation of the union pattern
+};
+
+}  // namespace pesim

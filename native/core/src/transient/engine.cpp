@@ -1,0 +1,58 @@
+// The public entry points of the engine (pesim/engine.hpp).
+#include "pesim/engine.hpp"
+
+#include <Eigen/Core>
+#include <cmath>
+#include <string>
+
+#include "circuit/circuit.hpp"
+#include "pesim/errors.hpp"
+#include "transient/transient.hpp"
+
+#define PESIM_STRINGIFY_(x) #x
+#define PESIM_STRINGIFY(x) PESIM_STRINGIFY_(x)
+
+namespace pesim {
+
+namespace {
+
+void checkSettings(const Settings& s) {
+  auto bad = [](const std::string& what) {
+    throw Error(ErrorCode::ParameterOutOfRange, "settings: " + what, "settings");
+  };
+  if (!(s.dt > 0.0) || !std::isfinite(s.dt)) bad("'dt' must be a positive number");
+  if (!(s.tEnd > 0.0) || !std::isfinite(s.tEnd)) bad("'tEnd' must be a positive number");
+  if (s.dt > s.tEnd) bad("'dt' must not exceed 'tEnd'");
+  if (s.tPre < 0.0 || !std::isfinite(s.tPre)) bad("'tPre' must be 0 or positive");
+  if (s.dtPre < 0.0 || !std::isfinite(s.dtPre)) bad("'dtPre' must be 0 or positive");
+  if (s.tPre > 0.0 && (s.dtPre > 0.0 ? s.dtPre : s.dt) > s.tPre) bad("'dtPre' must not exceed 'tPre'");
+  if (s.maxPoints < 2) bad("'maxPoints' must be at least 2");
+  if (s.maxSwitchIterations < 1) bad("'maxSwitchIterations' must be at least 1");
+  if (s.cacheSize < 1) bad("'cacheSize' must be at least 1");
+  if (s.measureFrom >= 0.0 && s.measureTo >= 0.0 && s.measureTo < s.measureFrom) {
+    bad("'measureTo' must not be before 'measureFrom'");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> validate(const Netlist& netlist) {
+  checkSettings(netlist.settings);
+  Circuit circuit(netlist);
+  return circuit.warnings();
+}
+
+Result simulate(const Netlist& netlist, const RunControl& control) {
+  checkSettings(netlist.settings);
+  Circuit circuit(netlist);
+  Transient transient(circuit, netlist.settings, control);
+  return transient.run();
+}
+
+const char* engineVersion() { return "0.1.0"; }
+
+const char* eigenVersion() {
+  return PESIM_STRINGIFY(EIGEN_WORLD_VERSION) "." PESIM_STRINGIFY(EIGEN_MAJOR_VERSION) "." PESIM_STRINGIFY(EIGEN_MINOR_VERSION);
+}
+
+}  // namespace pesim

@@ -1,0 +1,215 @@
+// The time loop (see transient.hpp).
+#include "transient/transient.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+#include "pesim/errors.hpp"
+#include "transient/recorder.hpp"
+#include "transient/run_control.hpp"
+
+namespace pesim {
+
+namespace {
+
+// Dense LU up to this many unknowns: below it the dense triangular solves beat the sparse
+// bookkeeping (measured in bench/, "dense vs sparse").
+constexpr int kDefaultDenseLimit = 40;
+// Steps between two looks at the control flags (cancel/pause take effect within them).
+constexpr long kControlInterval = 64;
+constexpr double kGateThreshold = 0.5;
+
+long stepCount(double span, double dt) {
+  return static_cast<long>(std::ceil(span / dt - 1e-9));
+}
+
+std::string formatTime(double t) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", t);
+  return buffer;
+}
+
+}  // namespace
+
+Transient::Transient(Circuit& circuit, const Settings& settings, const RunControl& control)
+    : circuit_(circuit),
+      settings_(settings),
+      control_(control),
+      factorizer_(circuit.pattern(),
+                  circuit.unknowns() <= (settings.denseLimit > 0 ? settings.denseLimit : kDefaultDenseLimit)),
+      cache_(static_cast<std::size_t>(settings.cacheSize)),
+      x_(Eigen::VectorXd::Zero(circuit.unknowns())),
+      rhs_(Eigen::VectorXd::Zero(circuit.unknowns())),
+      values_(static_cast<std::size_t>(circuit.pattern().entries().size()), 0.0),
+      signals_(circuit.signalCount(), 0.0),
+      method_(coefficientsFor(settings.method)),
+      backwardEuler_(backwardEulerCoefficients()) {
+  for (auto& e : circuit_.elements()) {
+    if (e->hasRhs()) rhsElements_.push_back(e.get());
+    if (e->hasHistory()) historyElements_.push_back(e.get());
+  }
+  for (SwitchingDevice* device : circuit_.devices()) settling_.push_back(device);
+  stats_.unknowns = circuit.unknowns();
+  stats_.dense = factorizer_.dense();
+}
+
+Result Transient::run() {
+  auto started = std::chrono::steady_clock::now();
+  const Settings& s = settings_;
+  const long steps = stepCount(s.tEnd, s.dt);
+  const double dtPre = s.dtPre > 0.0 ? s.dtPre : s.dt;
+  const long preSteps = s.tPre > 0.0 ? stepCount(s.tPre, dtPre) : 0;
+  const double t0 = preSteps > 0 ? -static_cast<double>(preSteps) * dtPre : 0.0;
+
+  ControlContext initial{t0, preSteps > 0 ? dtPre : s.dt, signals_.data(), x_.data(), true};
+  circuit_.control().evaluate(initial);
+  if (preSteps > 0) runPhase(t0, dtPre, preSteps, 0, nullptr);
+
+  double from = s.measureFrom >= 0.0 ? s.measureFrom : 0.8 * s.tEnd;
+  double to = s.measureTo >= 0.0 ? s.measureTo : s.tEnd;
+  Recorder recorder(circuit_.control().channels(), steps, s.dt, s.maxPoints, from, to);
+  recorder.record(0, 0.0, signals_.data());
+  runPhase(0.0, s.dt, steps, 1, &recorder);
+  storeProgress(control_, kProgressPhase, 2.0);
+
+  Result result;
+  recorder.finish(result);
+  stats_.steps = steps;
+  stats_.preSteps = preSteps;
+  stats_.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  result.stats = stats_;
+  result.warnings = circuit_.warnings();
+  return result;
+}
+
+void Transient::runPhase(double tStart, double dt, long steps, int phase, Recorder* recorder) {
+  storeProgress(control_, kProgressPhase, phase);
+  storeProgress(control_, kProgressTotalSteps, static_cast<double>(steps));
+  for (long n = 1; n <= steps; ++n) {
+    // Time from the step index, not by accumulation, so rounding does not drift.
+    double t = tStart + static_cast<double>(n) * dt;
+    if (n == steps && phase == 0) t = 0.0;
+    step(t, dt, n == 1);
+    ControlContext ctx{t, dt, signals_.data(), x_.data(), false};
+    circuit_.control().evaluate(ctx);
+    if (recorder != nullptr) recorder->record(n, t, signals_.data());
+    if (n % kControlInterval == 0 || n == steps) checkControl(n, steps, t, phase);
+  }
+}
+
+bool Transient::applyGates() {
+  bool changed = false;
+  for (SwitchingDevice* device : settling_) {
+    int signal = device->gateSignal();
+    if (signal < 0) continue;
+    if (device->applyGate(signals_[static_cast<std::size_t>(signal)] > kGateThreshold)) {
+      changed = true;
+      ++stats_.switchingEvents;
+    }
+  }
+  return changed;
+}
+
+void Transient::step(double t, double dt, bool firstOfPhase) {
+  bool switched = applyGates();
+  // Backward Euler on a phase's first step (no valid history for BDF2/trapezoidal) and, unless
+  // disabled, on a step with a switching event (damps the trapezoidal rule's ringing).
+  bool useBackwardEuler = firstOfPhase || (settings_.dampAfterSwitch && switched);
+  StepContext ctx{t, dt, useBackwardEuler ? backwardEuler_ : method_, signals_.data()};
+  for (int iteration = 0;; ++iteration) {
+    rhs_.setZero();
+    for (Element* e : rhsElements_) e->stampRhs(rhs_.data(), ctx);
+    x_ = rhs_;
+    factorization(ctx, useBackwardEuler).solve(x_);
+    if (!std::isfinite(x_.sum())) throwSingular(t);
+    bool changed = false;
+    for (SwitchingDevice* device : settling_) {
+      if (device->settle(x_.data(), ctx)) {
+        changed = true;
+        ++stats_.switchingEvents;
+      }
+    }
+    if (!changed) break;
+    ++stats_.extraSolves;
+    if (iteration + 1 >= settings_.maxSwitchIterations) {
+      std::string toggling;
+      for (SwitchingDevice* device : settling_) {
+        if (device->settle(x_.data(), ctx)) toggling += (toggling.empty() ? "" : ", ") + device->name();
+      }
+      throw Error(ErrorCode::SwitchIterationLimit,
+                  "device states did not settle within " + std::to_string(settings_.maxSwitchIterations) +
+                      " iterations at t = " + formatTime(t) + " s (still changing: " + toggling + ")",
+                  toggling.substr(0, toggling.find(',')), "", t);
+    }
+    if (settings_.dampAfterSwitch && !useBackwardEuler) {
+      useBackwardEuler = true;
+      ctx.k = backwardEuler_;
+    }
+  }
+  for (Element* e : historyElements_) e->commit(x_.data(), ctx);
+}
+
+const Factorization& Transient::factorization(const StepContext& ctx, bool useBackwardEuler) {
+  // Key: device states, method actually used, and dt (the pre-simulation may use another dt).
+  key_.resize(settling_.size() + 1 + sizeof(double));
+  for (std::size_t i = 0; i < settling_.size(); ++i) key_[i] = settling_[i]->on() ? '1' : '0';
+  key_[settling_.size()] = useBackwardEuler ? 'B' : 'M';
+  std::memcpy(&key_[settling_.size() + 1], &ctx.dt, sizeof(double));
+  if (const Factorization* cached = cache_.find(key_)) {
+    ++stats_.cacheHits;
+    return *cached;
+  }
+  std::fill(values_.begin(), values_.end(), 0.0);
+  for (auto& e : circuit_.elements()) e->stampMatrix(values_.data(), ctx);
+  for (int slot : circuit_.tieSlots()) values_[static_cast<std::size_t>(slot)] += 1.0;
+  auto lu = factorizer_.factorize(values_);
+  if (!lu) throwSingular(ctx.t);
+  ++stats_.factorizations;
+  return *cache_.insert(key_, std::move(lu));
+}
+
+// Names the unknown that the null space of the matrix moves most: that node or branch current is
+// not determined by the circuit.
+void Transient::throwSingular(double t) const {
+  std::string culprit;
+  std::string node;
+  if (circuit_.unknowns() <= 3000) {
+    Eigen::MatrixXd a = factorizer_.denseMatrix(values_);
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(a);
+    lu.setThreshold(1e-12);
+    Eigen::MatrixXd kernel = lu.kernel();
+    if (kernel.cols() > 0 && kernel.col(0).norm() > 0.0) {
+      Eigen::Index worst = 0;
+      kernel.col(0).cwiseAbs().maxCoeff(&worst);
+      culprit = circuit_.unknownName(static_cast<int>(worst));
+      if (worst < static_cast<Eigen::Index>(circuit_.unknowns()) && culprit.rfind("node", 0) == 0) {
+        node = circuit_.nodeName(static_cast<int>(worst));
+      }
+    }
+  }
+  std::string element;
+  if (culprit.rfind("current of '", 0) == 0) element = culprit.substr(12, culprit.size() - 13);
+  throw Error(ErrorCode::SingularMatrix,
+              "the circuit equations have no unique solution at t = " + formatTime(t) + " s" +
+                  (culprit.empty() ? std::string() : " (" + culprit + " is not determined)"),
+              element, node, t);
+}
+
+void Transient::checkControl(long n, long steps, double t, int phase) {
+  storeProgress(control_, kProgressStep, static_cast<double>(n));
+  storeProgress(control_, kProgressTime, t);
+  (void)steps;
+  (void)phase;
+  if (loadFlag(control_, kFlagCancel)) throw Error(ErrorCode::Cancelled, "the run was cancelled", "", "", t);
+  if (!loadFlag(control_, kFlagPause)) return;
+  storeProgress(control_, kProgressPaused, 1.0);
+  while (loadFlag(control_, kFlagPause)) {
+    if (loadFlag(control_, kFlagCancel)) throw Error(ErrorCode::Cancelled, "the run was cancelled", "", "", t);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  storeProgress(control_, kProgressPaused, 0.0);
+}
+
+}  // namespace pesim

@@ -1,0 +1,53 @@
+// The fixed-step time loop (engine-notes.md, "Order of one step"): apply gates, build the
+// right-hand side, solve with the factorisation cached for the switch state, re-solve the same
+// step until voltage/current-driven devices agree with the solution, store history, evaluate the
+// control blocks, record.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "circuit/circuit.hpp"
+#include "mna/factorization.hpp"
+#include "mna/lu_cache.hpp"
+#include "pesim/engine.hpp"
+
+namespace pesim {
+
+class Recorder;
+
+class Transient {
+ public:
+  Transient(Circuit& circuit, const Settings& settings, const RunControl& control);
+  Result run();
+
+ private:
+  // Runs `steps` steps of size dt starting after time tStart; records when a recorder is given.
+  void runPhase(double tStart, double dt, long steps, int phase, Recorder* recorder);
+  void step(double t, double dt, bool firstOfPhase);
+  bool applyGates();
+  const Factorization& factorization(const StepContext& ctx, bool useBackwardEuler);
+  [[noreturn]] void throwSingular(double t) const;
+  void checkControl(long n, long steps, double t, int phase);
+
+  Circuit& circuit_;
+  Settings settings_;
+  RunControl control_;
+  Factorizer factorizer_;
+  LuCache cache_;
+  std::vector<Element*> rhsElements_;
+  std::vector<Element*> historyElements_;
+  std::vector<SwitchingDevice*> settling_;
+  Eigen::VectorXd x_;
+  Eigen::VectorXd rhs_;
+  std::vector<double> values_;
+  std::vector<double> signals_;
+  std::string key_;
+  Coefficients method_;
+  Coefficients backwardEuler_;
+  RunStats stats_;
+};
+
+}  // namespace pesim

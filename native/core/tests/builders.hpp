@@ -1,0 +1,57 @@
+// Small helpers to write netlists in C++ tests.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pesim/engine.hpp"
+
+namespace pesim::test {
+
+inline ElementSpec element(std::string name, std::string type, std::vector<std::string> nodes,
+                           std::map<std::string, double> numbers = {},
+                           std::map<std::string, std::string> strings = {}) {
+  ElementSpec e;
+  e.name = std::move(name);
+  e.type = std::move(type);
+  e.nodes = std::move(nodes);
+  e.params.numbers = std::move(numbers);
+  e.params.strings = std::move(strings);
+  return e;
+}
+
+inline BlockSpec block(std::string name, std::string type, std::vector<std::string> inputs,
+                       std::vector<std::string> outputs, std::map<std::string, double> numbers = {},
+                       std::map<std::string, std::string> strings = {}) {
+  BlockSpec b;
+  b.name = std::move(name);
+  b.type = std::move(type);
+  b.inputs = std::move(inputs);
+  b.outputs = std::move(outputs);
+  b.params.numbers = std::move(numbers);
+  b.params.strings = std::move(strings);
+  return b;
+}
+
+inline BlockSpec voltmeter(std::string name, std::string output, std::string a, std::string b) {
+  BlockSpec v = block(std::move(name), "VOLT", {}, {std::move(output)});
+  v.params.names["nodes"] = {std::move(a), std::move(b)};
+  return v;
+}
+
+inline const Channel& channel(const Result& r, const std::string& key) {
+  for (const auto& c : r.channels) {
+    if (c.key == key) return c;
+  }
+  throw std::runtime_error("no channel " + key);
+}
+
+inline double measurement(const Result& r, const std::string& key) {
+  for (const auto& m : r.measurements) {
+    if (m.key == key) return m.value;
+  }
+  throw std::runtime_error("no measurement " + key);
+}
+
+}  // namespace pesim::test

@@ -1,0 +1,246 @@
+// The canonical netlist: the one data structure every reader produces, every service stores and the
+// engine simulates. This file holds its TypeScript type, its JSON Schema, and the resolution of
+// global parameters (`$name` references) and parameter overrides (`R.1.R`, `$name`) into numbers.
+import { Ajv, type ErrorObject } from 'ajv';
+import { NetlistError } from './errors.js';
+
+export const NETLIST_FORMAT = 'pesim-netlist/1';
+
+export type SolverMethod = 'backward-euler' | 'trapezoidal' | 'gear-shichman';
+export const SOLVER_METHODS: readonly SolverMethod[] = ['backward-euler', 'trapezoidal', 'gear-shichman'];
+
+/** A parameter value: a number, a `$name` reference to a global parameter, a word, or a list. */
+export type ParamValue = number | string | number[] | string[];
+
+export type ElementType =
+  | 'R' | 'L' | 'C' | 'K' | 'TRANS' | 'V' | 'I' | 'E' | 'F' | 'G' | 'H'
+  | 'S' | 'VSW' | 'CSW' | 'D' | 'THYR' | 'IGBT' | 'MOSFET';
+
+export const ELEMENT_TYPES: readonly ElementType[] = [
+  'R', 'L', 'C', 'K', 'TRANS', 'V', 'I', 'E', 'F', 'G', 'H', 'S', 'VSW', 'CSW', 'D', 'THYR', 'IGBT', 'MOSFET',
+];
+
+export type BlockType =
+  | 'SIGNAL' | 'CONST' | 'GAIN' | 'ADD' | 'SUB' | 'MUL' | 'DIV' | 'PI' | 'PT1' | 'LIMIT' | 'HYS'
+  | 'GT' | 'GE' | 'LT' | 'LE' | 'EQ' | 'NE' | 'NOT' | 'AND' | 'OR' | 'XOR' | 'DELAY' | 'INT' | 'TIME'
+  | 'ABS' | 'SIGN' | 'SQRT' | 'SQR' | 'EXP' | 'LN' | 'SIN' | 'COS' | 'ATAN' | 'ROUND' | 'MIN' | 'MAX'
+  | 'GATE' | 'VOLT' | 'AMP' | 'SCOPE';
+
+export const BLOCK_TYPES: readonly BlockType[] = [
+  'SIGNAL', 'CONST', 'GAIN', 'ADD', 'SUB', 'MUL', 'DIV', 'PI', 'PT1', 'LIMIT', 'HYS', 'GT', 'GE', 'LT', 'LE',
+  'EQ', 'NE', 'NOT', 'AND', 'OR', 'XOR', 'DELAY', 'INT', 'TIME', 'ABS', 'SIGN', 'SQRT', 'SQR', 'EXP', 'LN',
+  'SIN', 'COS', 'ATAN', 'ROUND', 'MIN', 'MAX', 'GATE', 'VOLT', 'AMP', 'SCOPE',
+];
+
+/** A power-circuit element. Terminal order and parameters per type: see README "Netlist". */
+export interface NetlistElement {
+  name: string;
+  type: ElementType;
+  nodes: string[];
+  params?: Record<string, ParamValue>;
+}
+
+/** A control block. Signals are named; `inputs`/`outputs` list signal names. */
+export interface ControlBlock {
+  name: string;
+  type: BlockType;
+  inputs?: string[];
+  outputs?: string[];
+  params?: Record<string, ParamValue>;
+}
+
+export interface NetlistSettings {
+  /** Simulated time [s]. */
+  tEnd: number;
+  /** Fixed time step [s]. */
+  dt: number;
+  solver?: SolverMethod;
+  /** Pre-simulation length [s] run before t = 0 to reach steady state (0: none). */
+  tPre?: number;
+  /** Pre-simulation time step [s] (default dt). */
+  dtPre?: number;
+  /** Backward Euler on the step after each switching event (default true). */
+  dampAfterSwitch?: boolean;
+  /** Point budget per recorded channel (default 100 000). */
+  maxPoints?: number;
+  /** Measurement window [s] (default the last 20 % of tEnd). */
+  measureFrom?: number;
+  measureTo?: number;
+  /** Device-state iterations allowed within one step (default 100). */
+  maxSwitchIterations?: number;
+}
+
+export interface Netlist {
+  format?: typeof NETLIST_FORMAT;
+  name?: string;
+  settings: NetlistSettings;
+  /** Global parameters, referenced from element and block parameters as `"$name"`. */
+  parameters?: Record<string, number>;
+  elements: NetlistElement[];
+  blocks?: ControlBlock[];
+  /** Reader-specific data kept so a writer can reproduce the source file (e.g. .ipes geometry). */
+  layout?: Record<string, unknown>;
+}
+
+const paramValueSchema = {
+  oneOf: [
+    { type: 'number' },
+    { type: 'string' },
+    { type: 'array', items: { type: 'number' } },
+    { type: 'array', items: { type: 'string' } },
+  ],
+};
+
+const nameSchema = { type: 'string', minLength: 1, maxLength: 200 };
+
+/** JSON Schema (draft 2020-12 compatible subset) of the canonical netlist. */
+export const netlistSchema = {
+  $id: 'https://pesim.dev/schema/netlist.json',
+  title: 'pesim netlist',
+  type: 'object',
+  required: ['settings', 'elements'],
+  additionalProperties: false,
+  properties: {
+    format: { const: NETLIST_FORMAT },
+    name: { type: 'string' },
+    settings: {
+      type: 'object',
+      required: ['tEnd', 'dt'],
+      additionalProperties: false,
+      properties: {
+        tEnd: { type: 'number', exclusiveMinimum: 0 },
+        dt: { type: 'number', exclusiveMinimum: 0 },
+        solver: { enum: [...SOLVER_METHODS] },
+        tPre: { type: 'number', minimum: 0 },
+        dtPre: { type: 'number', minimum: 0 },
+        dampAfterSwitch: { type: 'boolean' },
+        maxPoints: { type: 'integer', minimum: 2 },
+        measureFrom: { type: 'number' },
+        measureTo: { type: 'number' },
+        maxSwitchIterations: { type: 'integer', minimum: 1 },
+      },
+    },
+    parameters: { type: 'object', additionalProperties: { type: 'number' } },
+    elements: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'type', 'nodes'],
+        additionalProperties: false,
+        properties: {
+          name: nameSchema,
+          type: { enum: [...ELEMENT_TYPES] },
+          nodes: { type: 'array', items: nameSchema },
+          params: { type: 'object', additionalProperties: paramValueSchema },
+        },
+      },
+    },
+    blocks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'type'],
+        additionalProperties: false,
+        properties: {
+          name: nameSchema,
+          type: { enum: [...BLOCK_TYPES] },
+          inputs: { type: 'array', items: nameSchema },
+          outputs: { type: 'array', items: nameSchema },
+          params: { type: 'object', additionalProperties: paramValueSchema },
+        },
+      },
+    },
+    layout: { type: 'object' },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validateSchema = ajv.compile(netlistSchema);
+
+function describeSchemaError(error: ErrorObject): { field: string; message: string } {
+  const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(netlist)';
+  if (error.keyword === 'enum') {
+    const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+    return { field, message: `must be one of ${allowed.join(', ')}` };
+  }
+  if (error.keyword === 'additionalProperties') {
+    return { field, message: `unknown property '${(error.params as { additionalProperty: string }).additionalProperty}'` };
+  }
+  return { field, message: error.message ?? 'is invalid' };
+}
+
+/** Checks the shape of a netlist (types, required fields). The engine checks the circuit itself. */
+export function assertNetlistShape(value: unknown): asserts value is Netlist {
+  if (validateSchema(value)) return;
+  const details = (validateSchema.errors ?? [])
+    .filter((e) => e.keyword !== 'oneOf')
+    .map(describeSchemaError);
+  const first = details[0] ?? { field: '(netlist)', message: 'is invalid' };
+  throw new NetlistError('NETLIST_INVALID', `Netlist field ${first.field} ${first.message}`, details);
+}
+
+/** Parameter overrides: `<element or block name>.<parameter>` or `$<global parameter>`. */
+export type ParameterOverrides = Record<string, number>;
+
+function splitOverrideKey(key: string): { owner: string; param: string } | undefined {
+  const dot = key.lastIndexOf('.');
+  if (dot <= 0 || dot === key.length - 1) return undefined;
+  return { owner: key.slice(0, dot), param: key.slice(dot + 1) };
+}
+
+/**
+ * Returns a copy of the netlist with overrides applied and every `$name` reference replaced by the
+ * global parameter's number. Unknown keys and undefined references throw a NetlistError naming them.
+ */
+export function resolveNetlist(netlist: Netlist, overrides: ParameterOverrides = {}): Netlist {
+  const globals: Record<string, number> = { ...(netlist.parameters ?? {}) };
+  const copy: Netlist = structuredClone(netlist);
+  const owners = new Map<string, { params?: Record<string, ParamValue> }>();
+  for (const item of [...copy.elements, ...(copy.blocks ?? [])]) owners.set(item.name, item);
+
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!Number.isFinite(value)) {
+      throw new NetlistError('PARAMETER_OUT_OF_RANGE', `Override ${key} must be a finite number`, [{ field: key, message: 'must be a finite number' }]);
+    }
+    if (key.startsWith('$')) {
+      const name = key.slice(1);
+      if (!(name in globals)) {
+        throw new NetlistError('UNKNOWN_PARAMETER', `Unknown global parameter ${key}`, [{ field: key, message: 'no such global parameter' }]);
+      }
+      globals[name] = value;
+      continue;
+    }
+    const parts = splitOverrideKey(key);
+    const owner = parts && owners.get(parts.owner);
+    if (!parts || !owner) {
+      throw new NetlistError('UNKNOWN_PARAMETER', `Unknown parameter key ${key}: expected <component>.<parameter> or $<name>`, [
+        { field: key, message: 'no such component' },
+      ]);
+    }
+    const current = owner.params?.[parts.param];
+    if (current !== undefined && typeof current !== 'number' && !isReference(current)) {
+      throw new NetlistError('UNKNOWN_PARAMETER', `Parameter ${key} is not numeric`, [{ field: key, message: 'not a numeric parameter' }]);
+    }
+    owner.params = { ...(owner.params ?? {}), [parts.param]: value };
+  }
+
+  for (const item of [...copy.elements, ...(copy.blocks ?? [])]) {
+    for (const [param, value] of Object.entries(item.params ?? {})) {
+      if (!isReference(value)) continue;
+      const name = value.slice(1);
+      const resolved = globals[name];
+      if (resolved === undefined) {
+        throw new NetlistError('UNKNOWN_PARAMETER', `${item.name}.${param} refers to undefined global parameter ${value}`, [
+          { field: `${item.name}.${param}`, message: `undefined global parameter ${value}` },
+        ]);
+      }
+      item.params![param] = resolved;
+    }
+  }
+  copy.parameters = globals;
+  return copy;
+}
+
+function isReference(value: ParamValue): value is string {
+  return typeof value === 'string' && value.startsWith('$') && value.length > 1;
+}
