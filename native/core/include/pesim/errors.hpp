@@ -3,6 +3,7 @@
 // turns these into JavaScript errors.
 #pragma once
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -29,7 +30,7 @@ const char* errorCodeName(ErrorCode code);
 class Error : public std::runtime_error {
  public:
   Error(ErrorCode code, const std::string& message, std::string element = {}, std::string node = {},
-        double time = -1.0)
+        double time = std::numeric_limits<double>::quiet_NaN())
       : std::runtime_error(message),
         code_(code),
         element_(std::move(element)),
@@ -39,7 +40,7 @@ class Error : public std::runtime_error {
   ErrorCode code() const { return code_; }
   const std::string& element() const { return element_; }  // empty when no element is at fault
   const std::string& node() const { return node_; }        // empty when no node is at fault
-  double time() const { return time_; }                    // negative when not during a run
+  double time() const { return time_; }                    // NaN when not during a run
 
  private:
   ErrorCode code_;

@@ -63,6 +63,7 @@ Result Transient::run() {
   const long preSteps = s.tPre > 0.0 ? stepCount(s.tPre, dtPre) : 0;
   const double t0 = preSteps > 0 ? -static_cast<double>(preSteps) * dtPre : 0.0;
 
+  initialSolve(t0, preSteps > 0 ? dtPre : s.dt);
   ControlContext initial{t0, preSteps > 0 ? dtPre : s.dt, signals_.data(), x_.data(), true};
   circuit_.control().evaluate(initial);
   if (preSteps > 0) runPhase(t0, dtPre, preSteps, 0, nullptr);
@@ -112,12 +113,27 @@ bool Transient::applyGates() {
   return changed;
 }
 
+// A consistent solution at the start time, for the meters of the first recorded point: a
+// backward-Euler step 1000 times shorter than dt, in which capacitors hold their initial voltage and
+// inductors their initial current (their companion terms dominate). Nothing is committed.
+void Transient::initialSolve(double t, double dt) {
+  StepContext ctx{t, dt * 1e-3, backwardEuler_, signals_.data()};
+  solveStep(ctx, true);
+}
+
 void Transient::step(double t, double dt, bool firstOfPhase) {
   bool switched = applyGates();
   // Backward Euler on a phase's first step (no valid history for BDF2/trapezoidal) and, unless
   // disabled, on a step with a switching event (damps the trapezoidal rule's ringing).
   bool useBackwardEuler = firstOfPhase || (settings_.dampAfterSwitch && switched);
   StepContext ctx{t, dt, useBackwardEuler ? backwardEuler_ : method_, signals_.data()};
+  solveStep(ctx, useBackwardEuler);
+  for (Element* e : historyElements_) e->commit(x_.data(), ctx);
+}
+
+// Solves one step, re-solving it while voltage/current-driven devices change state.
+void Transient::solveStep(StepContext& ctx, bool useBackwardEuler) {
+  const double t = ctx.t;
   for (int iteration = 0;; ++iteration) {
     rhs_.setZero();
     for (Element* e : rhsElements_) e->stampRhs(rhs_.data(), ctx);
@@ -148,7 +164,6 @@ void Transient::step(double t, double dt, bool firstOfPhase) {
       ctx.k = backwardEuler_;
     }
   }
-  for (Element* e : historyElements_) e->commit(x_.data(), ctx);
 }
 
 const Factorization& Transient::factorization(const StepContext& ctx, bool useBackwardEuler) {

@@ -27,6 +27,8 @@ class Transient {
   // Runs `steps` steps of size dt starting after time tStart; records when a recorder is given.
   void runPhase(double tStart, double dt, long steps, int phase, Recorder* recorder);
   void step(double t, double dt, bool firstOfPhase);
+  void solveStep(StepContext& ctx, bool useBackwardEuler);
+  void initialSolve(double t, double dt);
   bool applyGates();
   const Factorization& factorization(const StepContext& ctx, bool useBackwardEuler);
   [[noreturn]] void throwSingular(double t) const;

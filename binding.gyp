@@ -1,0 +1,31 @@
+# node-gyp build of the same sources as CMakeLists.txt, for users without cmake:
+#   npx node-gyp rebuild --nodedir=/usr     (output: build/Release/pesim.node; move it to build-gyp/)
+{
+  "targets": [
+    {
+      "target_name": "pesim",
+      "sources": [
+        "<!@(node -p \"require('fs').readdirSync('native/addon').filter(f => f.endsWith('.cc')).map(f => 'native/addon/' + f).join(' ')\")",
+        "<!@(node -p \"require('fs').readdirSync('native/core/src', {recursive: true}).filter(f => f.endsWith('.cpp')).map(f => 'native/core/src/' + f.split(require('path').sep).join('/')).join(' ')\")"
+      ],
+      "include_dirs": [
+        "<!(node -p \"require('node-addon-api').include_dir\")",
+        "native/core/include",
+        "native/core/src",
+        "<!(node -p \"process.env.EIGEN3_INCLUDE_DIR || '/usr/include/eigen3'\")"
+      ],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "cflags!": ["-fno-exceptions", "-fno-rtti"],
+      "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
+      "cflags_cc": ["-std=c++17", "-O3", "-Wall", "-Wextra", "-Werror", "-fexceptions"],
+      "xcode_settings": {
+        "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
+        "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
+        "OTHER_CPLUSPLUSFLAGS": ["-O3", "-Wall", "-Wextra", "-Werror"]
+      },
+      "msvs_settings": {
+        "VCCLCompilerTool": { "ExceptionHandling": 1, "AdditionalOptions": ["/std:c++17", "/W4", "/WX"] }
+      }
+    }
+  ]
+}

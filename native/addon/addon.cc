@@ -1,0 +1,21 @@
+// Module exports of the pesim addon. The addon keeps no mutable global state, so it loads in
+// several worker threads at once.
+#include <napi.h>
+
+#include "pesim/engine.hpp"
+#include "simulate.hh"
+
+namespace {
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("simulateSync", Napi::Function::New(env, pesim::addon::SimulateSync, "simulateSync"));
+  exports.Set("simulateAsync", Napi::Function::New(env, pesim::addon::SimulateAsync, "simulateAsync"));
+  exports.Set("validate", Napi::Function::New(env, pesim::addon::Validate, "validate"));
+  exports.Set("version", pesim::engineVersion());
+  exports.Set("eigenVersion", pesim::eigenVersion());
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(pesim, Init)

@@ -1,0 +1,191 @@
+// Conversion of the (resolved) JSON netlist to pesim::Netlist and of results to JS objects.
+#include "convert.hh"
+
+#include <cstring>
+
+#include "errors.hh"
+
+namespace pesim::addon {
+
+namespace {
+
+Napi::Object requireObject(const Napi::Value& value, const std::string& field) {
+  if (!value.IsObject() || value.IsArray()) throwInvalid(value.Env(), field, "an object");
+  return value.As<Napi::Object>();
+}
+
+std::string requireString(const Napi::Value& value, const std::string& field) {
+  if (!value.IsString()) throwInvalid(value.Env(), field, "a string");
+  return value.As<Napi::String>().Utf8Value();
+}
+
+double requireNumber(const Napi::Value& value, const std::string& field) {
+  if (!value.IsNumber()) throwInvalid(value.Env(), field, "a number");
+  return value.As<Napi::Number>().DoubleValue();
+}
+
+std::vector<std::string> stringList(const Napi::Value& value, const std::string& field) {
+  std::vector<std::string> out;
+  if (value.IsUndefined()) return out;
+  if (!value.IsArray()) throwInvalid(value.Env(), field, "an array of strings");
+  Napi::Array array = value.As<Napi::Array>();
+  for (uint32_t i = 0; i < array.Length(); ++i) {
+    out.push_back(requireString(array.Get(i), field + "[" + std::to_string(i) + "]"));
+  }
+  return out;
+}
+
+ParameterSet toParams(const Napi::Value& value, const std::string& field) {
+  ParameterSet set;
+  if (value.IsUndefined()) return set;
+  Napi::Object object = requireObject(value, field);
+  Napi::Array keys = object.GetPropertyNames();
+  for (uint32_t i = 0; i < keys.Length(); ++i) {
+    std::string key = keys.Get(i).As<Napi::String>().Utf8Value();
+    Napi::Value v = object.Get(key);
+    std::string path = field + "." + key;
+    if (v.IsNumber()) {
+      set.numbers[key] = v.As<Napi::Number>().DoubleValue();
+    } else if (v.IsString()) {
+      set.strings[key] = v.As<Napi::String>().Utf8Value();
+    } else if (v.IsArray()) {
+      Napi::Array array = v.As<Napi::Array>();
+      bool numbers = array.Length() == 0 || array.Get(0u).IsNumber();
+      for (uint32_t j = 0; j < array.Length(); ++j) {
+        std::string item = path + "[" + std::to_string(j) + "]";
+        if (numbers) set.arrays[key].push_back(requireNumber(array.Get(j), item));
+        else set.names[key].push_back(requireString(array.Get(j), item));
+      }
+      if (array.Length() == 0) set.arrays[key];
+    } else if (v.IsBoolean()) {
+      set.numbers[key] = v.As<Napi::Boolean>().Value() ? 1.0 : 0.0;
+    } else {
+      throwInvalid(value.Env(), path, "a number, a string or an array");
+    }
+  }
+  return set;
+}
+
+Method toMethod(const Napi::Value& value) {
+  if (value.IsUndefined()) return Method::BackwardEuler;
+  std::string name = requireString(value, "settings.solver");
+  if (name == "backward-euler") return Method::BackwardEuler;
+  if (name == "trapezoidal") return Method::Trapezoidal;
+  if (name == "gear-shichman") return Method::Gear;
+  throwInvalid(value.Env(), "settings.solver", "one of backward-euler, trapezoidal, gear-shichman");
+}
+
+Settings toSettings(const Napi::Value& value) {
+  Napi::Object o = requireObject(value, "settings");
+  Settings s;
+  s.tEnd = requireNumber(o.Get("tEnd"), "settings.tEnd");
+  s.dt = requireNumber(o.Get("dt"), "settings.dt");
+  s.method = toMethod(o.Get("solver"));
+  auto optional = [&](const char* key, double fallback) {
+    Napi::Value v = o.Get(key);
+    return v.IsUndefined() ? fallback : requireNumber(v, std::string("settings.") + key);
+  };
+  s.tPre = optional("tPre", 0.0);
+  s.dtPre = optional("dtPre", 0.0);
+  s.maxPoints = static_cast<long>(optional("maxPoints", 100000.0));
+  s.measureFrom = optional("measureFrom", -1.0);
+  s.measureTo = optional("measureTo", -1.0);
+  s.maxSwitchIterations = static_cast<int>(optional("maxSwitchIterations", 100.0));
+  s.cacheSize = static_cast<int>(optional("cacheSize", 256.0));
+  s.denseLimit = static_cast<int>(optional("denseLimit", 0.0));
+  Napi::Value damp = o.Get("dampAfterSwitch");
+  if (!damp.IsUndefined()) {
+    if (!damp.IsBoolean()) throwInvalid(value.Env(), "settings.dampAfterSwitch", "a boolean");
+    s.dampAfterSwitch = damp.As<Napi::Boolean>().Value();
+  }
+  return s;
+}
+
+}  // namespace
+
+Netlist toNetlist(const Napi::Value& value) {
+  Napi::Object o = requireObject(value, "netlist");
+  Netlist n;
+  if (o.Get("name").IsString()) n.name = o.Get("name").As<Napi::String>().Utf8Value();
+  n.settings = toSettings(o.Get("settings"));
+  Napi::Value elements = o.Get("elements");
+  if (!elements.IsArray()) throwInvalid(value.Env(), "elements", "an array");
+  Napi::Array elementArray = elements.As<Napi::Array>();
+  for (uint32_t i = 0; i < elementArray.Length(); ++i) {
+    std::string field = "elements[" + std::to_string(i) + "]";
+    Napi::Object e = requireObject(elementArray.Get(i), field);
+    ElementSpec spec;
+    spec.name = requireString(e.Get("name"), field + ".name");
+    spec.type = requireString(e.Get("type"), field + ".type");
+    spec.nodes = stringList(e.Get("nodes"), field + ".nodes");
+    spec.params = toParams(e.Get("params"), field + ".params");
+    n.elements.push_back(std::move(spec));
+  }
+  Napi::Value blocks = o.Get("blocks");
+  if (!blocks.IsUndefined()) {
+    if (!blocks.IsArray()) throwInvalid(value.Env(), "blocks", "an array");
+    Napi::Array blockArray = blocks.As<Napi::Array>();
+    for (uint32_t i = 0; i < blockArray.Length(); ++i) {
+      std::string field = "blocks[" + std::to_string(i) + "]";
+      Napi::Object b = requireObject(blockArray.Get(i), field);
+      BlockSpec spec;
+      spec.name = requireString(b.Get("name"), field + ".name");
+      spec.type = requireString(b.Get("type"), field + ".type");
+      spec.inputs = stringList(b.Get("inputs"), field + ".inputs");
+      spec.outputs = stringList(b.Get("outputs"), field + ".outputs");
+      spec.params = toParams(b.Get("params"), field + ".params");
+      n.blocks.push_back(std::move(spec));
+    }
+  }
+  return n;
+}
+
+namespace {
+Napi::Float64Array toFloat64Array(Napi::Env env, const std::vector<double>& values) {
+  Napi::Float64Array array = Napi::Float64Array::New(env, values.size());
+  if (!values.empty()) std::memcpy(array.Data(), values.data(), values.size() * sizeof(double));
+  return array;
+}
+}  // namespace
+
+Napi::Array fromWarnings(Napi::Env env, const std::vector<std::string>& warnings) {
+  Napi::Array array = Napi::Array::New(env, warnings.size());
+  for (uint32_t i = 0; i < warnings.size(); ++i) array.Set(i, warnings[i]);
+  return array;
+}
+
+Napi::Object fromResult(Napi::Env env, const Result& result) {
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("time", toFloat64Array(env, result.time));
+  Napi::Array channels = Napi::Array::New(env, result.channels.size());
+  for (uint32_t i = 0; i < result.channels.size(); ++i) {
+    const Channel& c = result.channels[i];
+    Napi::Object channel = Napi::Object::New(env);
+    channel.Set("key", c.key);
+    channel.Set("scope", c.scope);
+    channel.Set("index", c.index);
+    channel.Set("label", c.label);
+    channel.Set("values", toFloat64Array(env, c.values));
+    channels.Set(i, channel);
+  }
+  out.Set("channels", channels);
+  Napi::Object measurements = Napi::Object::New(env);
+  for (const auto& m : result.measurements) measurements.Set(m.key, m.value);
+  out.Set("measurements", measurements);
+  const RunStats& s = result.stats;
+  Napi::Object stats = Napi::Object::New(env);
+  stats.Set("steps", static_cast<double>(s.steps));
+  stats.Set("preSteps", static_cast<double>(s.preSteps));
+  stats.Set("factorizations", static_cast<double>(s.factorizations));
+  stats.Set("cacheHits", static_cast<double>(s.cacheHits));
+  stats.Set("switchingEvents", static_cast<double>(s.switchingEvents));
+  stats.Set("extraSolves", static_cast<double>(s.extraSolves));
+  stats.Set("unknowns", static_cast<double>(s.unknowns));
+  stats.Set("solver", s.dense ? "dense" : "sparse");
+  stats.Set("wallMs", s.wallMs);
+  out.Set("stats", stats);
+  out.Set("warnings", fromWarnings(env, result.warnings));
+  return out;
+}
+
+}  // namespace pesim::addon

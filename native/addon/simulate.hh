@@ -1,0 +1,14 @@
+// simulateSync (runs on the calling thread: for worker threads) and simulateAsync (runs on the
+// libuv thread pool and returns a Promise). Both take the netlist and an optional control object
+// { flags: Int32Array(2), progress: Float64Array(5) } over shared memory.
+#pragma once
+
+#include <napi.h>
+
+namespace pesim::addon {
+
+Napi::Value SimulateSync(const Napi::CallbackInfo& info);
+Napi::Value SimulateAsync(const Napi::CallbackInfo& info);
+Napi::Value Validate(const Napi::CallbackInfo& info);
+
+}  // namespace pesim::addon

@@ -1,0 +1,58 @@
+// Loads the native addon: a prebuilt binary from prebuilds/<platform>-<arch>/ if present, else the
+// local build (build/Release, from cmake-js; build-gyp/Release, from node-gyp). Explains how to
+// build it when none loads.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { NativeBinding } from './types.js';
+
+const require = createRequire(import.meta.url);
+
+/** The package root: the nearest folder above this file whose package.json is named pesim. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'pesim') {
+      return dir;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('pesim: cannot find the package root above ' + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+}
+
+export function addonCandidates(root = packageRoot()): string[] {
+  const fromEnv = process.env.PESIM_ADDON_PATH ? [process.env.PESIM_ADDON_PATH] : [];
+  return [
+    ...fromEnv,
+    join(root, 'prebuilds', `${process.platform}-${process.arch}`, 'pesim.node'),
+    join(root, 'build', 'Release', 'pesim.node'),
+    join(root, 'build-gyp', 'Release', 'pesim.node'),
+  ];
+}
+
+let cached: NativeBinding | undefined;
+
+export function loadBinding(): NativeBinding {
+  if (cached) return cached;
+  const failures: string[] = [];
+  for (const candidate of addonCandidates()) {
+    if (!existsSync(candidate)) continue;
+    try {
+      cached = require(candidate) as NativeBinding;
+      return cached;
+    } catch (error) {
+      failures.push(`${candidate}: ${(error as Error).message}`);
+    }
+  }
+  const tried = failures.length > 0 ? `\nLoad failures:\n  ${failures.join('\n  ')}` : '';
+  const error = new Error(
+    'pesim: the native engine is not built. Run `npm run build:native` in ' + packageRoot() +
+      ' (needs cmake ≥ 3.16, a C++17 compiler and Eigen 3.4: `sudo apt-get install -y cmake g++ libeigen3-dev`).' +
+      tried,
+  );
+  (error as Error & { code: string }).code = 'ADDON_NOT_BUILT';
+  throw error;
+}

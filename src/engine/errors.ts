@@ -1,0 +1,59 @@
+// Engine failures as JavaScript classes, chosen by the `code` the addon sets (native/addon/errors.cc).
+
+export type EngineErrorCode =
+  | 'NETLIST_INVALID' | 'UNKNOWN_ELEMENT_TYPE' | 'MISSING_PARAMETER' | 'PARAMETER_OUT_OF_RANGE'
+  | 'UNKNOWN_REFERENCE' | 'UNKNOWN_PARAMETER' | 'FLOATING_NODE' | 'VOLTAGE_SOURCE_LOOP'
+  | 'CURRENT_SOURCE_CUTSET' | 'ALGEBRAIC_LOOP' | 'SINGULAR_MATRIX' | 'SWITCH_ITERATION_LIMIT'
+  | 'CANCELLED' | 'OUT_OF_MEMORY' | 'ENGINE_ERROR';
+
+/** Any failure reported by the engine. `element`/`node` name what is at fault, `time` when. */
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  readonly element?: string;
+  readonly node?: string;
+  readonly time?: number;
+  readonly field?: string;
+
+  constructor(code: EngineErrorCode, message: string, at: { element?: string; node?: string; time?: number; field?: string } = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.element = at.element;
+    this.node = at.node;
+    this.time = at.time;
+    this.field = at.field;
+  }
+}
+
+/** The circuit cannot be simulated as given (checked before the first step). */
+export class CircuitError extends EngineError {}
+/** The equations have no unique solution at `time`. */
+export class SingularMatrixError extends EngineError {}
+/** Switch states did not settle within the iteration limit at `time`. */
+export class SwitchIterationError extends EngineError {}
+/** The run was cancelled. */
+export class CancelledError extends EngineError {}
+
+const CIRCUIT_CODES = new Set<string>([
+  'NETLIST_INVALID', 'UNKNOWN_ELEMENT_TYPE', 'MISSING_PARAMETER', 'PARAMETER_OUT_OF_RANGE', 'UNKNOWN_REFERENCE',
+  'UNKNOWN_PARAMETER', 'FLOATING_NODE', 'VOLTAGE_SOURCE_LOOP', 'CURRENT_SOURCE_CUTSET', 'ALGEBRAIC_LOOP',
+]);
+
+/** True for failures that repeat on every attempt (invalid circuit, singular matrix). */
+export function isDeterministicFailure(error: unknown): boolean {
+  return error instanceof CircuitError || error instanceof SingularMatrixError || error instanceof SwitchIterationError;
+}
+
+/** Wraps an error thrown by the addon in the matching class; other errors pass through. */
+export function toEngineError(error: unknown): unknown {
+  if (error instanceof EngineError || !(error instanceof Error)) return error;
+  const raw = error as Error & { code?: string; element?: string; node?: string; time?: number; field?: string };
+  if (typeof raw.code !== 'string') return error;
+  const at = { element: raw.element, node: raw.node, time: raw.time, field: raw.field };
+  const code = raw.code as EngineErrorCode;
+  if (CIRCUIT_CODES.has(code)) return new CircuitError(code, raw.message, at);
+  if (code === 'SINGULAR_MATRIX') return new SingularMatrixError(code, raw.message, at);
+  if (code === 'SWITCH_ITERATION_LIMIT') return new SwitchIterationError(code, raw.message, at);
+  if (code === 'CANCELLED') return new CancelledError(code, raw.message, at);
+  return new EngineError(code, raw.message, at);
+}

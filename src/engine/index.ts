@@ -1,0 +1,10 @@
+// The engine's public surface.
+export { simulate, simulateSync, validateNetlist, prepareNetlist, engineInfo } from './simulate.js';
+export type { SimulationResult, SimulateOptions, SimulateSyncOptions, ChannelInfo } from './simulate.js';
+export { RunController } from './controller.js';
+export type { Progress, RunPhase, ControlBuffers } from './controller.js';
+export {
+  EngineError, CircuitError, SingularMatrixError, SwitchIterationError, CancelledError, isDeterministicFailure, toEngineError,
+} from './errors.js';
+export type { EngineErrorCode } from './errors.js';
+export type { RunStats } from './types.js';

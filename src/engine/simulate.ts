@@ -1,0 +1,118 @@
+// The engine's typed Node API: simulate() runs off the main thread (the addon's async entry on the
+// libuv pool) with progress, abort and pause/resume; simulateSync() runs on the calling thread, for
+// worker threads that own their run.
+import { assertNetlistShape, resolveNetlist, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
+import { RunController, type Progress } from './controller.js';
+import { CancelledError, toEngineError } from './errors.js';
+import { loadBinding } from './binding.js';
+import type { NativeResult, RunStats } from './types.js';
+
+export interface ChannelInfo {
+  /** `<scope>.ch<n>`: the key in `signals`. */
+  key: string;
+  scope: string;
+  /** 1-based input number of the scope. */
+  index: number;
+  /** The channel's saved name, if any. */
+  label: string;
+}
+
+export interface SimulationResult {
+  time: Float64Array;
+  signals: Record<string, Float64Array>;
+  channels: ChannelInfo[];
+  /** `<scope>.ch<n>.avg|rms|min|max` over the measurement window. */
+  measurements: Record<string, number>;
+  stats: RunStats;
+  warnings: string[];
+}
+
+export interface SimulateOptions {
+  /** Parameter overrides: `<component>.<parameter>` or `$<global>`. */
+  parameters?: ParameterOverrides;
+  /** Called with progress at most every `progressIntervalMs` while the run goes on, and once at the end. */
+  onProgress?: (progress: Progress) => void;
+  progressIntervalMs?: number;
+  /** Aborting cancels the run; the promise rejects with CancelledError. */
+  signal?: AbortSignal;
+  /** Pause/resume/cancel handle; one is created when not given. */
+  controller?: RunController;
+}
+
+function toResult(raw: NativeResult): SimulationResult {
+  const signals: Record<string, Float64Array> = {};
+  const channels: ChannelInfo[] = [];
+  for (const c of raw.channels) {
+    signals[c.key] = c.values;
+    channels.push({ key: c.key, scope: c.scope, index: c.index, label: c.label });
+  }
+  return { time: raw.time, signals, channels, measurements: raw.measurements, stats: raw.stats, warnings: raw.warnings };
+}
+
+/** Checks shape, applies overrides and resolves `$name` references. */
+export function prepareNetlist(netlist: unknown, parameters?: ParameterOverrides): Netlist {
+  assertNetlistShape(netlist);
+  return resolveNetlist(netlist, parameters);
+}
+
+export async function simulate(netlist: Netlist, options: SimulateOptions = {}): Promise<SimulationResult> {
+  const prepared = prepareNetlist(netlist, options.parameters);
+  const binding = loadBinding();
+  const controller = options.controller ?? new RunController();
+  const { signal, onProgress } = options;
+  if (signal?.aborted) throw new CancelledError('CANCELLED', 'the run was cancelled before it started');
+  const onAbort = (): void => controller.cancel();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  if (onProgress) {
+    let last = '';
+    timer = setInterval(() => {
+      const progress = controller.progress();
+      const stamp = `${progress.phase}:${progress.step}:${progress.paused}`;
+      if (stamp !== last) {
+        last = stamp;
+        onProgress(progress);
+      }
+    }, options.progressIntervalMs ?? 100);
+  }
+  try {
+    const raw = await binding.simulateAsync(prepared, controller.native);
+    onProgress?.(controller.progress());
+    return toResult(raw);
+  } catch (error) {
+    throw toEngineError(error);
+  } finally {
+    if (timer) clearInterval(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+export interface SimulateSyncOptions {
+  parameters?: ParameterOverrides;
+  controller?: RunController;
+}
+
+/** Runs on the calling thread (blocks it): meant for worker threads. */
+export function simulateSync(netlist: Netlist, options: SimulateSyncOptions = {}): SimulationResult {
+  const prepared = prepareNetlist(netlist, options.parameters);
+  try {
+    return toResult(loadBinding().simulateSync(prepared, options.controller?.native));
+  } catch (error) {
+    throw toEngineError(error);
+  }
+}
+
+/** Checks a netlist without running it; returns the engine's warnings, throws CircuitError. */
+export function validateNetlist(netlist: Netlist, parameters?: ParameterOverrides): string[] {
+  const prepared = prepareNetlist(netlist, parameters);
+  try {
+    return loadBinding().validate(prepared);
+  } catch (error) {
+    throw toEngineError(error);
+  }
+}
+
+export function engineInfo(): { version: string; eigen: string } {
+  const binding = loadBinding();
+  return { version: binding.version, eigen: binding.eigenVersion };
+}

@@ -1,0 +1,54 @@
+// The hand-written type of the native addon (native/addon/addon.cc). Only src/engine touches it.
+import type { Netlist } from '../formats/netlist.js';
+
+/** Shared control buffers: flags [cancel, pause] and progress [step, totalSteps, time, phase, paused]. */
+export interface NativeControl {
+  flags?: Int32Array;
+  progress?: Float64Array;
+}
+
+export interface NativeChannel {
+  key: string;
+  scope: string;
+  index: number;
+  label: string;
+  values: Float64Array;
+}
+
+export interface RunStats {
+  steps: number;
+  preSteps: number;
+  factorizations: number;
+  cacheHits: number;
+  switchingEvents: number;
+  extraSolves: number;
+  unknowns: number;
+  solver: 'dense' | 'sparse';
+  wallMs: number;
+}
+
+export interface NativeResult {
+  time: Float64Array;
+  channels: NativeChannel[];
+  measurements: Record<string, number>;
+  stats: RunStats;
+  warnings: string[];
+}
+
+export interface NativeBinding {
+  simulateSync(netlist: Netlist, control?: NativeControl): NativeResult;
+  simulateAsync(netlist: Netlist, control?: NativeControl): Promise<NativeResult>;
+  validate(netlist: Netlist): string[];
+  version: string;
+  eigenVersion: string;
+}
+
+export const FLAG_CANCEL = 0;
+export const FLAG_PAUSE = 1;
+export const FLAG_COUNT = 2;
+export const PROGRESS_STEP = 0;
+export const PROGRESS_TOTAL_STEPS = 1;
+export const PROGRESS_TIME = 2;
+export const PROGRESS_PHASE = 3;
+export const PROGRESS_PAUSED = 4;
+export const PROGRESS_COUNT = 5;

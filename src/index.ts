@@ -1,0 +1,10 @@
+// The package's main entry: the engine API and the netlist format.
+export * from './engine/index.js';
+export {
+  NETLIST_FORMAT, SOLVER_METHODS, ELEMENT_TYPES, BLOCK_TYPES, netlistSchema, assertNetlistShape, resolveNetlist,
+} from './formats/netlist.js';
+export type {
+  Netlist, NetlistElement, ControlBlock, NetlistSettings, SolverMethod, ParamValue, ElementType, BlockType, ParameterOverrides,
+} from './formats/netlist.js';
+export { NetlistError } from './formats/errors.js';
+export type { ErrorDetail } from './formats/errors.js';
