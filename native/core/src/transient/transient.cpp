@@ -140,20 +140,19 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler) {
     x_ = rhs_;
     factorization(ctx, useBackwardEuler).solve(x_);
     if (!std::isfinite(x_.sum())) throwSingular(t);
+    const bool lastAllowed = iteration + 1 >= settings_.maxSwitchIterations;
+    std::string toggling;  // devices that changed in the last allowed iteration, for the error
     bool changed = false;
     for (SwitchingDevice* device : settling_) {
       if (device->settle(x_.data(), ctx)) {
         changed = true;
         ++stats_.switchingEvents;
+        if (lastAllowed) toggling += (toggling.empty() ? "" : ", ") + device->name();
       }
     }
     if (!changed) break;
     ++stats_.extraSolves;
-    if (iteration + 1 >= settings_.maxSwitchIterations) {
-      std::string toggling;
-      for (SwitchingDevice* device : settling_) {
-        if (device->settle(x_.data(), ctx)) toggling += (toggling.empty() ? "" : ", ") + device->name();
-      }
+    if (lastAllowed) {
       throw Error(ErrorCode::SwitchIterationLimit,
                   "device states did not settle within " + std::to_string(settings_.maxSwitchIterations) +
                       " iterations at t = " + formatTime(t) + " s (still changing: " + toggling + ")",
