@@ -13,26 +13,56 @@ using SparseMatrix = Eigen::SparseMatrix<double>;
 // netlist in the Factorizer), so each factorisation only builds its elimination tree.
 using SparseLu = Eigen::SparseLU<SparseMatrix, Eigen::NaturalOrdering<int>>;
 
+// Partial-pivoting LU (P·A = L·U) from Eigen, copied into flat row-major arrays so that a solve is
+// two plain triangular sweeps: for the handful of unknowns of a converter this beats any generic
+// kernel, and it allocates nothing.
 class DenseFactorization : public Factorization {
  public:
-  explicit DenseFactorization(const Eigen::MatrixXd& a) : lu_(a) {}
-  // P·A = L·U: permute, then two triangular solves, all in place (no allocation per step).
-  void solve(Eigen::VectorXd& b) const override {
-    b = lu_.permutationP() * b;
-    lu_.matrixLU().template triangularView<Eigen::UnitLower>().solveInPlace(b);
-    lu_.matrixLU().template triangularView<Eigen::Upper>().solveInPlace(b);
-  }
-  // A pivot that vanishes against the matrix scale means no unique solution.
-  bool singular(double scale) const {
-    const auto diagonal = lu_.matrixLU().diagonal();
-    for (Eigen::Index i = 0; i < diagonal.size(); ++i) {
-      if (!(std::abs(diagonal[i]) > 1e-14 * scale)) return true;
+  explicit DenseFactorization(const Eigen::MatrixXd& a) : n_(a.rows()) {
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu(a);
+    const Eigen::MatrixXd& m = lu.matrixLU();
+    lu_.resize(static_cast<std::size_t>(n_ * n_));
+    inverseDiagonal_.resize(static_cast<std::size_t>(n_));
+    permutation_.resize(static_cast<std::size_t>(n_));
+    work_.resize(static_cast<std::size_t>(n_));
+    double largest = a.cwiseAbs().maxCoeff();
+    for (Eigen::Index i = 0; i < n_; ++i) {
+      for (Eigen::Index j = 0; j < n_; ++j) lu_[static_cast<std::size_t>(i * n_ + j)] = m(i, j);
+      // A pivot that vanishes against the matrix scale means no unique solution.
+      if (!(std::abs(m(i, i)) > 1e-14 * largest)) singular_ = true;
+      inverseDiagonal_[static_cast<std::size_t>(i)] = 1.0 / m(i, i);
+      permutation_[static_cast<std::size_t>(i)] = lu.permutationP().indices()(i);
     }
-    return false;
+    if (!(largest > 0.0)) singular_ = true;
   }
 
+  void solve(Eigen::VectorXd& b) const override {
+    const std::size_t n = static_cast<std::size_t>(n_);
+    double* y = work_.data();
+    for (std::size_t i = 0; i < n; ++i) y[permutation_[i]] = b[static_cast<Eigen::Index>(i)];
+    for (std::size_t i = 1; i < n; ++i) {  // L·z = P·b, unit diagonal
+      const double* row = &lu_[i * n];
+      double sum = y[i];
+      for (std::size_t j = 0; j < i; ++j) sum -= row[j] * y[j];
+      y[i] = sum;
+    }
+    for (std::size_t i = n; i-- > 0;) {  // U·x = z
+      const double* row = &lu_[i * n];
+      double sum = y[i];
+      for (std::size_t j = i + 1; j < n; ++j) sum -= row[j] * y[j];
+      y[i] = sum * inverseDiagonal_[i];
+    }
+    for (std::size_t i = 0; i < n; ++i) b[static_cast<Eigen::Index>(i)] = y[i];
+  }
+  bool singular() const { return singular_; }
+
  private:
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  Eigen::Index n_;
+  std::vector<double> lu_;
+  std::vector<double> inverseDiagonal_;
+  std::vector<int> permutation_;
+  mutable std::vector<double> work_;  // scratch for solve(); a factorisation belongs to one run
+  bool singular_ = false;
 };
 
 class SparseFactorization : public Factorization {
@@ -99,10 +129,8 @@ Eigen::MatrixXd Factorizer::denseMatrix(const std::vector<double>& values) const
 
 std::unique_ptr<Factorization> Factorizer::factorize(const std::vector<double>& values) const {
   if (dense_) {
-    Eigen::MatrixXd a = denseMatrix(values);
-    double scale = a.cwiseAbs().maxCoeff();
-    auto lu = std::make_unique<DenseFactorization>(a);
-    if (!(scale > 0.0) || lu->singular(scale)) return nullptr;
+    auto lu = std::make_unique<DenseFactorization>(denseMatrix(values));
+    if (lu->singular()) return nullptr;
     return lu;
   }
   SparseMatrix a = skeleton_;

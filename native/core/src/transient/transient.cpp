@@ -107,6 +107,7 @@ bool Transient::applyGates() {
     if (signal < 0) continue;
     if (device->applyGate(signals_[static_cast<std::size_t>(signal)] > kGateThreshold)) {
       changed = true;
+      statesChanged_ = true;
       ++stats_.switchingEvents;
     }
   }
@@ -146,6 +147,7 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler) {
     for (SwitchingDevice* device : settling_) {
       if (device->settle(x_.data(), ctx)) {
         changed = true;
+        statesChanged_ = true;
         ++stats_.switchingEvents;
         if (lastAllowed) toggling += (toggling.empty() ? "" : ", ") + device->name();
       }
@@ -166,6 +168,18 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler) {
 }
 
 const Factorization& Transient::factorization(const StepContext& ctx, bool useBackwardEuler) {
+  if (current_ != nullptr && !statesChanged_ && useBackwardEuler == currentBackwardEuler_ && ctx.dt == currentDt_) {
+    ++stats_.cacheHits;
+    return *current_;
+  }
+  statesChanged_ = false;
+  currentBackwardEuler_ = useBackwardEuler;
+  currentDt_ = ctx.dt;
+  current_ = lookup(ctx, useBackwardEuler);
+  return *current_;
+}
+
+const Factorization* Transient::lookup(const StepContext& ctx, bool useBackwardEuler) {
   // Key: device states, method actually used, and dt (the pre-simulation may use another dt).
   key_.resize(settling_.size() + 1 + sizeof(double));
   for (std::size_t i = 0; i < settling_.size(); ++i) key_[i] = settling_[i]->on() ? '1' : '0';
@@ -173,7 +187,7 @@ const Factorization& Transient::factorization(const StepContext& ctx, bool useBa
   std::memcpy(&key_[settling_.size() + 1], &ctx.dt, sizeof(double));
   if (const Factorization* cached = cache_.find(key_)) {
     ++stats_.cacheHits;
-    return *cached;
+    return cached;
   }
   std::fill(values_.begin(), values_.end(), 0.0);
   for (auto& e : circuit_.elements()) e->stampMatrix(values_.data(), ctx);
@@ -181,7 +195,7 @@ const Factorization& Transient::factorization(const StepContext& ctx, bool useBa
   auto lu = factorizer_.factorize(values_);
   if (!lu) throwSingular(ctx.t);
   ++stats_.factorizations;
-  return *cache_.insert(key_, std::move(lu));
+  return cache_.insert(key_, std::move(lu));
 }
 
 // Names the unknown that the null space of the matrix moves most: that node or branch current is

@@ -31,6 +31,7 @@ class Transient {
   void initialSolve(double t, double dt);
   bool applyGates();
   const Factorization& factorization(const StepContext& ctx, bool useBackwardEuler);
+  const Factorization* lookup(const StepContext& ctx, bool useBackwardEuler);
   [[noreturn]] void throwSingular(double t) const;
   void checkControl(long n, long steps, double t, int phase);
 
@@ -47,6 +48,11 @@ class Transient {
   std::vector<double> values_;
   std::vector<double> signals_;
   std::string key_;
+  // The factorisation in use and what it was built for; refetched only when one of these changes.
+  const Factorization* current_ = nullptr;
+  bool currentBackwardEuler_ = false;
+  double currentDt_ = 0.0;
+  bool statesChanged_ = true;
   Coefficients method_;
   Coefficients backwardEuler_;
   RunStats stats_;
