@@ -1,0 +1,26 @@
+// The `pesim` command line: subcommands are registered here, each implemented in its own file.
+import { Command, CommanderError } from 'commander';
+import { registerRun } from './run.js';
+import { registerServe } from './serve.js';
+import { registerValidate } from './validate.js';
+
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command('pesim')
+    .description('Power-electronics circuit simulator: native MNA engine, HTTP services, scripting')
+    .version('0.1.0')
+    .exitOverride()
+    .showHelpAfterError();
+  registerServe(program);
+  registerRun(program);
+  registerValidate(program);
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    const e = error as Error & { code?: string; details?: { field: string; message: string }[] };
+    console.error(`pesim: ${e.message}`);
+    for (const detail of e.details ?? []) console.error(`  ${detail.field}: ${detail.message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,104 @@
+// `pesim run FILE`: simulates a circuit file with a progress bar on a terminal, prints the
+// measurements (or exactly the documented JSON with --json) and optionally writes the signals.
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { simulate, type Progress, type SimulationResult } from '../engine/index.js';
+import { SOLVER_METHODS, type Netlist, type SolverMethod } from '../formats/netlist.js';
+import { readCircuitFile } from '../formats/read.js';
+import { signalNames, toCsv } from './output.js';
+
+interface RunOptions {
+  tend?: string;
+  dt?: string;
+  solver?: string;
+  param: string[];
+  out?: string;
+  json?: boolean;
+  from?: string;
+  to?: string;
+}
+
+function positiveNumber(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag} must be a positive number of seconds, got '${value}'`);
+  return n;
+}
+
+export function parseParameters(pairs: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    const value = Number(pair.slice(eq + 1));
+    if (eq <= 0 || !Number.isFinite(value)) throw new Error(`--param expects KEY=NUMBER (e.g. R.1.R=10 or $Vin=48), got '${pair}'`);
+    out[pair.slice(0, eq)] = value;
+  }
+  return out;
+}
+
+function applySettings(netlist: Netlist, o: RunOptions): Netlist {
+  const settings = { ...netlist.settings };
+  if (o.tend) settings.tEnd = positiveNumber(o.tend, '--tend');
+  if (o.dt) settings.dt = positiveNumber(o.dt, '--dt');
+  if (o.solver) {
+    if (!SOLVER_METHODS.includes(o.solver as SolverMethod)) throw new Error(`--solver must be one of ${SOLVER_METHODS.join(', ')}`);
+    settings.solver = o.solver as SolverMethod;
+  }
+  // Measurement window: default the last 20 % of the run.
+  settings.measureFrom = o.from !== undefined ? Number(o.from) : 0.8 * settings.tEnd;
+  settings.measureTo = o.to !== undefined ? Number(o.to) : settings.tEnd;
+  if (!Number.isFinite(settings.measureFrom) || !Number.isFinite(settings.measureTo)) throw new Error('--from and --to must be numbers of seconds');
+  return { ...netlist, settings };
+}
+
+function progressBar(): ((p: Progress) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  return (p) => {
+    const width = 30;
+    const filled = Math.round((p.percent / 100) * width);
+    const label = p.phase === 'pre-simulation' ? 'pre-sim' : 'simulate';
+    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.percent.toFixed(0).padStart(3)}%${p.phase === 'done' ? '\n' : ''}`);
+  };
+}
+
+function jsonSummary(result: SimulationResult, names: Map<string, string>): string {
+  const measurements: Record<string, number> = {};
+  for (const [key, value] of Object.entries(result.measurements)) {
+    const dot = key.lastIndexOf('.');
+    const name = names.get(key.slice(0, dot)) ?? key.slice(0, dot);
+    measurements[`${name}.${key.slice(dot + 1)}`] = value;
+  }
+  return JSON.stringify({ signals: [...names.values()], measurements, stats: result.stats }, null, 2);
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('simulate a circuit file (.ipes, SPICE deck or JSON netlist; detected from its content)')
+    .argument('<file>', 'circuit file')
+    .option('--tend <s>', 'simulated time [s] (default: the file\'s)')
+    .option('--dt <s>', 'time step [s] (default: the file\'s)')
+    .option('--solver <method>', `one of ${SOLVER_METHODS.join(', ')}`)
+    .option('--param <KEY=VALUE>', 'parameter override, repeatable (R.1.R=10, $Vin=48)', (v: string, acc: string[]) => [...acc, v], [])
+    .option('--out <file>', 'write the signals (.csv)')
+    .option('--json', 'print {signals, measurements, stats} as JSON')
+    .option('--from <s>', 'measurement window start [s] (default 80 % of the run)')
+    .option('--to <s>', 'measurement window end [s] (default the end)')
+    .action(async (file: string, o: RunOptions) => {
+      const read = await readCircuitFile(await readFile(file), file);
+      for (const warning of read.warnings) console.error(`warning: ${warning}`);
+      const netlist = applySettings(read.netlist, o);
+      const result = await simulate(netlist, { parameters: parseParameters(o.param), onProgress: progressBar(), progressIntervalMs: 100 });
+      for (const warning of result.warnings) console.error(`warning: ${warning}`);
+      const names = signalNames(result, read.format);
+      if (o.out) {
+        if (!o.out.endsWith('.csv')) throw new Error(`--out: unsupported output format for ${o.out} (use .csv)`);
+        await writeFile(o.out, toCsv(result, names));
+      }
+      if (o.json) {
+        console.log(jsonSummary(result, names));
+        return;
+      }
+      for (const [key, value] of Object.entries(result.measurements)) console.log(`${key.padEnd(32)} ${value.toPrecision(6)}`);
+      console.log(`${result.stats.steps} steps in ${result.stats.wallMs.toFixed(1)} ms`);
+    });
+}

@@ -1,0 +1,83 @@
+// The `pesim` command as a user runs it: help, run with --json and overrides, errors, serve.
+import { expect } from 'chai';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rcStep } from '../fixtures/circuits.js';
+
+const bin = fileURLToPath(new URL('../../bin/pesim.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'pesim-cli-'));
+const pesim = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+
+describe('pesim command', () => {
+  const rcFile = join(dir, 'rc.json');
+  before(() => writeFileSync(rcFile, JSON.stringify(rcStep('trapezoidal', 1e-5, 5e-3))));
+
+  it('lists its subcommands', () => {
+    const r = pesim('--help');
+    expect(r.status).to.equal(0);
+    for (const command of ['serve', 'run', 'validate']) expect(r.stdout).to.contain(command);
+  });
+
+  it('runs a JSON netlist and prints the documented JSON with overrides applied', () => {
+    const r = pesim('run', rcFile, '--json', '--param', 'R.1.R=500', '--from', '0.004');
+    expect(r.status, r.stderr).to.equal(0);
+    const out = JSON.parse(r.stdout) as { signals: string[]; measurements: Record<string, number>; stats: { steps: number } };
+    expect(out.signals).to.deep.equal(['SCOPE.1.ch1']);
+    expect(out.stats.steps).to.equal(500);
+    // tau = 0.5 ms with R = 500 Ω: at 4 ms the capacitor is at 1 − e^−8.
+    expect(out.measurements['SCOPE.1.ch1.min']).to.be.closeTo(1 - Math.exp(-8), 1e-4);
+  });
+
+  it('writes the signals as CSV', () => {
+    const csv = join(dir, 'out.csv');
+    const r = pesim('run', rcFile, '--out', csv);
+    expect(r.status, r.stderr).to.equal(0);
+    const lines = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(lines[0]).to.equal('time,SCOPE.1.ch1');
+    expect(lines).to.have.length(502); // header + t = 0 … 5 ms
+    expect(Number(lines[501].split(',')[1])).to.be.closeTo(1 - Math.exp(-5), 1e-3);
+  });
+
+  it('reports a bad override and a broken file on stderr with a non-zero exit code', () => {
+    const bad = pesim('run', rcFile, '--param', 'R.9.R=1');
+    expect(bad.status).to.equal(1);
+    expect(bad.stderr).to.contain('R.9.R');
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{"settings": {"tEnd": 1,\n "dt": }');
+    const r = pesim('run', broken);
+    expect(r.status).to.equal(1);
+    expect(r.stderr).to.match(/line 2/);
+  });
+
+  it('validates a circuit and names the element at fault', () => {
+    const circuit = rcStep('backward-euler', 1e-5);
+    circuit.elements.push({ name: 'V.9', type: 'V', nodes: ['in', '0'], params: { waveform: 'dc', value: 3 } });
+    const file = join(dir, 'loop.json');
+    writeFileSync(file, JSON.stringify(circuit));
+    const r = pesim('validate', file);
+    expect(r.status).to.equal(1);
+    expect(r.stderr).to.contain('V.9');
+    expect(pesim('validate', rcFile).status).to.equal(0);
+  });
+
+  it('serves the health endpoint on the requested loopback port', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          const match = /(http:\/\/\S+)/.exec(chunk.toString());
+          if (match) resolve(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      const body = (await (await fetch(url)).json()) as { status: string; engine: { eigen: string } };
+      expect(body.status).to.equal('UP');
+      expect(body.engine.eigen).to.match(/^3\.4/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
