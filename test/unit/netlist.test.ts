@@ -1,0 +1,60 @@
+// The netlist contract: schema errors name the field; overrides and `$name` references resolve.
+import { expect } from 'chai';
+import { assertNetlistShape, resolveNetlist, type Netlist } from '../../src/formats/netlist.js';
+import { NetlistError } from '../../src/formats/errors.js';
+import { rcStep } from '../fixtures/circuits.js';
+
+function withGlobals(): Netlist {
+  const n = rcStep('backward-euler', 1e-5);
+  n.parameters = { Rload: 2000, Vin: 5 };
+  n.elements[0].params = { waveform: 'dc', value: '$Vin' };
+  n.elements[1].params = { R: '$Rload' };
+  return n;
+}
+
+describe('netlist', () => {
+  it('accepts a well-formed netlist and names the field of a malformed one', () => {
+    expect(() => assertNetlistShape(rcStep('trapezoidal', 1e-5))).to.not.throw();
+    const bad = rcStep('trapezoidal', 1e-5) as unknown as { settings: { dt: unknown } };
+    bad.settings.dt = 'fast';
+    try {
+      assertNetlistShape(bad);
+      expect.fail('expected a NetlistError');
+    } catch (error) {
+      expect(error).to.be.instanceOf(NetlistError);
+      expect((error as NetlistError).details[0].field).to.equal('settings.dt');
+    }
+  });
+
+  it('rejects unknown properties and solver names', () => {
+    const n = rcStep('trapezoidal', 1e-5) as unknown as Record<string, unknown>;
+    n.extra = 1;
+    expect(() => assertNetlistShape(n)).to.throw(NetlistError, /unknown property 'extra'/);
+    const s = rcStep('trapezoidal', 1e-5) as unknown as { settings: { solver: string } };
+    s.settings.solver = 'euler';
+    expect(() => assertNetlistShape(s)).to.throw(NetlistError, /settings\.solver must be one of/);
+  });
+
+  it('resolves $name references from the global parameters', () => {
+    const r = resolveNetlist(withGlobals());
+    expect(r.elements[0].params!.value).to.equal(5);
+    expect(r.elements[1].params!.R).to.equal(2000);
+  });
+
+  it('applies overrides of globals and of component parameters without touching the input', () => {
+    const input = withGlobals();
+    const r = resolveNetlist(input, { $Vin: 12, 'C.1.C': 2e-6 });
+    expect(r.elements[0].params!.value).to.equal(12);
+    expect(r.elements[2].params!.C).to.equal(2e-6);
+    expect(input.elements[2].params!.C).to.equal(1e-6);
+    expect(input.elements[0].params!.value).to.equal('$Vin');
+  });
+
+  it('names unknown override keys and undefined references', () => {
+    expect(() => resolveNetlist(withGlobals(), { 'R.7.R': 1 })).to.throw(NetlistError, /R\.7\.R/);
+    expect(() => resolveNetlist(withGlobals(), { $nope: 1 })).to.throw(NetlistError, /\$nope/);
+    const n = withGlobals();
+    n.elements[2].params = { C: '$Cx' };
+    expect(() => resolveNetlist(n)).to.throw(NetlistError, /C\.1\.C refers to undefined global parameter \$Cx/);
+  });
+});
