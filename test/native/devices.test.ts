@@ -5,7 +5,6 @@ import { simulateSync, type Netlist } from '../../src/index.js';
 import type { ControlBlock } from '../../src/formats/netlist.js';
 import { amp, scope, threePhaseInverter, volt } from '../fixtures/circuits.js';
 
-const channel = (n: Netlist, ...blocks: ControlBlock[]): Netlist => ({ ...n, blocks: [...(n.blocks ?? []), ...blocks] });
 
 describe('devices', () => {
   it('a thyristor fired at α delivers Vp/(2π)·(1 + cos α) into a resistor', () => {
