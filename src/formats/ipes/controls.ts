@@ -1,0 +1,159 @@
+// Control blocks (block `c`) → netlist control blocks. Inputs and outputs are the signal names of
+// the control nodes at the block's terminals; an input without a driver reads 0 as in
+// GeckoCIRCUITS (read.ts feeds it from one CONST 0 block). VOLT: node labels in
+// parameterString[0..1] (→ node names), else the coupled component; AMP: the coupled component;
+// GATE: the coupled switch (`params.target`); SCOPE: `channelNames` from `savedSignalNames[]`.
+// HYS outputs +1/−1 (GeckoCIRCUITS `HysteresisCalculatorInternal`); SUB with more than two inputs
+// is in1 − in2 − ... (→ ADD with signs). Parameters given by external terminals (HYS, LIMIT,
+// SIGNAL) and the reset input of INT are resolved later (signals.ts) once all blocks are known.
+import type { ControlBlock, ParamValue } from '../netlist.js';
+import type { ComponentRecord } from './components.js';
+import { BLOCK_KINDS, ELEMENT_KINDS, inputCount, type BlockKind } from './catalog.js';
+import { issue, netParam, resolveParam, unsupported, type ReadContext } from './params.js';
+
+export interface ControlEnv {
+  ctx: ReadContext;
+  /** Signal at input terminal `i`, or undefined when no block drives it. */
+  input(index: number, i: number): string | undefined;
+  /** The signal of the shared zero source for an unconnected input of `component`. */
+  zero(component: string, text: string): string;
+  output(index: number, j: number): string;
+  /** Node name of a power-circuit label. */
+  nodeOfLabel(label: string): string | undefined;
+  coupled(uid: number | undefined, name: string | undefined): { index: number; record: ComponentRecord } | undefined;
+  /** Whether the named power-circuit component is part of the netlist. */
+  isElement(name: string): boolean;
+}
+
+/** A parameter that GeckoCIRCUITS takes from an input terminal (`useExternal`). */
+export interface ExternalInput {
+  param: string;
+  /** Driving signal; undefined = unconnected (reads 0). */
+  signal: string | undefined;
+}
+
+export interface PendingBlock {
+  index: number;
+  record: ComponentRecord;
+  block: ControlBlock;
+  external: ExternalInput[];
+}
+
+export interface MappedBlock {
+  block: ControlBlock;
+  pending?: PendingBlock;
+}
+
+const SWITCH_TYPS = new Set([7, 8, 10, 28]);
+const MIN_INPUTS: Partial<Record<string, number>> = { ADD: 1, SUB: 1, MUL: 2, AND: 2, OR: 2, MIN: 1, MAX: 1, EQ: 2 };
+const MAX_INPUTS: Partial<Record<string, number>> = { EQ: 2 };
+
+function simpleParams(ctx: ReadContext, c: ComponentRecord, kind: BlockKind): Record<string, ParamValue> {
+  const params: Record<string, ParamValue> = {};
+  for (const spec of kind.params) params[spec.net] = netParam(ctx, c, spec);
+  return params;
+}
+
+function meter(env: ControlEnv, c: ComponentRecord, block: ControlBlock): ControlBlock | undefined {
+  if (block.type === 'VOLT') {
+    const [a, b] = [c.strings[0] ?? '', c.strings[1] ?? ''];
+    if (a && b) {
+      const nodes = [env.nodeOfLabel(a), env.nodeOfLabel(b)];
+      if (nodes[0] && nodes[1]) return { ...block, params: { nodes: nodes as string[] } };
+      issue(env.ctx, c, `measures between labels '${a}' and '${b}', but ${nodes[0] ? `'${b}'` : `'${a}'`} is not a node label of the power circuit`);
+      return undefined;
+    }
+  }
+  const partner = env.coupled(c.coupled[0], block.type === 'VOLT' ? c.strings[2] : c.strings[0]);
+  if (!partner || !env.isElement(partner.record.name) || ELEMENT_KINDS[partner.record.typ]?.terminals === 'none') {
+    issue(env.ctx, c, block.type === 'VOLT' ? 'measures nothing: no node labels and no coupled component' : 'measures no component of the circuit');
+    return undefined;
+  }
+  return { ...block, params: { element: partner.record.name } };
+}
+
+function delayCheck(env: ControlEnv, c: ComponentRecord): void {
+  const delay = resolveParam(env.ctx, c, { key: 'tDelay', slot: 0, def: 1e-5 }).value;
+  const ratio = delay / env.ctx.dt;
+  const gecko = Math.trunc(ratio);
+  const engine = Math.max(1, Math.round(ratio));
+  if (gecko !== engine) {
+    env.ctx.warnings.push(gecko === 0
+      ? `${c.name}: delay ${delay} s is shorter than dt; GeckoCIRCUITS passes the input through undelayed, the engine delays it by one step`
+      : `${c.name}: GeckoCIRCUITS delays by trunc(tDelay/dt) = ${gecko} steps, the engine by ${engine} steps`);
+  }
+}
+
+/** Maps one enabled control block of a known kind; undefined when dropped, unsupported or invalid. */
+export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): MappedBlock | undefined {
+  const { ctx } = env;
+  const kind = BLOCK_KINDS[c.typ];
+  const { inputs, external } = inputCount(kind, c.inLabels.length);
+  const signals = Array.from({ length: inputs }, (_, i) => env.input(index, i));
+  const outputs = Array.from({ length: kind.outputs }, (_, j) => env.output(index, j));
+  const base = kind.inputs === 'var' ? inputs : external ? kind.inputs : inputs;
+  const used = (count: number): string[] => signals.slice(0, count).map((s, i) => s ?? env.zero(c.name, `${c.name} input ${i + 1}`));
+  const block: ControlBlock = { name: c.name, type: kind.type };
+  if (kind.inputs !== 0 && kind.type !== 'INT') block.inputs = used(base);
+  if (kind.outputs > 0) block.outputs = outputs;
+
+  switch (kind.type) {
+    case 'VOLT':
+    case 'AMP': {
+      const mapped = meter(env, c, block);
+      return mapped ? { block: mapped } : undefined;
+    }
+    case 'GATE': {
+      const partner = env.coupled(c.coupled[0], c.strings[0]);
+      if (!partner || !env.isElement(partner.record.name)) {
+        ctx.warnings.push(`${c.name}: gate block drives no switch of the circuit ('${c.strings[0] ?? ''}'); dropped`);
+        return undefined;
+      }
+      if (!SWITCH_TYPS.has(partner.record.typ) || partner.record.block !== 'e') {
+        issue(ctx, c, `drives ${partner.record.name}, which is not a switch (S, THYR, IGBT, MOSFET)`);
+        return undefined;
+      }
+      return { block: { ...block, params: { target: partner.record.name } } };
+    }
+    case 'SCOPE': {
+      const names = c.tokens.strings('savedSignalNames');
+      return { block: names ? { ...block, params: { channelNames: names.slice(0, inputs) } } : block };
+    }
+    case 'HYS': {
+      const h = resolveParam(ctx, c, kind.params[0]);
+      if (!external && h.value < 0) {
+        unsupported(ctx, c, `negative hysteresis width h = ${h.value} (GeckoCIRCUITS then inverts the comparator)`);
+        return undefined;
+      }
+      const mapped: ControlBlock = { ...block, params: { h: h.binding ? `$${h.binding}` : h.value, high: 1, low: -1 } };
+      return external ? { block: mapped, pending: { index, record: c, block: mapped, external: [{ param: 'h', signal: signals[1] }] } } : { block: mapped };
+    }
+    case 'LIMIT': {
+      const mapped: ControlBlock = { ...block, params: simpleParams(ctx, c, kind) };
+      if (!external) return { block: mapped };
+      return { block: mapped, pending: { index, record: c, block: mapped, external: [
+        { param: 'min', signal: signals[1] }, { param: 'max', signal: signals[2] }] } };
+    }
+    case 'INT': {
+      const mapped: ControlBlock = { ...block, inputs: used(1), params: simpleParams(ctx, c, kind) };
+      if (signals[1] === undefined) return { block: mapped };
+      return { block: mapped, pending: { index, record: c, block: mapped, external: [{ param: 'reset', signal: signals[1] }] } };
+    }
+    case 'DELAY':
+      delayCheck(env, c);
+      return { block: { ...block, params: simpleParams(ctx, c, kind) } };
+    default:
+      break;
+  }
+  const min = MIN_INPUTS[kind.type];
+  const max = MAX_INPUTS[kind.type];
+  if ((min !== undefined && inputs < min) || (max !== undefined && inputs > max)) {
+    unsupported(ctx, c, `${kind.prefix} block with ${inputs} inputs (the engine's ${kind.type} takes ${max === min ? min : `${min} or more`})`);
+    return undefined;
+  }
+  if (kind.type === 'SUB' && inputs !== 2) {
+    return { block: { ...block, type: 'ADD', params: { signs: block.inputs!.map((_, i) => (i === 0 ? 1 : -1)) } } };
+  }
+  const params = simpleParams(ctx, c, kind);
+  return { block: Object.keys(params).length > 0 ? { ...block, params } : block };
+}

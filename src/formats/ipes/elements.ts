@@ -1,0 +1,133 @@
+// Power-circuit components (block `e`) → netlist elements. Terminal order: XIN[0], YOUT[0] (current
+// and voltage counted from XIN to YOUT, XIN is the + of a source, the anode/collector/drain of a
+// semiconductor). Parameters come from catalog.ts; sources, K and Trans are mapped here:
+// U/I DC → waveform dc; SIN → sine with phase = −phaseDegrees (GeckoCIRCUITS computes
+// A·sin(2πft − φ) + offset; files without `phaseDegrees` store radians); signal-controlled →
+// waveform signal of the control label in parameterString[0]; voltage-controlled (directly) → E/G
+// across the coupled component. Lc → L; K couples two inductors (`coupledReferenceID[]` by unique
+// id, else the names in parameterString[0..1]). Trans: [XIN0, XIN1, YOUT0, YOUT1], the secondary
+// swapped when `reversed` is +1.
+import type { NetlistElement, ParamValue } from '../netlist.js';
+import type { ComponentRecord } from './components.js';
+import { ELEMENT_KINDS, type ElementKind } from './catalog.js';
+import { boolParam, issue, negate, netParam, numericParam, resolveParam, unsupported, type ReadContext } from './params.js';
+
+export interface ElementEnv {
+  ctx: ReadContext;
+  /** Node name of a terminal of component `index`. */
+  node(index: number, side: 'in' | 'out', terminal: number): string;
+  /** Signal name of a control-domain label. */
+  signalOfLabel(label: string): string | undefined;
+  /** Active component coupled by unique id (when non-zero) or else by name. */
+  coupled(uid: number | undefined, name: string | undefined): { index: number; record: ComponentRecord } | undefined;
+}
+
+export interface MappedElement {
+  element: NetlistElement;
+  extra?: Record<string, ParamValue>;
+}
+
+const SOURCE_TYPE = { key: 'sourceType', slot: 0, def: 401 };
+const SOURCE_NAMES: Record<number, string> = {
+  396: 'current-controlled source', 3: 'current-controlled source', 397: 'di/dt-controlled source', 4: 'di/dt-controlled source',
+  398: 'transformer-controlled source', 6: 'transformer-controlled source',
+};
+
+function simpleParams(ctx: ReadContext, c: ComponentRecord, kind: ElementKind): Record<string, ParamValue> {
+  const params: Record<string, ParamValue> = {};
+  for (const spec of kind.params) params[spec.net] = netParam(ctx, c, spec);
+  return params;
+}
+
+function checkUnsupportedOptions(ctx: ReadContext, c: ComponentRecord, kind: ElementKind): boolean {
+  const before = ctx.unsupported.length;
+  if ((kind.type === 'L' || kind.type === 'C') && c.tokens.boolean('isNonlinear')) {
+    unsupported(ctx, c, `nonlinear ${kind.type === 'L' ? 'L(i)' : 'C(u)'} characteristic`);
+  }
+  if (kind.semiconductor) {
+    if (c.tokens.boolean('useNonlinearChar')) unsupported(ctx, c, 'nonlinear diode characteristic');
+    if (c.tokens.integer('verlustTyp') === 2) unsupported(ctx, c, 'detailed loss model from measured curves (verlustTyp 2)');
+  }
+  if (kind.type === 'IGBT' && boolParam(c, 'satCurEnabled', 10, false)) unsupported(ctx, c, 'saturation-current limit');
+  return ctx.unsupported.length === before;
+}
+
+function sourceParams(env: ElementEnv, index: number, c: ComponentRecord, kind: ElementKind): MappedElement | undefined {
+  const { ctx } = env;
+  const sourceType = resolveParam(ctx, c, SOURCE_TYPE).value;
+  const nodes = [env.node(index, 'in', 0), env.node(index, 'out', 0)];
+  const element: NetlistElement = { name: c.name, type: kind.type, nodes };
+  if (sourceType === 401 || sourceType === 0) {
+    element.params = { waveform: 'dc', value: netParam(ctx, c, { key: 'dcValue', slot: 1, def: 10 }) };
+  } else if (sourceType === 402 || sourceType === 1) {
+    // Files up to 1.62 have no `amplitude`: the amplitude is parameter[1] (and its nameOpt).
+    const amplitude = c.tokens.has('amplitude')
+      ? netParam(ctx, c, { key: 'amplitude', slot: 20, def: 325 })
+      : netParam(ctx, c, { key: 'dcValue', slot: 1, def: 325 });
+    const phase = numericParam(ctx, c, { key: 'phaseDegrees', slot: 4, def: 0 });
+    const degrees = c.tokens.has('phaseDegrees') ? phase : (phase * 180) / Math.PI;
+    element.params = {
+      waveform: 'sine',
+      amplitude,
+      frequency: netParam(ctx, c, { key: 'frequency', slot: 2, def: 50 }),
+      offset: netParam(ctx, c, { key: 'offset', slot: 3, def: 0 }),
+      phase: negate(degrees),
+    };
+  } else if (sourceType === 400 || sourceType === 2) {
+    const label = c.strings[0] ?? '';
+    const signal = label ? env.signalOfLabel(label) : undefined;
+    if (!signal) {
+      issue(ctx, c, label ? `controlling signal '${label}' is not a label of the control circuit` : 'signal-controlled source without a control signal');
+      return undefined;
+    }
+    element.params = { waveform: 'signal', signal };
+  } else if (sourceType === 399 || sourceType === 5) {
+    const partner = env.coupled(c.coupled[0], c.strings[1]);
+    if (!partner || ELEMENT_KINDS[partner.record.typ]?.terminals !== 'twoPort') {
+      issue(ctx, c, `voltage-controlled source: controlling component '${c.strings[1] ?? ''}' not found`);
+      return undefined;
+    }
+    element.type = kind.type === 'V' ? 'E' : 'G';
+    element.nodes = [...nodes, env.node(partner.index, 'in', 0), env.node(partner.index, 'out', 0)];
+    const gain = netParam(ctx, c, { key: 'directPotentialGain', slot: 11, def: 1 });
+    element.params = kind.type === 'V' ? { gain } : { gm: gain };
+    return { element, extra: { sourceType: 399, control: partner.record.name } };
+  } else {
+    unsupported(ctx, c, SOURCE_NAMES[sourceType] ?? `source type ${sourceType}`);
+    return undefined;
+  }
+  return { element };
+}
+
+function coupling(env: ElementEnv, index: number, c: ComponentRecord, kind: ElementKind): MappedElement | undefined {
+  const inductors: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const partner = env.coupled(c.coupled[i], c.strings[i]);
+    if (!partner || (partner.record.typ !== 12 && partner.record.typ !== 2)) {
+      issue(env.ctx, c, `coupled inductor ${i + 1} ('${c.strings[i] ?? ''}') is not an inductor of the circuit`);
+      return undefined;
+    }
+    inductors.push(partner.record.name);
+  }
+  return { element: { name: c.name, type: 'K', nodes: [], params: { ...simpleParams(env.ctx, c, kind), inductors } } };
+}
+
+/** Maps one enabled power-circuit component; undefined when it was reported unsupported or invalid. */
+export function mapElement(env: ElementEnv, index: number, c: ComponentRecord): MappedElement | undefined {
+  const kind = ELEMENT_KINDS[c.typ];
+  if (!checkUnsupportedOptions(env.ctx, c, kind)) return undefined;
+  if (kind.type === 'V' || kind.type === 'I') return sourceParams(env, index, c, kind);
+  if (kind.type === 'K') return coupling(env, index, c, kind);
+  const params = simpleParams(env.ctx, c, kind);
+  if (kind.type === 'TRANS') {
+    const reversed = resolveParam(env.ctx, c, { key: 'reversed', slot: 2, def: -1 }).value > 0;
+    const secondary = [env.node(index, 'out', 0), env.node(index, 'out', 1)];
+    if (reversed) secondary.reverse();
+    return {
+      element: { name: c.name, type: 'TRANS', nodes: [env.node(index, 'in', 0), env.node(index, 'in', 1), ...secondary], params },
+      extra: reversed ? { reversed: 1 } : undefined,
+    };
+  }
+  if (kind.type === 'MOSFET') params.antiparallel = 1;
+  return { element: { name: c.name, type: kind.type, nodes: [env.node(index, 'in', 0), env.node(index, 'out', 0)], params } };
+}

@@ -1,0 +1,163 @@
+// Writer side of control blocks: netlist block → GeckoCIRCUITS control block plan. Inverse of the
+// reader's mapping: SIGNAL phase back to GeckoCIRCUITS' convention (−phase; triangle 90° − phase),
+// SUB-like ADD (signs 1, −1, ...) → SUB, LT/LE → GT/GE with swapped inputs, HYS only with outputs
+// ±1. Blocks that took parameters from input terminals in the file (kept in the layout) are written
+// with those terminals again as long as the netlist parameters still equal the folded values; a
+// SIGNAL that the reader expanded into a carrier comparison is written back as one SIGNAL.
+import type { ControlBlock, ParamValue } from '../netlist.js';
+import { BLOCK_KINDS, TYP_OF_BLOCK } from './catalog.js';
+import { negate } from './params.js';
+import { newPlan, problem, putFlag, putParam, type Plan, type PlanContext } from './plan.js';
+import { signalParams, DUTY_RANGE } from './signals.js';
+import { stringArray } from './emit.js';
+
+const DOUBLE_MAX = 1.7976931348623157e308;
+const WAVEFORM_TYP: Record<string, number> = { sine: 402, triangle: 403, rectangle: 404 };
+
+const sameParams = (a: Record<string, ParamValue> | undefined, b: Record<string, ParamValue>): boolean =>
+  JSON.stringify(Object.entries(a ?? {}).sort()) === JSON.stringify(Object.entries(b).sort());
+
+function signalPlan(ctx: PlanContext, b: ControlBlock, plan: Plan): void {
+  const kept = ctx.layout?.components[b.name]?.extra;
+  const values = kept?.values as Record<string, number> | undefined;
+  const inputs = Array.isArray(kept?.externalInputs) ? (kept.externalInputs as string[]) : undefined;
+  let waveform: string;
+  let v: Record<string, ParamValue>;
+  let phaseDeg: ParamValue;
+  let external = false;
+  if (values && inputs && b.type !== 'SIGNAL') {
+    waveform = 'rectangle';
+    v = { ...values, duty: Math.min(DUTY_RANGE[1], Math.max(DUTY_RANGE[0], values.duty)) };
+    phaseDeg = values.phase;
+    external = true;
+  } else {
+    const p = b.params ?? {};
+    waveform = String(p.waveform ?? 'sine');
+    v = { amplitude: p.amplitude ?? 1, frequency: p.frequency, offset: p.offset ?? 0, duty: waveform === 'rectangle' ? p.duty ?? 0.5 : 0.5 };
+    const phase = p.phase ?? 0;
+    if (typeof phase !== 'number') {
+      problem(ctx, b.name, 'a SIGNAL phase bound to a global parameter cannot be converted for GeckoCIRCUITS');
+      phaseDeg = 0;
+    } else if (waveform === 'triangle') {
+      const keptPhase = kept?.phaseDegrees;
+      phaseDeg = typeof keptPhase === 'number' && 90 - keptPhase === phase ? keptPhase : 90 - phase;
+    } else {
+      phaseDeg = negate(phase);
+    }
+    if (values && inputs && WAVEFORM_TYP[waveform] && sameParams(p, signalParams(waveform as 'sine', { ...values }, values.phase))) external = true;
+  }
+  const typ = WAVEFORM_TYP[waveform];
+  if (!typ) problem(ctx, b.name, `GeckoCIRCUITS has no ${waveform} signal`);
+  if (typeof v.amplitude === 'number' && v.amplitude < 0 && typeof phaseDeg === 'number') {
+    // GeckoCIRCUITS requires amplitude ≥ 0: a sine or symmetric triangle shifted by half a period is negated.
+    if (waveform === 'rectangle') problem(ctx, b.name, 'GeckoCIRCUITS requires a rectangle amplitude ≥ 0');
+    v = { ...v, amplitude: -v.amplitude };
+    phaseDeg = phaseDeg >= 180 ? phaseDeg - 180 : phaseDeg + 180;
+  }
+  putParam(ctx, plan, { key: 'typQuelle', slot: 0, def: 404 }, typ ?? 404);
+  putParam(ctx, plan, { key: 'amplitudeAC', slot: 1, def: 1 }, v.amplitude);
+  putParam(ctx, plan, { key: 'frequenz', slot: 2, def: 50 }, v.frequency);
+  putParam(ctx, plan, { key: 'anteilDC', slot: 3, def: 0 }, v.offset);
+  putParam(ctx, plan, { key: 'phase', slot: 4, def: 0 }, phaseDeg);
+  putParam(ctx, plan, { key: 'tastverhaeltnis', slot: 5, def: 0.5 }, v.duty);
+  putFlag(plan, 'useExternal', 6, external);
+  putFlag(plan, 'displayDetails', 7, false);
+  plan.named.push(['datnamXY', 'not_defined'], ['externalDataFileHashValue', '0'], ['version170', '1']);
+  plan.ins = external && inputs ? inputs.map((s) => s || undefined) : [];
+  plan.baseInputs = 0;
+}
+
+/** Writes HYS/LIMIT parameters, with their external input terminals when the layout kept them. */
+function externalInputs(ctx: PlanContext, b: ControlBlock, plan: Plan, slot: number): void {
+  const kept = ctx.layout?.components[b.name]?.extra;
+  const values = kept?.values as Record<string, number> | undefined;
+  const inputs = kept?.externalInputs as string[] | undefined;
+  const p = b.params ?? {};
+  const external = !!values && Array.isArray(inputs) && Object.entries(values).every(([k, x]) => p[k] === x);
+  putFlag(plan, 'useExternal', slot, external);
+  if (external) plan.ins = [...plan.ins, ...inputs!.map((s) => s || undefined)];
+}
+
+function blockTyp(ctx: PlanContext, b: ControlBlock, plan: { inputs: string[] }): number | undefined {
+  if (b.type === 'LT' || b.type === 'LE') {
+    plan.inputs = [...plan.inputs].reverse();
+    return b.type === 'LT' ? 46 : 45;
+  }
+  if (b.type === 'ADD' && Array.isArray(b.params?.signs)) {
+    const signs = b.params.signs as number[];
+    if (signs.every((s) => s === 1)) return 12;
+    if (signs[0] === 1 && signs.slice(1).every((s) => s === -1)) return 13;
+    problem(ctx, b.name, `ADD with signs ${signs.join(', ')} has no GeckoCIRCUITS equivalent`);
+    return undefined;
+  }
+  return TYP_OF_BLOCK[b.type];
+}
+
+export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
+  const kept = ctx.layout?.components[b.name];
+  const expanded = kept?.block === 'c' && kept.typ === 4 && !!kept.extra?.values && b.type !== 'SIGNAL';
+  const io = { inputs: b.inputs ?? [] };
+  const typ = expanded ? 4 : blockTyp(ctx, b, io);
+  if (typ === undefined) {
+    if (!ctx.problems.some((p) => p.component === b.name)) problem(ctx, b.name, `GeckoCIRCUITS has no ${b.type} block`);
+    return undefined;
+  }
+  const kind = BLOCK_KINDS[typ];
+  const plan = newPlan(b.name, 'c', typ);
+  plan.ins = [...io.inputs];
+  plan.outs = [...(b.outputs ?? [])];
+  plan.baseInputs = plan.ins.length;
+  const p = b.params ?? {};
+  const num = (v: ParamValue | undefined, def: number): number => (typeof v === 'number' ? v : def);
+  switch (kind.type) {
+    case 'SIGNAL':
+      signalPlan(ctx, b, plan);
+      return plan;
+    case 'VOLT':
+      if (Array.isArray(p.nodes)) {
+        plan.strings = [{ node: String(p.nodes[0]) }, { node: String(p.nodes[1]) }, ''];
+        plan.coupled = [undefined];
+      } else {
+        plan.strings = ['', '', String(p.element)];
+        plan.coupled = [String(p.element)];
+      }
+      return plan;
+    case 'AMP':
+    case 'GATE': {
+      const target = String(kind.type === 'AMP' ? p.element : p.target);
+      plan.strings = [target, '', '0'];
+      plan.coupled = [target];
+      return plan;
+    }
+    case 'SCOPE':
+      if (Array.isArray(p.channelNames)) plan.named.push(['savedSignalNames[]', stringArray(p.channelNames.map(String))]);
+      return plan;
+    case 'HYS':
+      if (num(p.high, 1) !== 1 || num(p.low, 0) !== -1) problem(ctx, b.name, 'GeckoCIRCUITS hysteresis outputs +1/−1 (set high: 1, low: -1)');
+      putParam(ctx, plan, kind.params[0], p.h);
+      externalInputs(ctx, b, plan, 1);
+      return plan;
+    case 'LIMIT':
+      for (const spec of kind.params) putParam(ctx, plan, spec, p[spec.net]);
+      externalInputs(ctx, b, plan, 2);
+      return plan;
+    case 'INT': {
+      const reset = ctx.layout?.components[b.name]?.extra?.resetInput;
+      plan.ins = [plan.ins[0], typeof reset === 'string' && reset ? reset : undefined];
+      plan.baseInputs = 2;
+      for (const spec of kind.params) {
+        const def = spec.net === 'min' ? -DOUBLE_MAX : spec.net === 'max' ? DOUBLE_MAX : spec.def;
+        putParam(ctx, plan, { ...spec, def }, p[spec.net]);
+      }
+      return plan;
+    }
+    case 'PI':
+    case 'PT1':
+      if (num(p.y0, 0) !== 0) problem(ctx, b.name, `the GeckoCIRCUITS ${kind.type} block has no initial value y0`);
+      break;
+    default:
+      break;
+  }
+  for (const spec of kind.params) putParam(ctx, plan, spec, p[spec.net]);
+  return plan;
+}

@@ -1,0 +1,216 @@
+// Element cards → netlist elements. Supported letters: R L C K V I E F G H S W D. Node names are
+// lower-cased (SPICE is case-insensitive) and `gnd` becomes `0`; element names are kept as written.
+// References to other elements (K's inductors, F/H/W's controlling source) are returned as pending
+// and resolved by read.ts once every card is known. Any other element letter is an error.
+import type { NetlistElement, ParamValue } from '../netlist.js';
+import { type Card, lineError } from './lexer.js';
+import { CardCursor, type NumericValue, type ReadContext } from './cursor.js';
+import { currentSwitchParams, diodeParams, type SpiceModel, switchParams } from './models.js';
+import { readSourceSpec, type TranTimes } from './sources.js';
+
+export interface ElementContext extends ReadContext {
+  models: Map<string, SpiceModel>;
+  tran: TranTimes;
+}
+
+/** A name on a card that must be another element of the given types. */
+export interface PendingReference {
+  element: NetlistElement;
+  param: 'inductors' | 'control';
+  names: { text: string; line: number }[];
+  types: readonly string[];
+  what: string;
+}
+
+export interface ReadElement {
+  element: NetlistElement;
+  references: PendingReference[];
+}
+
+const UNSUPPORTED_LETTERS: Record<string, string> = {
+  m: 'MOSFET (M)', q: 'bipolar transistor (Q)', j: 'JFET (J)', x: 'subcircuit instance (X)',
+  b: 'behavioural source (B)', z: 'MESFET (Z)', t: 'transmission line (T)', o: 'lossy transmission line (O)',
+  u: 'uniform RC line (U)', a: 'XSPICE code model (A)', y: 'transmission line (Y)', p: 'coupled line (P)',
+  n: 'OSDI/Verilog-A device (N)',
+};
+
+const CONTROLLED_KEYWORDS = new Set(['value', 'poly', 'table', 'laplace', 'vol', 'cur', 'freq', 'and', 'or', 'nand', 'nor']);
+
+function param(v: NumericValue): ParamValue {
+  return v.ref !== undefined ? `$${v.ref}` : v.value;
+}
+
+/** Canonical node name: lower case, `gnd` is ground `0`. */
+export function nodeName(text: string): string {
+  const lower = text.toLowerCase();
+  return lower === 'gnd' ? '0' : lower;
+}
+
+function nodes(cursor: CardCursor, count: number, name: string): string[] {
+  const result: string[] = [];
+  for (let i = 0; i < count; i++) result.push(nodeName(cursor.word(`node ${i + 1} of ${name}`).text));
+  return result;
+}
+
+function positive(cursor: CardCursor, v: NumericValue, what: string, name: string): NumericValue {
+  if (!(v.value > 0)) throw cursor.error(`${name}: ${what} must be greater than 0, got ${v.value}`, 'SPICE_SYNTAX', name);
+  return v;
+}
+
+/** Reads `key=value` options at the end of a card; only `allowed` keys are accepted. */
+function options(cursor: CardCursor, name: string, allowed: readonly string[]): Map<string, NumericValue> {
+  const result = new Map<string, NumericValue>();
+  for (const [key, { token, value }] of cursor.keyValues(name)) {
+    if (!allowed.includes(key)) {
+      throw lineError('SPICE_UNSUPPORTED', token.line, `${name}: parameter '${token.text}' is not supported`, cursor.ctx.fileName, name);
+    }
+    result.set(key, cursor.valueOf(value, `${name} ${token.text}`));
+  }
+  return result;
+}
+
+function model(cursor: CardCursor, ctx: ElementContext, name: string, type: string): SpiceModel {
+  const token = cursor.word(`model name of ${name}`);
+  const found = ctx.models.get(token.lower);
+  if (!found) throw lineError('UNKNOWN_REFERENCE', token.line, `${name}: model '${token.text}' is not defined`, ctx.fileName, name);
+  if (found.type !== type) {
+    throw lineError('SPICE_SYNTAX', token.line, `${name}: model '${found.name}' is a ${found.type.toUpperCase()} model, expected ${type.toUpperCase()}`, ctx.fileName, name);
+  }
+  return found;
+}
+
+/** ON/OFF initial-state flags of S and W (pesim switches start off and settle from the circuit). */
+function switchFlags(cursor: CardCursor, name: string): void {
+  while (!cursor.atEnd() && ['on', 'off'].includes(cursor.peek()!.lower)) {
+    const flag = cursor.next()!;
+    cursor.warn(`${name}: initial state ${flag.text.toUpperCase()} ignored (the state follows the control from the first step)`, flag.line);
+  }
+}
+
+function twoTerminalPassive(cursor: CardCursor, name: string, key: 'R' | 'L' | 'C'): NetlistElement {
+  const n = nodes(cursor, 2, name);
+  if (key === 'R' && cursor.isKeyValue() && cursor.peek()!.lower === 'r') {
+    cursor.next();
+    cursor.next();
+  }
+  const value = positive(cursor, cursor.value(`${key} value of ${name}`), key, name);
+  const params: Record<string, ParamValue> = { [key]: param(value) };
+  const extra = options(cursor, name, key === 'R' ? [] : ['ic']);
+  const ic = extra.get('ic');
+  if (ic) params[key === 'L' ? 'i0' : 'v0'] = param(ic);
+  return { name, type: key, nodes: n, params };
+}
+
+/** Reads one element card. */
+export function readElementCard(card: Card, ctx: ElementContext): ReadElement {
+  const cursor = new CardCursor(card, ctx);
+  const nameToken = cursor.word('element name');
+  const name = nameToken.text;
+  const letter = nameToken.lower[0];
+  const references: PendingReference[] = [];
+  const reference = (element: NetlistElement, p: PendingReference['param'], types: readonly string[], what: string, count = 1) => {
+    const names = [];
+    for (let i = 0; i < count; i++) {
+      const t = cursor.word(what);
+      names.push({ text: t.text, line: t.line });
+    }
+    references.push({ element, param: p, names, types, what });
+  };
+  let element: NetlistElement;
+  switch (letter) {
+    case 'r': element = twoTerminalPassive(cursor, name, 'R'); break;
+    case 'l': element = twoTerminalPassive(cursor, name, 'L'); break;
+    case 'c': element = twoTerminalPassive(cursor, name, 'C'); break;
+    case 'k': {
+      element = { name, type: 'K', nodes: [], params: {} };
+      reference(element, 'inductors', ['L'], `coupled inductor of ${name}`, 2);
+      const k = cursor.value(`coupling factor of ${name}`);
+      if (!(k.value > 0 && k.value <= 1)) throw cursor.error(`${name}: coupling factor must be in (0, 1], got ${k.value}`, 'SPICE_SYNTAX', name);
+      element.params!.k = param(k);
+      break;
+    }
+    case 'v':
+    case 'i': {
+      const n = nodes(cursor, 2, name);
+      element = { name, type: letter === 'v' ? 'V' : 'I', nodes: n, params: readSourceSpec(cursor, name, ctx.tran) };
+      break;
+    }
+    case 'e':
+    case 'g': {
+      const n = nodes(cursor, 2, name);
+      const next = cursor.peek();
+      if (next && CONTROLLED_KEYWORDS.has(next.lower)) {
+        throw lineError('SPICE_UNSUPPORTED', next.line, `${name}: ${next.text.toUpperCase()} form of a controlled source is not supported (only linear ${letter.toUpperCase()} n+ n- nc+ nc- gain)`, ctx.fileName, name);
+      }
+      n.push(...nodes(cursor, 2, name));
+      const gain = cursor.value(`${letter === 'e' ? 'gain' : 'transconductance'} of ${name}`);
+      element = { name, type: letter === 'e' ? 'E' : 'G', nodes: n, params: { [letter === 'e' ? 'gain' : 'gm']: param(gain) } };
+      break;
+    }
+    case 'f':
+    case 'h': {
+      const n = nodes(cursor, 2, name);
+      const next = cursor.peek();
+      if (next && CONTROLLED_KEYWORDS.has(next.lower)) {
+        throw lineError('SPICE_UNSUPPORTED', next.line, `${name}: ${next.text.toUpperCase()} form of a controlled source is not supported (only linear ${letter.toUpperCase()} n+ n- vname value)`, ctx.fileName, name);
+      }
+      element = { name, type: letter === 'f' ? 'F' : 'H', nodes: n, params: {} };
+      reference(element, 'control', ['V'], `controlling voltage source of ${name}`);
+      const gain = cursor.value(`${letter === 'f' ? 'gain' : 'transresistance'} of ${name}`);
+      element.params![letter === 'f' ? 'gain' : 'r'] = param(gain);
+      break;
+    }
+    case 's': {
+      const n = nodes(cursor, 4, name);
+      const m = model(cursor, ctx, name, 'sw');
+      switchFlags(cursor, name);
+      element = { name, type: 'VSW', nodes: n, params: { ...switchParams(m, ctx) } };
+      break;
+    }
+    case 'w': {
+      const n = nodes(cursor, 2, name);
+      element = { name, type: 'CSW', nodes: n, params: {} };
+      reference(element, 'control', ['V'], `controlling voltage source of ${name}`);
+      const m = model(cursor, ctx, name, 'csw');
+      switchFlags(cursor, name);
+      Object.assign(element.params!, currentSwitchParams(m, ctx));
+      break;
+    }
+    case 'd': {
+      const n = nodes(cursor, 2, name);
+      const m = model(cursor, ctx, name, 'd');
+      let area = 1;
+      if (cursor.isValueNext()) area = positive(cursor, cursor.value(`area of ${name}`), 'area', name).value;
+      while (!cursor.atEnd()) {
+        const t = cursor.peek()!;
+        if (t.lower === 'off') {
+          cursor.next();
+          cursor.warn(`${name}: OFF ignored (the diode state follows its voltage)`, t.line);
+        } else if (cursor.isKeyValue() && ['ic', 'temp', 'dtemp', 'm'].includes(t.lower)) {
+          cursor.next();
+          cursor.next();
+          cursor.next();
+          cursor.warn(`${name}: ${t.text.toUpperCase()}= ignored`, t.line);
+        } else {
+          throw lineError('SPICE_UNSUPPORTED', t.line, `${name}: unexpected '${t.text}' on a diode card`, ctx.fileName, name);
+        }
+      }
+      element = { name, type: 'D', nodes: n, params: { ...diodeParams(m, area, ctx) } };
+      break;
+    }
+    default: {
+      const what = UNSUPPORTED_LETTERS[letter];
+      throw lineError(
+        'SPICE_UNSUPPORTED',
+        nameToken.line,
+        what
+          ? `${name}: ${what} is not supported by the SPICE reader (supported: R L C K V I E F G H S W D)`
+          : `${name}: unknown element letter '${nameToken.text[0]}'`,
+        ctx.fileName,
+        name,
+      );
+    }
+  }
+  cursor.end(`the ${name} card`);
+  return { element, references };
+}

@@ -1,0 +1,156 @@
+// Control chains without an independent-source form (chains.ts), written as ngspice B-source
+// expressions: each SIGNAL becomes a DC/SIN/PULSE source on a node of its own, the memoryless
+// blocks become arithmetic on those nodes. Logic is made continuous so that ngspice's switch time
+// step control finds the crossing instants exactly (a jump in a switch control is stepped over):
+//   GT/GE(a, b) = clamp(0.5 + (a − b)/δ, 0, 1), LT/LE swapped, with δ = 1e-6: exact at the crossing,
+//   a 1 µ-unit ramp. NOT, AND, OR, XOR act on logic values (1 − x, min, max, |x − y|); an input
+//   that is not already a logic value (comparison or logic output) is first made one with
+//   bool(x) = clamp(0.5 + (x − 0.5)/δ, 0, 1). Logic of logic is not ramped again: chained ramps
+//   would multiply the slope and drive ngspice's step towards zero.
+// Supported: CONST SIGNAL TIME GAIN ADD SUB MUL DIV MIN MAX LIMIT ABS SQRT SQR EXP LN SIN COS ATAN,
+// the comparisons and logic above. Blocks with memory (PI, PT1, INT, DELAY, HYS), measurements
+// (VOLT, AMP: closed loops run one step late in pesim) and EQ/NE/SIGN/ROUND throw a NetlistError
+// naming the block.
+import type { ControlBlock } from '../netlist.js';
+import { NetlistError } from '../errors.js';
+import { formatNumber as n, type SpiceNames } from './naming.js';
+import { shapeOf, sourceSpec } from './chains.js';
+
+export const LOGIC_RAMP = 1e-6;
+
+export interface ExpressionContext {
+  names: SpiceNames;
+  lines: string[];
+  producers: Map<string, ControlBlock>;
+  dt: number;
+  /** SIGNAL nodes already written, by `<block>@<shift>`. */
+  signalNodes: Map<string, string>;
+}
+
+const clamp01 = (x: string) => `max(0, min(1, ${x}))`;
+const bool = (x: string) => clamp01(`0.5 + ((${x}) - 0.5) / ${n(LOGIC_RAMP)}`);
+const greater = (a: string, b: string) => clamp01(`0.5 + ((${a}) - (${b})) / ${n(LOGIC_RAMP)}`);
+
+const UNARY: Record<string, (x: string) => string> = {
+  ABS: (x) => `abs(${x})`,
+  SQRT: (x) => `sqrt(${x})`,
+  SQR: (x) => `(${x})*(${x})`,
+  EXP: (x) => `exp(${x})`,
+  LN: (x) => `ln(${x})`,
+  SIN: (x) => `sin(${x})`,
+  COS: (x) => `cos(${x})`,
+  ATAN: (x) => `atan(${x})`,
+};
+
+function unsupported(block: ControlBlock, why: string): NetlistError {
+  return new NetlistError('SPICE_UNSUPPORTED', `${block.name} (${block.type}): ${why}; the SPICE writer expresses only memoryless control chains (CONST, SIGNAL, arithmetic, comparisons, logic)`, [
+    { field: block.name, component: block.name, message: why },
+  ]);
+}
+
+function numberParam(block: ControlBlock, key: string, fallback?: number): number {
+  const v = block.params?.[key];
+  if (typeof v === 'number') return v;
+  if (v === undefined && fallback !== undefined) return fallback;
+  throw unsupported(block, `parameter ${key} must be a number`);
+}
+
+/**
+ * A B-source expression for `signal`, delayed by `shift` seconds; writes the SIGNAL sources it
+ * needs. `user` names the block or element that needs it (for errors).
+ */
+export function expressionOf(signal: string, ctx: ExpressionContext, user: string, shift: number): string {
+  return build(signal, ctx, user, shift, 0).expr;
+}
+
+interface Built {
+  expr: string;
+  /** A logic value: in [0, 1], true above 0.5, continuous. */
+  logic: boolean;
+}
+
+const plain = (expr: string): Built => ({ expr, logic: false });
+const logic = (expr: string): Built => ({ expr, logic: true });
+const asLogic = (b: Built) => (b.logic ? b.expr : bool(b.expr));
+
+function build(signal: string, ctx: ExpressionContext, user: string, shift: number, depth: number): Built {
+  const block = ctx.producers.get(signal);
+  if (!block) {
+    throw new NetlistError('UNKNOWN_REFERENCE', `${user}: no control block produces signal '${signal}'`, [
+      { field: user, component: user, message: `no block produces ${signal}` },
+    ]);
+  }
+  if (depth > 100) throw unsupported(block, 'the control chain is too deep (a loop?)');
+  const built = (min: number, max = Infinity): Built[] => {
+    const list = block.inputs ?? [];
+    if (list.length < min || list.length > max) throw unsupported(block, `expected ${min === max ? min : `${min} or more`} inputs, got ${list.length}`);
+    return list.map((s) => build(s, ctx, block.name, shift, depth + 1));
+  };
+  const inputs = (min: number, max = Infinity): string[] => built(min, max).map((b) => b.expr);
+  switch (block.type) {
+    case 'CONST':
+      return plain(n(numberParam(block, 'value')));
+    case 'TIME':
+      return plain(shift === 0 ? 'time' : `(time - ${n(shift)})`);
+    case 'SIGNAL': {
+      const key = `${block.name}@${shift}`;
+      let node = ctx.signalNodes.get(key);
+      if (!node) {
+        node = ctx.names.helperNode(`sig_${block.name}`);
+        const spec = sourceSpec(shapeOf(signal, ctx.producers, user), ctx.dt, 1, 0, shift);
+        ctx.lines.push(`${ctx.names.helper('V', `sig_${block.name}`)} ${node} 0 ${spec}`);
+        ctx.signalNodes.set(key, node);
+      }
+      return plain(`v(${node})`);
+    }
+    case 'GAIN':
+      return plain(`${n(numberParam(block, 'k'))} * (${inputs(1, 1)[0]})`);
+    case 'ADD': {
+      const terms = inputs(1);
+      const signs = block.params?.signs;
+      return plain(`(${terms.map((t, i) => `${Array.isArray(signs) && Number(signs[i]) < 0 ? '-' : '+'} (${t})`).join(' ')})`);
+    }
+    case 'SUB': {
+      const [a, b] = inputs(2, 2);
+      return plain(`((${a}) - (${b}))`);
+    }
+    case 'MUL':
+      return plain(`(${inputs(2).map((t) => `(${t})`).join(' * ')})`);
+    case 'DIV': {
+      const [a, b] = inputs(2, 2);
+      return plain(`((${a}) / (${b}))`);
+    }
+    case 'MIN':
+    case 'MAX':
+      return plain(inputs(1).reduce((acc, t) => `${block.type.toLowerCase()}(${acc}, ${t})`));
+    case 'LIMIT': {
+      const [x] = inputs(1, 1);
+      return plain(`max(${n(numberParam(block, 'min'))}, min(${n(numberParam(block, 'max'))}, ${x}))`);
+    }
+    case 'GT':
+    case 'GE': {
+      const [a, b] = inputs(2, 2);
+      return logic(greater(a, b));
+    }
+    case 'LT':
+    case 'LE': {
+      const [a, b] = inputs(2, 2);
+      return logic(greater(b, a));
+    }
+    case 'NOT':
+      return logic(`(1 - ${asLogic(built(1, 1)[0])})`);
+    case 'AND':
+      return logic(built(1).map(asLogic).reduce((acc, t) => `min(${acc}, ${t})`));
+    case 'OR':
+      return logic(built(1).map(asLogic).reduce((acc, t) => `max(${acc}, ${t})`));
+    case 'XOR': {
+      const [a, b] = built(2, 2).map(asLogic);
+      return logic(`abs(${a} - ${b})`);
+    }
+    default: {
+      const unary = UNARY[block.type];
+      if (unary) return plain(unary(inputs(1, 1)[0]));
+      throw unsupported(block, `a ${block.type} block cannot be written as a SPICE expression`);
+    }
+  }
+}

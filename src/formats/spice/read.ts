@@ -1,0 +1,208 @@
+// SPICE deck → pesim netlist (the reader's entry point). Three passes over the lexed cards:
+// 1. control cards: `.param` definitions, `.model`s, and the cards that are skipped with a warning
+//    (`.control` blocks, output and other analysis cards) or rejected (`.ic`, `.subckt`, ...);
+// 2. `.tran` and `.options` (their values may use parameters defined anywhere);
+// 3. element cards (cards.ts), then references between elements and the output blocks (outputs.ts).
+// Mappings: `.tran TSTEP TSTOP [TSTART [TMAX]] [UIC]` → dt = TSTEP, or TMAX when given and smaller;
+// tEnd = TSTOP. `.options method=trap` → trapezoidal (also the default, as in SPICE), `method=gear`
+// → gear-shichman (backward-euler with `maxord=1`).
+import { assertNetlistShape, type Netlist, type NetlistElement, type SolverMethod } from '../netlist.js';
+import { NetlistError } from '../errors.js';
+import { type Card, lexDeck, lineError, isIdentifier } from './lexer.js';
+import { ParameterTable } from './expressions.js';
+import { CardCursor, type ReadContext } from './cursor.js';
+import { readModelCard, type SpiceModel } from './models.js';
+import { type ElementContext, type PendingReference, readElementCard } from './cards.js';
+import type { TranTimes } from './sources.js';
+import { outputBlocks } from './outputs.js';
+
+export interface SpiceReadResult {
+  netlist: Netlist;
+  warnings: string[];
+}
+
+const OUTPUT_CARDS = new Set(['.meas', '.measure', '.print', '.save', '.plot', '.probe', '.four', '.fourier', '.width', '.op']);
+const OTHER_ANALYSES = new Set(['.ac', '.dc', '.noise', '.tf', '.sens', '.disto', '.pz', '.sp', '.pss']);
+const IGNORED_CARDS = new Set(['.temp', '.nodeset', '.global', '.endc']);
+
+interface Tran extends TranTimes {
+  dt: number;
+  uic: boolean;
+}
+
+function readParamCard(card: Card, params: ParameterTable, fileName?: string): void {
+  const tokens = card.tokens.slice(1);
+  let i = 0;
+  while (i < tokens.length) {
+    if (tokens[i].kind === 'punct' && tokens[i].text === ',') { i++; continue; }
+    const name = tokens[i];
+    if (name.kind !== 'word' || !isIdentifier(name.text) || tokens[i + 1]?.text !== '=') {
+      throw lineError('SPICE_SYNTAX', name.line, `.param: expected name=value, got '${name.text}'`, fileName);
+    }
+    let j = i + 2;
+    const parts: string[] = [];
+    while (j < tokens.length && !(tokens[j].kind === 'word' && tokens[j + 1]?.kind === 'punct' && tokens[j + 1].text === '=')) {
+      const t = tokens[j];
+      parts.push(t.kind === 'expr' ? `(${t.text})` : t.text);
+      j++;
+    }
+    while (parts[parts.length - 1] === ',') parts.pop();
+    if (parts.length === 0) throw lineError('SPICE_SYNTAX', name.line, `.param ${name.text}: missing value`, fileName);
+    params.define(name.text, parts.join(' '), { line: name.line, fileName });
+    i = j;
+  }
+}
+
+function readTran(card: Card, ctx: ReadContext): Tran {
+  const cursor = new CardCursor(card, ctx);
+  cursor.next();
+  const values: number[] = [];
+  let uic = false;
+  while (!cursor.atEnd()) {
+    if (cursor.peek()!.lower === 'uic') { cursor.next(); uic = true; continue; }
+    if (values.length >= 4) throw cursor.error(`.tran: unexpected '${cursor.peek()!.text}'`, 'SPICE_UNSUPPORTED');
+    values.push(cursor.number('.tran value'));
+  }
+  const [tstep, tstop, tstart = 0, tmax = 0] = values;
+  if (tstep === undefined || tstop === undefined) throw lineError('SPICE_SYNTAX', card.line, '.tran needs TSTEP and TSTOP', ctx.fileName);
+  if (!(tstep > 0) || !(tstop > 0)) throw lineError('SPICE_SYNTAX', card.line, '.tran: TSTEP and TSTOP must be greater than 0', ctx.fileName);
+  if (tmax < 0 || tstart < 0 || tstart >= tstop) throw lineError('SPICE_SYNTAX', card.line, '.tran: TSTART must be in [0, TSTOP) and TMAX not negative', ctx.fileName);
+  if (tstart > 0) cursor.warn(`.tran TSTART = ${tstart} s: pesim records from t = 0`, card.line);
+  const dt = tmax > 0 && tmax < tstep ? tmax : tstep;
+  return { tstep, tstop, dt, uic };
+}
+
+type Options = Map<string, { value: string; line: number }>;
+
+function readOptions(card: Card, ctx: ReadContext, options: Options): void {
+  const cursor = new CardCursor(card, ctx);
+  cursor.next();
+  while (!cursor.atEnd()) {
+    const key = cursor.word('option name');
+    if (cursor.isPunct('=')) {
+      cursor.next();
+      const value = cursor.next();
+      if (!value || value.kind === 'punct') throw cursor.error(`.options ${key.text}: missing value`);
+      options.set(key.lower, { value: value.lower, line: key.line });
+    } else {
+      options.set(key.lower, { value: '', line: key.line });
+    }
+  }
+}
+
+function solverFrom(options: Options, ctx: ReadContext): SolverMethod {
+  for (const [key, { line }] of options) {
+    if (key !== 'method' && key !== 'maxord') {
+      ctx.warnings.push(`${ctx.fileName ? `${ctx.fileName}:` : 'line '}${line}: .options ${key} ignored`);
+    }
+  }
+  const method = options.get('method');
+  if (!method || method.value === 'trap' || method.value === 'trapezoidal') return 'trapezoidal';
+  if (method.value === 'gear') return options.get('maxord')?.value === '1' ? 'backward-euler' : 'gear-shichman';
+  throw lineError('SPICE_UNSUPPORTED', method.line, `.options method=${method.value} is not supported (trap or gear)`, ctx.fileName);
+}
+
+function resolveReferences(elements: NetlistElement[], pending: PendingReference[], lines: Map<NetlistElement, number>, fileName?: string): void {
+  const byName = new Map<string, NetlistElement>();
+  for (const element of elements) {
+    const key = element.name.toLowerCase();
+    const first = byName.get(key);
+    if (first) {
+      throw lineError('SPICE_SYNTAX', lines.get(element)!, `element name ${element.name} is already used on line ${lines.get(first)}`, fileName, element.name);
+    }
+    byName.set(key, element);
+  }
+  for (const ref of pending) {
+    const resolved = ref.names.map(({ text, line }) => {
+      const target = byName.get(text.toLowerCase());
+      if (!target) throw lineError('UNKNOWN_REFERENCE', line, `${ref.element.name}: ${ref.what} '${text}' is not defined`, fileName, ref.element.name);
+      if (!ref.types.includes(target.type)) {
+        throw lineError('SPICE_SYNTAX', line, `${ref.element.name}: ${ref.what} '${text}' is a ${target.type} element, expected ${ref.types.join(' or ')}`, fileName, ref.element.name);
+      }
+      return target.name;
+    });
+    if (ref.param === 'inductors') {
+      if (resolved[0] === resolved[1]) throw lineError('SPICE_SYNTAX', ref.names[1].line, `${ref.element.name}: couples ${resolved[0]} with itself`, fileName, ref.element.name);
+      ref.element.params!.inductors = resolved;
+    } else {
+      ref.element.params!.control = resolved[0];
+    }
+  }
+}
+
+/** Reads a SPICE deck (the subset in README "SPICE") into a pesim netlist. */
+export function readSpice(text: string, fileName?: string): SpiceReadResult {
+  const deck = lexDeck(text, fileName);
+  const warnings: string[] = [];
+  const params = new ParameterTable();
+  const ctx: ReadContext = { params, fileName, warnings };
+  const where = (line: number) => `${fileName ? `${fileName}:` : 'line '}${line}`;
+  const models = new Map<string, SpiceModel>();
+  const elementCards: Card[] = [];
+  let tranCard: Card | undefined;
+  const optionCards: Card[] = [];
+  let title = deck.title;
+
+  for (const card of deck.cards) {
+    const head = card.tokens[0];
+    const keyword = head.lower;
+    if (!keyword.startsWith('.')) { elementCards.push(card); continue; }
+    if (keyword === '.param') readParamCard(card, params, fileName);
+    else if (keyword === '.model') {
+      const model = readModelCard(card, ctx);
+      const previous = models.get(model.name.toLowerCase());
+      if (previous) warnings.push(`${where(card.line)}: .model ${model.name} replaces the one on line ${previous.line}`);
+      models.set(model.name.toLowerCase(), model);
+    } else if (keyword === '.tran') {
+      if (tranCard) warnings.push(`${where(card.line)}: second .tran replaces the one on line ${tranCard.line}`);
+      tranCard = card;
+    } else if (keyword === '.options' || keyword === '.option' || keyword === '.opt' || keyword === '.opts') optionCards.push(card);
+    else if (keyword === '.control') warnings.push(`${where(card.line)}: .control block (lines ${card.line}–${card.endLine}) skipped`);
+    else if (OUTPUT_CARDS.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} skipped (every node voltage and source/inductor current is recorded in scope SPICE)`);
+    else if (OTHER_ANALYSES.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} analysis skipped (only .tran is simulated)`);
+    else if (IGNORED_CARDS.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} ignored`);
+    else if (keyword === '.title') title = card.tokens.slice(1).map((t) => t.text).join(' ');
+    else if (keyword === '.ic') {
+      throw lineError('SPICE_UNSUPPORTED', card.line, '.ic is not supported: give initial conditions with IC= on capacitors and inductors', fileName);
+    } else {
+      throw lineError('SPICE_UNSUPPORTED', card.line, `${head.text} is not supported by the SPICE reader`, fileName);
+    }
+  }
+
+  if (!tranCard) {
+    throw new NetlistError('SPICE_SYNTAX', `${fileName ? `${fileName}: ` : ''}no .tran card: the deck must give .tran TSTEP TSTOP`, [
+      { field: '.tran', message: 'missing .tran card' },
+    ]);
+  }
+  const tran = readTran(tranCard, ctx);
+  const options: Options = new Map();
+  for (const card of optionCards) readOptions(card, ctx, options);
+  const solver = solverFrom(options, ctx);
+
+  const elementCtx: ElementContext = { ...ctx, models, tran };
+  const elements: NetlistElement[] = [];
+  const pending: PendingReference[] = [];
+  const lines = new Map<NetlistElement, number>();
+  for (const card of elementCards) {
+    const { element, references } = readElementCard(card, elementCtx);
+    elements.push(element);
+    lines.set(element, card.line);
+    pending.push(...references);
+  }
+  resolveReferences(elements, pending, lines, fileName);
+  if (!tran.uic && elements.some((e) => e.type === 'C' || e.type === 'L')) {
+    warnings.push(`${where(tranCard.line)}: .tran without UIC: pesim starts from the IC= values (0 when absent), not from a DC operating point`);
+  }
+
+  const parameters = params.all();
+  const netlist: Netlist = {
+    format: 'pesim-netlist/1',
+    ...(title ? { name: title } : {}),
+    settings: { tEnd: tran.tstop, dt: tran.dt, solver },
+    ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
+    elements,
+    blocks: outputBlocks(elements, warnings),
+  };
+  assertNetlistShape(netlist);
+  return { netlist, warnings: [...new Set(warnings)] };
+}
