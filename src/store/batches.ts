@@ -1,0 +1,51 @@
+// The batch repository: a batch row plus one batch_tasks row per task id, numbered by position so
+// the ids come back in the order they were given. Both are written in one transaction.
+import { text, timestamp } from './codec.js';
+import { invalid, rethrowConflict, StoreError } from './errors.js';
+import type { Db, Statement } from './statements.js';
+import type { BatchRecord, BatchRepository } from './types.js';
+
+const ID = text('id');
+const OWNER = text('owner');
+const CREATED = timestamp('created_at');
+
+export class SqliteBatchRepository implements BatchRepository {
+  private readonly insertBatch: Statement;
+  private readonly insertTask: Statement;
+  private readonly selectBatch: Statement;
+  private readonly selectTasks: Statement;
+  private readonly insertAll: (batch: BatchRecord) => void;
+
+  constructor(db: Db) {
+    this.insertBatch = db.prepare('INSERT INTO batches (id, owner, created_at) VALUES (?, ?, ?)');
+    this.insertTask = db.prepare('INSERT INTO batch_tasks (batch_id, position, task_id) VALUES (?, ?, ?)');
+    this.selectBatch = db.prepare('SELECT id, owner, created_at FROM batches WHERE id = ?');
+    this.selectTasks = db.prepare('SELECT task_id FROM batch_tasks WHERE batch_id = ? ORDER BY position').pluck();
+    this.insertAll = db.transaction((batch: BatchRecord) => {
+      const id = ID.encode(batch.id, 'batch.id');
+      try {
+        this.insertBatch.run(id, OWNER.encode(batch.owner, 'batch.owner'), CREATED.encode(batch.createdAt, 'batch.createdAt'));
+      } catch (error) {
+        rethrowConflict(error, 'batch', batch.id);
+      }
+      batch.taskIds.forEach((taskId, position) => this.insertTask.run(id, position, ID.encode(taskId, `batch.taskIds[${position}]`)));
+    });
+  }
+
+  insert(batch: BatchRecord): void {
+    if (typeof batch !== 'object' || batch === null) throw invalid('batch', 'an object', batch);
+    if (!Array.isArray(batch.taskIds)) throw invalid('batch.taskIds', 'an array', batch.taskIds);
+    const seen = new Set<string>();
+    for (const taskId of batch.taskIds) {
+      if (seen.has(taskId)) throw new StoreError('INVALID_RECORD', `batch.taskIds lists the task ${taskId} twice`);
+      seen.add(taskId);
+    }
+    this.insertAll(batch);
+  }
+
+  get(id: string): BatchRecord | undefined {
+    const row = this.selectBatch.get(id) as { id: string; owner: string; created_at: string } | undefined;
+    if (!row) return undefined;
+    return { id: row.id, owner: row.owner, taskIds: this.selectTasks.all(id) as string[], createdAt: row.created_at };
+  }
+}

@@ -1,0 +1,94 @@
+// Opening the durable store: creates the data directory, opens <dataDir>/pesim.db in WAL mode with
+// foreign keys on, applies the schema migrations and builds one repository of each kind over the
+// single connection. better-sqlite3 is synchronous, so every call is one complete statement or
+// transaction; Store.transaction groups several calls into one.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SqliteBatchRepository } from './batches.js';
+import { SqliteCacheIndexRepository } from './cache-index.js';
+import { SqliteCircuitRepository } from './circuits.js';
+import { SqliteCounterRepository } from './counters.js';
+import { DEFAULT_MAX_LOG_ROWS, SqliteLogRepository } from './logs.js';
+import { migrate } from './migrations.js';
+import type { Db } from './statements.js';
+import { SqliteTaskRepository } from './tasks.js';
+import type { Store } from './types.js';
+
+export const DATABASE_FILE = 'pesim.db';
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+export interface StoreOptions {
+  /** Bound of the log table (the oldest rows beyond it are deleted). */
+  maxLogRows?: number;
+  /** How long a statement waits for another connection's lock before failing [ms]. */
+  busyTimeoutMs?: number;
+}
+
+/** PESIM_DATA_DIR, or ./data under the working directory. */
+export function defaultDataDir(): string {
+  const fromEnv = process.env.PESIM_DATA_DIR;
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : join(process.cwd(), 'data');
+}
+
+class SqliteStore implements Store {
+  readonly tasks: SqliteTaskRepository;
+  readonly circuits: SqliteCircuitRepository;
+  readonly batches: SqliteBatchRepository;
+  readonly cacheIndex: SqliteCacheIndexRepository;
+  readonly logs: SqliteLogRepository;
+  readonly counters: SqliteCounterRepository;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly db: Db,
+    options: StoreOptions,
+  ) {
+    this.tasks = new SqliteTaskRepository(db);
+    this.circuits = new SqliteCircuitRepository(db);
+    this.batches = new SqliteBatchRepository(db);
+    this.cacheIndex = new SqliteCacheIndexRepository(db);
+    this.logs = new SqliteLogRepository(db, options.maxLogRows ?? DEFAULT_MAX_LOG_ROWS);
+    this.counters = new SqliteCounterRepository(db);
+  }
+
+  /** Nested calls become savepoints; fn must be synchronous (a returned promise is refused). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** Idempotent. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** Opens (creating it if need be) the database file with the store's connection settings. */
+export function openDatabase(file: string, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS): Db {
+  const db = new Database(file, { timeout: busyTimeoutMs });
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    db.pragma('journal_mode = WAL');
+    // With WAL, NORMAL never corrupts the database; a power loss (not a process crash) may lose
+    // the last commits.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function openStore(dataDir: string, options: StoreOptions = {}): Store {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, DATABASE_FILE);
+  const db = openDatabase(file, options.busyTimeoutMs);
+  try {
+    migrate(db, file);
+    return new SqliteStore(dataDir, db, options);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

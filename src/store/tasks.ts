@@ -1,0 +1,167 @@
+// The task repository: one row per task, JSON columns for spec, request and progress. Scheduling
+// order (inStates) is priority rank, then the insertion sequence, served by the index
+// tasks_schedule(state, priority_rank, seq); listings are newest first by the same sequence.
+import { PRIORITIES, type Priority, type TaskProgress, type TaskRecord, type TaskSpec, type TaskState } from '../jobs/types.js';
+import {
+  bool,
+  columnList,
+  decodeRow,
+  encodePatch,
+  encodeRecord,
+  integer,
+  json,
+  nullableJson,
+  nullableReal,
+  nullableText,
+  nullableTimestamp,
+  oneOf,
+  optionalJson,
+  parameterList,
+  text,
+  timestamp,
+  toJson,
+  type RecordCodec,
+  type Row,
+} from './codec.js';
+import { notFound, rethrowConflict } from './errors.js';
+import { sqlLimit, sqlOffset, StatementCache, updateSql, type Db, type Statement } from './statements.js';
+import type { TaskFilter, TaskRepository } from './types.js';
+
+/** Every task state, each with a zero count (the compiler checks the list is complete). */
+function zeroStates(): Record<TaskState, number> {
+  return { queued: 0, running: 0, paused: 0, completed: 0, failed: 0, cancelled: 0 };
+}
+export const TASK_STATES = Object.keys(zeroStates()) as TaskState[];
+
+const TASK: RecordCodec<TaskRecord> = {
+  id: text('id'),
+  owner: text('owner'),
+  priority: oneOf('priority', PRIORITIES),
+  state: oneOf('state', TASK_STATES),
+  spec: json<TaskSpec>('spec', 'object'),
+  request: optionalJson('request'),
+  batchId: nullableText('batch_id'),
+  submittedAt: timestamp('submitted_at'),
+  startedAt: nullableTimestamp('started_at'),
+  completedAt: nullableTimestamp('completed_at'),
+  attempts: integer('attempts'),
+  errorCode: nullableText('error_code'),
+  errorMessage: nullableText('error_message'),
+  cacheHit: bool('cache_hit'),
+  cacheKey: nullableText('cache_key'),
+  runMs: nullableReal('run_ms'),
+  retryAt: nullableTimestamp('retry_at'),
+  progress: nullableJson<TaskProgress>('progress', 'object'),
+};
+
+const COLUMNS = columnList(TASK);
+
+export class SqliteTaskRepository implements TaskRepository {
+  private readonly insertRow: Statement;
+  private readonly selectById: Statement;
+  private readonly selectInStates: Statement;
+  private readonly countStates: Statement;
+  private readonly countStatesOfOwner: Statement;
+  private readonly countPriorities: Statement;
+  private readonly shapes: StatementCache;
+  private readonly insertAll: (tasks: TaskRecord[]) => void;
+  private readonly updateOne: (id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => TaskRecord;
+  private readonly listPage: (filter: TaskFilter) => { tasks: TaskRecord[]; total: number };
+
+  constructor(db: Db) {
+    this.insertRow = db.prepare(`INSERT INTO tasks (${COLUMNS}) VALUES (${parameterList(TASK)})`);
+    this.selectById = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE id = ?`);
+    this.selectInStates = db.prepare(
+      `SELECT ${COLUMNS} FROM tasks WHERE state IN (SELECT value FROM json_each(?)) ORDER BY priority_rank, seq`,
+    );
+    this.countStates = db.prepare('SELECT state, count(*) AS n FROM tasks GROUP BY state');
+    this.countStatesOfOwner = db.prepare('SELECT state, count(*) AS n FROM tasks WHERE owner = ? GROUP BY state');
+    this.countPriorities = db.prepare('SELECT priority_rank AS rank, count(*) AS n FROM tasks WHERE state = ? GROUP BY priority_rank');
+    this.shapes = new StatementCache(db);
+
+    this.insertAll = db.transaction((tasks: TaskRecord[]) => {
+      for (const task of tasks) this.insert(task);
+    });
+    this.updateOne = db.transaction((id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => {
+      const { row, stored } = encodePatch<TaskRecord>('task', TASK, patch, 'id');
+      const current = this.get(id);
+      if (!current) throw notFound('task', id);
+      const columns = Object.keys(row);
+      if (columns.length > 0) {
+        this.shapes.get(`update:${columns.join(',')}`, () => updateSql('tasks', columns, 'id')).run({ ...row, id });
+      }
+      return { ...current, ...stored };
+    });
+    this.listPage = db.transaction((filter: TaskFilter) => this.listIn(filter));
+  }
+
+  insert(task: TaskRecord): void {
+    const row = encodeRecord('task', TASK, task);
+    try {
+      this.insertRow.run(row);
+    } catch (error) {
+      rethrowConflict(error, 'task', task.id);
+    }
+  }
+
+  insertMany(tasks: TaskRecord[]): void {
+    this.insertAll(tasks);
+  }
+
+  get(id: string): TaskRecord | undefined {
+    const row = this.selectById.get(id) as Row | undefined;
+    return row && decodeRow(TASK, row);
+  }
+
+  update(id: string, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord {
+    return this.updateOne(id, patch);
+  }
+
+  list(filter: TaskFilter): { tasks: TaskRecord[]; total: number } {
+    return this.listPage(filter);
+  }
+
+  inStates(states: TaskState[]): TaskRecord[] {
+    if (states.length === 0) return [];
+    const rows = this.selectInStates.all(toJson(states, 'states')) as Row[];
+    return rows.map((row) => decodeRow(TASK, row));
+  }
+
+  countByState(owner?: string): Record<TaskState, number> {
+    const rows = (owner === undefined ? this.countStates.all() : this.countStatesOfOwner.all(owner)) as { state: TaskState; n: number }[];
+    const counts = zeroStates();
+    for (const { state, n } of rows) counts[state] = n;
+    return counts;
+  }
+
+  countByPriority(state: TaskState): Record<Priority, number> {
+    const counts = Object.fromEntries(PRIORITIES.map((p) => [p, 0])) as Record<Priority, number>;
+    for (const { rank, n } of this.countPriorities.all(state) as { rank: number; n: number }[]) counts[PRIORITIES[rank]] = n;
+    return counts;
+  }
+
+  /** One statement pair per combination of filters used (owner, states, batch). */
+  private listIn(filter: TaskFilter): { tasks: TaskRecord[]; total: number } {
+    const where: string[] = [];
+    const params: Row = {};
+    if (filter.owner !== undefined) {
+      where.push('owner = @owner');
+      params.owner = filter.owner;
+    }
+    if (filter.states !== undefined) {
+      where.push('state IN (SELECT value FROM json_each(@states))');
+      params.states = toJson(filter.states, 'filter.states');
+    }
+    if (filter.batchId !== undefined) {
+      where.push('batch_id = @batch');
+      params.batch = filter.batchId;
+    }
+    const shape = Object.keys(params).join(',');
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const page = this.shapes.get(`list:${shape}`, () => `SELECT ${COLUMNS} FROM tasks ${clause} ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
+    const count = this.shapes.get(`count:${shape}`, () => `SELECT count(*) FROM tasks ${clause}`).pluck();
+    const rows = page.all({ ...params, limit: sqlLimit(filter.limit), offset: sqlOffset(filter.offset) }) as Row[];
+    const total = (shape === '' ? count.get() : count.get(params)) as number;
+    return { tasks: rows.map((row) => decodeRow(TASK, row)), total };
+  }
+}

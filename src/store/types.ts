@@ -1,0 +1,97 @@
+// Repository interfaces of the durable store (SQLite). Every write is one transaction; reads return
+// plain records (src/jobs/types.ts).
+import type { CacheEntryRecord, LogLevel, LogRecord, Priority, TaskRecord, TaskState } from '../jobs/types.js';
+import type { Netlist } from '../formats/netlist.js';
+
+export interface CircuitRecord {
+  id: string;
+  name: string;
+  format: 'ipes' | 'spice' | 'json';
+  netlist: Netlist;
+  /** The uploaded file's bytes, kept for writers and for hashing by file. */
+  source: Uint8Array | null;
+  warnings: string[];
+  createdAt: string;
+}
+
+export interface BatchRecord {
+  id: string;
+  owner: string;
+  taskIds: string[];
+  createdAt: string;
+}
+
+export interface TaskFilter {
+  owner?: string;
+  states?: TaskState[];
+  batchId?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface TaskRepository {
+  insert(task: TaskRecord): void;
+  /** Inserts all or none. */
+  insertMany(tasks: TaskRecord[]): void;
+  get(id: string): TaskRecord | undefined;
+  update(id: string, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord;
+  /** Newest first. */
+  list(filter: TaskFilter): { tasks: TaskRecord[]; total: number };
+  /** Tasks in the given states, in scheduling order: priority (CRITICAL first), then submission. */
+  inStates(states: TaskState[]): TaskRecord[];
+  countByState(owner?: string): Record<TaskState, number>;
+  countByPriority(state: TaskState): Record<Priority, number>;
+}
+
+export interface CircuitRepository {
+  insert(circuit: CircuitRecord): void;
+  get(id: string): CircuitRecord | undefined;
+  /** Newest first. */
+  list(limit: number, offset: number): { circuits: CircuitRecord[]; total: number };
+  update(id: string, patch: Partial<Omit<CircuitRecord, 'id'>>): CircuitRecord;
+  delete(id: string): boolean;
+}
+
+export interface BatchRepository {
+  insert(batch: BatchRecord): void;
+  get(id: string): BatchRecord | undefined;
+}
+
+export interface CacheIndexRepository {
+  upsert(entry: CacheEntryRecord): void;
+  get(key: string): CacheEntryRecord | undefined;
+  /** Records an access (accessed_at = now, access_count + 1). */
+  touch(key: string, at: string): void;
+  delete(key: string): void;
+  /** Entries whose expiresAt is before `now`. */
+  expired(now: string): CacheEntryRecord[];
+  all(): CacheEntryRecord[];
+  clear(): CacheEntryRecord[];
+  /** Counts and totals for statistics. */
+  summary(): { entries: number; bytes: number; oldest: string | null; newest: string | null };
+}
+
+export interface LogRepository {
+  append(record: LogRecord): void;
+  /** Newest first; `level` filters to that level and above (DEBUG < INFO < WARNING < ERROR). */
+  recent(limit: number, level?: LogLevel): LogRecord[];
+}
+
+/** Persistent counters (cache hits and misses, ...). */
+export interface CounterRepository {
+  add(name: string, delta: number): void;
+  get(name: string): number;
+}
+
+export interface Store {
+  readonly dataDir: string;
+  readonly tasks: TaskRepository;
+  readonly circuits: CircuitRepository;
+  readonly batches: BatchRepository;
+  readonly cacheIndex: CacheIndexRepository;
+  readonly logs: LogRepository;
+  readonly counters: CounterRepository;
+  /** Runs fn in one transaction. */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
