@@ -1,0 +1,115 @@
+// Result files in the three storage formats: which format/compression pairs exist, file
+// extensions, atomic writing (temporary file in the same directory, fsync, rename) and reading
+// that turns every decoding failure into a CORRUPT_RESULT error. The layouts are described in
+// parquet.ts, hdf5.ts and csv.ts; the metadata document they share in meta.ts. Each format module
+// is imported on first use: parquet-wasm, apache-arrow and h5wasm compile or load wasm when
+// imported (≈ 0.4 s together), which nothing that merely imports the job runtime should pay.
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Compression, StorageFormat, StoredResult } from '../../types.js';
+import { CorruptResultError, UnsupportedCombinationError } from './errors.js';
+import { checkResult } from './meta.js';
+
+export { CorruptResultError, InvalidResultError, UnsupportedCombinationError } from './errors.js';
+
+/** The compressions each format offers (Parquet's lz4 is the LZ4_RAW codec). */
+export const SUPPORTED_COMPRESSIONS: Readonly<Record<StorageFormat, readonly Compression[]>> = {
+  parquet: ['snappy', 'gzip', 'lz4', 'none'],
+  hdf5: ['gzip', 'none'],
+  csv: ['gzip', 'none'],
+};
+
+interface FormatCodec {
+  write(path: string, result: StoredResult, names: string[], compression: Compression): Promise<void>;
+  read(path: string): Promise<StoredResult>;
+}
+
+const CODECS: Readonly<Record<StorageFormat, () => Promise<FormatCodec>>> = {
+  parquet: async () => {
+    const { readParquetResult, writeParquetResult } = await import('./parquet.js');
+    return { write: writeParquetResult, read: readParquetResult };
+  },
+  hdf5: async () => {
+    const { readHdf5Result, writeHdf5Result } = await import('./hdf5.js');
+    return { write: writeHdf5Result, read: readHdf5Result };
+  },
+  csv: async () => {
+    const { readCsvResult, writeCsvResult } = await import('./csv.js');
+    return { write: writeCsvResult, read: readCsvResult };
+  },
+};
+
+function isFormat(format: string): format is StorageFormat {
+  return Object.hasOwn(SUPPORTED_COMPRESSIONS, format);
+}
+
+/** Throws UNSUPPORTED_COMBINATION unless `format` can store with `compression`. */
+export function checkCombination(format: StorageFormat, compression: Compression): void {
+  if (!isFormat(format)) throw new UnsupportedCombinationError(format, compression, []);
+  const supported = SUPPORTED_COMPRESSIONS[format];
+  if (!supported.includes(compression)) throw new UnsupportedCombinationError(format, compression, supported);
+}
+
+/** File name suffix, with its dot: .parquet, .h5, .csv or .csv.gz. */
+export function fileExtension(format: StorageFormat, compression: Compression): string {
+  switch (format) {
+    case 'parquet':
+      return '.parquet';
+    case 'hdf5':
+      return '.h5';
+    case 'csv':
+      return compression === 'gzip' ? '.csv.gz' : '.csv';
+  }
+}
+
+/** Flushes a written file to the disk, so the rename never publishes a file still in flight. */
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes the result to `path` (replacing any file there) and returns the file's size in bytes.
+ * The data go to a temporary file beside it that is renamed into place when complete, so `path`
+ * is either the old file, the new one, or absent — never half written.
+ */
+export async function writeResult(path: string, result: StoredResult, format: StorageFormat, compression: Compression): Promise<number> {
+  checkCombination(format, compression);
+  const names = checkResult(result);
+  const codec = await CODECS[format]();
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await codec.write(temporary, result, names, compression);
+    await fsyncFile(temporary);
+    const { size } = await stat(temporary);
+    await rename(temporary, path);
+    return size;
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Reads a result file of the given format (the compression is found in the file). A missing or
+ * unreadable file fails with the file system's error; a file whose content is not a result of
+ * that format (truncated, garbage, another format) fails with CORRUPT_RESULT.
+ */
+export async function readResult(path: string, format: StorageFormat): Promise<StoredResult> {
+  if (!isFormat(format)) throw new UnsupportedCombinationError(format, 'any', []);
+  const codec = await CODECS[format]();
+  const info = await stat(path);
+  if (!info.isFile()) throw new CorruptResultError(path, format, 'it is not a regular file');
+  try {
+    return await codec.read(path);
+  } catch (error) {
+    if (error instanceof CorruptResultError) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new CorruptResultError(path, format, detail);
+  }
+}

@@ -1,0 +1,38 @@
+// Piscina task of the embedded executor: runs one simulation with the addon on this worker thread.
+// Errors return as data because structured cloning drops an Error's `code`.
+import { Piscina } from 'piscina';
+import { RunController, simulateSync, isDeterministicFailure } from '../../engine/index.js';
+import type { ExecutionOutcome, ExecutionRequest } from './types.js';
+
+export default function runTask(request: ExecutionRequest): unknown {
+  const controller = new RunController(request.buffers);
+  try {
+    const result = simulateSync(request.spec.netlist, { parameters: request.spec.parameters, controller });
+    const wanted = request.spec.signals;
+    const signals: Record<string, Float64Array> = {};
+    for (const [key, values] of Object.entries(result.signals)) {
+      if (!wanted || wanted.includes(key)) signals[key] = values;
+    }
+    const outcome: ExecutionOutcome = {
+      ok: true,
+      result: { time: result.time, signals, measurements: result.measurements, stats: result.stats },
+    };
+    // Hand the arrays over without copying them (piscina's Transferable protocol).
+    const transfer = [result.time.buffer, ...Object.values(signals).map((s) => s.buffer)];
+    const movable = { [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: outcome };
+    return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]);
+  } catch (error) {
+    const e = error as Error & { code?: string; element?: string; node?: string; time?: number };
+    return {
+      ok: false,
+      error: {
+        code: e.code ?? 'ENGINE_ERROR',
+        message: e.message,
+        element: e.element,
+        node: e.node,
+        time: e.time,
+        deterministic: isDeterministicFailure(error) || e.name === 'NetlistError',
+      },
+    };
+  }
+}

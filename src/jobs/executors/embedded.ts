@@ -1,0 +1,60 @@
+// The embedded executor: a piscina pool of worker threads running the addon. The scheduler hands
+// it no more runs than it has threads, so piscina's own FIFO never reorders our priorities. A worker
+// that dies (process.exit in native code paths, JS heap exhaustion under resourceLimits) fails only
+// its run, as a transient error, and piscina starts a fresh worker.
+import { Piscina } from 'piscina';
+import { fileURLToPath } from 'node:url';
+import type { ExecutionOutcome, ExecutionRequest, Executor } from './types.js';
+
+export interface EmbeddedExecutorOptions {
+  threads: number;
+  /** Worker module (default: embedded-worker next to this file). Tests substitute their own. */
+  workerFile?: string;
+  /** JS heap limit per worker [MiB] (default 2048). */
+  maxOldGenerationSizeMb?: number;
+}
+
+function defaultWorkerFile(): string {
+  // Under tsx the sources run as .ts; the compiled package has .js files.
+  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  return fileURLToPath(new URL(`./embedded-worker${extension}`, import.meta.url));
+}
+
+export class EmbeddedExecutor implements Executor {
+  readonly name = 'embedded';
+  readonly capacity: number;
+  private readonly pool: Piscina;
+  private closed = false;
+
+  constructor(options: EmbeddedExecutorOptions) {
+    this.capacity = options.threads;
+    this.pool = new Piscina({
+      filename: options.workerFile ?? defaultWorkerFile(),
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048 },
+    });
+  }
+
+  async run(request: ExecutionRequest): Promise<ExecutionOutcome> {
+    try {
+      return (await this.pool.run(request)) as ExecutionOutcome;
+    } catch (error) {
+      const e = error as Error & { code?: string };
+      return {
+        ok: false,
+        error: { code: 'WORKER_CRASHED', message: `the worker running the task stopped: ${e.message}`, deterministic: false },
+      };
+    }
+  }
+
+  connected(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.pool.destroy();
+  }
+}

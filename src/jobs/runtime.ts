@@ -1,0 +1,95 @@
+// Assembles the job runtime both services use: the store, the result cache, the executor, the
+// event bus and the scheduler, from one settings object with documented defaults.
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { engineInfo } from '../engine/index.js';
+import { openStore } from '../store/open.js';
+import type { Store } from '../store/types.js';
+import { ResultCache, type CacheSettings } from './cache/result-cache.js';
+import { TaskEvents } from './events.js';
+import { EmbeddedExecutor } from './executors/embedded.js';
+import type { Executor } from './executors/types.js';
+import { Scheduler, type SchedulerSettings } from './scheduler.js';
+import { systemClock, type Clock } from './clock.js';
+
+export interface RuntimeSettings {
+  dataDir: string;
+  /** Runs at once (default: the number of cores). */
+  maxConcurrentSimulations: number;
+  scheduler: Omit<SchedulerSettings, 'resultsDir'>;
+  cache: Omit<CacheSettings, 'dir'>;
+  /** Seconds between sweeps of expired cache entries. */
+  cacheSweepSeconds: number;
+}
+
+export function defaultRuntimeSettings(dataDir: string): RuntimeSettings {
+  return {
+    dataDir,
+    maxConcurrentSimulations: availableParallelism(),
+    scheduler: {
+      queueSize: 1000,
+      taskTimeoutMs: 3_600_000,
+      retryAttempts: 3,
+      retryDelayMs: 5000,
+      batchSize: 10,
+      resultFormat: 'parquet',
+      resultCompression: 'snappy',
+      progressIntervalMs: 100,
+    },
+    cache: {
+      enabled: true,
+      format: 'parquet',
+      compression: 'snappy',
+      ttlSeconds: 0,
+      includeFiles: false,
+      includeParameters: true,
+      excludeFields: [],
+    },
+    cacheSweepSeconds: 60,
+  };
+}
+
+export interface Runtime {
+  store: Store;
+  cache: ResultCache;
+  executor: Executor;
+  events: TaskEvents;
+  scheduler: Scheduler;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Another executor (remote workers); the embedded pool otherwise. */
+  executor?: Executor;
+  clock?: Clock;
+}
+
+export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions = {}): Runtime {
+  const clock = options.clock ?? systemClock;
+  const store = openStore(settings.dataDir);
+  try {
+    const cache = new ResultCache(store, { ...settings.cache, dir: join(settings.dataDir, 'cache') }, engineInfo().version, () => clock.now());
+    const executor = options.executor ?? new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations });
+    const events = new TaskEvents();
+    const scheduler = new Scheduler(store, executor, cache, events, { ...settings.scheduler, resultsDir: join(settings.dataDir, 'results') }, clock);
+    const sweep = setInterval(() => cache.sweep(), settings.cacheSweepSeconds * 1000);
+    sweep.unref();
+    scheduler.start();
+    return {
+      store,
+      cache,
+      executor,
+      events,
+      scheduler,
+      async close() {
+        clearInterval(sweep);
+        await scheduler.stop();
+        await executor.close();
+        store.close();
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

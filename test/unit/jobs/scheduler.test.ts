@@ -1,0 +1,211 @@
+// The scheduler on the real store, cache and embedded executor: priority order under load,
+// retries with back-off (manual clock), time-outs, cancel/pause/resume reaching the engine, worker
+// crashes, queue limits and progress events.
+import { expect } from 'chai';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ManualClock } from '../../../src/jobs/clock.js';
+import { QueueFullError, InvalidStateError } from '../../../src/jobs/errors.js';
+import { EmbeddedExecutor } from '../../../src/jobs/executors/embedded.js';
+import type { ExecutionOutcome, ExecutionRequest, Executor } from '../../../src/jobs/executors/types.js';
+import type { Priority, TaskProgress, TaskRecord } from '../../../src/jobs/types.js';
+import { PRIORITIES } from '../../../src/jobs/types.js';
+import { buck, dc } from '../../fixtures/circuits.js';
+import { sleep, task, testRuntime, waitForState, type TestRuntime } from './harness.js';
+
+// Fails transiently a given number of times, then runs the task on a real embedded pool.
+class FlakyExecutor implements Executor {
+  readonly name = 'flaky';
+  readonly capacity = 1;
+  attempts = 0;
+  constructor(private failures: number, private readonly inner: Executor) {}
+  async run(request: ExecutionRequest): Promise<ExecutionOutcome> {
+    this.attempts++;
+    if (this.failures-- > 0) return { ok: false, error: { code: 'SIMULATOR_CONNECTION_ERROR', message: 'connection refused', deterministic: false } };
+    return this.inner.run(request);
+  }
+  connected(): boolean {
+    return true;
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+describe('scheduler', function () {
+  this.timeout(60_000);
+  let runtime: TestRuntime | undefined;
+  afterEach(async () => {
+    await runtime?.dispose();
+    runtime = undefined;
+  });
+
+  it('starts 100 queued tasks strictly by priority, FIFO within a priority, on 2 workers', async () => {
+    runtime = testRuntime((s) => (s.cache.enabled = false));
+    const starts: string[] = [];
+    runtime.events.on('state', (t) => {
+      if (t.state === 'running' && t.attempts === 1) starts.push(t.id);
+    });
+    // Two long runs occupy both workers while the 100 tasks are queued.
+    const blockers = await runtime.scheduler.submitMany([task(buck({ tEnd: 0.15 })), task(buck({ tEnd: 0.15 }))]);
+    const priorities: Priority[] = Array.from({ length: 100 }, (_, i) => PRIORITIES[(i * 7 + 3) % 4]);
+    const submitted = await runtime.scheduler.submitMany(priorities.map((p) => task(buck({ tEnd: 1e-3 }), p)));
+    await Promise.all(submitted.map((t) => waitForState(runtime!, t.id, ['completed'])));
+    const expected = submitted
+      .map((t, index) => ({ id: t.id, rank: PRIORITIES.indexOf(t.priority), index }))
+      .sort((a, b) => a.rank - b.rank || a.index - b.index)
+      .map((t) => t.id);
+    expect(starts.slice(0, 2)).to.have.members(blockers.map((b) => b.id));
+    expect(starts.slice(2)).to.deep.equal(expected);
+  });
+
+  it('retries transient failures after 5, 10 and 20 s (retry_delay · 2^(n−1)) and then succeeds', async () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const flaky = new FlakyExecutor(3, new EmbeddedExecutor({ threads: 1 }));
+    runtime = testRuntime((s) => (s.cache.enabled = false), { executor: flaky, clock });
+    const [t] = await runtime.scheduler.submitMany([task()]);
+    const waits: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const queued = await waitForState(runtime, t.id, ['queued']);
+      while (runtime.store.tasks.get(t.id)!.retryAt === null || flaky.attempts < attempt) await sleep(1);
+      const record = runtime.store.tasks.get(t.id)!;
+      const wait = Date.parse(record.retryAt!) - clock.now();
+      waits.push(wait);
+      expect(queued.state).to.equal('queued');
+      clock.advance(wait - 1);
+      await sleep(5);
+      expect(flaky.attempts, 'not started before its back-off').to.equal(attempt);
+      clock.advance(1);
+    }
+    const done = await waitForState(runtime, t.id, ['completed', 'failed']);
+    expect(waits).to.deep.equal([5000, 10000, 20000]);
+    expect(done.state).to.equal('completed');
+    expect(done.attempts).to.equal(4);
+  });
+
+  it('does not retry a deterministic failure (invalid circuit)', async () => {
+    runtime = testRuntime();
+    const bad = buck({ tEnd: 1e-3 });
+    bad.elements.push(dc('V.2', 'in', '0', 5));
+    const [t] = await runtime.scheduler.submitMany([task(bad)]);
+    const done = await waitForState(runtime, t.id, ['failed']);
+    expect(done.attempts).to.equal(1);
+    expect(done.errorCode).to.equal('VOLTAGE_SOURCE_LOOP');
+    expect(done.errorMessage).to.contain('V.2');
+  });
+
+  it('stops a run that exceeds the time-out, retries it, and fails it with TIMEOUT', async () => {
+    runtime = testRuntime((s) => {
+      s.scheduler.taskTimeoutMs = 100;
+      s.scheduler.retryAttempts = 1;
+      s.scheduler.retryDelayMs = 10;
+    });
+    const [t] = await runtime.scheduler.submitMany([task(buck({ tEnd: 2 }))]);
+    const done = await waitForState(runtime, t.id, ['failed']);
+    expect(done.errorCode).to.equal('TIMEOUT');
+    expect(done.attempts).to.equal(2);
+    expect(Date.parse(done.completedAt!) - Date.parse(done.submittedAt)).to.be.below(10_000);
+  });
+
+  it('cancels queued, running and paused tasks, and refuses to cancel finished ones', async () => {
+    runtime = testRuntime((s) => {
+      s.maxConcurrentSimulations = 1;
+      s.cache.enabled = false;
+    });
+    const [running, queued] = await runtime.scheduler.submitMany([task(buck({ tEnd: 5 })), task()]);
+    await waitForState(runtime, running.id, ['running']);
+    expect(runtime.scheduler.cancel(queued.id).state).to.equal('cancelled');
+    expect(runtime.scheduler.cancel(running.id).state).to.equal('cancelled');
+    // The worker is free again at once: the engine run stopped.
+    const [next] = await runtime.scheduler.submitMany([task(buck({ tEnd: 5 }))]);
+    await waitForState(runtime, next.id, ['running'], 5000);
+    while ((runtime.scheduler.progress(next.id)?.step ?? 0) === 0) await sleep(2);
+    runtime.scheduler.pause(next.id);
+    expect(runtime.scheduler.cancel(next.id).state).to.equal('cancelled');
+    const [last] = await runtime.scheduler.submitMany([task()]);
+    const done = await waitForState(runtime, last.id, ['completed']);
+    expect(() => runtime!.scheduler.cancel(done.id)).to.throw(InvalidStateError, /completed/);
+    expect(runtime.store.tasks.get(running.id)!.state).to.equal('cancelled');
+  });
+
+  it('pauses a running task in place and resumes it to the same result as an uninterrupted run', async () => {
+    runtime = testRuntime((s) => (s.cache.enabled = false));
+    const circuit = buck({ tEnd: 0.3 });
+    const [reference] = await runtime.scheduler.submitMany([task(circuit)]);
+    await waitForState(runtime, reference.id, ['completed']);
+    const [t] = await runtime.scheduler.submitMany([task(circuit)]);
+    await waitForState(runtime, t.id, ['running']);
+    while ((runtime.scheduler.progress(t.id)?.step ?? 0) < 20_000) await sleep(1);
+    expect(runtime.scheduler.pause(t.id).state).to.equal('paused');
+    await sleep(30);
+    const held = runtime.scheduler.progress(t.id)!.step;
+    await sleep(60);
+    expect(runtime.scheduler.progress(t.id)!.step, 'no steps while paused').to.equal(held);
+    expect(held).to.be.below(3_000_000);
+    expect(() => runtime!.scheduler.pause(t.id)).to.throw(InvalidStateError, /paused/);
+    expect(runtime.scheduler.resume(t.id).state).to.equal('running');
+    await waitForState(runtime, t.id, ['completed']);
+    const [a, b] = await Promise.all([runtime.scheduler.result(reference.id), runtime.scheduler.result(t.id)]);
+    expect(b.measurements).to.deep.equal(a.measurements);
+    expect(Array.from(b.signals['SCOPE.1.ch1'])).to.deep.equal(Array.from(a.signals['SCOPE.1.ch1']));
+  });
+
+  it('fails only the task whose worker crashed, retries it on a fresh worker', async () => {
+    const workerFile = fileURLToPath(new URL('./workers/crash-once-worker.ts', import.meta.url));
+    const marker = join(mkdtempSync(join(tmpdir(), 'pesim-crash-')), 'crashed');
+    runtime = testRuntime((s) => {
+      s.cache.enabled = false;
+      s.scheduler.retryDelayMs = 10;
+    }, { executor: new EmbeddedExecutor({ threads: 2, workerFile }) });
+    const crashing = { ...buck({ tEnd: 1e-3 }), name: `crash-once:${marker}` };
+    const [victim, bystander] = await runtime.scheduler.submitMany([task(crashing), task(buck({ tEnd: 5e-3 }))]);
+    const [v, b] = await Promise.all([waitForState(runtime, victim.id, ['completed', 'failed']), waitForState(runtime, bystander.id, ['completed', 'failed'])]);
+    expect(v.state).to.equal('completed');
+    expect(v.attempts).to.equal(2);
+    expect(b.state).to.equal('completed');
+    expect(b.attempts).to.equal(1);
+    const warnings = runtime.store.logs.recent(50, 'WARNING').map((l) => l.message).join('\n');
+    expect(warnings).to.contain('WORKER_CRASHED');
+  });
+
+  it('refuses submissions beyond the queue size, atomically', async () => {
+    runtime = testRuntime((s) => {
+      s.maxConcurrentSimulations = 1;
+      s.scheduler.queueSize = 3;
+      s.cache.enabled = false;
+    });
+    await runtime.scheduler.submitMany([task(buck({ tEnd: 2 })), task()]);
+    try {
+      await runtime.scheduler.submitMany([task(), task()]);
+      expect.fail('expected QueueFullError');
+    } catch (error) {
+      expect(error).to.be.instanceOf(QueueFullError);
+      expect((error as QueueFullError).code).to.equal('QUEUE_FULL');
+    }
+    expect(runtime.store.tasks.list({}).total).to.equal(2);
+    await runtime.scheduler.submit(task());
+    expect(runtime.store.tasks.list({}).total).to.equal(3);
+  });
+
+  it('emits progress at most every 100 ms per task and a state event on every change', async () => {
+    runtime = testRuntime((s) => (s.cache.enabled = false));
+    const stamps: number[] = [];
+    const events: { id: string; state: string }[] = [];
+    runtime.events.on('state', (r) => events.push({ id: r.id, state: r.state }));
+    let last: TaskProgress | undefined;
+    runtime.events.on('progress', (_t: TaskRecord, p) => {
+      stamps.push(Date.now());
+      last = p;
+    });
+    const [t] = await runtime.scheduler.submitMany([task(buck({ tEnd: 0.4 }))]);
+    await waitForState(runtime, t.id, ['completed']);
+    const states = events.filter((e) => e.id === t.id).map((e) => e.state);
+    expect(stamps.length).to.be.greaterThan(2);
+    for (let i = 1; i < stamps.length; i++) expect(stamps[i] - stamps[i - 1]).to.be.at.least(80);
+    expect(last!.percent).to.be.within(0, 100);
+    expect(last!.totalSteps).to.equal(4_000_000);
+    expect(states).to.deep.equal(['queued', 'running', 'completed']);
+  });
+});
