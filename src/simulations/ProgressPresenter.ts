@@ -1,0 +1,37 @@
+// The progress message of simulation-service.md §2.4: the one shape SSE and STOMP both carry.
+import type { TaskRecord } from '../jobs/types.js';
+
+export interface ProgressMessage {
+  simulationId: string;
+  /** Percent complete, 0–100. */
+  progress: number;
+  /** Simulated time reached [s]. */
+  currentTime: number;
+  /** Simulated end time [s]. */
+  endTime: number;
+  step: number;
+  totalSteps: number;
+  /** Upper-case state: QUEUED, RUNNING, PAUSED, COMPLETED, FAILED, CANCELLED. */
+  status: string;
+  /** ISO 8601 UTC. */
+  timestamp: string;
+  errorMessage: string | null;
+}
+
+export function presentProgressMessage(task: TaskRecord, timestamp: Date): ProgressMessage {
+  const endTime = task.spec.netlist.settings.tEnd;
+  const p = task.progress;
+  const completed = task.state === 'completed';
+  const totalSteps = p?.totalSteps ?? Math.round(endTime / task.spec.netlist.settings.dt);
+  return {
+    simulationId: task.id,
+    progress: completed ? 100 : p && p.phase === 'main' ? p.percent : 0,
+    currentTime: completed ? endTime : p && p.phase === 'main' ? p.time : 0,
+    endTime,
+    step: completed ? totalSteps : p && p.phase === 'main' ? p.step : 0,
+    totalSteps,
+    status: task.state.toUpperCase(),
+    timestamp: timestamp.toISOString(),
+    errorMessage: task.state === 'failed' ? (task.errorMessage ?? 'the simulation failed') : null,
+  };
+}
