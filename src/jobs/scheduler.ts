@@ -12,10 +12,10 @@ import { fileExtension, readResult, writeResult } from './cache/formats/index.js
 import { systemClock, type Clock } from './clock.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from './errors.js';
 import type { TaskEvents } from './events.js';
-import type { ExecutionFailure, ExecutionOutcome, Executor } from './executors/types.js';
+import type { ExecutionFailure, ExecutionOutcome, Executor, ResultTarget } from './executors/types.js';
 import { PriorityQueue } from './queue.js';
 import { progressOf } from './progress.js';
-import type { Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec } from './types.js';
+import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec } from './types.js';
 
 export interface SchedulerSettings {
   /** Unfinished tasks (queued, running, paused) accepted at most; beyond: QueueFullError. */
@@ -116,19 +116,20 @@ export class Scheduler {
       throw new QueueFullError(this.settings.queueSize, Math.max(1, Math.ceil(this.settings.retryDelayMs / 1000)));
     }
     const records: TaskRecord[] = [];
-    const hits: { record: TaskRecord; result: StoredResult; runMs: number }[] = [];
+    const hits: { record: TaskRecord; entry: CacheEntryRecord }[] = [];
     for (const input of inputs) {
       const record = this.newRecord(input);
-      const hit = this.cache && record.cacheKey ? await this.cache.lookup(record.cacheKey) : undefined;
-      if (hit) {
+      const entry = this.cache && record.cacheKey ? this.cache.lookup(record.cacheKey) : undefined;
+      if (entry) {
         const now = this.isoNow();
-        Object.assign(record, { state: 'completed', cacheHit: true, startedAt: now, completedAt: now, runMs: hit.entry.runMs });
-        hits.push({ record, result: hit.result, runMs: hit.entry.runMs });
+        Object.assign(record, { state: 'completed', cacheHit: true, startedAt: now, completedAt: now, runMs: entry.runMs });
+        hits.push({ record, entry });
       }
       records.push(record);
     }
+    // The result files of hits exist before their records say completed.
+    for (const { record, entry } of hits) await this.cache!.copyOut(entry, this.resultPath(record.id), this.settings.resultFormat, this.settings.resultCompression);
     this.store.tasks.insertMany(records);
-    for (const { record, result } of hits) await this.writeTaskResult(record.id, result);
     for (const record of records) {
       this.order.set(record.id, this.sequence++);
       this.log('INFO', record.cacheHit ? 'completed from the result cache' : `queued (${record.priority})`, record.id);
@@ -269,7 +270,7 @@ export class Scheduler {
     const updated = this.transition(id, { state: 'running', startedAt: this.isoNow(), attempts: task.attempts + 1, retryAt: null });
     this.log('INFO', `started (attempt ${updated.attempts})`, id);
     this.executor
-      .run({ taskId: id, spec: task.spec, buffers: controller.buffers })
+      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id) })
       .then(
         (outcome) => this.finish(id, outcome),
         (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }),
@@ -303,11 +304,12 @@ export class Scheduler {
     const task = this.store.tasks.get(id);
     if (!task || this.stopping) return;
     if (run?.cancelled || task.state === 'cancelled') {
+      rmSync(this.resultPath(id), { force: true }); // written by a run that finished as it was cancelled
       this.pump(); // a cancelled run never enters the cache
       return;
     }
     if (outcome.ok) {
-      await this.complete(task, outcome.result);
+      await this.complete(task, outcome);
     } else {
       const error: ExecutionFailure = run?.timedOut
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
@@ -317,14 +319,21 @@ export class Scheduler {
     this.pump();
   }
 
-  private async complete(task: TaskRecord, result: StoredResult): Promise<void> {
-    await this.writeTaskResult(task.id, result);
+  private async complete(task: TaskRecord, outcome: Extract<ExecutionOutcome, { ok: true }>): Promise<void> {
+    const target = this.resultTarget(task.id);
+    if ('result' in outcome) await this.writeTaskResult(task.id, outcome.result); // executors without our disk
+    const { stats } = 'result' in outcome ? outcome.result : outcome.written;
     if (this.cache && task.cacheKey) {
-      await this.cache.put(task.cacheKey, result, { modelFile: this.modelName(task), parameters: task.spec.parameters, runMs: result.stats.wallMs });
+      const description = { modelFile: this.modelName(task), parameters: task.spec.parameters, runMs: stats.wallMs };
+      await this.cache.putFile(task.cacheKey, target.path, target.format, target.compression, description);
     }
-    const done = progressOf({ phase: 'done', step: result.stats.steps, totalSteps: result.stats.steps, time: 0, percent: 100, paused: false }, 0);
-    this.log('INFO', `completed in ${result.stats.wallMs.toFixed(1)} ms`, task.id, result.stats.wallMs / 1000);
-    this.transition(task.id, { state: 'completed', completedAt: this.isoNow(), runMs: result.stats.wallMs, progress: done, errorCode: null, errorMessage: null });
+    const done = progressOf({ phase: 'done', step: stats.steps, totalSteps: stats.steps, time: 0, percent: 100, paused: false }, 0);
+    this.log('INFO', `completed in ${stats.wallMs.toFixed(1)} ms`, task.id, stats.wallMs / 1000);
+    this.transition(task.id, { state: 'completed', completedAt: this.isoNow(), runMs: stats.wallMs, progress: done, errorCode: null, errorMessage: null });
+  }
+
+  private resultTarget(id: string): ResultTarget {
+    return { path: this.resultPath(id), format: this.settings.resultFormat, compression: this.settings.resultCompression };
   }
 
   private fail(task: TaskRecord, error: ExecutionFailure): void {

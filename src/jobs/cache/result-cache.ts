@@ -1,7 +1,9 @@
 // The result cache: entries are result files in the cache directory, indexed in SQLite. A hit
-// completes a task at once; expired entries are removed on lookup and by sweep(); a file that cannot
-// be read is treated as a miss, removed, and logged.
-import { mkdirSync, rmSync } from 'node:fs';
+// completes a task at once; expired entries are removed on lookup and by sweep(); a file that is
+// missing or not of its recorded size is treated as a miss, removed, and logged. Files move between
+// task results and the cache by hard link when their format and compression agree (no re-encoding);
+// a file damaged in place without changing its size is found when it is read (CORRUPT_RESULT).
+import { copyFileSync, linkSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from '../../store/types.js';
 import type { CacheEntryRecord, Compression, StorageFormat, StoredResult, TaskSpec } from '../types.js';
@@ -18,6 +20,21 @@ export interface CacheSettings {
   includeFiles: boolean;
   includeParameters: boolean;
   excludeFields: string[];
+}
+
+export interface EntryDescription {
+  modelFile: string;
+  parameters: Record<string, number>;
+  runMs: number;
+}
+
+/** Hard link (same file system), else a copy; result files are never modified in place. */
+function linkOrCopy(source: string, target: string): void {
+  try {
+    linkSync(source, target);
+  } catch {
+    copyFileSync(source, target);
+  }
 }
 
 export interface CacheStats {
@@ -53,8 +70,8 @@ export class ResultCache {
     return cacheKey(spec, options);
   }
 
-  /** The cached result and its entry, or undefined (counted as a miss). */
-  async lookup(key: string): Promise<{ result: StoredResult; entry: CacheEntryRecord } | undefined> {
+  /** The entry of a usable cached result, or undefined (counted as a miss). */
+  lookup(key: string): CacheEntryRecord | undefined {
     if (!this.settings.enabled) return undefined;
     const entry = this.store.cacheIndex.get(key);
     if (!entry || (entry.expiresAt !== null && Date.parse(entry.expiresAt) <= this.now())) {
@@ -62,27 +79,65 @@ export class ResultCache {
       this.store.counters.add(MISSES, 1);
       return undefined;
     }
-    try {
-      const result = await readResult(join(this.settings.dir, entry.file), entry.format);
-      this.store.cacheIndex.touch(key, new Date(this.now()).toISOString());
-      this.store.counters.add(HITS, 1);
-      return { result, entry: this.store.cacheIndex.get(key) ?? entry };
-    } catch (error) {
+    const problem = this.fileProblem(entry);
+    if (problem) {
       this.store.logs.append({
         timestamp: new Date(this.now()).toISOString(),
         level: 'WARNING',
-        message: `cache entry ${key} could not be read and was removed: ${(error as Error).message}`,
+        message: `cache entry ${key} could not be used and was removed: ${problem}`,
       });
       this.remove(entry);
       this.store.counters.add(MISSES, 1);
       return undefined;
     }
+    this.store.cacheIndex.touch(key, new Date(this.now()).toISOString());
+    this.store.counters.add(HITS, 1);
+    return this.store.cacheIndex.get(key) ?? entry;
   }
 
-  async put(key: string, result: StoredResult, description: { modelFile: string; parameters: Record<string, number>; runMs: number }): Promise<void> {
+  /** Places a copy of the entry's result at `target` in the given format (a hard link when it matches). */
+  async copyOut(entry: CacheEntryRecord, target: string, format: StorageFormat, compression: Compression): Promise<void> {
+    const source = join(this.settings.dir, entry.file);
+    if (entry.format === format && entry.compression === compression) return linkOrCopy(source, target);
+    await writeResult(target, await readResult(source, entry.format), format, compression);
+  }
+
+  /** Stores an in-memory result. */
+  async put(key: string, result: StoredResult, description: EntryDescription): Promise<void> {
     if (!this.settings.enabled) return;
-    const file = `${key}${fileExtension(this.settings.format, this.settings.compression)}`;
+    const file = this.fileName(key);
     const sizeBytes = await writeResult(join(this.settings.dir, file), result, this.settings.format, this.settings.compression);
+    this.index(key, file, sizeBytes, description);
+  }
+
+  /** Stores a result already written to `source` (a task's result file). */
+  async putFile(key: string, source: string, format: StorageFormat, compression: Compression, description: EntryDescription): Promise<void> {
+    if (!this.settings.enabled) return;
+    const file = this.fileName(key);
+    const target = join(this.settings.dir, file);
+    if (format === this.settings.format && compression === this.settings.compression) {
+      rmSync(target, { force: true });
+      linkOrCopy(source, target);
+      this.index(key, file, statSync(target).size, description);
+    } else {
+      await this.put(key, await readResult(source, format), description);
+    }
+  }
+
+  private fileName(key: string): string {
+    return `${key}${fileExtension(this.settings.format, this.settings.compression)}`;
+  }
+
+  private fileProblem(entry: CacheEntryRecord): string | undefined {
+    try {
+      const size = statSync(join(this.settings.dir, entry.file)).size;
+      return size === entry.sizeBytes ? undefined : `its file has ${size} bytes, ${entry.sizeBytes} were written`;
+    } catch (error) {
+      return `its file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    }
+  }
+
+  private index(key: string, file: string, sizeBytes: number, description: EntryDescription): void {
     const created = new Date(this.now()).toISOString();
     this.store.cacheIndex.upsert({
       key,

@@ -1,10 +1,13 @@
-// Piscina task of the embedded executor: runs one simulation with the addon on this worker thread.
-// Errors return as data because structured cloning drops an Error's `code`.
+// Piscina task of the embedded executor: runs one simulation with the addon on this worker thread
+// and, when asked, writes the result file here too, so encoding (Parquet, HDF5, CSV) runs in
+// parallel on the workers instead of on the scheduler's thread. Errors return as data because
+// structured cloning drops an Error's `code`.
 import { Piscina } from 'piscina';
 import { RunController, simulateSync, isDeterministicFailure } from '../../engine/index.js';
+import { EAGER_FORMATS, writeResult } from '../cache/formats/eager.js';
 import type { ExecutionOutcome, ExecutionRequest } from './types.js';
 
-export default function runTask(request: ExecutionRequest): unknown {
+export default async function runTask(request: ExecutionRequest): Promise<unknown> {
   const controller = new RunController(request.buffers);
   try {
     const result = simulateSync(request.spec.netlist, { parameters: request.spec.parameters, controller });
@@ -13,9 +16,16 @@ export default function runTask(request: ExecutionRequest): unknown {
     for (const [key, values] of Object.entries(result.signals)) {
       if (!wanted || wanted.includes(key)) signals[key] = values;
     }
+    const stored = { time: result.time, signals, measurements: result.measurements, stats: result.stats };
+    if (request.output && EAGER_FORMATS.includes(request.output.format)) {
+      const { path, format, compression } = request.output;
+      await writeResult(path, stored, format, compression);
+      const written: ExecutionOutcome = { ok: true, written: { measurements: result.measurements, stats: result.stats } };
+      return written;
+    }
     const outcome: ExecutionOutcome = {
       ok: true,
-      result: { time: result.time, signals, measurements: result.measurements, stats: result.stats },
+      result: stored,
     };
     // Hand the arrays over without copying them (piscina's Transferable protocol).
     const transfer = [result.time.buffer, ...Object.values(signals).map((s) => s.buffer)];

@@ -1,13 +1,29 @@
 // The executor interface: where a task's run actually happens (embedded worker threads here;
 // remote executors such as XML-RPC or BullMQ workers implement the same interface).
 import type { ControlBuffers } from '../../engine/index.js';
-import type { StoredResult, TaskSpec } from '../types.js';
+import type { RunStats } from '../../engine/types.js';
+import type { Compression, StorageFormat, StoredResult, TaskSpec } from '../types.js';
 
 export interface ExecutionRequest {
   taskId: string;
   spec: TaskSpec;
   /** Pause/cancel flags and progress, shared with the run. */
   buffers: ControlBuffers;
+  /** Where to write the result file. Executors sharing our disk write it themselves (off the main
+   *  thread) and return `written`; others return the arrays and the scheduler writes them. */
+  output?: ResultTarget;
+}
+
+export interface ResultTarget {
+  path: string;
+  format: StorageFormat;
+  compression: Compression;
+}
+
+/** What an executor that wrote the result file returns instead of the arrays. */
+export interface RunSummary {
+  measurements: Record<string, number>;
+  stats: RunStats;
 }
 
 export interface ExecutionFailure {
@@ -20,7 +36,10 @@ export interface ExecutionFailure {
   deterministic: boolean;
 }
 
-export type ExecutionOutcome = { ok: true; result: StoredResult } | { ok: false; error: ExecutionFailure };
+export type ExecutionOutcome =
+  | { ok: true; result: StoredResult }
+  | { ok: true; written: RunSummary }
+  | { ok: false; error: ExecutionFailure };
 
 export interface Executor {
   readonly name: string;

@@ -20,12 +20,12 @@ export const SUPPORTED_COMPRESSIONS: Readonly<Record<StorageFormat, readonly Com
   csv: ['gzip', 'none'],
 };
 
-interface FormatCodec {
+export interface FormatCodec {
   write(path: string, result: StoredResult, names: string[], compression: Compression): Promise<void>;
   read(path: string): Promise<StoredResult>;
 }
 
-const CODECS: Readonly<Record<StorageFormat, () => Promise<FormatCodec>>> = {
+const LOADERS: Readonly<Record<StorageFormat, () => Promise<FormatCodec>>> = {
   parquet: async () => {
     const { readParquetResult, writeParquetResult } = await import('./parquet.js');
     return { write: writeParquetResult, read: readParquetResult };
@@ -38,6 +38,20 @@ const CODECS: Readonly<Record<StorageFormat, () => Promise<FormatCodec>>> = {
     const { readCsvResult, writeCsvResult } = await import('./csv.js');
     return { write: writeCsvResult, read: readCsvResult };
   },
+};
+
+// Codecs a module imported statically (eager.ts, for worker threads: under tsx, dynamic imports
+// inside worker threads are not compiled) take precedence over the lazy loaders.
+const preloaded = new Map<StorageFormat, FormatCodec>();
+
+export function preloadCodec(format: StorageFormat, codec: FormatCodec): void {
+  preloaded.set(format, codec);
+}
+
+const CODECS: Readonly<Record<StorageFormat, () => Promise<FormatCodec>>> = {
+  parquet: async () => preloaded.get('parquet') ?? LOADERS.parquet(),
+  hdf5: async () => preloaded.get('hdf5') ?? LOADERS.hdf5(),
+  csv: async () => preloaded.get('csv') ?? LOADERS.csv(),
 };
 
 function isFormat(format: string): format is StorageFormat {
