@@ -1,5 +1,6 @@
 // The `pesim` command line: subcommands are registered here, each implemented in its own file.
 import { Command, CommanderError } from 'commander';
+import { registerJobq } from './jobq.js';
 import { registerRun } from './run.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
@@ -11,6 +12,7 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError();
   registerServe(program);
+  registerJobq(program);
   registerRun(program);
   registerValidate(program);
   try {

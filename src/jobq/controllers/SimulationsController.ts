@@ -1,0 +1,82 @@
+// Routes of spec §4 for simulation tasks: submit, batch submit, task record, result and cancel.
+// Thin: the service checks and runs, the presenter shapes the bodies.
+import { Body, Controller, Delete, Example, Get, Path, Post, Response, Route, SuccessResponse, Tags } from 'tsoa';
+import type { ErrorResponse, HTTPValidationError, BatchResponse, SimulationRequest, SimulationResponse, SimulationResult, SubmitResponse, TaskStatusMessage } from '../models.js';
+import type { JobqService } from '../service.js';
+import { presentCancelled, presentInProgress, presentResult, presentSubmit, presentTask } from '../TaskPresenter.js';
+
+@Route('simulations')
+@Tags('Simulations')
+export class SimulationsController extends Controller {
+  constructor(private readonly service: JobqService) {
+    super();
+  }
+
+  /** Queues one simulation. A result-cache hit completes it at once (`status: completed`). */
+  @Post()
+  @SuccessResponse(201, 'Queued')
+  @Response<ErrorResponse>(400, 'INVALID_PRIORITY, INVALID_MODEL_PATH or VALIDATION_ERROR (parameters, output_variables, unreadable model)')
+  @Response<ErrorResponse>(404, 'MODEL_NOT_FOUND')
+  @Response<HTTPValidationError>(422, 'Required field missing or of the wrong type')
+  @Response<ErrorResponse>(500, 'SIMULATOR_CONNECTION_ERROR or INTERNAL_ERROR')
+  @Response<ErrorResponse>(503, 'QUEUE_FULL (with Retry-After)')
+  @Example<SimulationRequest>({ model_file: 'buck.ipes', parameters: { 'R.1.R': 10 }, output_variables: ['SCOPE.1.ch1'], priority: 'HIGH' })
+  public async submitSimulation(@Body() request: SimulationRequest): Promise<SubmitResponse> {
+    const task = await this.service.submit(request);
+    this.setStatus(201);
+    return presentSubmit(task);
+  }
+
+  /**
+   * Queues a list of simulations atomically: every item is checked first, and one bad item (named
+   * by its index in `field`) queues nothing. 1 to `orchestration.queue_size` items (422 otherwise).
+   */
+  @Post('batch')
+  @SuccessResponse(201, 'Queued')
+  @Response<ErrorResponse>(400, 'An item is invalid (field `[index].<field>`)')
+  @Response<ErrorResponse>(404, 'MODEL_NOT_FOUND for an item')
+  @Response<HTTPValidationError>(422, 'Empty list, too many items, or an item of the wrong shape')
+  @Response<ErrorResponse>(503, 'QUEUE_FULL (with Retry-After)')
+  public async submitBatch(@Body() requests: SimulationRequest[]): Promise<BatchResponse> {
+    const tasks = await this.service.submitBatch(requests);
+    this.setStatus(201);
+    return {
+      task_ids: tasks.map((t) => t.id),
+      batch_size: tasks.length,
+      message: `${tasks.length} simulations queued successfully`,
+      submitted_at: tasks[0].submittedAt,
+    };
+  }
+
+  /** The task record. */
+  @Get('{task_id}')
+  @Response<ErrorResponse>(404, 'TASK_NOT_FOUND')
+  public async getSimulation(@Path() task_id: string): Promise<SimulationResponse> {
+    return presentTask(this.service.task(task_id));
+  }
+
+  /**
+   * 200 with the result when completed or failed (`status: failed` with `error_message`), 200 with a
+   * message when cancelled, 202 with the status while queued or running.
+   */
+  @Get('{task_id}/result')
+  @Response<TaskStatusMessage>(202, 'Still queued or running')
+  @Response<ErrorResponse>(404, 'TASK_NOT_FOUND')
+  public async getResult(@Path() task_id: string): Promise<SimulationResult | TaskStatusMessage> {
+    const task = this.service.task(task_id);
+    if (task.state === 'cancelled') return presentCancelled(task);
+    if (task.state !== 'completed' && task.state !== 'failed') {
+      this.setStatus(202);
+      return presentInProgress(task);
+    }
+    return presentResult(task, await this.service.result(task), this.service.simulatorVersion);
+  }
+
+  /** Cancels a queued or running task; a running engine run is stopped. */
+  @Delete('{task_id}')
+  @Response<ErrorResponse>(400, 'TASK_NOT_CANCELLABLE: the task is completed, failed or cancelled')
+  @Response<ErrorResponse>(404, 'TASK_NOT_FOUND')
+  public async cancelSimulation(@Path() task_id: string): Promise<TaskStatusMessage> {
+    return presentCancelled(this.service.cancel(task_id), 'Simulation cancelled successfully');
+  }
+}

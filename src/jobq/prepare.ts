@@ -1,0 +1,131 @@
+// Turns a validated SimulationRequest and its model into what the job runtime runs: parameter keys
+// mapped to the engine's override keys (`Vin` → `$Vin`, `R.1.R` unchanged) and checked against the
+// model, and `output_variables` mapped to recorded channels. A variable that no scope records (a node
+// voltage, an element current, an unscoped control signal) gets a probe: a VOLT or AMP block feeding
+// an added scope, so the engine records exactly what was asked for.
+import { resolveNetlist, type ControlBlock, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
+import type { TaskSpec } from '../jobs/types.js';
+import { JobqError } from './errors.js';
+import type { LoadedModel } from './model-files.js';
+
+/** Name of the scope added for a probed variable; its one channel is `<scope>.ch1`. */
+export const probeScope = (variable: string): string => `SCOPE.probe(${variable})`;
+
+export interface PreparedTask {
+  spec: TaskSpec;
+  /** Requested variable name → channel key in the stored result. */
+  outputs: Record<string, string>;
+}
+
+function badParameter(key: string, message: string): JobqError {
+  return new JobqError(400, 'VALIDATION_ERROR', `parameters.${key}: ${message}`, {
+    field: `parameters.${key}`,
+    suggestion: 'Use a global parameter of the model (Vin or $Vin) or <component>.<parameter> (R.1.R)',
+  });
+}
+
+/** Maps request keys to override keys and checks them by resolving the netlist once. */
+export function mapParameters(netlist: Netlist, parameters: Record<string, number>): ParameterOverrides {
+  const owners = new Set([...netlist.elements, ...(netlist.blocks ?? [])].map((item) => item.name));
+  const globals = netlist.parameters ?? {};
+  const mapped: ParameterOverrides = {};
+  const origin = new Map<string, string>();
+  for (const [key, value] of Object.entries(parameters)) {
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw badParameter(key, 'must be a finite number');
+    const dot = key.lastIndexOf('.');
+    let target: string;
+    if (key.startsWith('$')) target = key;
+    else if (dot > 0 && owners.has(key.slice(0, dot))) target = key;
+    else if (Object.hasOwn(globals, key)) target = `$${key}`;
+    else {
+      const known = Object.keys(globals);
+      throw badParameter(key, `the model has no such parameter${known.length > 0 ? ` (global parameters: ${known.join(', ')})` : ''}`);
+    }
+    mapped[target] = value;
+    origin.set(target, key);
+  }
+  try {
+    resolveNetlist(netlist, mapped);
+  } catch (error) {
+    const e = error as Error & { details?: { field: string }[] };
+    const field = e.details?.[0]?.field ?? '';
+    throw badParameter(origin.get(field) ?? field, e.message);
+  }
+  return mapped;
+}
+
+interface Channels {
+  /** Channel key → key, label → key, scope input signal → key. */
+  byName: Map<string, string>;
+  keys: string[];
+}
+
+function scopeChannels(netlist: Netlist): Channels {
+  const byName = new Map<string, string>();
+  const keys: string[] = [];
+  for (const block of netlist.blocks ?? []) {
+    if (block.type !== 'SCOPE') continue;
+    const labels = block.params?.channelNames;
+    (block.inputs ?? []).forEach((signal, i) => {
+      const key = `${block.name}.ch${i + 1}`;
+      keys.push(key);
+      byName.set(key, key);
+      const label = Array.isArray(labels) ? labels[i] : undefined;
+      if (typeof label === 'string' && label !== '' && !byName.has(label)) byName.set(label, key);
+      if (!byName.has(signal)) byName.set(signal, key);
+    });
+  }
+  return { byName, keys };
+}
+
+/** Resolves output_variables; adds probe blocks for variables no scope records. */
+export function mapOutputs(netlist: Netlist, variables: string[] | undefined): { netlist: Netlist; signals?: string[]; outputs: Record<string, string> } {
+  const channels = scopeChannels(netlist);
+  if (variables === undefined) return { netlist, outputs: Object.fromEntries(channels.keys.map((k) => [k, k])) };
+  const signals = new Set((netlist.blocks ?? []).flatMap((b) => b.outputs ?? []));
+  const nodes = new Set(netlist.elements.flatMap((e) => e.nodes).filter((n) => n !== '0'));
+  const elements = new Set(netlist.elements.map((e) => e.name));
+  const outputs: Record<string, string> = {};
+  const probes: ControlBlock[] = [];
+  // One scope per probed variable, named after it, so the recorded channel keys (which enter the
+  // cache key) differ whenever the variables do.
+  const probe = (name: string, signal: string): string => {
+    const scope = probeScope(name);
+    probes.push({ name: scope, type: 'SCOPE', inputs: [signal] });
+    return `${scope}.ch1`;
+  };
+  variables.forEach((name, index) => {
+    if (Object.hasOwn(outputs, name)) return;
+    const recorded = channels.byName.get(name);
+    if (recorded) outputs[name] = recorded;
+    else if (signals.has(name)) outputs[name] = probe(name, name);
+    else if (nodes.has(name) || elements.has(name)) {
+      const signal = `jobq.probe(${name})`;
+      probes.push(
+        nodes.has(name)
+          ? { name: `VOLT.probe(${name})`, type: 'VOLT', outputs: [signal], params: { nodes: [name, '0'] } }
+          : { name: `AMP.probe(${name})`, type: 'AMP', outputs: [signal], params: { element: name } },
+      );
+      outputs[name] = probe(name, signal);
+    } else {
+      throw new JobqError(400, 'VALIDATION_ERROR', `output_variables[${index}]: the model has no variable ${JSON.stringify(name)}`, {
+        field: `output_variables[${index}]`,
+        suggestion: `Use a scope channel (${channels.keys.slice(0, 4).join(', ') || 'none in this model'}), a node name or an element name`,
+      });
+    }
+  });
+  const kept = [...new Set(Object.values(outputs))];
+  if (probes.length === 0) return { netlist, signals: kept, outputs };
+  return { netlist: { ...netlist, blocks: [...(netlist.blocks ?? []), ...probes] }, signals: kept, outputs };
+}
+
+/** What the runtime runs for one request. */
+export function prepareTask(model: LoadedModel, parameters: Record<string, number>, outputVariables: string[] | undefined, hashFile: boolean): PreparedTask {
+  const overrides = mapParameters(model.netlist, parameters);
+  const { netlist, signals, outputs } = mapOutputs(model.netlist, outputVariables);
+  // The cache index describes entries by the netlist's name: the model file as the client gave it.
+  const spec: TaskSpec = { netlist: { ...netlist, name: model.modelFile }, parameters: overrides };
+  if (signals) spec.signals = signals;
+  if (hashFile) spec.fileDigest = model.digest;
+  return { spec, outputs };
+}

@@ -1,0 +1,202 @@
+// The job-queue service's logic: checks requests beyond their shape (priority, model path, parameter
+// keys, output variables), submits them to the job runtime as the owner `jobq`, and reads tasks,
+// results, cache, statistics and logs back. Controllers call it; presenters shape what it returns.
+import { availableParallelism } from 'node:os';
+import type { Runtime } from '../jobs/runtime.js';
+import type { SubmitInput } from '../jobs/scheduler.js';
+import { PRIORITIES, type Priority, type StoredResult, type TaskRecord } from '../jobs/types.js';
+import type { JobqConfig } from './config.js';
+import { JobqError, RequestValidationError, taskNotFound } from './errors.js';
+import type { CacheClearResponse, CacheEntryResponse, CacheStatsResponse, HealthResponse, LogLevelName, LogsResponse, SimulationRequest, StatsResponse } from './models.js';
+import { ModelFiles } from './model-files.js';
+import { PerformanceTracker } from './performance.js';
+import { prepareTask } from './prepare.js';
+import type { StoredRequest } from './TaskPresenter.js';
+
+export const OWNER = 'jobq';
+export const API_VERSION = '1.0.0';
+const MIB = 1024 * 1024;
+
+function withIndex(error: unknown, index: number | undefined): unknown {
+  if (index === undefined || !(error instanceof JobqError)) return error;
+  const field = error.extra.field ? `[${index}].${error.extra.field}` : `[${index}]`;
+  return new JobqError(error.status, error.code, `Item ${index}: ${error.message}`, { ...error.extra, field });
+}
+
+export class JobqService {
+  readonly models: ModelFiles;
+  readonly performance: PerformanceTracker;
+  private readonly startedAt = Date.now();
+
+  constructor(
+    readonly runtime: Runtime,
+    readonly config: JobqConfig,
+    readonly simulatorVersion: string,
+  ) {
+    this.models = new ModelFiles(config.simulator.models_dir);
+    this.performance = new PerformanceTracker(runtime.store, runtime.events, OWNER);
+  }
+
+  get uptimeSeconds(): number {
+    return (Date.now() - this.startedAt) / 1000;
+  }
+
+  /** Checks one request and builds the runtime's submission; `index` names a batch item in errors. */
+  async prepare(request: SimulationRequest, index?: number): Promise<SubmitInput> {
+    try {
+      const priority = request.priority ?? 'NORMAL';
+      if (!PRIORITIES.includes(priority as Priority)) {
+        throw new JobqError(400, 'INVALID_PRIORITY', `Invalid priority ${JSON.stringify(priority)}; allowed values: ${PRIORITIES.join(', ')}`, {
+          field: 'priority',
+          suggestion: `Use one of ${PRIORITIES.join(', ')}`,
+        });
+      }
+      const model = await this.models.load(request.model_file);
+      const parameters = request.parameters ?? {};
+      const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files);
+      const stored: StoredRequest = {
+        model_file: request.model_file,
+        parameters,
+        output_variables: request.output_variables ?? null,
+        metadata: request.metadata ?? {},
+        outputs: prepared.outputs,
+      };
+      return { owner: OWNER, priority: priority as Priority, spec: prepared.spec, request: stored, modelName: request.model_file };
+    } catch (error) {
+      throw withIndex(error, index);
+    }
+  }
+
+  private checkSimulator(): void {
+    if (!this.runtime.executor.connected()) {
+      throw new JobqError(500, 'SIMULATOR_CONNECTION_ERROR', `The simulator (${this.runtime.executor.name} executor) cannot take runs`, {
+        suggestion: 'Check that the service is not shutting down and the simulator settings (simulator.*) are right, then retry',
+      });
+    }
+  }
+
+  async submit(request: SimulationRequest): Promise<TaskRecord> {
+    const input = await this.prepare(request);
+    this.checkSimulator();
+    return this.runtime.scheduler.submit(input);
+  }
+
+  /** All items are checked before any is queued; one bad item queues nothing. */
+  async submitBatch(requests: SimulationRequest[]): Promise<TaskRecord[]> {
+    const limit = this.config.orchestration.queue_size;
+    if (requests.length === 0) throw new RequestValidationError([{ loc: ['body'], msg: 'List should have at least 1 item after validation, not 0', type: 'too_short' }]);
+    if (requests.length > limit) {
+      throw new RequestValidationError([{ loc: ['body'], msg: `List should have at most ${limit} items after validation, not ${requests.length}`, type: 'too_long' }]);
+    }
+    const inputs: SubmitInput[] = [];
+    for (const [index, request] of requests.entries()) inputs.push(await this.prepare(request, index));
+    this.checkSimulator();
+    return this.runtime.scheduler.submitMany(inputs);
+  }
+
+  task(id: string): TaskRecord {
+    const task = this.runtime.store.tasks.get(id);
+    if (!task || task.owner !== OWNER) throw taskNotFound(id);
+    return task;
+  }
+
+  async result(task: TaskRecord): Promise<StoredResult | undefined> {
+    return task.state === 'completed' ? this.runtime.scheduler.result(task.id) : undefined;
+  }
+
+  cancel(id: string): TaskRecord {
+    const task = this.task(id);
+    if (task.state === 'completed' || task.state === 'failed' || task.state === 'cancelled') {
+      throw new JobqError(400, 'TASK_NOT_CANCELLABLE', `Cannot cancel ${task.state} simulation`, { field: 'task_id' });
+    }
+    return this.runtime.scheduler.cancel(id);
+  }
+
+  cacheStats(): CacheStatsResponse {
+    const s = this.runtime.cache.stats();
+    return {
+      enabled: s.enabled,
+      hits: s.hits,
+      misses: s.misses,
+      hit_rate: s.hitRate,
+      total_entries: s.entries,
+      storage_format: s.format,
+      compression: s.compression,
+      disk_usage_mb: s.diskBytes / MIB,
+      oldest_entry: s.oldest,
+      newest_entry: s.newest,
+    };
+  }
+
+  clearCache(confirm: boolean): CacheClearResponse {
+    if (confirm !== true) {
+      throw new JobqError(400, 'CONFIRMATION_REQUIRED', 'Cache clear requires confirmation: add confirm=true to the query', {
+        field: 'confirm',
+        suggestion: 'POST /cache/clear?confirm=true',
+      });
+    }
+    const { removed, bytes } = this.runtime.cache.clear();
+    return { message: `Cache cleared: ${removed} entries removed`, entries_removed: removed, disk_space_freed_mb: bytes / MIB };
+  }
+
+  cacheEntry(key: string): CacheEntryResponse {
+    const entry = this.runtime.cache.entry(key);
+    if (!entry) {
+      throw new JobqError(404, 'CACHE_ENTRY_NOT_FOUND', `No cache entry ${key}`, {
+        field: 'cache_key',
+        suggestion: 'Use the cache_key of a completed task (GET /simulations/{task_id})',
+      });
+    }
+    return {
+      cache_key: entry.key,
+      model_file: entry.modelFile,
+      parameters: entry.parameters,
+      created_at: entry.createdAt,
+      accessed_at: entry.accessedAt,
+      access_count: entry.accessCount,
+      size_bytes: entry.sizeBytes,
+      storage_format: entry.format,
+    };
+  }
+
+  health(): HealthResponse {
+    const connected = this.runtime.executor.connected();
+    return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected };
+  }
+
+  stats(): StatsResponse {
+    const counts = this.runtime.store.tasks.countByState(OWNER);
+    const figures = this.performance.figures();
+    return {
+      queue: { pending: counts.queued, running: counts.running + counts.paused, completed: counts.completed, failed: counts.failed, cancelled: counts.cancelled },
+      performance: {
+        average_duration_seconds: figures.averageDurationSeconds,
+        total_simulations: counts.completed + counts.failed,
+        cache_hit_rate: this.runtime.cache.stats().hitRate,
+        speedup_factor: figures.speedupFactor,
+      },
+      system: {
+        cpu_cores: availableParallelism(),
+        batch_size: this.config.orchestration.batch_size,
+        max_concurrent: this.config.orchestration.max_concurrent_simulations,
+        uptime_seconds: this.uptimeSeconds,
+      },
+    };
+  }
+
+  logs(limit: number, level: LogLevelName | undefined): LogsResponse {
+    if (!this.config.api.enable_logs) throw new JobqError(404, 'NOT_FOUND', 'Log access is disabled (api.enable_logs: false)');
+    const logs = this.runtime.store.logs.recent(limit, level).map((r) => ({
+      timestamp: r.timestamp,
+      level: r.level,
+      message: r.message,
+      ...(r.taskId !== undefined ? { task_id: r.taskId } : {}),
+      ...(r.duration !== undefined ? { duration: r.duration } : {}),
+    }));
+    return { logs, count: logs.length };
+  }
+
+  close(): void {
+    this.performance.close();
+  }
+}
