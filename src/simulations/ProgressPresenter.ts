@@ -23,12 +23,14 @@ export function presentProgressMessage(task: TaskRecord, timestamp: Date): Progr
   const p = task.progress;
   const completed = task.state === 'completed';
   const totalSteps = p?.totalSteps ?? Math.round(endTime / task.spec.netlist.settings.dt);
+  // 'done': the engine has finished and the result is being written; progress must not fall back to 0.
+  const main = p !== null && (p.phase === 'main' || p.phase === 'done');
   return {
     simulationId: task.id,
-    progress: completed ? 100 : p && p.phase === 'main' ? p.percent : 0,
-    currentTime: completed ? endTime : p && p.phase === 'main' ? p.time : 0,
+    progress: completed ? 100 : main ? p.percent : 0,
+    currentTime: completed ? endTime : main ? p.time : 0,
     endTime,
-    step: completed ? totalSteps : p && p.phase === 'main' ? p.step : 0,
+    step: completed ? totalSteps : main ? p.step : 0,
     totalSteps,
     status: task.state.toUpperCase(),
     timestamp: timestamp.toISOString(),
