@@ -2,6 +2,7 @@
 // several worker threads at once.
 #include <napi.h>
 
+#include "analysis.hh"
 #include "pesim/engine.hpp"
 #include "simulate.hh"
 
@@ -11,6 +12,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("simulateSync", Napi::Function::New(env, pesim::addon::SimulateSync, "simulateSync"));
   exports.Set("simulateAsync", Napi::Function::New(env, pesim::addon::SimulateAsync, "simulateAsync"));
   exports.Set("validate", Napi::Function::New(env, pesim::addon::Validate, "validate"));
+  pesim::addon::registerAnalysis(env, exports);
   exports.Set("version", pesim::engineVersion());
   exports.Set("eigenVersion", pesim::eigenVersion());
   return exports;

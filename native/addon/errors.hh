@@ -18,6 +18,7 @@ struct CapturedError {
   std::string element;
   std::string node;
   double time = std::nan("");  // NaN: not tied to a simulated time
+  std::string field;           // the argument at fault (InputError), empty otherwise
 };
 
 CapturedError capture(const std::exception_ptr& failure);

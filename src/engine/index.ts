@@ -8,3 +8,4 @@ export {
 } from './errors.js';
 export type { EngineErrorCode } from './errors.js';
 export type { RunStats } from './types.js';
+export * as analysis from './analysis.js';

@@ -18,6 +18,7 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::SingularMatrix: return "SINGULAR_MATRIX";
     case ErrorCode::SwitchIterationLimit: return "SWITCH_ITERATION_LIMIT";
     case ErrorCode::Cancelled: return "CANCELLED";
+    case ErrorCode::AnalysisInvalid: return "ANALYSIS_INVALID";
   }
   return "ENGINE_ERROR";
 }

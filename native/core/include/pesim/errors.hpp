@@ -22,6 +22,7 @@ enum class ErrorCode {
   SingularMatrix,        // the system matrix has no unique solution at time t
   SwitchIterationLimit,  // switch states did not settle within the iteration limit at time t
   Cancelled,             // the run was cancelled through its control buffer
+  AnalysisInvalid,       // signal-analysis input out of its domain (empty, non-finite, bad rate, ...)
 };
 
 // The code as the string JavaScript sees in `error.code`.
@@ -47,6 +48,17 @@ class Error : public std::runtime_error {
   std::string element_;
   std::string node_;
   double time_;
+};
+
+// Input of a computation (not of a netlist) that is out of its domain; `field` names the argument.
+class InputError : public Error {
+ public:
+  InputError(ErrorCode code, std::string field, const std::string& message)
+      : Error(code, message), field_(std::move(field)) {}
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string field_;
 };
 
 }  // namespace pesim

@@ -1,0 +1,73 @@
+// Analysis benchmarks: the 1 M-point real FFT of the addon against fft.js (realTransform) in the
+// same process, characteristics of 10 M samples, and the throughput of POST /api/v1/analysis/rms
+// with 10 000 samples on the real service (autocannon, 10 s, 10 connections).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import FFT from 'fft.js';
+import { characteristics, spectrumSync } from '../src/engine/analysis.js';
+import { startSimulationService } from '../src/http/server.js';
+
+/** Best of `runs` wall times [ms] (after one warm-up). */
+function best(runs: number, work: () => void): number {
+  work();
+  let fastest = Infinity;
+  for (let r = 0; r < runs; r++) {
+    const t = performance.now();
+    work();
+    fastest = Math.min(fastest, performance.now() - t);
+  }
+  return fastest;
+}
+
+function fftComparison(): string[] {
+  const n = 1 << 20;
+  const x = new Float64Array(n);
+  for (let j = 0; j < n; j++) x[j] = Math.sin(j * 0.01) + 0.25 * Math.sin(j * 0.37);
+  const native = best(10, () => spectrumSync(x));
+  const plan = new FFT(n);
+  const out = plan.createComplexArray() as number[];
+  const input = Array.from(x);
+  const js = best(10, () => plan.realTransform(out, input));
+  return [
+    `| real FFT, 2^20 points: pesim addon (spectrumSync, plan + transform + copy-out) | ${native.toFixed(1)} ms | ${(js / native).toFixed(1)}× fft.js |`,
+    `| real FFT, 2^20 points: fft.js realTransform (plan reused) | ${js.toFixed(1)} ms | 1.0× |`,
+  ];
+}
+
+async function characteristics10M(): Promise<string> {
+  const n = 10_000_000;
+  const x = new Float64Array(n);
+  for (let j = 0; j < n; j++) x[j] = 2 + Math.sin((2 * Math.PI * 50 * j) / 1e6) + 0.1 * Math.sin((2 * Math.PI * 250 * j) / 1e6);
+  await characteristics(x.subarray(0, 1000), 1e6);
+  const t = performance.now();
+  const c = await characteristics(x, 1e6);
+  const ms = performance.now() - t;
+  return `| characteristics, 10 M samples (auto fundamental, THD to Nyquist), async | ${ms.toFixed(0)} ms | thd ${c.thd.toFixed(6)} |`;
+}
+
+async function rmsThroughput(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pesim-bench-analysis-'));
+  const service = await startSimulationService({ port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent' });
+  try {
+    const data = Array.from({ length: 10_000 }, (_, j) => Math.sin(j / 10));
+    const result = await autocannon({
+      url: `${service.url}/api/v1/analysis/rms`, method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data }), connections: 10, duration: 10, amount: 200_000,
+    });
+    const errors = result.non2xx + result.errors;
+    return `| POST /api/v1/analysis/rms, 10 000 samples, 10 connections, 10 s | ${result.requests.average.toFixed(0)} req/s | p99 ${result.latency.p99} ms, ${errors} errors |`;
+  } finally {
+    await service.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function benchSection(): Promise<string[]> {
+  return ['| analysis case | time / rate | note |', '|---|---|---|', ...fftComparison(), await characteristics10M(), await rmsThroughput()];
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+  for (const line of await benchSection()) console.log(line);
+}

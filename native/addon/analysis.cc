@@ -1,0 +1,216 @@
+// Signal-analysis entry points (see analysis.hh). Argument shape errors are pesim::InputError like
+// the core's own checks, so both reach JavaScript through errors.cc with code ANALYSIS_INVALID and
+// the field at fault.
+#include "analysis.hh"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <optional>
+
+#include "errors.hh"
+#include "pesim/analysis.hpp"
+#include "pesim/errors.hpp"
+
+namespace pesim::addon {
+
+namespace {
+
+[[noreturn]] void invalid(const std::string& field, const std::string& message) {
+  throw InputError(ErrorCode::AnalysisInvalid, field, message);
+}
+
+// The arguments of one call, read on the main thread.
+struct Request {
+  Napi::Float64Array array;
+  const double* data = nullptr;
+  std::size_t size = 0;
+  double sampleRate = 0.0;
+  std::optional<double> baseFrequency;
+  int harmonics = analysis::kDefaultHarmonics;
+};
+
+void readData(const Napi::CallbackInfo& info, Request& request) {
+  const Napi::Value value = info[0];
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
+    invalid("data", "data must be a Float64Array");
+  }
+  request.array = value.As<Napi::Float64Array>();
+  request.data = request.array.Data();
+  request.size = request.array.ElementLength();
+}
+
+double readNumber(const Napi::Value& value, const std::string& field) {
+  if (!value.IsNumber()) invalid(field, field + " must be a number");
+  return value.As<Napi::Number>().DoubleValue();
+}
+
+// (data, sampleRate, baseFrequency?, harmonics?)
+Request readRequest(const Napi::CallbackInfo& info, bool withRate, bool withHarmonics) {
+  Request request;
+  readData(info, request);
+  if (!withRate) return request;
+  request.sampleRate = readNumber(info[1], "sampleRate");
+  if (!info[2].IsUndefined() && !info[2].IsNull()) request.baseFrequency = readNumber(info[2], "baseFrequency");
+  if (withHarmonics && !info[3].IsUndefined() && !info[3].IsNull()) {
+    const double h = readNumber(info[3], "harmonics");
+    if (!(h >= 1 && h <= analysis::kMaxHarmonics) || std::floor(h) != h) {
+      invalid("harmonics", "harmonics must be an integer from 1 to " + std::to_string(analysis::kMaxHarmonics));
+    }
+    request.harmonics = static_cast<int>(h);
+  }
+  return request;
+}
+
+Napi::Value toJs(Napi::Env env, const analysis::Characteristics& c) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("average", c.average);
+  o.Set("rms", c.rms);
+  o.Set("thd", c.thd);
+  o.Set("min", c.min);
+  o.Set("max", c.max);
+  o.Set("peakToPeak", c.peakToPeak);
+  o.Set("ripple", c.ripple);
+  o.Set("klirr", c.klirr);
+  o.Set("shapeFactor", c.shapeFactor);
+  o.Set("sampleCount", static_cast<double>(c.sampleCount));
+  o.Set("baseFrequency", c.baseFrequency);
+  return o;
+}
+
+Napi::Array toJsArray(Napi::Env env, const std::vector<double>& values) {
+  Napi::Array array = Napi::Array::New(env, values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) array.Set(static_cast<uint32_t>(i), values[i]);
+  return array;
+}
+
+Napi::Value toJs(Napi::Env env, const analysis::FourierResult& f) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("baseFrequency", f.baseFrequency);
+  o.Set("harmonics", f.harmonics);
+  o.Set("dcComponent", f.dcComponent);
+  o.Set("fundamentalAmplitude", f.fundamentalAmplitude);
+  o.Set("fundamentalPhaseDegrees", f.fundamentalPhaseDegrees);
+  o.Set("cnAmplitudes", toJsArray(env, f.amplitudes));
+  o.Set("jnPhases", toJsArray(env, f.phasesDegrees));
+  o.Set("periods", static_cast<double>(f.periods));
+  o.Set("windowSamples", static_cast<double>(f.windowSamples));
+  return o;
+}
+
+Napi::Value toJs(Napi::Env env, const double& value) { return Napi::Number::New(env, value); }
+
+// Interleaved re, im of bins 0..N/2.
+Napi::Value toJs(Napi::Env env, const std::vector<std::complex<double>>& bins) {
+  Napi::Float64Array out = Napi::Float64Array::New(env, 2 * bins.size());
+  std::memcpy(out.Data(), bins.data(), bins.size() * sizeof(std::complex<double>));
+  return out;
+}
+
+template <typename Result>
+class AnalysisWorker : public Napi::AsyncWorker {
+ public:
+  AnalysisWorker(Napi::Env env, const Napi::Float64Array& data, std::function<Result()> compute)
+      : Napi::AsyncWorker(env, "pesim.analysis"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        data_(Napi::Persistent(data)),  // keeps the samples alive while the pool thread reads them
+        compute_(std::move(compute)) {}
+
+  Napi::Promise promise() const { return deferred_.Promise(); }
+
+  void Execute() override {
+    try {
+      result_ = compute_();
+    } catch (...) {
+      error_ = capture(std::current_exception());
+      failed_ = true;
+    }
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    Napi::HandleScope scope(env);
+    if (failed_) {
+      deferred_.Reject(toJsError(env, error_).Value());
+      return;
+    }
+    try {
+      deferred_.Resolve(toJs(env, result_));
+    } catch (const Napi::Error& e) {
+      deferred_.Reject(e.Value());
+    }
+  }
+
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  Napi::Reference<Napi::Float64Array> data_;
+  std::function<Result()> compute_;
+  Result result_{};
+  CapturedError error_;
+  bool failed_ = false;
+};
+
+// Reads the arguments, then runs `compute` here (sync) or on the pool (async).
+template <typename Result>
+Napi::Value dispatch(const Napi::CallbackInfo& info, bool async, bool withRate, bool withHarmonics,
+                     std::function<Result(const Request&)> compute) {
+  Napi::Env env = info.Env();
+  Request request;
+  try {
+    request = readRequest(info, withRate, withHarmonics);
+  } catch (...) {
+    throw toJsError(env, capture(std::current_exception()));
+  }
+  if (!async) {
+    try {
+      return toJs(env, compute(request));
+    } catch (const Napi::Error&) {
+      throw;
+    } catch (...) {
+      throw toJsError(env, capture(std::current_exception()));
+    }
+  }
+  Napi::Float64Array array = request.array;
+  Request plain = request;
+  plain.array = Napi::Float64Array();  // the worker touches only the raw pointer, off the main thread
+  auto* worker = new AnalysisWorker<Result>(env, array, [plain, compute]() { return compute(plain); });  // owned by libuv
+  Napi::Promise promise = worker->promise();
+  worker->Queue();
+  return promise;
+}
+
+analysis::Characteristics runCharacteristics(const Request& r) {
+  return analysis::characteristics(r.data, r.size, r.sampleRate, r.baseFrequency);
+}
+analysis::FourierResult runFourier(const Request& r) {
+  return analysis::fourier(r.data, r.size, r.sampleRate, r.baseFrequency, r.harmonics);
+}
+double runRms(const Request& r) { return analysis::rms(r.data, r.size); }
+std::vector<std::complex<double>> runSpectrum(const Request& r) { return analysis::spectrum(r.data, r.size); }
+
+}  // namespace
+
+Napi::Value CharacteristicsSync(const Napi::CallbackInfo& info) {
+  return dispatch<analysis::Characteristics>(info, false, true, false, runCharacteristics);
+}
+Napi::Value CharacteristicsAsync(const Napi::CallbackInfo& info) {
+  return dispatch<analysis::Characteristics>(info, true, true, false, runCharacteristics);
+}
+Napi::Value FourierSync(const Napi::CallbackInfo& info) {
+  return dispatch<analysis::FourierResult>(info, false, true, true, runFourier);
+}
+Napi::Value FourierAsync(const Napi::CallbackInfo& info) {
+  return dispatch<analysis::FourierResult>(info, true, true, true, runFourier);
+}
+Napi::Value RmsSync(const Napi::CallbackInfo& info) { return dispatch<double>(info, false, false, false, runRms); }
+Napi::Value RmsAsync(const Napi::CallbackInfo& info) { return dispatch<double>(info, true, false, false, runRms); }
+Napi::Value SpectrumSync(const Napi::CallbackInfo& info) {
+  return dispatch<std::vector<std::complex<double>>>(info, false, false, false, runSpectrum);
+}
+Napi::Value SpectrumAsync(const Napi::CallbackInfo& info) {
+  return dispatch<std::vector<std::complex<double>>>(info, true, false, false, runSpectrum);
+}
+
+}  // namespace pesim::addon

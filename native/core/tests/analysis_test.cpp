@@ -1,0 +1,140 @@
+// Signal analysis: every FFT path (power of two, mixed radix, Bluestein even/odd) against a naive
+// DFT, and the measures against closed forms (sine, square wave THD, known harmonics, DC offset).
+#include <cmath>
+#include <complex>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "analysis/fft.hpp"
+#include "harness.hpp"
+#include "pesim/analysis.hpp"
+#include "pesim/errors.hpp"
+
+using namespace pesim;
+using namespace pesim::test;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+std::vector<double> randomSignal(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> x(n);
+  for (auto& v : x) v = u(rng);
+  return x;
+}
+
+double worstDftError(std::size_t n) {
+  const std::vector<double> x = randomSignal(n, static_cast<unsigned>(n));
+  const auto fast = analysis::spectrum(x.data(), n);
+  double worst = 0.0;
+  for (std::size_t k = 0; k <= n / 2; ++k) {
+    std::complex<double> sum = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const double angle = -2.0 * kPi * static_cast<double>((j * k) % n) / static_cast<double>(n);
+      sum += x[j] * std::complex<double>(std::cos(angle), std::sin(angle));
+    }
+    worst = std::max(worst, std::abs(sum - fast[k]) / std::sqrt(static_cast<double>(n)));
+  }
+  return worst;
+}
+
+std::string invalidField(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const InputError& e) {
+    return e.code() == ErrorCode::AnalysisInvalid ? e.field() : "wrong code";
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(fft_power_of_two_matches_naive_dft) {
+  for (std::size_t n : {1u, 2u, 4u, 8u, 32u, 512u, 2048u}) CHECK_NEAR(worstDftError(n), 0.0, 1e-12);
+}
+
+TEST(fft_mixed_radix_matches_naive_dft) {
+  for (std::size_t n : {3u, 6u, 12u, 1000u, 1470u}) CHECK_NEAR(worstDftError(n), 0.0, 1e-12);
+}
+
+TEST(fft_bluestein_matches_naive_dft) {
+  for (std::size_t n : {67u, 1009u, 2018u, 4 * 1031u}) CHECK_NEAR(worstDftError(n), 0.0, 1e-11);
+}
+
+TEST(pow2_inverse_undoes_forward) {
+  analysis::detail::Pow2Fft fft(256);
+  std::vector<analysis::detail::Cx> x(256), original;
+  const auto r = randomSignal(512, 7);
+  for (std::size_t i = 0; i < 256; ++i) x[i] = {r[2 * i], r[2 * i + 1]};
+  original = x;
+  fft.forwardToBitReversed(x.data());
+  fft.inverseFromBitReversed(x.data());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < 256; ++i) worst = std::max(worst, std::abs(x[i].re / 256 - original[i].re));
+  CHECK_NEAR(worst, 0.0, 1e-14);
+}
+
+TEST(sine_characteristics) {
+  // 3 V amplitude, 50 Hz, 10 kHz sampling, 10 whole periods: rms = 3/√2, mean|x| = 6/π.
+  std::vector<double> x(2000);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = 3.0 * std::sin(2 * kPi * 50.0 * static_cast<double>(j) / 1e4);
+  const auto c = analysis::characteristics(x.data(), x.size(), 1e4);
+  CHECK_NEAR(c.rms, 3.0 / std::sqrt(2.0), 1e-12);
+  CHECK_NEAR(c.average, 0.0, 1e-12);
+  CHECK_NEAR(c.peakToPeak, 6.0, 1e-9);
+  CHECK_NEAR(c.ripple, 0.0, 0.0);  // the average is 0 up to rounding
+  CHECK_NEAR(c.thd, 0.0, 1e-12);
+  CHECK_NEAR(c.baseFrequency, 50.0, 1e-12);
+  CHECK_NEAR(c.shapeFactor, kPi / (2 * std::sqrt(2.0)), 1e-3);
+}
+
+TEST(square_wave_thd) {
+  // ±1 square, L = 1000 samples per period: sampled harmonic amplitudes 4 / (L sin(πk/L)), odd k.
+  const std::size_t period = 1000, periods = 8;
+  std::vector<double> x(period * periods);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = (j % period) < period / 2 ? 1.0 : -1.0;
+  double sum = 0.0;
+  for (std::size_t k = 3; k < period / 2; k += 2) sum += std::pow(4.0 / (period * std::sin(kPi * k / period)), 2);
+  const double a1 = 4.0 / (period * std::sin(kPi / period));
+  const auto c = analysis::characteristics(x.data(), x.size(), 1e5, 100.0);
+  CHECK_NEAR(c.thd, std::sqrt(sum) / a1, 1e-10);
+  CHECK_NEAR(c.thd, std::sqrt(kPi * kPi / 8 - 1), 1e-4);
+  CHECK_NEAR(c.klirr, std::sqrt(sum) / std::sqrt(sum + a1 * a1), 1e-10);
+  CHECK_NEAR(c.shapeFactor, 1.0, 1e-12);
+}
+
+TEST(fourier_known_harmonics_with_phase_and_offset) {
+  // x = 0.5 + 2 cos(ωt + 30°) + 0.3 cos(3ωt − 120°), f0 = 60 Hz, fs = 7 kHz (non-integer period),
+  // 25.3 periods of data: the window is 25 periods.
+  const double fs = 7000.0, f0 = 60.0;
+  std::vector<double> x(static_cast<std::size_t>(25.3 * fs / f0));
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    const double t = static_cast<double>(j) / fs;
+    x[j] = 0.5 + 2.0 * std::cos(2 * kPi * f0 * t + kPi / 6) + 0.3 * std::cos(6 * kPi * f0 * t - 2 * kPi / 3);
+  }
+  const auto f = analysis::fourier(x.data(), x.size(), fs, f0, 5);
+  CHECK(f.periods == 25);
+  CHECK(f.windowSamples == static_cast<std::size_t>(std::llround(25 * fs / f0)));
+  CHECK_NEAR(f.dcComponent, 0.5, 2e-3);
+  CHECK_NEAR(f.fundamentalAmplitude, 2.0, 5e-3);
+  CHECK_NEAR(f.fundamentalPhaseDegrees, 30.0, 0.2);
+  CHECK_NEAR(f.amplitudes[2], 0.3, 5e-3);
+  CHECK_NEAR(f.phasesDegrees[2], -120.0, 0.5);
+  CHECK_NEAR(f.amplitudes[1], 0.0, 5e-3);
+}
+
+TEST(rms_and_validation) {
+  const std::vector<double> x{3.0, -4.0};
+  CHECK_NEAR(analysis::rms(x.data(), 2), std::sqrt(12.5), 1e-15);
+  const std::vector<double> bad{1.0, std::nan(""), 2.0};
+  CHECK(invalidField([&] { analysis::rms(bad.data(), 3); }) == "data[1]");
+  CHECK(invalidField([&] { analysis::rms(x.data(), 0); }) == "data");
+  CHECK(invalidField([&] { analysis::characteristics(x.data(), 2, 0.0); }) == "sampleRate");
+  CHECK(invalidField([&] { analysis::fourier(x.data(), 2, 10.0, 1.0, 0); }) == "harmonics");
+  CHECK(invalidField([&] { analysis::fourier(x.data(), 2, 10.0, 6.0, 3); }) == "baseFrequency");  // > Nyquist
+  CHECK(invalidField([&] { analysis::fourier(x.data(), 2, 10.0, 1.0, 3); }) == "baseFrequency");  // < 1 period
+}
