@@ -1,10 +1,16 @@
-// `npm run bench`: engine speed and memory against the targets, with ngspice as the reference
-// peer on the same buck converter. Writes bench/results/engine.md and prints the table.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+// `npm run bench`: every benchmark section, written to bench/results/bench.md and printed.
+// 1. engine: speed and memory of the engine cases (each in its own process, for its own peak RSS);
+// 2. peers: the SPICE decks of bench/peers in pesim and ngspice (bench/peers/section.ts);
+// 3. then, when their files exist, the sections of the services: bench/jobs.ts (jobsBenchmark),
+//    bench/analysis.ts, bench/http.ts, bench/jobq.ts and bench/realtime.ts (benchSection). A
+//    section that fails, or takes longer than SECTION_TIMEOUT_MS, is reported in the output and
+//    the others still run.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CASES } from './engine-case.js';
+import { peerSection } from './peers/section.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -18,42 +24,84 @@ function runCase(name: string): CaseResult {
   return JSON.parse(out.trim().split('\n').at(-1)!) as CaseResult;
 }
 
-function ngspice(deck: string): { wallMs: number; average: number } | undefined {
-  const started = process.hrtime.bigint();
-  const run = spawnSync('ngspice', ['-b', join(here, 'peers', deck)], { encoding: 'utf8' });
-  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-  if (run.error) return undefined; // ngspice -b exits non-zero on its "no .plot" note; the measurement decides
-  const match = /vavg\s*=\s*([-+0-9.eE]+)/.exec(run.stdout + run.stderr);
-  return match ? { wallMs, average: Number(match[1]) } : undefined;
+function engineSection(): string[] {
+  const rows = Object.keys(CASES).map(runCase);
+  const [buck, buckLong, inverter] = rows;
+  return [
+    '## Engine',
+    '',
+    '| circuit | steps | wall ms | steps/s | factorisations | cache hits | unknowns | LU | peak RSS MiB |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) =>
+      `| ${r.name} | ${r.steps} | ${r.wallMs.toFixed(1)} | ${(r.steps / (r.wallMs / 1000) / 1e6).toFixed(2)} M | ${r.factorizations} | ${r.cacheHits} | ${r.unknowns} | ${r.solver} | ${r.peakRssMiB.toFixed(0)} |`),
+    '',
+    'Targets: buck 20 ms under 40 ms (≥ 5 M steps/s); inverter under 100 ms; memory flat in run length.',
+    `- buck: ${buck.wallMs.toFixed(1)} ms (${buck.wallMs < 40 ? 'met' : 'MISSED'})`,
+    `- inverter: ${inverter.wallMs.toFixed(1)} ms (${inverter.wallMs < 100 ? 'met' : 'MISSED'})`,
+    `- peak RSS, 10× longer buck run: ${buck.peakRssMiB.toFixed(0)} → ${buckLong.peakRssMiB.toFixed(0)} MiB (outputs decimated to the same point budget)`,
+  ];
 }
 
-const rows = Object.keys(CASES).map(runCase);
-const lines = [
-  '| circuit | steps | wall ms | steps/s | factorisations | cache hits | unknowns | LU | peak RSS MiB |',
-  '|---|---|---|---|---|---|---|---|---|',
-  ...rows.map((r) =>
-    `| ${r.name} | ${r.steps} | ${r.wallMs.toFixed(1)} | ${(r.steps / (r.wallMs / 1000) / 1e6).toFixed(2)} M | ${r.factorizations} | ${r.cacheHits} | ${r.unknowns} | ${r.solver} | ${r.peakRssMiB.toFixed(0)} |`),
+type Section = () => Promise<string[]>;
+
+/** Bound of one optional section (the whole bench stays within a few minutes). */
+const SECTION_TIMEOUT_MS = 120_000;
+
+/**
+ * The section's lines, or a rejection after the time limit. The pending timer also keeps the event
+ * loop alive: a section whose promise is never settled would otherwise end the process silently.
+ */
+function bounded(section: Section, file: string): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not finish within ${SECTION_TIMEOUT_MS / 1000} s`)), SECTION_TIMEOUT_MS);
+  });
+  return Promise.race([section(), limit]).finally(() => clearTimeout(timer)).catch((error: unknown) => {
+    throw new Error(`bench/${file}: ${(error as Error).message}`);
+  });
+}
+
+/** The optional sections: file, title, and the name of the function each exports. */
+const OPTIONAL: ReadonlyArray<{ file: string; title: string; exportName: string }> = [
+  { file: 'jobs.ts', title: 'Job runtime', exportName: 'jobsBenchmark' },
+  { file: 'analysis.ts', title: 'Analysis', exportName: 'benchSection' },
+  { file: 'http.ts', title: 'HTTP service', exportName: 'benchSection' },
+  { file: 'jobq.ts', title: 'Job-queue service', exportName: 'benchSection' },
+  { file: 'realtime.ts', title: 'Real-time progress (SSE, STOMP)', exportName: 'benchSection' },
 ];
-const buck = rows[0];
-const buckLong = rows[1];
-const inverter = rows[2];
-lines.push('', 'Targets: buck 20 ms under 40 ms (≥ 5 M steps/s); inverter under 100 ms; memory flat in run length.');
-lines.push(`- buck: ${buck.wallMs.toFixed(1)} ms (${buck.wallMs < 40 ? 'met' : 'MISSED'})`);
-lines.push(`- inverter: ${inverter.wallMs.toFixed(1)} ms (${inverter.wallMs < 100 ? 'met' : 'MISSED'})`);
-lines.push(`- peak RSS, 10× longer buck run: ${buck.peakRssMiB.toFixed(0)} → ${buckLong.peakRssMiB.toFixed(0)} MiB (outputs decimated to the same point budget)`);
 
-const peer = ngspice('buck.cir');
-if (peer) {
-  const ours = buck.measurements['SCOPE.1.ch1.avg'];
-  lines.push('', '| peer: buck 20 ms | wall ms | Vout avg (16–20 ms) |', '|---|---|---|');
-  lines.push(`| pesim | ${buck.wallMs.toFixed(1)} | ${ours.toFixed(3)} |`);
-  lines.push(`| ngspice -b (process, incl. start-up) | ${peer.wallMs.toFixed(1)} | ${peer.average.toFixed(3)} |`);
-  lines.push(`| ratio ngspice / pesim | ${(peer.wallMs / buck.wallMs).toFixed(1)}× | Δ ${(100 * Math.abs(ours - peer.average) / peer.average).toFixed(2)} % |`);
-} else {
-  lines.push('', 'ngspice not found or failed: peer comparison skipped (apt-get install ngspice).');
+async function optionalSection(file: string, title: string, exportName: string): Promise<string[] | undefined> {
+  const path = join(here, file);
+  if (!existsSync(path)) return undefined;
+  try {
+    const module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    const section = module[exportName];
+    if (typeof section !== 'function') return [`## ${title}`, '', `bench/${file} exports no ${exportName}() function.`];
+    const lines = await bounded(section as Section, file);
+    // A section that brings its own heading keeps it.
+    return lines[0]?.startsWith('#') ? lines : [`## ${title}`, '', ...lines];
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0];
+    console.error(message);
+    return [`## ${title}`, '', `Section failed: ${message}`];
+  }
 }
 
-const table = lines.join('\n') + '\n';
-mkdirSync(join(here, 'results'), { recursive: true });
-writeFileSync(join(here, 'results', 'engine.md'), table);
-console.log(table);
+async function main(): Promise<void> {
+  const sections: string[][] = [engineSection()];
+  console.error('bench: engine done; running the ngspice peers …');
+  sections.push(await peerSection());
+  for (const { file, title, exportName } of OPTIONAL) {
+    console.error(`bench: ${file} …`);
+    const lines = await optionalSection(file, title, exportName);
+    if (lines) sections.push(lines);
+  }
+  const text = `# pesim benchmarks\n\n${sections.map((s) => s.join('\n')).join('\n\n')}\n`;
+  mkdirSync(join(here, 'results'), { recursive: true });
+  writeFileSync(join(here, 'results', 'bench.md'), text);
+  console.log(text);
+}
+
+await main();
+// Sections may leave worker threads or sockets behind; the results are written, so end here.
+process.exit(0);

@@ -1,11 +1,11 @@
 // `pesim run FILE`: simulates a circuit file with a progress bar on a terminal, prints the
 // measurements (or exactly the documented JSON with --json) and optionally writes the signals.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { simulate, type Progress, type SimulationResult } from '../engine/index.js';
 import { SOLVER_METHODS, type Netlist, type SolverMethod } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
-import { signalNames, toCsv } from './output.js';
+import { checkOutputPath, signalNames, writeSignals } from './output.js';
 
 interface RunOptions {
   tend?: string;
@@ -79,21 +79,19 @@ export function registerRun(program: Command): void {
     .option('--dt <s>', 'time step [s] (default: the file\'s)')
     .option('--solver <method>', `one of ${SOLVER_METHODS.join(', ')}`)
     .option('--param <KEY=VALUE>', 'parameter override, repeatable (R.1.R=10, $Vin=48)', (v: string, acc: string[]) => [...acc, v], [])
-    .option('--out <file>', 'write the signals (.csv)')
+    .option('--out <file>', 'write the signals (.csv or .parquet)')
     .option('--json', 'print {signals, measurements, stats} as JSON')
     .option('--from <s>', 'measurement window start [s] (default 80 % of the run)')
     .option('--to <s>', 'measurement window end [s] (default the end)')
     .action(async (file: string, o: RunOptions) => {
+      if (o.out) checkOutputPath(o.out);
       const read = await readCircuitFile(await readFile(file), file);
       for (const warning of read.warnings) console.error(`warning: ${warning}`);
       const netlist = applySettings(read.netlist, o);
       const result = await simulate(netlist, { parameters: parseParameters(o.param), onProgress: progressBar(), progressIntervalMs: 100 });
       for (const warning of result.warnings) console.error(`warning: ${warning}`);
       const names = signalNames(result, read.format);
-      if (o.out) {
-        if (!o.out.endsWith('.csv')) throw new Error(`--out: unsupported output format for ${o.out} (use .csv)`);
-        await writeFile(o.out, toCsv(result, names));
-      }
+      if (o.out) await writeSignals(o.out, result, names);
       if (o.json) {
         console.log(jsonSummary(result, names));
         return;

@@ -2,6 +2,9 @@
 // from the content, not the file name.
 import { NetlistError } from './errors.js';
 import { assertNetlistShape, type Netlist } from './netlist.js';
+import { maxInflatedBytes } from './ipes/container.js';
+import { readIpes } from './ipes/read.js';
+import { readSpice } from './spice/read.js';
 
 export type CircuitFormat = 'json' | 'ipes' | 'spice';
 
@@ -63,18 +66,47 @@ export function readJsonNetlist(text: string): Netlist {
 
 type Reader = (bytes: Uint8Array, fileName?: string) => { netlist: Netlist; warnings: string[] };
 
-/** Readers by detected format; each format's reader registers here. */
-const READERS: Partial<Record<CircuitFormat, Reader>> = {
-  json: (bytes) => ({ netlist: readJsonNetlist(new TextDecoder().decode(bytes)), warnings: [] }),
-};
-
-export async function readCircuitFile(bytes: Uint8Array, fileName?: string): Promise<ReadResult> {
-  const format = detectFormat(bytes);
-  const reader = READERS[format];
-  if (!reader) {
-    throw new NetlistError('UNSUPPORTED_FORMAT', `${fileName ?? 'The file'} looks like a ${format} circuit, which this version cannot read; supported: ${Object.keys(READERS).join(', ')}`, [
-      { field: fileName ?? '(file)', message: `unsupported format ${format}` },
+/**
+ * Decodes a text file. Control characters other than tab, line breaks, form feed and escape mean
+ * binary data (not a circuit): an error naming the line. Bytes that are not UTF-8 (a Latin-1 `µ` in
+ * a comment) are decoded leniently; where they matter, the format's reader names the line.
+ */
+function textOf(bytes: Uint8Array, format: CircuitFormat, fileName?: string): string {
+  const bad = bytes.findIndex((b) => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b);
+  if (bad >= 0) {
+    const line = bytes.subarray(0, bad).reduce((n, b) => (b === 0x0a ? n + 1 : n), 1);
+    const where = fileName ? `${fileName}:${line}` : `line ${line}`;
+    const expected = format === 'json' ? 'a JSON netlist' : 'a SPICE deck, a GeckoCIRCUITS .ipes file or a JSON netlist';
+    throw new NetlistError('PARSE_ERROR', `${where}: binary data (byte 0x${bytes[bad].toString(16).padStart(2, '0')} at offset ${bad}); expected ${expected}`, [
+      { field: `line ${line}`, message: `expected text, found binary data; expected ${expected}`, line },
     ]);
   }
-  return { format, ...reader(bytes, fileName) };
+  return new TextDecoder().decode(bytes);
+}
+
+/** Readers by detected format. */
+const READERS: Record<CircuitFormat, Reader> = {
+  json: (bytes, fileName) => ({ netlist: readJsonNetlist(textOf(bytes, 'json', fileName)), warnings: [] }),
+  ipes: (bytes, fileName) => readIpes(bytes, fileName),
+  spice: (bytes, fileName) => readSpice(textOf(bytes, 'spice', fileName), fileName),
+};
+
+/**
+ * Reads a circuit file of any supported kind. Files over the inflated-size limit
+ * (PESIM_MAX_INFLATED_BYTES, default 64 MiB) are refused before parsing; compressed .ipes files are
+ * limited in their decompressed size.
+ */
+export function readCircuitBytes(bytes: Uint8Array, fileName?: string): ReadResult {
+  const limit = maxInflatedBytes();
+  if (bytes.length > limit) {
+    throw new NetlistError('INPUT_TOO_LARGE', `${fileName ?? 'the file'}: ${bytes.length} bytes is larger than the limit of ${limit} bytes (PESIM_MAX_INFLATED_BYTES)`, [
+      { field: fileName ?? '(file)', message: `expected at most ${limit} bytes`, line: 1 },
+    ]);
+  }
+  const format = detectFormat(bytes);
+  return { format, ...READERS[format](bytes, fileName) };
+}
+
+export async function readCircuitFile(bytes: Uint8Array, fileName?: string): Promise<ReadResult> {
+  return readCircuitBytes(bytes, fileName);
 }

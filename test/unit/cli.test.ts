@@ -5,9 +5,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readResult } from '../../src/jobs/cache/formats/index.js';
 import { rcStep } from '../fixtures/circuits.js';
 
 const bin = fileURLToPath(new URL('../../bin/pesim.js', import.meta.url));
+const buckIpes = fileURLToPath(new URL('../fixtures/gecko/buck_simple.ipes', import.meta.url));
+const rcDeck = fileURLToPath(new URL('../../bench/peers/rc.cir', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'pesim-cli-'));
 const pesim = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
 
@@ -61,6 +64,60 @@ describe('pesim command', () => {
     expect(r.status).to.equal(1);
     expect(r.stderr).to.contain('V.9');
     expect(pesim('validate', rcFile).status).to.equal(0);
+  });
+
+  it('runs a GeckoCIRCUITS file: scope channels as signal names, measurements over the last 20 %', () => {
+    const r = pesim('run', buckIpes, '--json');
+    expect(r.status, r.stderr).to.equal(0);
+    const out = JSON.parse(r.stdout) as { signals: string[]; measurements: Record<string, number>; stats: { steps: number; wallMs: number } };
+    expect(Object.keys(out)).to.deep.equal(['signals', 'measurements', 'stats']);
+    expect(out.signals).to.deep.equal(['SCOPE.1.ch1', 'SCOPE.1.ch2', 'SCOPE.1.ch3', 'SCOPE.1.ch4', 'SCOPE.1.ch5', 'SCOPE.1.ch6']);
+    expect(Object.keys(out.measurements)).to.include.members(['SCOPE.1.ch3.avg', 'SCOPE.1.ch3.rms', 'SCOPE.1.ch3.min', 'SCOPE.1.ch3.max']);
+    // u2 of the 48 V buck at duty 0.4: D·Vin − (1 − D)·vf = 18.84 V.
+    expect(out.measurements['SCOPE.1.ch3.avg']).to.be.closeTo(18.84, 0.4);
+    expect(out.stats.steps).to.equal(1000);
+    expect(out.stats.wallMs).to.be.a('number');
+  });
+
+  it('runs a SPICE deck with V(node) and I(element) names, --tend, --dt and a window', () => {
+    const r = pesim('run', rcDeck, '--json', '--tend', '2e-3', '--dt', '1e-5', '--from', '0', '--to', '1e-3');
+    expect(r.status, r.stderr).to.equal(0);
+    const out = JSON.parse(r.stdout) as { signals: string[]; measurements: Record<string, number>; stats: { steps: number } };
+    expect(out.signals).to.deep.equal(['V(in)', 'V(out)', 'I(V1)']);
+    expect(out.stats.steps).to.equal(200);
+    expect(out.measurements['V(out).max']).to.be.closeTo(1 - Math.exp(-1), 0.01);
+    expect(out.measurements['I(V1).min']).to.be.closeTo(-1e-3, 2e-5);
+  });
+
+  it('writes the signals as Parquet under their user-facing names', async () => {
+    const file = join(dir, 'rc.parquet');
+    const r = pesim('run', rcDeck, '--out', file);
+    expect(r.status, r.stderr).to.equal(0);
+    const stored = await readResult(file, 'parquet');
+    expect(Object.keys(stored.signals)).to.deep.equal(['V(in)', 'V(out)', 'I(V1)']);
+    expect(stored.time).to.have.length(5001);
+    expect(stored.signals['V(out)'][5000]).to.be.closeTo(1 - Math.exp(-5), 1e-3);
+  });
+
+  it('refuses an unknown output extension before simulating, and unreadable files', () => {
+    const r = pesim('run', rcDeck, '--out', join(dir, 'out.xlsx'));
+    expect(r.status).to.equal(1);
+    expect(r.stderr).to.match(/--out: cannot write .*out\.xlsx: expected a file name ending in \.csv or \.parquet/);
+    const junk = join(dir, 'junk.ipes');
+    writeFileSync(junk, Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3]));
+    const bad = pesim('run', junk);
+    expect(bad.status).to.equal(1);
+    expect(bad.stderr).to.match(/junk\.ipes starts like a gzip stream but cannot be decompressed/);
+    expect(bad.stdout).to.equal('');
+  });
+
+  it('validates GeckoCIRCUITS files and SPICE decks', () => {
+    const ipes = pesim('validate', buckIpes);
+    expect(ipes.status, ipes.stderr).to.equal(0);
+    expect(ipes.stdout).to.match(/valid ipes circuit, 6 elements, 8 control blocks/);
+    const deck = pesim('validate', rcDeck);
+    expect(deck.status, deck.stderr).to.equal(0);
+    expect(deck.stdout).to.match(/valid spice circuit, 3 elements/);
   });
 
   it('serves the health endpoint on the requested loopback port', async () => {

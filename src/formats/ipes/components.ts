@@ -1,6 +1,7 @@
 // Typed records of the scanned blocks: wires (`Verbindung`) and components (`e`, `c`, `eTH`, `sp`),
 // with the common keys of GeckoCIRCUITS `AbstractBlockInterface` (typ, name, position, orientation,
 // terminal labels, enabled state, sheet, `parameter[]`, `parameterString[]`, `nameOpt[]`, couplings).
+import { NetlistError, type ErrorDetail } from '../errors.js';
 import { syntaxError, type RawBlock, type TokenMap } from './tokens.js';
 
 export type Domain = 'LK' | 'CONTROL' | 'THERMAL' | 'RELUCTANCE';
@@ -112,16 +113,23 @@ export function readComponent(raw: RawBlock, fileName?: string): ComponentRecord
   };
 }
 
-/** Renames components whose name is already taken (GeckoCIRCUITS does the same on load). */
-export function uniqueNames(components: ComponentRecord[], warnings: string[]): void {
-  const taken = new Set<string>();
+/**
+ * Rejects component names (`idStringDialog`) used twice: parameter keys, GATE targets and scope
+ * signals refer to components by name, so a renamed duplicate would silently change the circuit.
+ */
+export function uniqueNames(components: ComponentRecord[], fileName?: string): void {
+  const first = new Map<string, ComponentRecord>();
+  const details: ErrorDetail[] = [];
   for (const c of components) {
-    if (taken.has(c.name)) {
-      let k = 2;
-      while (taken.has(`${c.name}_${k}`)) k++;
-      warnings.push(`line ${c.line}: component name ${c.name} is used twice; the second is renamed ${c.name}_${k}`);
-      c.name = `${c.name}_${k}`;
+    const earlier = first.get(c.name);
+    if (earlier) {
+      details.push({ field: `line ${c.line}`, line: c.line, component: c.name, message: `component name ${c.name} is already used on line ${earlier.line}; expected a unique idStringDialog` });
+    } else {
+      first.set(c.name, c);
     }
-    taken.add(c.name);
+  }
+  if (details.length > 0) {
+    const where = fileName ? `${fileName}: ` : '';
+    throw new NetlistError('DUPLICATE_NAME', `${where}${details.map((d) => `line ${d.line}: ${d.message}`).join('; ')}`, details);
   }
 }

@@ -84,6 +84,8 @@ export interface Connectivity {
   nodes: NodeInfo[];
   /** Node id of a terminal (undefined for components that were not placed). */
   nodeOf(component: number, side: 'in' | 'out', index: number): number | undefined;
+  /** Node id of each wire, in the order of the `wires` given. */
+  wireNodes: number[];
 }
 
 interface Area {
@@ -170,6 +172,7 @@ export function connect(records: ComponentRecord[], placed: Array<PlacedComponen
   const nodeOfRoot = new Map<number, NodeInfo>();
   const terminalNode = new Map<string, number>();
   const nodes: NodeInfo[] = [];
+  const wireNodes: number[] = [];
   areas.forEach((area, i) => {
     const root = uf.find(i);
     let node = nodeOfRoot.get(root);
@@ -178,6 +181,7 @@ export function connect(records: ComponentRecord[], placed: Array<PlacedComponen
       nodes.push(node);
       nodeOfRoot.set(root, node);
     }
+    if (i < wires.length) wireNodes.push(node.id);
     if (area.label && !node.labels.includes(area.label)) node.labels.push(area.label);
     if (area.terminal) {
       node.terminals.push(area.terminal);
@@ -187,5 +191,6 @@ export function connect(records: ComponentRecord[], placed: Array<PlacedComponen
   return {
     nodes,
     nodeOf: (component, side, index) => terminalNode.get(`${component}|${side}|${index}`),
+    wireNodes,
   };
 }

@@ -84,6 +84,7 @@ function tokenizeLine(text: string, line: number, fileName?: string): Token[] {
       i = j + 1;
       continue;
     }
+    if (ch === '}') throw lineError('SPICE_SYNTAX', line, `unexpected '}' without a matching '{'`, fileName);
     let j = i;
     while (j < text.length && !/[\s(),={}']/.test(text[j])) j++;
     push('word', text.slice(i, j));

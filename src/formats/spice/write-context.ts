@@ -33,6 +33,8 @@ export interface WriteContext {
   /** Global parameters written as `.param` (so `{name}` may be used). */
   writtenParameters: Set<string>;
   dt: number;
+  /** Delay of gate sources [s] (SpiceWriteOptions.gateTiming). */
+  gateShift: number;
   diodeMode: DiodeMode;
   /** SIGNAL source nodes written for B-source expressions, by `<block>@<shift>`. */
   signalNodes: Map<string, string>;

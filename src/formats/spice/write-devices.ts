@@ -88,11 +88,11 @@ function gate(ctx: WriteContext, e: NetlistElement, spice: string): string {
   }
   const input = block.inputs?.[0];
   if (!input) throw new NetlistError('NETLIST_INVALID', `${block.name}: GATE without input`, [{ field: block.name, component: block.name, message: 'no input' }]);
-  const spec = unlessUnsupported(() => sourceSpec(compare(shapeOf(input, ctx.producers, block.name), 0.5, true), ctx.dt));
+  const spec = unlessUnsupported(() => sourceSpec(compare(shapeOf(input, ctx.producers, block.name), 0.5, true), ctx.dt, 1, 0, ctx.gateShift));
   if (spec !== undefined) {
     ctx.lines.push(`${ctx.names.helper('V', `${spice}_g`)} ${node} 0 ${spec}`);
   } else {
-    ctx.lines.push(`${ctx.names.helper('B', `${spice}_g`)} ${node} 0 V = ${expressionOf(input, ctx, block.name, 0)}`);
+    ctx.lines.push(`${ctx.names.helper('B', `${spice}_g`)} ${node} 0 V = ${expressionOf(input, ctx, block.name, ctx.gateShift)}`);
   }
   return node;
 }

@@ -20,6 +20,13 @@ export interface SpiceWriteOptions {
   diode?: DiodeMode;
   /** File the `.control` block writes with wrdata (default `pesim-ngspice.dat`, relative to ngspice's cwd). */
   outputFile?: string;
+  /**
+   * Edges of gate sources: `continuous` (default) at the exact switching instants, for ngspice;
+   * `step` one time step later (less 1e-3·dt), so that pesim reading the deck back — where a
+   * voltage-controlled switch follows its control at the end of each step, while a GATE applies the
+   * value of the step's start — switches on the same steps as the original netlist.
+   */
+  gateTiming?: 'continuous' | 'step';
 }
 
 /** A signal the deck records. */
@@ -84,6 +91,7 @@ export function buildSpiceDeck(netlist: Netlist, options: SpiceWriteOptions = {}
     gates,
     writtenParameters,
     dt: settings.dt,
+    gateShift: options.gateTiming === 'step' ? settings.dt * (1 - 1e-3) : 0,
     diodeMode,
     signalNodes: new Map(),
   };

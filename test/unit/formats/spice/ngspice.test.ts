@@ -42,7 +42,10 @@ function valueAt(result: NgspiceResult, signal: string, t: number): number {
 describe('spice writer with ngspice', function () {
   this.timeout(120_000);
   before(function () {
-    if (!existsSync(NGSPICE)) this.skip();
+    if (!existsSync(NGSPICE)) {
+      console.log(`      (skipped: ngspice not found at ${NGSPICE}; install it with apt-get install ngspice)`);
+      this.skip();
+    }
   });
 
   it('runs an RC step read from a deck and matches 1 − exp(−t/RC)', async () => {
@@ -144,7 +147,8 @@ describe('spice writer with ngspice', function () {
     before(function () {
       try {
         loadBinding();
-      } catch {
+      } catch (error) {
+        console.log(`      (skipped: the pesim addon does not load: ${(error as Error).message.split('\n')[0]})`);
         this.skip();
       }
     });
