@@ -129,10 +129,12 @@ export class Scheduler {
     }
     // The result files of hits exist before their records say completed.
     for (const { record, entry } of hits) await this.cache!.copyOut(entry, this.resultPath(record.id), this.settings.resultFormat, this.settings.resultCompression);
-    this.store.tasks.insertMany(records);
+    this.store.transaction(() => {
+      this.store.tasks.insertMany(records);
+      for (const record of records) this.log('INFO', record.cacheHit ? 'completed from the result cache' : `queued (${record.priority})`, record.id);
+    });
     for (const record of records) {
       this.order.set(record.id, this.sequence++);
-      this.log('INFO', record.cacheHit ? 'completed from the result cache' : `queued (${record.priority})`, record.id);
       this.events.emit('state', record);
       if (record.state === 'queued') this.queue.push(record.id, record.priority);
     }
@@ -165,8 +167,7 @@ export class Scheduler {
     } else {
       this.queue.remove(id);
     }
-    this.log('INFO', 'cancelled', id);
-    return this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null });
+    return this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null }, { level: 'INFO', message: 'cancelled' });
   }
 
   pause(id: string): TaskRecord {
@@ -212,7 +213,7 @@ export class Scheduler {
       errorCode: null,
       errorMessage: null,
       cacheHit: false,
-      cacheKey: this.cache?.keyFor(input.spec) ?? null,
+      cacheKey: this.cache?.settings.enabled ? this.cache.keyFor(input.spec) : null,
       runMs: null,
       retryAt: null,
       progress: null,
@@ -267,8 +268,8 @@ export class Scheduler {
       }, this.settings.taskTimeoutMs);
     }
     this.running.set(id, run);
-    const updated = this.transition(id, { state: 'running', startedAt: this.isoNow(), attempts: task.attempts + 1, retryAt: null });
-    this.log('INFO', `started (attempt ${updated.attempts})`, id);
+    const attempts = task.attempts + 1;
+    this.transition(id, { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null }, { level: 'INFO', message: `started (attempt ${attempts})` });
     this.executor
       .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id) })
       .then(
@@ -328,8 +329,11 @@ export class Scheduler {
       await this.cache.putFile(task.cacheKey, target.path, target.format, target.compression, description);
     }
     const done = progressOf({ phase: 'done', step: stats.steps, totalSteps: stats.steps, time: 0, percent: 100, paused: false }, 0);
-    this.log('INFO', `completed in ${stats.wallMs.toFixed(1)} ms`, task.id, stats.wallMs / 1000);
-    this.transition(task.id, { state: 'completed', completedAt: this.isoNow(), runMs: stats.wallMs, progress: done, errorCode: null, errorMessage: null });
+    this.transition(
+      task.id,
+      { state: 'completed', completedAt: this.isoNow(), runMs: stats.wallMs, progress: done, errorCode: null, errorMessage: null },
+      { level: 'INFO', message: `completed in ${stats.wallMs.toFixed(1)} ms`, duration: stats.wallMs / 1000 },
+    );
   }
 
   private resultTarget(id: string): ResultTarget {
@@ -339,14 +343,20 @@ export class Scheduler {
   private fail(task: TaskRecord, error: ExecutionFailure): void {
     const retriesLeft = task.attempts <= this.settings.retryAttempts;
     if (error.deterministic || !retriesLeft) {
-      this.log('ERROR', `failed: ${error.message}`, task.id);
-      this.transition(task.id, { state: 'failed', completedAt: this.isoNow(), errorCode: error.code, errorMessage: error.message, progress: null });
+      this.transition(
+        task.id,
+        { state: 'failed', completedAt: this.isoNow(), errorCode: error.code, errorMessage: error.message, progress: null },
+        { level: 'ERROR', message: `failed: ${error.message}` },
+      );
       return;
     }
     const delay = this.settings.retryDelayMs * 2 ** (task.attempts - 1);
     const readyAt = this.clock.now() + delay;
-    this.log('WARNING', `attempt ${task.attempts} failed (${error.code}: ${error.message}); retry in ${delay} ms`, task.id);
-    this.transition(task.id, { state: 'queued', retryAt: new Date(readyAt).toISOString(), errorCode: error.code, errorMessage: error.message, progress: null });
+    this.transition(
+      task.id,
+      { state: 'queued', retryAt: new Date(readyAt).toISOString(), errorCode: error.code, errorMessage: error.message, progress: null },
+      { level: 'WARNING', message: `attempt ${task.attempts} failed (${error.code}: ${error.message}); retry in ${delay} ms` },
+    );
     this.queue.insertOrdered(task.id, task.priority, readyAt, (other) => this.order.get(other) ?? Number.MAX_SAFE_INTEGER);
   }
 
@@ -364,8 +374,13 @@ export class Scheduler {
     return task.spec.netlist.name ?? task.id;
   }
 
-  private transition(id: string, patch: Partial<TaskRecord>): TaskRecord {
-    const updated = this.store.tasks.update(id, patch);
+  /** Updates the task and records the log line in one transaction (one commit), then tells the bus. */
+  private transition(id: string, patch: Partial<TaskRecord>, note?: { level: 'INFO' | 'WARNING' | 'ERROR'; message: string; duration?: number }): TaskRecord {
+    const updated = this.store.transaction(() => {
+      const record = this.store.tasks.update(id, patch);
+      if (note) this.log(note.level, note.message, id, note.duration);
+      return record;
+    });
     this.events.emit('state', updated);
     return updated;
   }

@@ -1,0 +1,61 @@
+// Child process of bench/jobs.ts: runs the 1 000-run sweep on the compiled job runtime (dist/) in a
+// plain `node` process, so neither the scheduler's thread nor its workers pay a TypeScript loader.
+// Reads {netlist, runs, workers, cache} as JSON on stdin; prints one JSON line of figures.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const { createRuntime, defaultRuntimeSettings } = await import(new URL('../dist/src/jobs/runtime.js', import.meta.url).href);
+const { netlist, runs, workers, cache } = JSON.parse(readFileSync(0, 'utf8'));
+
+const sweep = (count, offset = 0) => Array.from({ length: count }, (_, i) => ({
+  owner: 'bench', priority: 'NORMAL', modelName: 'buck', request: {},
+  spec: { netlist, parameters: { 'R.1.R': 2 + (i + offset) * 0.01 } },
+}));
+
+function allDone(runtime, tasks) {
+  const ids = new Set(tasks.map((t) => t.id));
+  return new Promise((resolve) => {
+    const listener = (t) => {
+      if (ids.has(t.id) && (t.state === 'completed' || t.state === 'failed') && ids.delete(t.id) && ids.size === 0) {
+        runtime.events.off('state', listener);
+        resolve();
+      }
+    };
+    runtime.events.on('state', listener);
+  });
+}
+
+const keepAlive = setInterval(() => undefined, 1000); // the runtime's workers and timers do not hold the process
+const dir = mkdtempSync(join(tmpdir(), 'pesim-bench-'));
+const settings = defaultRuntimeSettings(dir);
+settings.maxConcurrentSimulations = workers;
+settings.cache.enabled = cache;
+settings.scheduler.queueSize = runs + 10;
+const runtime = createRuntime(settings);
+await allDone(runtime, await runtime.scheduler.submitMany(sweep(4, runs))); // start the workers
+
+const loopBefore = performance.eventLoopUtilization();
+const started = performance.now();
+const tasks = await runtime.scheduler.submitMany(sweep(runs));
+await allDone(runtime, tasks);
+const wallMs = performance.now() - started;
+const loop = performance.eventLoopUtilization(loopBefore);
+const engineMs = tasks.reduce((sum, t) => sum + (runtime.store.tasks.get(t.id).runMs ?? 0), 0);
+
+// Cache-hit latency: resubmit items that are now cached, one at a time.
+const hitLatencies = [];
+if (cache) {
+  for (const item of sweep(200)) {
+    const t0 = performance.now();
+    const [record] = await runtime.scheduler.submitMany([item]);
+    hitLatencies.push(performance.now() - t0);
+    if (!record.cacheHit) throw new Error('expected a cache hit');
+  }
+}
+await runtime.close();
+rmSync(dir, { recursive: true, force: true });
+clearInterval(keepAlive);
+// The scheduler's thread: time it was busy (not waiting in the event loop) per task.
+console.log(JSON.stringify({ wallMs, engineMs, schedulerMsPerTask: loop.active / runs, hitLatencies }));
