@@ -1,43 +1,52 @@
-// `pesim serve`: the simulation service. Until the HTTP interface lands it answers the health
-// endpoints (/api/v1/health, /actuator/health) with the engine's status.
-import { createServer } from 'node:http';
+// `pesim serve`: the simulation service (HTTP interface on /api/v1, API reference, health). The
+// configuration comes from defaults, --config / SIM_CONFIG (.properties or YAML, sim.api.* keys),
+// environment variables, then the flags. SIGINT or SIGTERM stops accepting connections, ends open
+// streams and stops the job runtime; queued work stays in the SQLite store and runs after a restart.
 import type { Command } from 'commander';
-import { engineInfo } from '../engine/index.js';
+import { CONFIG_KEYS, loadConfig, type SimulationServiceConfig } from '../http/config.js';
+import { startSimulationService } from '../http/server.js';
+
+interface ServeOptions {
+  port?: string;
+  host?: string;
+  config?: string;
+  dataDir?: string;
+}
 
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('run the simulation service (health endpoints: /api/v1/health, /actuator/health)')
-    .option('--port <port>', 'port (env SIM_PORT)', process.env.SIM_PORT ?? '8080')
-    .option('--host <host>', 'interface to listen on (env SIM_HOST); 0.0.0.0 must be asked for', process.env.SIM_HOST ?? '127.0.0.1')
-    .action(async (options: { port: string; host: string }) => {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0–65535, got ${options.port}`);
-      const engine = engineInfo();
-      const started = Date.now();
-      const server = createServer((req, res) => {
-        const path = (req.url ?? '/').split('?')[0];
-        const body =
-          path === '/api/v1/health'
-            ? { status: 'UP', version: '0.1.0', uptimeSeconds: (Date.now() - started) / 1000, engine: { version: engine.version, eigen: engine.eigen } }
-            : path === '/actuator/health'
-              ? { status: 'UP', components: { engine: { status: 'UP' } } }
-              : undefined;
-        res.statusCode = body ? 200 : 404;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify(body ?? { error: 'NOT_FOUND', message: `No route ${path}`, path, timestamp: new Date().toISOString() }));
-      });
+    .description('run the simulation service: HTTP API on /api/v1, Swagger UI on /swagger-ui/, OpenAPI on /v3/api-docs')
+    .option('--port <port>', 'port (env SIM_PORT, default 8080; 0 picks a free one)')
+    .option('--host <host>', 'interface to listen on (env SIM_HOST, default 127.0.0.1; 0.0.0.0 must be asked for)')
+    .option('--config <file>', 'configuration file, .properties or .yml with sim.api.* keys (env SIM_CONFIG)')
+    .option('--data-dir <dir>', 'directory of the database, results and cache (env PESIM_DATA_DIR, default ./data)')
+    .addHelpText('after', `\nSettings (property / environment variable):\n${CONFIG_KEYS.map((k) => `  ${k.property.padEnd(32)} ${k.env}`).join('\n')}`)
+    .action(async (options: ServeOptions) => {
+      const overrides: Partial<SimulationServiceConfig> = {};
+      if (options.port !== undefined) {
+        const port = Number(options.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0–65535, got ${options.port}`);
+        overrides.port = port;
+      }
+      if (options.host !== undefined) overrides.host = options.host;
+      if (options.dataDir !== undefined) overrides.dataDir = options.dataDir;
+      const config = loadConfig({ configFile: options.config, overrides });
+      const service = await startSimulationService(config);
+      console.log(`pesim: simulation service on ${service.url}/api/v1/health (API reference: ${service.url}/swagger-ui/)`);
       await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, options.host, resolve);
-      });
-      const address = server.address();
-      const actual = typeof address === 'object' && address ? address.port : port;
-      console.log(`pesim: simulation service listening on http://${options.host}:${actual}/api/v1/health`);
-      await new Promise<void>((resolve) => {
-        const stop = (): void => void server.close(() => resolve());
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        let stopping = false;
+        const stop = (signal: NodeJS.Signals): void => {
+          if (stopping) {
+            console.error(`pesim: ${signal} again, exiting without waiting`);
+            process.exit(130);
+          }
+          stopping = true;
+          console.log(`pesim: ${signal}: stopping (queued simulations stay queued)`);
+          service.close().then(resolve, reject);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
       });
     });
 }

@@ -6,6 +6,10 @@ export interface ErrorDetail {
   /** The request field at fault (`parameters.R.1.R`, `file` line 12, ...). */
   field: string;
   message: string;
+  /** Line of the circuit file at fault (parse errors). */
+  line?: number;
+  /** Component at fault (model errors). */
+  component?: string;
 }
 
 export class AppError extends Error {

@@ -66,8 +66,11 @@ export class ProgressHub {
     if (channel.history.length === 0) this.append(channel, task);
     const last = channel.history[channel.history.length - 1];
     const backlog = afterSeq === undefined ? [last] : channel.history.filter((m) => m.seq > afterSeq);
-    // A resumed stream whose next message has left the history gets the latest state instead.
-    const replay = afterSeq !== undefined && backlog.length > 0 && backlog[0].seq > afterSeq + 1 ? [last] : backlog;
+    // A resumed stream whose next message has left the history gets the latest state instead; so
+    // does one whose id is beyond the newest message (numbering restarted, e.g. after a restart of
+    // the service, which would otherwise leave the client waiting for ids that never come).
+    const stale = afterSeq !== undefined && afterSeq > last.seq;
+    const replay = stale || (afterSeq !== undefined && backlog.length > 0 && backlog[0].seq > afterSeq + 1) ? [last] : backlog;
     for (const entry of replay) listener(entry);
     if (last.final) return { close: () => undefined };
     channel.listeners.add(listener);

@@ -1,0 +1,167 @@
+// Circuit files as a resource: reading uploads (.ipes, SPICE or JSON, detected from the content),
+// checking that they can be simulated, and keeping them in the SQLite circuit repository; cloning
+// with parameter overrides and changing the simulation settings.
+import { randomUUID } from 'node:crypto';
+import { basename, extname } from 'node:path';
+import { validateNetlist } from '../engine/index.js';
+import { resolveNetlist, SOLVER_METHODS, type Netlist, type ParameterOverrides, type SolverMethod } from '../formats/netlist.js';
+import { readCircuitFile } from '../formats/read.js';
+import { AppError, validationError } from '../http/errors.js';
+import type { CircuitRecord, Store } from '../store/types.js';
+import { circuitNotFound, circuitProblem } from './circuit-errors.js';
+import type { SolverType, ValidationResult } from './CircuitPresenter.js';
+
+export interface SettingsPatch {
+  simulationDuration?: number;
+  timeStep?: number;
+  solverType?: SolverType;
+}
+
+/** Checks simulation settings; returns the netlist with them applied. */
+export function applySettings(netlist: Netlist, patch: SettingsPatch, prefix = ''): Netlist {
+  const settings = { ...netlist.settings };
+  const positive = (field: string, value: number | undefined): void => {
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw validationError(`${prefix}${field} must be a positive number of seconds`, [{ field: `${prefix}${field}`, message: 'must be a positive number' }]);
+  };
+  positive('simulationDuration', patch.simulationDuration);
+  positive('timeStep', patch.timeStep);
+  if (patch.solverType !== undefined && !SOLVER_METHODS.includes(patch.solverType as SolverMethod)) {
+    throw validationError(`${prefix}solverType must be one of ${SOLVER_METHODS.join(', ')}`, [{ field: `${prefix}solverType`, message: `must be one of ${SOLVER_METHODS.join(', ')}` }]);
+  }
+  if (patch.simulationDuration !== undefined) settings.tEnd = patch.simulationDuration;
+  if (patch.timeStep !== undefined) settings.dt = patch.timeStep;
+  if (patch.solverType !== undefined) settings.solver = patch.solverType;
+  if (settings.dt > settings.tEnd) {
+    throw validationError(`${prefix}timeStep (${settings.dt} s) is longer than the simulated time (${settings.tEnd} s)`, [{ field: `${prefix}timeStep`, message: 'must not exceed the simulated time' }]);
+  }
+  return { ...netlist, settings };
+}
+
+/**
+ * The netlist with overrides written into it (globals as `$name`, component parameters as
+ * `<component>.<parameter>`), keeping `$name` references elsewhere. Keys are checked by
+ * resolveNetlist first, so an unknown key is a 400 naming it.
+ */
+export function applyOverrides(netlist: Netlist, overrides: ParameterOverrides, field = 'overrides'): Netlist {
+  try {
+    resolveNetlist(netlist, overrides);
+  } catch (error) {
+    throw circuitProblem(error, field);
+  }
+  const copy = structuredClone(netlist);
+  const owners = new Map([...copy.elements, ...(copy.blocks ?? [])].map((item) => [item.name, item]));
+  for (const [key, value] of Object.entries(overrides)) {
+    if (key.startsWith('$')) {
+      copy.parameters = { ...(copy.parameters ?? {}), [key.slice(1)]: value };
+      continue;
+    }
+    const dot = key.lastIndexOf('.');
+    const owner = owners.get(key.slice(0, dot))!;
+    owner.params = { ...(owner.params ?? {}), [key.slice(dot + 1)]: value };
+  }
+  return copy;
+}
+
+export class CircuitService {
+  constructor(private readonly store: Store) {}
+
+  /** Reads and checks an uploaded file, stores it, returns the record. */
+  async parse(bytes: Uint8Array, fileName: string | undefined): Promise<CircuitRecord> {
+    if (bytes.length === 0) throw validationError('The uploaded file is empty', [{ field: 'file', message: 'is empty' }]);
+    let read;
+    try {
+      read = await readCircuitFile(bytes, fileName);
+    } catch (error) {
+      throw circuitProblem(error);
+    }
+    const warnings = [...read.warnings, ...this.check(read.netlist)];
+    // Readers that name the circuit after the file keep its extension; the record does not.
+    const fromFile = fileName ? basename(fileName, extname(fileName)) : undefined;
+    const name = (read.netlist.name === fileName ? fromFile : read.netlist.name) ?? fromFile ?? 'circuit';
+    const record: CircuitRecord = {
+      id: randomUUID(),
+      name,
+      format: read.format,
+      netlist: read.netlist,
+      source: bytes,
+      warnings,
+      createdAt: new Date().toISOString(),
+    };
+    this.store.circuits.insert(record);
+    return record;
+  }
+
+  list(limit: number, offset: number): { circuits: CircuitRecord[]; total: number } {
+    return this.store.circuits.list(limit, offset);
+  }
+
+  get(id: string): CircuitRecord {
+    const record = this.store.circuits.get(id);
+    if (!record) throw circuitNotFound(id);
+    return record;
+  }
+
+  /** Whether `id` names a stored circuit. */
+  has(id: string): boolean {
+    return this.store.circuits.get(id) !== undefined;
+  }
+
+  validate(id: string): ValidationResult {
+    const record = this.get(id);
+    try {
+      const warnings = validateNetlist(record.netlist);
+      return { circuitId: id, valid: true, errors: [], warnings: [...record.warnings, ...warnings].filter(unique).map((message) => ({ code: 'WARNING', message })) };
+    } catch (error) {
+      const problem = circuitProblem(error);
+      if (!(problem instanceof AppError)) throw error;
+      const code = (error as { code?: string }).code ?? problem.code;
+      const errors = (problem.details ?? [{ field: 'circuit', message: problem.message }]).map((d) => ({
+        code,
+        message: d.message,
+        ...(d.component ? { component: d.component } : d.field !== 'circuit' ? { component: d.field } : {}),
+      }));
+      return { circuitId: id, valid: false, errors, warnings: record.warnings.map((message) => ({ code: 'WARNING', message })) };
+    }
+  }
+
+  delete(id: string): void {
+    if (!this.store.circuits.delete(id)) throw circuitNotFound(id);
+  }
+
+  clone(id: string, overrides: ParameterOverrides, name?: string): CircuitRecord {
+    const source = this.get(id);
+    const netlist = applyOverrides(source.netlist, overrides);
+    const warnings = this.check(netlist);
+    const record: CircuitRecord = {
+      id: randomUUID(),
+      name: name ?? `${source.name} (copy)`,
+      format: source.format,
+      netlist: { ...netlist, name: name ?? netlist.name },
+      // The original bytes no longer describe the overridden circuit.
+      source: Object.keys(overrides).length === 0 ? source.source : null,
+      warnings,
+      createdAt: new Date().toISOString(),
+    };
+    this.store.circuits.insert(record);
+    return record;
+  }
+
+  updateSettings(id: string, patch: SettingsPatch): CircuitRecord {
+    const record = this.get(id);
+    const netlist = applySettings(record.netlist, patch);
+    return this.store.circuits.update(id, { netlist });
+  }
+
+  /** Engine check: 422 CIRCUIT_INVALID when the circuit cannot be simulated; else its warnings. */
+  private check(netlist: Netlist): string[] {
+    try {
+      return validateNetlist(netlist);
+    } catch (error) {
+      throw circuitProblem(error);
+    }
+  }
+}
+
+function unique(value: string, index: number, all: string[]): boolean {
+  return all.indexOf(value) === index;
+}

@@ -1,0 +1,106 @@
+// Loss calculation for the HTTP interface: applies the defaults of decisions.md §1.5, checks what
+// the schema cannot (finite results, consistent detailed-request variants), and reads a stored
+// simulation's waveforms for the detailed calculation.
+import { validationError } from '../http/errors.js';
+import type { StoredResult } from '../jobs/types.js';
+import { windowOf } from '../analysis/signal-source.js';
+import { conductionLoss, switchingLosses, type SwitchingLosses } from './formulas.js';
+import type { ConductionLossRequest, DetailedLossRequest, SwitchingLossRequest } from './model.js';
+import { WaveformError, waveformLosses, type DeviceWaveforms, type WaveformLosses } from './waveform-losses.js';
+
+const DEFAULT_REFERENCE_TEMPERATURE = 25;
+
+const invalid = (field: string, message: string): Error => validationError(`${field}: ${message}`, [{ field, message }]);
+
+function requireFinite(value: number, field: string, what: string): number {
+  if (!Number.isFinite(value)) throw invalid(field, `gives a non-finite ${what}; check the exponents and reference values`);
+  return value;
+}
+
+/** Reference values are divisors: they must be positive (the schema's minimum allows 0). */
+function requirePositiveReferences(body: { referenceVoltage: number; referenceCurrent: number }): void {
+  for (const field of ['referenceVoltage', 'referenceCurrent'] as const) {
+    if (!(body[field] > 0)) throw invalid(field, `must be greater than 0, got ${body[field]}`);
+  }
+}
+
+export class LossService {
+  constructor(private readonly readResult: (simulationId: string) => Promise<StoredResult>) {}
+
+  switching(body: SwitchingLossRequest): SwitchingLosses {
+    requirePositiveReferences(body);
+    const referenceTemperature = body.referenceTemperature ?? DEFAULT_REFERENCE_TEMPERATURE;
+    const tc = body.temperatureCoefficient ?? 0;
+    const temperature = body.temperature ?? referenceTemperature;
+    if (1 + tc * (temperature - referenceTemperature) < 0) {
+      throw invalid('temperatureCoefficient', 'makes the temperature factor 1 + tc·(T − Tref) negative');
+    }
+    const losses = switchingLosses({
+      voltage: body.voltage, current: body.current, frequency: body.frequency, temperature,
+      referenceVoltage: body.referenceVoltage, referenceCurrent: body.referenceCurrent, referenceTemperature,
+      eOnRef: body.e_on_ref, eOffRef: body.e_off_ref,
+      voltageExponent: body.voltageExponent ?? 1, currentExponent: body.currentExponent ?? 1, temperatureCoefficient: tc,
+    });
+    requireFinite(losses.turnOnLoss + losses.turnOffLoss, 'voltageExponent', 'loss');
+    return losses;
+  }
+
+  conduction(body: ConductionLossRequest): { loss: number; onStateVoltage: number } {
+    const referenceTemperature = body.referenceTemperature ?? DEFAULT_REFERENCE_TEMPERATURE;
+    const tc = body.temperatureCoefficient ?? 0;
+    const temperature = body.temperature ?? referenceTemperature;
+    if (1 + tc * (temperature - referenceTemperature) < 0) {
+      throw invalid('temperatureCoefficient', 'makes the on-resistance factor 1 + tc·(T − Tref) negative');
+    }
+    const result = conductionLoss({
+      thresholdVoltage: body.voltage, current: body.current, onResistance: body.onResistance ?? 0,
+      dutyCycle: body.dutyCycle ?? 1, temperature, referenceTemperature, temperatureCoefficient: tc,
+    });
+    requireFinite(result.loss, 'current', 'loss');
+    return result;
+  }
+
+  async detailed(body: DetailedLossRequest): Promise<WaveformLosses & { device: string }> {
+    requirePositiveReferences(body);
+    const waveforms = await this.waveforms(body);
+    try {
+      const losses = waveformLosses(waveforms, {
+        referenceVoltage: body.referenceVoltage, referenceCurrent: body.referenceCurrent,
+        eOnRef: body.e_on_ref, eOffRef: body.e_off_ref, onStateVoltageThreshold: body.onStateVoltageThreshold,
+      });
+      return { device: body.device ?? 'device', ...losses };
+    } catch (error) {
+      if (error instanceof WaveformError) throw invalid(error.field, error.message);
+      throw error;
+    }
+  }
+
+  private async waveforms(body: DetailedLossRequest): Promise<DeviceWaveforms> {
+    const direct = body.time !== undefined || body.voltage !== undefined || body.current !== undefined;
+    if (direct === (body.simulationId !== undefined)) {
+      throw invalid('simulationId', 'give either simulationId (with voltageSignal and currentSignal) or time, voltage and current');
+    }
+    if (direct) {
+      for (const field of ['time', 'voltage', 'current'] as const) {
+        if (body[field] === undefined) throw invalid(field, 'is required with direct waveforms');
+      }
+      for (const field of ['voltageSignal', 'currentSignal', 'startTime', 'endTime'] as const) {
+        if (body[field] !== undefined) throw invalid(field, 'applies only with simulationId');
+      }
+      return { time: body.time ?? [], voltage: body.voltage ?? [], current: body.current ?? [] };
+    }
+    if (body.voltageSignal === undefined) throw invalid('voltageSignal', 'is required with simulationId (the scope channel recording the device voltage)');
+    if (body.currentSignal === undefined) throw invalid('currentSignal', 'is required with simulationId (the scope channel recording the device current)');
+    const result = await this.readResult(body.simulationId ?? '');
+    const pick = (name: string, field: string): Float64Array => {
+      if (!result.signals[name]) throw invalid(field, `no recorded signal ${name}; recorded: ${Object.keys(result.signals).join(', ') || 'none'}`);
+      return windowOf(result, name, body.startTime, body.endTime).data;
+    };
+    const voltage = pick(body.voltageSignal, 'voltageSignal');
+    const current = pick(body.currentSignal, 'currentSignal');
+    const from = body.startTime ?? result.time[0];
+    const to = body.endTime ?? result.time[result.time.length - 1];
+    const time = result.time.filter((t) => t >= from && t <= to);
+    return { time, voltage, current };
+  }
+}

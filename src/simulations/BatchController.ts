@@ -1,0 +1,62 @@
+// HTTP interface of batches (/api/v1/simulations/batch): submission of a list or a parameter
+// sweep, batch status, and cancel of the batch's unfinished simulations.
+import { Body, Controller, Delete, Example, Get, Path, Post, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { ServiceContext } from '../http/context.js';
+import type { ErrorBody } from '../http/error-body.js';
+import { presentBatchStatus, type BatchStatus, type BatchSubmission } from './BatchPresenter.js';
+import type { BatchRequest } from './BatchService.js';
+
+
+@Route('api/v1/simulations/batch')
+@Tags('batches')
+@Security('api_key')
+@Response<ErrorBody>(400, 'Invalid request (no item is queued)', { error: 'VALIDATION_ERROR', message: 'sweep.R.9.R: no such component', details: [{ field: 'base.parameters.R.9.R', message: 'no such component' }], path: '/api/v1/simulations/batch', timestamp: '2025-01-01T12:00:00.000Z' })
+@Response<ErrorBody>(401, 'API key missing or invalid (when sim.api.auth-enabled)')
+@Response<ErrorBody>(404, 'Unknown batch or circuit', { error: 'BATCH_NOT_FOUND', message: 'No batch 7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', path: '/api/v1/simulations/batch/7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', timestamp: '2025-01-01T12:00:00.000Z' })
+@Response<ErrorBody>(500, 'Internal error')
+export class BatchController extends Controller {
+  constructor(private readonly services: ServiceContext) {
+    super();
+  }
+
+  /**
+   * Queues several simulations as one batch: either `simulations` (a list of SimulationRequests)
+   * or `base` with `sweep` (parameter key → values) and `mode` grid (every combination, default)
+   * or zip. All items are checked first: one bad item queues nothing.
+   */
+  @Post()
+  @SuccessResponse(202, 'Accepted; Location names the batch')
+  @Example<BatchSubmission>({ batchId: '7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', simulationIds: ['3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b'], totalSimulations: 1 })
+  @Response<ErrorBody>(413, 'Body larger than sim.api.max-body-size')
+  @Response<ErrorBody>(422, 'A circuit is invalid, or an item has too many steps')
+  @Response<ErrorBody>(503, 'Queue full; retry after Retry-After seconds')
+  public async submit(@Body() body: BatchRequest): Promise<BatchSubmission> {
+    const { batch } = await this.services.batches.submit(body);
+    this.setStatus(202);
+    this.setHeader('Location', `/api/v1/simulations/batch/${batch.id}`);
+    return { batchId: batch.id, simulationIds: batch.taskIds, totalSimulations: batch.taskIds.length };
+  }
+
+  /** Counts per state, overall progress and one entry per simulation (simulation-service.md §2.5). */
+  @Get('{batchId}')
+  @Example<BatchStatus>({
+    batchId: '7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', totalSimulations: 2, completed: 1, failed: 1, running: 0, pending: 0, paused: 0, cancelled: 0,
+    overallProgress: 100, done: true, submittedAt: '2025-01-01T12:00:00.000Z',
+    simulations: {
+      '3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b': { status: 'completed', progress: 100, parameterSet: { 'R.1.R': 5 } },
+      '9c8b7a65-4d3e-4f21-8a0b-1c2d3e4f5a6b': { status: 'failed', progress: 100, parameterSet: { 'R.1.R': 0 }, errorMessage: 'singular matrix at t = 0' },
+    },
+    failedIds: ['9c8b7a65-4d3e-4f21-8a0b-1c2d3e4f5a6b'],
+  })
+  public status(@Path() batchId: string): BatchStatus {
+    return presentBatchStatus(this.services.batches.get(batchId));
+  }
+
+  /** Cancels every running and pending simulation of the batch. */
+  @Delete('{batchId}')
+  @SuccessResponse(204, 'Cancelled')
+  public cancel(@Path() batchId: string): void {
+    this.services.batches.cancel(batchId);
+    this.setStatus(204);
+  }
+}

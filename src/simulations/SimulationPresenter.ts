@@ -1,0 +1,139 @@
+// Response shapes of the simulation endpoints (decisions.md §1.3): submission, status with results,
+// list entries, ProgressDetails (simulation-service.md §2.3) and state changes. The only place
+// these bodies are built. Measurement keys are `<SCOPE>.<index>.ch<n>_<avg|rms|min|max>`.
+import type { TaskProgress, TaskRecord } from '../jobs/types.js';
+import type { StoredRequest } from './SimulationRequest.js';
+
+export type SimulationState = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+
+export interface ProgressDetails {
+  /** Initial-condition (pre-simulation) progress, percent 0–100. */
+  preCalcProgress: number;
+  /** Main transient progress, percent 0–100. */
+  mainSimProgress: number;
+  currentStep: number;
+  totalSteps: number;
+  /** Estimated remaining time [ms]; null while unknown (queued, or no rate observed yet). */
+  estimatedRemainingMs: number | null;
+}
+
+export interface SimulationResults {
+  /** `<SCOPE>.<index>.ch<n>_avg|_rms|_min|_max` over the measurement window. */
+  measurements: Record<string, number>;
+  /** Recorded signal names (for export). */
+  signals: string[];
+}
+
+export interface SubmissionResponse {
+  simulationId: string;
+  status: SimulationState;
+  batchId: string | null;
+  /** True when the result came from the result cache (status is completed at once). */
+  cacheHit: boolean;
+}
+
+export interface SimulationStatus {
+  simulationId: string;
+  status: SimulationState;
+  priority: 'CRITICAL' | 'HIGH' | 'NORMAL' | 'LOW';
+  progress: ProgressDetails;
+  circuitName: string;
+  batchId: string | null;
+  submittedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  /** Run time of the completed simulation [ms] (engine time; for a cache hit, the run that filled the entry). */
+  durationMs: number | null;
+  cacheHit: boolean;
+  request: StoredRequest;
+  /** Present once completed. */
+  results: SimulationResults | null;
+  errorMessage: string | null;
+}
+
+export interface SimulationSummary {
+  simulationId: string;
+  status: SimulationState;
+  /** Percent complete. */
+  progress: number;
+  circuitName: string;
+  batchId: string | null;
+  submittedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+export interface SimulationList {
+  simulations: SimulationSummary[];
+  total: number;
+}
+
+export interface StateChange {
+  simulationId: string;
+  status: SimulationState;
+}
+
+/** Engine measurement key `SCOPE.1.ch1.avg` → API key `SCOPE.1.ch1_avg`. */
+export function measurementKey(engineKey: string): string {
+  return engineKey.replace(/\.(avg|rms|min|max)$/, '_$1');
+}
+
+export function presentMeasurements(measurements: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(measurements).map(([k, v]) => [measurementKey(k), v]));
+}
+
+export function presentProgress(task: TaskRecord, live: TaskProgress | null): ProgressDetails {
+  const totalSteps = Math.round(task.spec.netlist.settings.tEnd / task.spec.netlist.settings.dt);
+  if (task.state === 'completed') return { preCalcProgress: 100, mainSimProgress: 100, currentStep: live?.totalSteps || totalSteps, totalSteps: live?.totalSteps || totalSteps, estimatedRemainingMs: 0 };
+  if (!live || task.state === 'queued') return { preCalcProgress: 0, mainSimProgress: 0, currentStep: 0, totalSteps, estimatedRemainingMs: null };
+  const pre = live.phase === 'pre-simulation';
+  return {
+    preCalcProgress: pre ? live.percent : 100,
+    mainSimProgress: pre ? 0 : live.percent,
+    currentStep: pre ? 0 : live.step,
+    totalSteps: pre ? totalSteps : live.totalSteps || totalSteps,
+    estimatedRemainingMs: live.estimatedRemainingMs === null ? null : Math.round(live.estimatedRemainingMs),
+  };
+}
+
+export function storedRequest(task: TaskRecord): StoredRequest {
+  return task.request as StoredRequest;
+}
+
+export function presentStatus(task: TaskRecord, live: TaskProgress | null, results: SimulationResults | null): SimulationStatus {
+  const request = storedRequest(task);
+  return {
+    simulationId: task.id,
+    status: task.state,
+    priority: task.priority,
+    progress: presentProgress(task, live),
+    circuitName: request.circuitName,
+    batchId: task.batchId,
+    submittedAt: task.submittedAt,
+    startedAt: task.startedAt,
+    completedAt: task.completedAt,
+    durationMs: task.state === 'completed' ? task.runMs : null,
+    cacheHit: task.cacheHit,
+    request,
+    results,
+    errorMessage: task.state === 'failed' ? (task.errorMessage ?? 'the simulation failed') : null,
+  };
+}
+
+export function presentSummary(task: TaskRecord): SimulationSummary {
+  const percent = task.state === 'completed' ? 100 : task.progress?.phase === 'main' ? task.progress.percent : 0;
+  return {
+    simulationId: task.id,
+    status: task.state,
+    progress: percent,
+    circuitName: storedRequest(task).circuitName,
+    batchId: task.batchId,
+    submittedAt: task.submittedAt,
+    startedAt: task.startedAt,
+    completedAt: task.completedAt,
+  };
+}
+
+export function presentSubmission(task: TaskRecord): SubmissionResponse {
+  return { simulationId: task.id, status: task.state, batchId: task.batchId, cacheHit: task.cacheHit };
+}

@@ -1,0 +1,141 @@
+// The SimulationRequest (simulation-service.md §2.1 with decisions.md §1.3's extra fields) and its
+// translation into a job-runtime submission: the circuit (base64 file content or a stored circuit's
+// id), settings overrides, parameter overrides, signals and measurement window, each checked with
+// an error naming the field, and the step-count limit.
+import { validateNetlist } from '../engine/index.js';
+import type { Netlist } from '../formats/netlist.js';
+import { readCircuitFile } from '../formats/read.js';
+import { applySettings, type CircuitService } from '../circuits/CircuitService.js';
+import type { SolverType } from '../circuits/CircuitPresenter.js';
+import { circuitNotFound, circuitProblem } from '../circuits/circuit-errors.js';
+import { AppError, validationError } from '../http/errors.js';
+import type { SubmitInput } from '../jobs/scheduler.js';
+import type { Priority } from '../jobs/types.js';
+
+export interface MeasurementWindow {
+  /** Start of the window [s]. */
+  start: number;
+  /** End of the window [s]. */
+  end: number;
+}
+
+export interface SimulationRequest {
+  /** Base64-encoded circuit file content (.ipes, SPICE or JSON netlist), or the circuitId of a loaded circuit. */
+  circuitFile: string;
+  /** Total simulated time [s] (default: the circuit's). */
+  simulationTime?: number;
+  /** Integration time step [s] (default: the circuit's). */
+  timeStep?: number;
+  /** Default: the circuit's. */
+  solverType?: SolverType;
+  /** Parameter overrides: `<component>.<index>.<parameter>` (`R.1.R`) or `$<global>`. */
+  parameters?: Record<string, number>;
+  /** Default NORMAL. */
+  priority?: 'CRITICAL' | 'HIGH' | 'NORMAL' | 'LOW';
+  /** Scope channels to record (`SCOPE.1.ch1`); default all. */
+  signals?: string[];
+  /** Window of the measurements (default: the last 20 % of the simulated time). */
+  measurementWindow?: MeasurementWindow;
+}
+
+/** The request as stored with the simulation (a large inline file is not repeated). */
+export interface StoredRequest extends Omit<SimulationRequest, 'circuitFile'> {
+  circuitFile: string;
+  circuitName: string;
+}
+
+export interface SubmissionLimits {
+  maxSteps: number;
+}
+
+const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+/** Scope channel keys of a netlist (`SCOPE.1.ch1`, ...), as the engine names them. */
+export function channelKeys(netlist: Netlist): string[] {
+  return (netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').flatMap((b) => (b.inputs ?? []).map((_, i) => `${b.name}.ch${i + 1}`));
+}
+
+interface ResolvedCircuit {
+  netlist: Netlist;
+  name: string;
+  stored: string;
+}
+
+/** Circuits already read, by circuitFile (a batch reads its base circuit once). */
+export type CircuitCache = Map<string, Promise<ResolvedCircuit>>;
+
+function circuitOf(circuitFile: string, circuits: CircuitService, field: string, cache?: CircuitCache): Promise<ResolvedCircuit> {
+  let pending = cache?.get(circuitFile);
+  if (!pending) {
+    pending = readCircuit(circuitFile, circuits, field);
+    cache?.set(circuitFile, pending);
+  }
+  return pending;
+}
+
+async function readCircuit(circuitFile: string, circuits: CircuitService, field: string): Promise<ResolvedCircuit> {
+  const trimmed = circuitFile.trim();
+  if (ID_PATTERN.test(trimmed)) {
+    if (!circuits.has(trimmed)) throw circuitNotFound(trimmed);
+    const record = circuits.get(trimmed);
+    return { netlist: record.netlist, name: record.name, stored: record.id };
+  }
+  if (trimmed === '' || !BASE64.test(trimmed)) {
+    throw validationError(`${field} must be base64-encoded circuit file content or the circuitId of a loaded circuit`, [{ field, message: 'is neither base64 content nor a circuit id' }]);
+  }
+  const bytes = Buffer.from(trimmed, 'base64');
+  try {
+    const read = await readCircuitFile(bytes);
+    return { netlist: read.netlist, name: read.netlist.name ?? 'inline circuit', stored: `inline ${read.format} file (${bytes.length} bytes)` };
+  } catch (error) {
+    throw circuitProblem(error);
+  }
+}
+
+/** Checks a request and builds what the scheduler runs; `prefix` names the request in a batch. */
+export async function buildSubmission(
+  request: SimulationRequest,
+  circuits: CircuitService,
+  limits: SubmissionLimits,
+  prefix = '',
+  cache?: CircuitCache,
+): Promise<SubmitInput> {
+  if (typeof request.circuitFile !== 'string') throw validationError(`${prefix}circuitFile is required`, [{ field: `${prefix}circuitFile`, message: 'is required' }]);
+  const base = await circuitOf(request.circuitFile, circuits, `${prefix}circuitFile`, cache);
+  let netlist = applySettings(base.netlist, { simulationDuration: request.simulationTime, timeStep: request.timeStep, solverType: request.solverType }, prefix);
+  const tEnd = netlist.settings.tEnd;
+  const steps = tEnd / netlist.settings.dt;
+  if (steps > limits.maxSteps) {
+    throw new AppError(422, 'SIMULATION_TOO_LARGE', `${steps.toExponential(3)} steps (simulationTime / timeStep) exceed the limit of ${limits.maxSteps} (sim.api.max-steps); use a longer time step or a shorter simulation`, [
+      { field: `${prefix}timeStep`, message: `gives ${Math.round(steps)} steps, more than ${limits.maxSteps}` },
+    ]);
+  }
+  const window = request.measurementWindow;
+  if (window) {
+    if (!(Number.isFinite(window.start) && Number.isFinite(window.end) && window.start >= 0 && window.start < window.end && window.end <= tEnd * (1 + 1e-12))) {
+      throw validationError(`${prefix}measurementWindow must satisfy 0 ≤ start < end ≤ simulationTime (${tEnd} s)`, [{ field: `${prefix}measurementWindow`, message: `must satisfy 0 ≤ start < end ≤ ${tEnd}` }]);
+    }
+    netlist = { ...netlist, settings: { ...netlist.settings, measureFrom: window.start, measureTo: window.end } };
+  }
+  const parameters = request.parameters ?? {};
+  try {
+    validateNetlist(netlist, parameters);
+  } catch (error) {
+    throw circuitProblem(error, `${prefix}parameters`);
+  }
+  const channels = channelKeys(netlist);
+  for (const [i, signal] of (request.signals ?? []).entries()) {
+    if (!channels.includes(signal)) {
+      throw validationError(`${prefix}signals[${i}]: the circuit has no scope channel ${signal}; it has ${channels.join(', ') || 'none'}`, [{ field: `${prefix}signals[${i}]`, message: `unknown signal ${signal}` }]);
+    }
+  }
+  const stored: StoredRequest = { ...request, circuitFile: base.stored, circuitName: base.name };
+  return {
+    owner: 'simulation',
+    priority: (request.priority ?? 'NORMAL') as Priority,
+    spec: { netlist, parameters, ...(request.signals ? { signals: [...request.signals] } : {}) },
+    request: stored,
+    modelName: base.name,
+  };
+}

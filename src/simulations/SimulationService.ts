@@ -1,0 +1,116 @@
+// Simulations as a resource over the job runtime: submission (checked by SimulationRequest.ts),
+// status with live progress and stored results, listing, pause/resume/cancel with the state rules
+// of decisions.md §1.2, and reading results for export and analysis. Only tasks owned by this
+// service ('simulation') are visible here.
+import { AppError } from '../http/errors.js';
+import type { Runtime } from '../jobs/runtime.js';
+import type { StoredResult, TaskRecord, TaskState } from '../jobs/types.js';
+import { InvalidStateError } from '../jobs/errors.js';
+import type { CircuitService } from '../circuits/CircuitService.js';
+import { buildSubmission, type CircuitCache, type SimulationRequest } from './SimulationRequest.js';
+import { presentMeasurements, presentStatus, type SimulationResults, type SimulationStatus } from './SimulationPresenter.js';
+import type { SubmitInput } from '../jobs/scheduler.js';
+
+export const OWNER = 'simulation';
+
+export interface ListFilter {
+  states?: TaskState[];
+  batchId?: string;
+  limit: number;
+  offset: number;
+}
+
+/** Results of completed simulations kept in memory (status requests read them often). */
+const RESULTS_KEPT = 256;
+
+export class SimulationService {
+  private readonly results = new Map<string, SimulationResults>();
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly circuits: CircuitService,
+    private readonly limits: { maxSteps: number },
+  ) {}
+
+  /** Checks one request (throws the AppError naming the field); does not queue it. */
+  prepare(request: SimulationRequest, prefix = '', cache?: CircuitCache): Promise<SubmitInput> {
+    return buildSubmission(request, this.circuits, this.limits, prefix, cache);
+  }
+
+  async submit(request: SimulationRequest): Promise<TaskRecord> {
+    return this.runtime.scheduler.submit(await this.prepare(request));
+  }
+
+  /** Queues prepared submissions all or none (QUEUE_FULL for the set). */
+  submitMany(inputs: SubmitInput[]): Promise<TaskRecord[]> {
+    return this.runtime.scheduler.submitMany(inputs);
+  }
+
+  /** The task, or 404 SIMULATION_NOT_FOUND. */
+  task(id: string): TaskRecord {
+    const task = this.runtime.store.tasks.get(id);
+    if (!task || task.owner !== OWNER) throw new AppError(404, 'SIMULATION_NOT_FOUND', `No simulation ${id}; GET /api/v1/simulations lists them`);
+    return task;
+  }
+
+  async status(id: string): Promise<SimulationStatus> {
+    const task = this.task(id);
+    const live = task.state === 'running' || task.state === 'paused' ? this.runtime.scheduler.progress(id) : task.progress;
+    const results = task.state === 'completed' ? await this.summary(id) : null;
+    return presentStatus(task, live, results);
+  }
+
+  list(filter: ListFilter): { tasks: TaskRecord[]; total: number } {
+    return this.runtime.store.tasks.list({ owner: OWNER, states: filter.states, batchId: filter.batchId, limit: filter.limit, offset: filter.offset });
+  }
+
+  pause(id: string): TaskRecord {
+    return this.stateChange(id, 'pause', () => this.runtime.scheduler.pause(id));
+  }
+
+  resume(id: string): TaskRecord {
+    return this.stateChange(id, 'resume', () => this.runtime.scheduler.resume(id));
+  }
+
+  cancel(id: string): TaskRecord {
+    return this.stateChange(id, 'cancel', () => this.runtime.scheduler.cancel(id));
+  }
+
+  /** Live progress of the simulation (or the last stored one). */
+  progress(id: string): TaskRecord['progress'] {
+    const task = this.task(id);
+    return task.state === 'running' || task.state === 'paused' ? this.runtime.scheduler.progress(id) : task.progress;
+  }
+
+  /** The stored waveforms and measurements of a completed simulation; 409 INVALID_STATE otherwise. */
+  async result(id: string): Promise<StoredResult> {
+    const task = this.task(id);
+    if (task.state !== 'completed') {
+      throw new AppError(409, 'INVALID_STATE', `Simulation ${id} is ${task.state}; its results exist once it is completed`);
+    }
+    return this.runtime.scheduler.result(id);
+  }
+
+  private async summary(id: string): Promise<SimulationResults> {
+    let summary = this.results.get(id);
+    if (!summary) {
+      const result = await this.runtime.scheduler.result(id);
+      summary = { measurements: presentMeasurements(result.measurements), signals: Object.keys(result.signals) };
+      this.results.set(id, summary);
+      if (this.results.size > RESULTS_KEPT) this.results.delete(this.results.keys().next().value!);
+    }
+    return summary;
+  }
+
+  private stateChange(id: string, operation: string, change: () => TaskRecord): TaskRecord {
+    this.task(id); // 404 for unknown ids and other services' tasks
+    try {
+      return change();
+    } catch (error) {
+      if (error instanceof InvalidStateError) {
+        throw new AppError(409, 'INVALID_STATE', `Cannot ${operation} simulation ${id}: it is ${error.state}`);
+      }
+      throw error;
+    }
+  }
+}
