@@ -1,16 +1,25 @@
 // Signal-analysis entry points (see analysis.hh). Argument shape errors are pesim::InputError like
 // the core's own checks, so both reach JavaScript through errors.cc with code ANALYSIS_INVALID and
-// the field at fault.
+// the field at fault. The spectrum writes straight into the Float64Array it returns and takes its
+// FFT plans from a SpectrumPlans cache owned by the Node environment (instance data: one per
+// main or worker thread, shared with that environment's pool jobs by reference count).
 #include "analysis.hh"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include <cmath>
-#include <cstring>
+#include <complex>
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 
 #include "errors.hh"
 #include "pesim/analysis.hpp"
 #include "pesim/errors.hpp"
+#include "pesim/spectrum.hpp"
 
 namespace pesim::addon {
 
@@ -100,13 +109,6 @@ Napi::Value toJs(Napi::Env env, const analysis::FourierResult& f) {
 
 Napi::Value toJs(Napi::Env env, const double& value) { return Napi::Number::New(env, value); }
 
-// Interleaved re, im of bins 0..N/2.
-Napi::Value toJs(Napi::Env env, const std::vector<std::complex<double>>& bins) {
-  Napi::Float64Array out = Napi::Float64Array::New(env, 2 * bins.size());
-  std::memcpy(out.Data(), bins.data(), bins.size() * sizeof(std::complex<double>));
-  return out;
-}
-
 template <typename Result>
 class AnalysisWorker : public Napi::AsyncWorker {
  public:
@@ -188,7 +190,105 @@ analysis::FourierResult runFourier(const Request& r) {
   return analysis::fourier(r.data, r.size, r.sampleRate, r.baseFrequency, r.harmonics);
 }
 double runRms(const Request& r) { return analysis::rms(r.data, r.size); }
-std::vector<std::complex<double>> runSpectrum(const Request& r) { return analysis::spectrum(r.data, r.size); }
+
+// The environment's plan cache: at most 4 sizes and 256 MB of tables (1 M points: ~12 MB).
+struct AnalysisInstance {
+  std::shared_ptr<analysis::SpectrumPlans> plans = std::make_shared<analysis::SpectrumPlans>();
+};
+
+std::shared_ptr<analysis::SpectrumPlans> spectrumPlans(Napi::Env env) {
+  auto* instance = env.GetInstanceData<AnalysisInstance>();
+  if (instance == nullptr) {
+    instance = new AnalysisInstance();
+    env.SetInstanceData(instance);  // deleted by Node when the environment goes away
+  }
+  return instance->plans;
+}
+
+// Outputs of megabytes are fresh pages, and faulting them in 4 KiB at a time cost about a third
+// of a 1 M-point transform; asking for transparent huge pages over the 2 MiB-aligned interior
+// (honoured when the kernel's THP mode is "always" or "madvise") makes that one fault per 2 MiB.
+// Only a hint about memory this call just allocated: contents are unchanged, failure is harmless.
+void adviseHugePages(double* data, std::size_t count) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t lo = (begin + huge - 1) & ~(huge - 1);
+  const std::uintptr_t hi = (begin + count * sizeof(double)) & ~(huge - 1);
+  if (hi > lo) static_cast<void>(madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE));
+#else
+  static_cast<void>(data);
+  static_cast<void>(count);
+#endif
+}
+
+// Interleaved re, im of bins 0..N/2, allocated here (main thread) and filled in place.
+Napi::Float64Array spectrumOutput(Napi::Env env, const Request& request) {
+  Napi::Float64Array out = Napi::Float64Array::New(env, 2 * (request.size / 2 + 1));
+  adviseHugePages(out.Data(), out.ElementLength());
+  return out;
+}
+
+void runSpectrumInto(const Request& request, double* out, analysis::SpectrumPlans& plans) {
+  // One thread: splitting the large stages over a second one measured no gain on the shared
+  // 2-core machine (the pool and other work keep both cores busy); see bench/analysis.ts.
+  analysis::spectrumInto(request.data, request.size, reinterpret_cast<std::complex<double>*>(out), plans, 1);
+}
+
+class SpectrumWorker : public Napi::AsyncWorker {
+ public:
+  SpectrumWorker(Napi::Env env, const Request& request, std::shared_ptr<analysis::SpectrumPlans> plans)
+      : Napi::AsyncWorker(env, "pesim.analysis"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        data_(Napi::Persistent(request.array)),
+        output_(Napi::Persistent(spectrumOutput(env, request))),
+        out_(output_.Value().Data()),
+        plans_(std::move(plans)) {
+    request_ = request;
+    request_.array = Napi::Float64Array();  // the pool thread touches only raw pointers
+  }
+
+  Napi::Promise promise() const { return deferred_.Promise(); }
+
+  void Execute() override {
+    try {
+      runSpectrumInto(request_, out_, *plans_);
+    } catch (...) {
+      error_ = capture(std::current_exception());
+      failed_ = true;
+    }
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    Napi::HandleScope scope(env);
+    if (failed_) {
+      deferred_.Reject(toJsError(env, error_).Value());
+    } else {
+      deferred_.Resolve(output_.Value());
+    }
+  }
+
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  Napi::Reference<Napi::Float64Array> data_;    // keeps the samples alive while the pool reads them
+  Napi::Reference<Napi::Float64Array> output_;  // and the result while the pool writes it
+  double* out_;
+  std::shared_ptr<analysis::SpectrumPlans> plans_;
+  Request request_;
+  CapturedError error_;
+  bool failed_ = false;
+};
+
+Request readSpectrumRequest(const Napi::CallbackInfo& info) {
+  try {
+    return readRequest(info, false, false);
+  } catch (...) {
+    throw toJsError(info.Env(), capture(std::current_exception()));
+  }
+}
 
 }  // namespace
 
@@ -207,10 +307,23 @@ Napi::Value FourierAsync(const Napi::CallbackInfo& info) {
 Napi::Value RmsSync(const Napi::CallbackInfo& info) { return dispatch<double>(info, false, false, false, runRms); }
 Napi::Value RmsAsync(const Napi::CallbackInfo& info) { return dispatch<double>(info, true, false, false, runRms); }
 Napi::Value SpectrumSync(const Napi::CallbackInfo& info) {
-  return dispatch<std::vector<std::complex<double>>>(info, false, false, false, runSpectrum);
+  Napi::Env env = info.Env();
+  const Request request = readSpectrumRequest(info);
+  Napi::Float64Array out = spectrumOutput(env, request);
+  try {
+    runSpectrumInto(request, out.Data(), *spectrumPlans(env));
+  } catch (...) {
+    throw toJsError(env, capture(std::current_exception()));
+  }
+  return out;
 }
 Napi::Value SpectrumAsync(const Napi::CallbackInfo& info) {
-  return dispatch<std::vector<std::complex<double>>>(info, true, false, false, runSpectrum);
+  Napi::Env env = info.Env();
+  const Request request = readSpectrumRequest(info);
+  auto* worker = new SpectrumWorker(env, request, spectrumPlans(env));  // owned by libuv
+  Napi::Promise promise = worker->promise();
+  worker->Queue();
+  return promise;
 }
 
 }  // namespace pesim::addon

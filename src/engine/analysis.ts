@@ -128,7 +128,11 @@ export function rmsSync(data: Samples): number {
   return sync(() => binding().rmsSync(samples(data)));
 }
 
-/** Bins 0..N/2 of the unnormalised DFT, interleaved [re0, im0, re1, im1, ...] (length 2·(⌊N/2⌋+1)). */
+/**
+ * Bins 0..N/2 of the unnormalised DFT, interleaved [re0, im0, re1, im1, ...] (length 2·(⌊N/2⌋+1)).
+ * Power-of-two N take their FFT plan from a cache the addon keeps per thread (4 sizes at most), so
+ * only the first call of a size pays for building it (~20 ms at 2^20).
+ */
 export function spectrum(data: Samples): Promise<Float64Array> {
   return pooled(() => binding().spectrumAsync(samples(data)));
 }

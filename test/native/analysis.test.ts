@@ -3,7 +3,7 @@
 // validation errors with their codes and fields, sync/async agreement, and a 10 M-sample run.
 import { expect } from 'chai';
 import {
-  AnalysisError, characteristics, characteristicsSync, fourier, fourierSync, rms, rmsSync, spectrumSync,
+  AnalysisError, characteristics, characteristicsSync, fourier, fourierSync, rms, rmsSync, spectrum, spectrumSync,
 } from '../../src/engine/analysis.js';
 
 const TAU = 2 * Math.PI;
@@ -125,6 +125,28 @@ describe('native: signal analysis', () => {
       expect(s[14]).to.be.closeTo(re7, 1e-9);
       expect(s[15]).to.be.closeTo(im7, 1e-9);
     }
+  });
+
+  it('the power-of-two fast path (cached plans) agrees with a naive DFT at 2^1..2^17, sync and async alike', async () => {
+    for (const bits of [1, 2, 3, 6, 11, 16, 17]) {
+      const n = 2 ** bits;
+      const x = random(n, 77 + bits);
+      const s = spectrumSync(x);
+      expect(s.length).to.equal(n + 2);
+      const bins = bits <= 6 ? Array.from({ length: n / 2 + 1 }, (_, k) => k) : [0, 1, 5, n / 8 + 3, n / 4, n / 4 + 1, n / 2 - 1, n / 2];
+      for (const k of bins) {
+        const [re, im] = dftBin(x, n, k);
+        expect(s[2 * k], `n=${n} re[${k}]`).to.be.closeTo(re, 1e-10 * Math.sqrt(n));
+        expect(s[2 * k + 1], `n=${n} im[${k}]`).to.be.closeTo(im, 1e-10 * Math.sqrt(n));
+      }
+      expect(spectrumSync(x), 'the cached plan gives the same bits').to.deep.equal(s);
+      expect(await spectrum(x), 'async = sync').to.deep.equal(s);
+    }
+    const [onPool, again] = await Promise.all([spectrum(random(1 << 15, 1)), spectrum(random(1 << 15, 1))]);
+    expect(onPool).to.deep.equal(again);
+    expect(failure(() => spectrumSync(Float64Array.from([1, Number.NaN]))).field).to.equal('data[1]');
+    const rejected = await spectrum([]).then(() => undefined, (e: unknown) => e);
+    expect((rejected as AnalysisError).field).to.equal('data');
   });
 
   it('rejects bad input with ANALYSIS_INVALID naming the field', async () => {

@@ -11,6 +11,7 @@
 #include "harness.hpp"
 #include "pesim/analysis.hpp"
 #include "pesim/errors.hpp"
+#include "pesim/spectrum.hpp"
 
 using namespace pesim;
 using namespace pesim::test;
@@ -42,6 +43,17 @@ double worstDftError(std::size_t n) {
   return worst;
 }
 
+// Naive DFT bin k of real x, exact integer reduction of j·k mod n.
+std::complex<double> naiveBin(const std::vector<double>& x, std::size_t k) {
+  const std::size_t n = x.size();
+  std::complex<double> sum = 0.0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const double angle = -2.0 * kPi * static_cast<double>((j * k) % n) / static_cast<double>(n);
+    sum += x[j] * std::complex<double>(std::cos(angle), std::sin(angle));
+  }
+  return sum;
+}
+
 std::string invalidField(const std::function<void()>& call) {
   try {
     call();
@@ -63,6 +75,72 @@ TEST(fft_mixed_radix_matches_naive_dft) {
 
 TEST(fft_bluestein_matches_naive_dft) {
   for (std::size_t n : {67u, 1009u, 2018u, 4 * 1031u}) CHECK_NEAR(worstDftError(n), 0.0, 1e-11);
+}
+
+// The real-input fast path (bit-reversed gather, radix-4 DIT, split), AVX2 and scalar kernels, one
+// and two threads, against a naive DFT: every bin up to 2^12, a spread of bins at 2^16 and 2^18
+// (beyond the cache-sized leaf, so the large stages and the two-thread split run).
+TEST(real_fft_fast_path_matches_naive_dft) {
+  for (unsigned bits : {1u, 2u, 3u, 4u, 5u, 7u, 10u, 12u, 16u, 18u}) {
+    const std::size_t n = std::size_t{1} << bits;
+    const std::vector<double> x = randomSignal(n, 100 + bits);
+    std::vector<std::size_t> bins;
+    if (bits <= 12) {
+      for (std::size_t k = 0; k <= n / 2; ++k) bins.push_back(k);
+    } else {
+      for (std::size_t k : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}, n / 8 + 1, n / 4 - 1, n / 4,
+                            n / 4 + 5, n / 2 - 7, n / 2 - 1, n / 2}) bins.push_back(k);
+      for (std::size_t k = 11; k < n / 2; k += n / 64 + 3) bins.push_back(k);
+    }
+    std::vector<std::complex<double>> expected;
+    for (std::size_t k : bins) expected.push_back(naiveBin(x, k));
+    for (bool simd : {false, true}) {
+      const analysis::detail::RealPow2Fft plan(n, simd);
+      for (unsigned threads : {1u, 2u}) {
+        std::vector<std::complex<double>> out(n / 2 + 1);
+        plan.forward(x.data(), out.data(), threads);
+        double worst = 0.0;
+        for (std::size_t i = 0; i < bins.size(); ++i) worst = std::max(worst, std::abs(out[bins[i]] - expected[i]));
+        CHECK_NEAR(worst / std::sqrt(static_cast<double>(n)), 0.0, 1e-13);
+      }
+    }
+  }
+}
+
+TEST(unit_roots_are_correctly_rounded_on_the_whole_circle) {
+  const analysis::detail::UnitRoots roots(1 << 12);
+  double worst = 0.0;
+  for (std::size_t k = 0; k < (1 << 12); k += 7) {
+    const double angle = -2.0 * kPi * static_cast<double>(k) / 4096.0;
+    const auto r = roots.at(k);
+    worst = std::max(worst, std::abs(std::complex<double>(r.re, r.im) - std::polar(1.0, angle)));
+  }
+  CHECK_NEAR(worst, 0.0, 1e-15);
+}
+
+TEST(spectrum_plans_are_reused_bounded_and_agree_with_spectrum) {
+  analysis::SpectrumPlans plans(2, std::size_t{1} << 30);
+  for (std::size_t n : {std::size_t{4096}, std::size_t{1000}, std::size_t{4096}, std::size_t{256}, std::size_t{1} << 15,
+                        std::size_t{1009}, std::size_t{1}}) {
+    const std::vector<double> x = randomSignal(n, static_cast<unsigned>(n) + 5);
+    std::vector<std::complex<double>> out(n / 2 + 1);
+    analysis::spectrumInto(x.data(), n, out.data(), plans);
+    const auto reference = analysis::spectrum(x.data(), n);
+    double worst = 0.0;
+    for (std::size_t k = 0; k <= n / 2; ++k) worst = std::max(worst, std::abs(out[k] - reference[k]));
+    CHECK_NEAR(worst, 0.0, 0.0);  // same plan kind, same arithmetic: identical bits
+    CHECK(plans.cachedPlans() <= 2);
+  }
+  CHECK(plans.cachedPlans() == 2);  // 256 and 2^15, the two most recent power-of-two sizes
+  analysis::SpectrumPlans tight(4, 1);  // byte budget below one plan: only the newest is kept
+  const std::vector<double> x = randomSignal(64, 1);
+  std::vector<std::complex<double>> out(33);
+  analysis::spectrumInto(x.data(), 64, out.data(), tight);
+  analysis::spectrumInto(x.data(), 32, out.data(), tight);
+  CHECK(tight.cachedPlans() == 1);
+  CHECK(tight.cachedBytes() > 0);
+  const std::vector<double> bad{1.0, std::nan("")};
+  CHECK(invalidField([&] { analysis::spectrumInto(bad.data(), 2, out.data(), plans); }) == "data[1]");
 }
 
 TEST(pow2_inverse_undoes_forward) {

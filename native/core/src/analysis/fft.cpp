@@ -1,7 +1,29 @@
-// Power-of-two complex FFT (radix-4 DIF forward, DIT inverse), real-input FFT, and the real DFT of
-// any length (see fft.hpp).
+// Fourier transforms of real data (see fft.hpp).
+//
+// Power-of-two fast path, RealPow2Fft (n = 2h real samples → bins 0..h):
+//  1. Real-input split (Sorensen, Jones, Heideman & Burrus, "Real-valued fast Fourier transform
+//     algorithms", IEEE Trans. ASSP 35(6), 1987; Van Loan, "Computational Frameworks for the Fast
+//     Fourier Transform", SIAM 1992, §4.4): z[j] = x[2j] + i·x[2j+1] is one complex sequence of
+//     length h; with Z = DFT_h(z), X[k] = E_k + w^k O_k for E_k = (Z[k] + conj Z[h−k]) / 2,
+//     O_k = (Z[k] − conj Z[h−k]) / 2i, w = e^{−2πi/n}, and X[h−k] = conj(E_k − w^k O_k), so one
+//     pass over the pairs (k, h − k) finishes the job in place.
+//  2. The input permutation: z is gathered straight from x into the output buffer in bit-reversed
+//     order, through a 32 × 32 tile buffer (Van Loan §1.9 on bit reversal; the tile keeps rows
+//     that lie a power of two apart from evicting one another).
+//  3. Z by an in-place radix-4 decimation in time (Van Loan §2.3 radix-4 Cooley–Tukey; one
+//     radix-2 stage first when log2 h is odd), bit-reversed in, natural order out, depth first
+//     (the recursive, cache-oblivious order of Frigo & Johnson's FFTW: blocks of ≤ 2^12 points are
+//     finished inside the L1/L2 cache before the larger stages touch them). Kernels: AVX2 + FMA
+//     with two complex numbers per register, chosen at run time from the CPU flags (the build
+//     stays portable), and the same arithmetic in scalar C++ (fft_radix4.cpp).
+//  4. Plans (twiddles: exact sin/cos on an eighth of the circle, the rest by symmetry) are built
+//     once per size and kept by the caller (SpectrumPlans, pesim/spectrum.hpp); a plan is
+//     immutable, so threads share it, and the output buffer doubles as the work area.
+// Other lengths: Eigen's kissfft (mixed radix, small prime factors) or Bluestein's chirp-z over
+// the older Pow2Fft (radix-4 DIF/DIT with strided twiddles), both allocating per call.
 #include "analysis/fft.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <unsupported/Eigen/FFT>
@@ -41,30 +63,6 @@ std::vector<Cx> makeTwiddles(std::size_t n, std::size_t count) {
     }
   }
   return table;
-}
-
-// dst[bitReverse(i)] = src[i] for a length 2^bits, in 32 × 32 tiles so that reads and writes both
-// stay inside a few kilobytes (a plain loop misses the cache on every write for large lengths).
-void bitReverseCopy(const Cx* src, Cx* dst, unsigned bits) {
-  const auto rev = [](std::size_t v, unsigned width) -> std::size_t {
-    return width == 0 ? 0 : reverse32(static_cast<std::uint32_t>(v)) >> (32 - width);
-  };
-  constexpr unsigned t = 5;
-  if (bits < 2 * t + 1) {
-    const std::size_t n = std::size_t{1} << bits;
-    for (std::size_t i = 0; i < n; ++i) dst[rev(i, bits)] = src[i];
-    return;
-  }
-  const unsigned middle = bits - 2 * t;
-  const std::size_t tile = std::size_t{1} << t;
-  for (std::size_t b = 0; b < (std::size_t{1} << middle); ++b) {
-    const std::size_t rb = rev(b, middle) << t;
-    for (std::size_t a = 0; a < tile; ++a) {
-      const Cx* row = src + ((a << (bits - t)) | (b << t));
-      const std::size_t ra = rev(a, t);
-      for (std::size_t c = 0; c < tile; ++c) dst[(rev(c, t) << (bits - t)) | rb | ra] = row[c];
-    }
-  }
 }
 
 std::size_t nextPowerOfTwo(std::size_t n) {
@@ -214,35 +212,45 @@ void Pow2Fft::dit(Cx* x, std::size_t s) const {
   }
 }
 
-RealPow2Fft::RealPow2Fft(std::size_t n) : n_(n), half_(n >= 2 ? n / 2 : 1) {
+RealPow2Fft::RealPow2Fft(std::size_t n, bool allowSimd)
+    : n_(n), log2h_(0), roots_(n >= 4 ? n : 4), half_(n >= 2 ? n / 2 : 1, roots_, allowSimd) {
   if (n < 2 || !isPowerOfTwo(n)) throw std::invalid_argument("RealPow2Fft: size must be a power of two ≥ 2");
-  twiddle_ = makeTwiddles(n, n / 2 + 1);
+  while ((std::size_t{1} << log2h_) < n / 2) ++log2h_;
 }
 
-void RealPow2Fft::forward(const double* x, std::complex<double>* out) const {
+void RealPow2Fft::forward(const double* x, std::complex<double>* out, unsigned threads) const {
   const std::size_t h = n_ / 2;
-  std::vector<Cx> z(h);
-  for (std::size_t j = 0; j < h; ++j) z[j] = {x[2 * j], x[2 * j + 1]};
-  half_.forwardToBitReversed(z.data());
-  // Z in natural order into out[0..h), then the split into X in place, pairs (k, h − k) together.
-  Cx* spectrum = reinterpret_cast<Cx*>(out);  // std::complex<double> is layout-compatible with Cx
-  unsigned bits = 0;
-  while ((std::size_t{1} << bits) < h) ++bits;
-  bitReverseCopy(z.data(), spectrum, bits);
-  const Cx z0 = spectrum[0];
-  spectrum[0] = {z0.re + z0.im, 0.0};
-  spectrum[h] = {z0.re - z0.im, 0.0};
-  const auto combine = [&](Cx zk, Cx zr, std::size_t k) {
-    const Cx zc{zr.re, -zr.im};
-    const Cx even{0.5 * (zk.re + zc.re), 0.5 * (zk.im + zc.im)};
-    const Cx d = sub(zk, zc);
-    return add(even, mul(twiddle_[k], Cx{0.5 * d.im, -0.5 * d.re}));
-  };
+  // z[j] = x[2j] + i x[2j+1], bit-reversed into out (std::complex<double> is layout-compatible
+  // with Cx), transformed there, then split into X in place, pairs (k, h − k) together.
+  Cx* z = reinterpret_cast<Cx*>(out);
+  bitReverseGather(x, z, log2h_);
+  half_.run(z, threads);
+  const Cx z0 = z[0];
+  z[0] = {z0.re + z0.im, 0.0};
+  z[h] = {z0.re - z0.im, 0.0};
+  // X[k] = E + w^k O and X[h − k] = conj(E − w^k O), E = (Z[k] + conj Z[h−k]) / 2,
+  // O = (Z[k] − conj Z[h−k]) / 2i, w = e^{-2 pi i / n}.
   for (std::size_t k = 1; k <= h / 2; ++k) {
-    const Cx zk = spectrum[k], zr = spectrum[h - k];
-    spectrum[k] = combine(zk, zr, k);
-    if (h - k != k) spectrum[h - k] = combine(zr, zk, h - k);
+    const Cx zk = z[k], zr = z[h - k];
+    const Cx even{0.5 * (zk.re + zr.re), 0.5 * (zk.im - zr.im)};
+    const Cx odd{0.5 * (zk.im + zr.im), -0.5 * (zk.re - zr.re)};
+    const Cx wo = mul(roots_.quarter(k), odd);
+    z[k] = add(even, wo);
+    z[h - k] = {even.re - wo.re, wo.im - even.im};
   }
+}
+
+void realDftInto(const double* x, std::size_t n, std::complex<double>* out, const RealPow2Fft* plan, unsigned threads) {
+  if (n >= 2 && isPowerOfTwo(n)) {
+    if (plan != nullptr && plan->size() == n) {
+      plan->forward(x, out, threads);
+    } else {
+      RealPow2Fft(n).forward(x, out, threads);
+    }
+    return;
+  }
+  const std::vector<std::complex<double>> bins = realDft(x, n);
+  std::copy(bins.begin(), bins.end(), out);
 }
 
 std::vector<std::complex<double>> realDft(const double* x, std::size_t n) {
