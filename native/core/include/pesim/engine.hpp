@@ -48,6 +48,7 @@ struct RunStats {
   long cacheHits = 0;
   long switchingEvents = 0;
   long extraSolves = 0;     // solves repeated because device states changed within a step
+  long cyclesResolved = 0;  // steps whose state iteration cycled and took the least inconsistent state
   long unknowns = 0;
   bool dense = false;
   double wallMs = 0.0;

@@ -5,6 +5,7 @@
 
 #include "circuit/topology.hpp"
 #include "elements/factory.hpp"
+#include "elements/sources.hpp"
 #include "pesim/errors.hpp"
 
 namespace pesim {
@@ -33,6 +34,7 @@ Circuit::Circuit(const Netlist& netlist) {
   buildElements(netlist, signals);
   control_ = std::make_unique<ControlSystem>(netlist.blocks, signals, *this, netlist.settings.dt);
   bindGates();
+  bindControlSources();
 }
 
 void Circuit::numberNodes(const Netlist& netlist) {
@@ -124,6 +126,30 @@ void Circuit::bindGates() {
   for (auto* device : devices_) {
     if (device->acceptsGate() && device->gateSignal() < 0) {
       warnings_.push_back("'" + device->name() + "' has no GATE block and stays off");
+    }
+  }
+}
+
+}  // namespace pesim
+
+namespace pesim {
+
+// A VSW whose control terminals are exactly the terminals of an independent voltage source reads
+// its control voltage from that source (switching.hpp, VoltageControlledSwitch).
+void Circuit::bindControlSources() {
+  for (auto& e : elements_) {
+    auto* vsw = dynamic_cast<VoltageControlledSwitch*>(e.get());
+    if (vsw == nullptr) continue;
+    const int c = vsw->nodes()[2], d = vsw->nodes()[3];
+    if (c == d) continue;
+    for (const auto& other : elements_) {
+      const auto* source = dynamic_cast<const VoltageSource*>(other.get());
+      if (source == nullptr) continue;
+      const int a = source->nodes()[0], b = source->nodes()[1];
+      if (a == c && b == d) vsw->setControlSource(source, 1.0);
+      else if (a == d && b == c) vsw->setControlSource(source, -1.0);
+      else continue;
+      break;
     }
   }
 }

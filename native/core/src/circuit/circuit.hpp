@@ -41,6 +41,7 @@ class Circuit : public CircuitLookup {
   void numberNodes(const Netlist& netlist);
   void buildElements(const Netlist& netlist, const class SignalTable& signals);
   void bindGates();
+  void bindControlSources();
 
   std::vector<std::string> nodeNames_;
   std::unordered_map<std::string, int> nodeIndex_;

@@ -15,10 +15,10 @@ class VoltageSource : public Element {
   void declare(Pattern& pattern) override { slots_.declare(pattern, node(0), node(1), branch()); }
   void stampMatrix(double* values, const StepContext&) const override { slots_.stamp(values); }
   bool hasRhs() const override { return true; }
-  void stampRhs(double* rhs, const StepContext& step) override {
-    rhs[branch()] += waveform_.value(step.t, step.signals);
-  }
+  void stampRhs(double* rhs, const StepContext& step) override { rhs[branch()] += value(step); }
   double current(const double* x) const override { return x[branch()]; }
+  // u(t) of the step: the value every solution of the step has across the terminals.
+  double value(const StepContext& step) const { return waveform_.value(step.t, step.signals); }
 
  private:
   Waveform waveform_;

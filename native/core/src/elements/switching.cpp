@@ -1,6 +1,10 @@
 // State rules of the switching devices (see switching.hpp).
 #include "elements/switching.hpp"
 
+#include <algorithm>
+
+#include "elements/sources.hpp"
+
 namespace pesim {
 
 SwitchingDevice::SwitchingDevice(std::string name, std::vector<int> nodes, double ron, double roff,
@@ -19,6 +23,42 @@ bool Diode::settle(const double* x, const StepContext&) {
   if (wantOn == on()) return false;
   setOn(wantOn);
   return true;
+}
+
+namespace {
+
+// On: the current (v − vf)/Ron must not be negative, i.e. v ≥ vf; off: v must not exceed vf.
+double diodeViolation(double v, double vf, bool wasOn) {
+  return wasOn ? std::max(0.0, vf - v) : std::max(0.0, v - vf);
+}
+
+double thresholdViolation(double control, double threshold, double hysteresis, bool wasOn) {
+  return wasOn ? std::max(0.0, threshold - hysteresis - control) : std::max(0.0, control - threshold - hysteresis);
+}
+
+}  // namespace
+
+double Diode::violation(const double* x, bool wasOn) const {
+  return diodeViolation(voltage(x), forwardVoltage(), wasOn);
+}
+
+double Thyristor::violation(const double* x, bool wasOn) const {
+  if (!wasOn && !gate_) return 0.0;
+  return diodeViolation(voltage(x), forwardVoltage(), wasOn);
+}
+
+double Igbt::violation(const double* x, bool wasOn) const {
+  if (!gate_) return 0.0;
+  return diodeViolation(voltage(x), forwardVoltage(), wasOn);
+}
+
+double VoltageControlledSwitch::violation(const double* x, bool wasOn) const {
+  if (source_ != nullptr) return 0.0;  // decided from the source value, never inconsistent
+  return thresholdViolation(nodeVoltage(x, node(2)) - nodeVoltage(x, node(3)), vt_, vh_, wasOn);
+}
+
+double CurrentControlledSwitch::violation(const double* x, bool wasOn) const {
+  return thresholdViolation(control_.current(x), it_, ih_, wasOn);
 }
 
 Thyristor::Thyristor(std::string name, std::vector<int> nodes, double ron, double roff, double vf,
@@ -74,13 +114,28 @@ VoltageControlledSwitch::VoltageControlledSwitch(std::string name, std::vector<i
                                                  double ron, double roff, double vt, double vh)
     : SwitchingDevice(std::move(name), std::move(nodes), ron, roff, 0.0), vt_(vt), vh_(vh) {}
 
-bool VoltageControlledSwitch::settle(const double* x, const StepContext&) {
-  double control = nodeVoltage(x, node(2)) - nodeVoltage(x, node(3));
+void VoltageControlledSwitch::setControlSource(const VoltageSource* source, double sign) {
+  source_ = source;
+  sign_ = sign;
+}
+
+double VoltageControlledSwitch::control(const double* x, const StepContext& step) const {
+  if (source_ != nullptr) return sign_ * source_->value(step);
+  return nodeVoltage(x, node(2)) - nodeVoltage(x, node(3));
+}
+
+bool VoltageControlledSwitch::apply(double control) {
   bool wantOn = on() ? control >= vt_ - vh_ : control > vt_ + vh_;
   if (wantOn == on()) return false;
   setOn(wantOn);
   return true;
 }
+
+bool VoltageControlledSwitch::settle(const double* x, const StepContext& step) {
+  return apply(control(x, step));
+}
+
+bool VoltageControlledSwitch::decide(const StepContext& step) { return apply(control(nullptr, step)); }
 
 CurrentControlledSwitch::CurrentControlledSwitch(std::string name, std::vector<int> nodes,
                                                  double ron, double roff, const Element& control,

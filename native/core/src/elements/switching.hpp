@@ -35,6 +35,17 @@ class SwitchingDevice : public Element {
   virtual bool applyGate(bool /*gate*/) { return false; }
   // Decides the state from a solution of the present step; returns true if it changed.
   virtual bool settle(const double* /*x*/, const StepContext& /*step*/) { return false; }
+  // How far a solution computed with the device in state `wasOn` contradicts that state: 0 when
+  // consistent; for diode-like devices the volts by which v is on the wrong side of vf, for
+  // controlled switches the distance of the control quantity beyond its threshold. Used to pick
+  // the least inconsistent state when the state iteration cycles (transient.cpp).
+  virtual double violation(const double* /*x*/, bool /*wasOn*/) const { return 0.0; }
+  // Devices whose state is a known function of time decide it at the start of the step, like a
+  // gate (no solve with the old state first); returns true if the state changed.
+  virtual bool decidesBeforeSolve() const { return false; }
+  virtual bool decide(const StepContext& /*step*/) { return false; }
+  // Sets the state chosen by the engine to end a cycle of the state iteration.
+  void forceState(bool on) { on_ = on; }
 
  protected:
   void setOn(bool on) { on_ = on; }
@@ -59,6 +70,7 @@ class Diode : public SwitchingDevice {
  public:
   using SwitchingDevice::SwitchingDevice;
   bool settle(const double* x, const StepContext& step) override;
+  double violation(const double* x, bool wasOn) const override;
 };
 
 // THYR: turns on when gated and forward biased (v > vf); turns off when its current has been
@@ -69,6 +81,7 @@ class Thyristor : public SwitchingDevice {
   bool acceptsGate() const override { return true; }
   bool applyGate(bool gate) override;
   bool settle(const double* x, const StepContext& step) override;
+  double violation(const double* x, bool wasOn) const override;
   bool hasHistory() const override { return true; }
   void commit(const double* x, const StepContext& step) override;
 
@@ -86,20 +99,35 @@ class Igbt : public SwitchingDevice {
   bool acceptsGate() const override { return true; }
   bool applyGate(bool gate) override;
   bool settle(const double* x, const StepContext& step) override;
+  double violation(const double* x, bool wasOn) const override;
 
  private:
   bool gate_ = false;
 };
 
 // VSW: on when v(c) − v(d) > vt + vh, off when < vt − vh (SPICE voltage-controlled switch).
+// When an independent voltage source sits directly across c and d, v(c) − v(d) is that source's
+// value u(t) in every solution of the step, so the switch decides its state from u(t) before the
+// solve (decide) instead of after it (settle): the same state at the same step, without solving
+// the step once more with the old state at every edge of a PULSE gate drive.
 class VoltageControlledSwitch : public SwitchingDevice {
  public:
   VoltageControlledSwitch(std::string name, std::vector<int> nodes, double ron, double roff,
                           double vt, double vh);
+  // The source across the control terminals; `sign` −1 when it is connected d → c.
+  void setControlSource(const class VoltageSource* source, double sign);
   bool settle(const double* x, const StepContext& step) override;
+  double violation(const double* x, bool wasOn) const override;
+  bool decidesBeforeSolve() const override { return source_ != nullptr; }
+  bool decide(const StepContext& step) override;
 
  private:
+  double control(const double* x, const StepContext& step) const;
+  bool apply(double control);
+
   double vt_, vh_;
+  const VoltageSource* source_ = nullptr;
+  double sign_ = 1.0;
 };
 
 // CSW: on when the control element's current > it + ih, off when < it − ih.
@@ -108,6 +136,7 @@ class CurrentControlledSwitch : public SwitchingDevice {
   CurrentControlledSwitch(std::string name, std::vector<int> nodes, double ron, double roff,
                           const Element& control, double it, double ih);
   bool settle(const double* x, const StepContext& step) override;
+  double violation(const double* x, bool wasOn) const override;
 
  private:
   const Element& control_;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mna/conditioning.hpp"
+
 namespace pesim {
 
 namespace {
@@ -14,25 +16,25 @@ using SparseMatrix = Eigen::SparseMatrix<double>;
 using SparseLu = Eigen::SparseLU<SparseMatrix, Eigen::NaturalOrdering<int>>;
 
 // Small dense systems: the inverse of the matrix, computed once per switch state from a
-// partial-pivoting LU (P·A = L·U), turns every solve into one matrix-vector product whose rows are
-// independent — several times faster than the two dependent triangular sweeps for the few
-// unknowns of a converter. The forward error stays of the order cond(A)·eps, as for the LU solve.
+// partial-pivoting LU of the equilibrated matrix (conditioning.hpp), turns every solve into one
+// matrix-vector product whose rows are independent — several times faster than the two dependent
+// triangular sweeps for the few unknowns of a converter. With A_s = R·A·C, A⁻¹ = C·A_s⁻¹·R; the
+// forward error stays of the order cond(A_s)·eps, as for the LU solve.
 class DenseFactorization : public Factorization {
  public:
   explicit DenseFactorization(const Eigen::MatrixXd& a) : n_(a.rows()) {
-    Eigen::PartialPivLU<Eigen::MatrixXd> lu(a);
-    const Eigen::MatrixXd& m = lu.matrixLU();
-    double largest = a.cwiseAbs().maxCoeff();
-    singular_ = !(largest > 0.0);
-    for (Eigen::Index i = 0; i < n_; ++i) {
-      // A pivot that vanishes against the matrix scale means no unique solution.
-      if (!(std::abs(m(i, i)) > 1e-14 * largest)) singular_ = true;
-    }
-    if (singular_) return;
+    const Equilibration scale = equilibrate(a);
+    const Eigen::MatrixXd as = scaled(a, scale);
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu(as);
     Eigen::MatrixXd inverse = lu.inverse();
+    // The exact reciprocal condition number of the scaled matrix (its inverse is at hand).
+    rcond_ = 1.0 / (norm1(as) * norm1(inverse));
+    if (singularToWorkingPrecision(rcond_)) return;
     inverse_.resize(static_cast<std::size_t>(n_ * n_));
     for (Eigen::Index i = 0; i < n_; ++i) {
-      for (Eigen::Index j = 0; j < n_; ++j) inverse_[static_cast<std::size_t>(i * n_ + j)] = inverse(i, j);
+      for (Eigen::Index j = 0; j < n_; ++j) {
+        inverse_[static_cast<std::size_t>(i * n_ + j)] = scale.col(i) * inverse(i, j) * scale.row(j);
+      }
     }
     work_.resize(static_cast<std::size_t>(n_));
   }
@@ -49,32 +51,48 @@ class DenseFactorization : public Factorization {
     }
     std::copy(x, x + n, b.data());
   }
-  bool singular() const { return singular_; }
+  double rcond() const override { return rcond_; }
 
  private:
   Eigen::Index n_;
   std::vector<double> inverse_;       // row-major
   mutable std::vector<double> work_;  // scratch for solve(); a factorisation belongs to one run
-  bool singular_ = false;
+  double rcond_ = 0.0;
 };
 
 class SparseFactorization : public Factorization {
  public:
-  // `a` holds column i of the MNA matrix in column columnOf[i].
-  SparseFactorization(const SparseMatrix& a, const std::vector<int>& columnOf) : columnOf_(columnOf) {
+  // `a` holds column i of the MNA matrix in column columnOf[i]; it is equilibrated in place.
+  SparseFactorization(SparseMatrix& a, const std::vector<int>& columnOf) : columnOf_(columnOf) {
+    scale_ = equilibrate(a);
+    scaleInPlace(a, scale_);
     lu_.analyzePattern(a);
     lu_.factorize(a);
+    if (lu_.info() != Eigen::Success) return;
+    const int n = static_cast<int>(a.rows());
+    double inverseNorm = estimateInverseNorm1(
+        n, [this](Eigen::VectorXd& v) { v = lu_.solve(v).eval(); },
+        [this](Eigen::VectorXd& v) { v = lu_.transpose().solve(v).eval(); });
+    rcond_ = 1.0 / (norm1(a) * inverseNorm);
   }
   void solve(Eigen::VectorXd& b) const override {
+    b.array() *= scale_.row.array();
     y_ = lu_.solve(b);  // y_ keeps its size between calls: no allocation per step
-    for (std::size_t i = 0; i < columnOf_.size(); ++i) b[static_cast<Eigen::Index>(i)] = y_[columnOf_[i]];
+    for (std::size_t i = 0; i < columnOf_.size(); ++i) {
+      const int column = columnOf_[i];
+      b[static_cast<Eigen::Index>(i)] = scale_.col(column) * y_[column];
+    }
   }
-  bool ok() const { return lu_.info() == Eigen::Success; }
+  bool ok() const { return lu_.info() == Eigen::Success && !singularToWorkingPrecision(rcond_); }
+  double rcond() const override { return rcond_; }
 
  private:
-  SparseLu lu_;
+  // SparseLU::transpose() is a non-const member in Eigen 3.4.
+  mutable SparseLu lu_;
   std::vector<int> columnOf_;
+  Equilibration scale_;
   mutable Eigen::VectorXd y_;  // scratch for solve(); a factorisation belongs to one run
+  double rcond_ = 0.0;
 };
 
 }  // namespace
@@ -123,7 +141,7 @@ Eigen::MatrixXd Factorizer::denseMatrix(const std::vector<double>& values) const
 std::unique_ptr<Factorization> Factorizer::factorize(const std::vector<double>& values) const {
   if (dense_) {
     auto lu = std::make_unique<DenseFactorization>(denseMatrix(values));
-    if (lu->singular()) return nullptr;
+    if (singularToWorkingPrecision(lu->rcond())) return nullptr;
     return lu;
   }
   SparseMatrix a = skeleton_;

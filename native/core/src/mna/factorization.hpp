@@ -1,6 +1,8 @@
 // LU factorisations of the MNA matrix for one switch state: a dense partial-pivoting LU for small
 // systems (cheaper per solve than sparse bookkeeping) and Eigen's SparseLU, whose column ordering
-// is computed once per netlist from the union pattern and shared by every factorisation.
+// is computed once per netlist from the union pattern and shared by every factorisation. Both
+// factorise the equilibrated matrix and reject it when it is singular to working precision
+// (conditioning.hpp).
 #pragma once
 
 #include <Eigen/Dense>
@@ -19,9 +21,12 @@ class Factorization {
   virtual ~Factorization() = default;
   // Solves A·x = b in place (b becomes x).
   virtual void solve(Eigen::VectorXd& b) const = 0;
+  // Reciprocal 1-norm condition number of the equilibrated matrix (exact or estimated).
+  virtual double rcond() const = 0;
 };
 
-// Builds factorisations from slot values; returns null when the matrix is singular.
+// Builds factorisations from slot values; returns null when the matrix is singular to working
+// precision.
 class Factorizer {
  public:
   Factorizer(const Pattern& pattern, bool dense);

@@ -4,8 +4,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <thread>
 
+#include <Eigen/SVD>
+
+#include "mna/conditioning.hpp"
 #include "pesim/errors.hpp"
 #include "transient/recorder.hpp"
 #include "transient/run_control.hpp"
@@ -20,6 +24,11 @@ constexpr int kDefaultDenseLimit = 40;
 // Steps between two looks at the control flags (cancel/pause take effect within them).
 constexpr long kControlInterval = 64;
 constexpr double kGateThreshold = 0.5;
+// Largest contradiction accepted to end a cycle of the state iteration (volts for diode-like
+// devices and VSW controls, amperes for CSW controls): 1 mV is below the resolution of the
+// two-state device model itself (e.g. 0.1 A through Ron = 0.01 Ω). Larger ones fail the run with
+// the iteration limit, as a device that can never settle must.
+constexpr double kCycleTolerance = 1e-3;
 
 long stepCount(double span, double dt) {
   return static_cast<long>(std::ceil(span / dt - 1e-9));
@@ -100,12 +109,14 @@ void Transient::runPhase(double tStart, double dt, long steps, int phase, Record
   }
 }
 
-bool Transient::applyGates() {
+bool Transient::applyGates(const StepContext& ctx) {
   bool changed = false;
   for (SwitchingDevice* device : settling_) {
     int signal = device->gateSignal();
-    if (signal < 0) continue;
-    if (device->applyGate(signals_[static_cast<std::size_t>(signal)] > kGateThreshold)) {
+    bool toggled = false;
+    if (signal >= 0) toggled = device->applyGate(signals_[static_cast<std::size_t>(signal)] > kGateThreshold);
+    else if (device->decidesBeforeSolve()) toggled = device->decide(ctx);
+    if (toggled) {
       changed = true;
       statesChanged_ = true;
       ++stats_.switchingEvents;
@@ -119,22 +130,34 @@ bool Transient::applyGates() {
 // inductors their initial current (their companion terms dominate). Nothing is committed.
 void Transient::initialSolve(double t, double dt) {
   StepContext ctx{t, dt * 1e-3, backwardEuler_, signals_.data()};
-  solveStep(ctx, true);
+  // Device states found here are only the starting guess of the first step, which settles them
+  // again: a cycle ends with its least inconsistent state whatever its contradiction.
+  solveStep(ctx, true, std::numeric_limits<double>::infinity());
 }
 
 void Transient::step(double t, double dt, bool firstOfPhase) {
-  bool switched = applyGates();
+  StepContext ctx{t, dt, method_, signals_.data()};
+  bool switched = applyGates(ctx);
   // Backward Euler on a phase's first step (no valid history for BDF2/trapezoidal) and, unless
   // disabled, on a step with a switching event (damps the trapezoidal rule's ringing).
   bool useBackwardEuler = firstOfPhase || (settings_.dampAfterSwitch && switched);
-  StepContext ctx{t, dt, useBackwardEuler ? backwardEuler_ : method_, signals_.data()};
-  solveStep(ctx, useBackwardEuler);
+  if (useBackwardEuler) ctx.k = backwardEuler_;
+  solveStep(ctx, useBackwardEuler, kCycleTolerance);
   for (Element* e : historyElements_) e->commit(x_.data(), ctx);
 }
 
-// Solves one step, re-solving it while voltage/current-driven devices change state.
-void Transient::solveStep(StepContext& ctx, bool useBackwardEuler) {
+// Solves one step, re-solving it while voltage/current-driven devices change state. Ideal
+// two-state devices can have no consistent state at all: a diode whose on-state current reverses and
+// whose off-state voltage exceeds vf (e.g. a rectifier diode behind a tightly coupled transformer
+// while the other windings are open). The iteration then cycles through the same states;
+// GeckoCIRCUITS damps this with moving thresholds (engine-notes.md). Here a repeated state vector
+// ends the iteration: of the states in the cycle, the one whose solution contradicts its device
+// states least (largest violation, SwitchingDevice::violation) is solved and accepted if that
+// contradiction is within kCycleTolerance.
+void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleTolerance) {
   const double t = ctx.t;
+  visited_.clear();
+  cycleViolation_ = -1.0;
   for (int iteration = 0;; ++iteration) {
     rhs_.setZero();
     for (Element* e : rhsElements_) e->stampRhs(rhs_.data(), ctx);
@@ -142,6 +165,7 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler) {
     factorization(ctx, useBackwardEuler).solve(x_);
     if (!std::isfinite(x_.sum())) throwSingular(t);
     const bool lastAllowed = iteration + 1 >= settings_.maxSwitchIterations;
+    stateBits(solvedState_);
     std::string toggling;  // devices that changed in the last allowed iteration, for the error
     bool changed = false;
     for (SwitchingDevice* device : settling_) {
@@ -154,17 +178,63 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler) {
     }
     if (!changed) break;
     ++stats_.extraSolves;
-    if (lastAllowed) {
-      throw Error(ErrorCode::SwitchIterationLimit,
-                  "device states did not settle within " + std::to_string(settings_.maxSwitchIterations) +
-                      " iterations at t = " + formatTime(t) + " s (still changing: " + toggling + ")",
-                  toggling.substr(0, toggling.find(',')), "", t);
-    }
+    visited_.push_back({solvedState_, violation(solvedState_)});
     if (settings_.dampAfterSwitch && !useBackwardEuler) {
       useBackwardEuler = true;
       ctx.k = backwardEuler_;
     }
+    if (endCycle(cycleTolerance)) {
+      rhs_.setZero();
+      for (Element* e : rhsElements_) e->stampRhs(rhs_.data(), ctx);
+      x_ = rhs_;
+      factorization(ctx, useBackwardEuler).solve(x_);
+      ++stats_.extraSolves;
+      ++stats_.cyclesResolved;
+      break;
+    }
+    if (lastAllowed) {
+      throw Error(ErrorCode::SwitchIterationLimit,
+                  "device states did not settle within " + std::to_string(settings_.maxSwitchIterations) +
+                      " iterations at t = " + formatTime(t) + " s (still changing: " + toggling + ")" +
+                      (cycleViolation_ >= 0.0 ? "; the states cycle and the least inconsistent one contradicts its "
+                                                "devices by " + formatTime(cycleViolation_) : std::string()),
+                  toggling.substr(0, toggling.find(',')), "", t);
+    }
   }
+}
+
+void Transient::stateBits(std::string& bits) const {
+  bits.resize(settling_.size());
+  for (std::size_t i = 0; i < settling_.size(); ++i) bits[i] = settling_[i]->on() ? '1' : '0';
+}
+
+double Transient::violation(const std::string& bits) const {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < settling_.size(); ++i) {
+    worst = std::max(worst, settling_[i]->violation(x_.data(), bits[i] == '1'));
+  }
+  return worst;
+}
+
+// If the states just set by settle() were already solved in this step and the least inconsistent
+// state of that cycle is within the tolerance, forces that state and returns true.
+bool Transient::endCycle(double tolerance) {
+  stateBits(nextState_);
+  std::size_t first = visited_.size();
+  for (std::size_t i = 0; i < visited_.size(); ++i) {
+    if (visited_[i].first == nextState_) { first = i; break; }
+  }
+  if (first == visited_.size()) return false;
+  std::size_t best = first;
+  for (std::size_t i = first; i < visited_.size(); ++i) {
+    if (visited_[i].second < visited_[best].second) best = i;
+  }
+  cycleViolation_ = visited_[best].second;
+  if (cycleViolation_ > tolerance) return false;
+  const std::string& chosen = visited_[best].first;
+  for (std::size_t i = 0; i < settling_.size(); ++i) settling_[i]->forceState(chosen[i] == '1');
+  statesChanged_ = true;
+  return true;
 }
 
 const Factorization& Transient::factorization(const StepContext& ctx, bool useBackwardEuler) {
@@ -198,19 +268,29 @@ const Factorization* Transient::lookup(const StepContext& ctx, bool useBackwardE
   return cache_.insert(key_, std::move(lu));
 }
 
-// Names the unknown that the null space of the matrix moves most: that node or branch current is
-// not determined by the circuit.
+// Names the unknown that the (near) null space of the equilibrated matrix moves most: that node or
+// branch current is not determined by the circuit.
 void Transient::throwSingular(double t) const {
   std::string culprit;
   std::string node;
   if (circuit_.unknowns() <= 3000) {
     Eigen::MatrixXd a = factorizer_.denseMatrix(values_);
-    Eigen::FullPivLU<Eigen::MatrixXd> lu(a);
-    lu.setThreshold(1e-12);
-    Eigen::MatrixXd kernel = lu.kernel();
-    if (kernel.cols() > 0 && kernel.col(0).norm() > 0.0) {
+    const Equilibration scale = equilibrate(a);
+    Eigen::MatrixXd as = scaled(a, scale);
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(as);
+    lu.setThreshold(std::sqrt(std::numeric_limits<double>::epsilon()));
+    Eigen::VectorXd direction;
+    if (lu.dimensionOfKernel() > 0) {
+      direction = lu.kernel().col(0);
+    } else if (circuit_.unknowns() <= 500) {
+      // Singular to working precision without an exact kernel: the right singular vector of the
+      // smallest singular value.
+      Eigen::JacobiSVD<Eigen::MatrixXd> svd(as, Eigen::ComputeFullV);
+      direction = svd.matrixV().col(as.cols() - 1);
+    }
+    if (direction.size() > 0 && direction.norm() > 0.0) {
       Eigen::Index worst = 0;
-      kernel.col(0).cwiseAbs().maxCoeff(&worst);
+      direction.cwiseAbs().maxCoeff(&worst);
       culprit = circuit_.unknownName(static_cast<int>(worst));
       if (worst < static_cast<Eigen::Index>(circuit_.unknowns()) && culprit.rfind("node", 0) == 0) {
         node = circuit_.nodeName(static_cast<int>(worst));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -27,9 +28,12 @@ class Transient {
   // Runs `steps` steps of size dt starting after time tStart; records when a recorder is given.
   void runPhase(double tStart, double dt, long steps, int phase, Recorder* recorder);
   void step(double t, double dt, bool firstOfPhase);
-  void solveStep(StepContext& ctx, bool useBackwardEuler);
+  void solveStep(StepContext& ctx, bool useBackwardEuler, double cycleTolerance);
   void initialSolve(double t, double dt);
-  bool applyGates();
+  void stateBits(std::string& bits) const;
+  double violation(const std::string& bits) const;
+  bool endCycle(double tolerance);
+  bool applyGates(const StepContext& ctx);
   const Factorization& factorization(const StepContext& ctx, bool useBackwardEuler);
   const Factorization* lookup(const StepContext& ctx, bool useBackwardEuler);
   [[noreturn]] void throwSingular(double t) const;
@@ -48,6 +52,10 @@ class Transient {
   std::vector<double> values_;
   std::vector<double> signals_;
   std::string key_;
+  // Device states solved in the present step and how much each solution contradicted them.
+  std::vector<std::pair<std::string, double>> visited_;
+  std::string solvedState_, nextState_;
+  double cycleViolation_ = -1.0;  // least contradiction of the last cycle found (−1: none)
   // The factorisation in use and what it was built for; refetched only when one of these changes.
   const Factorization* current_ = nullptr;
   bool currentBackwardEuler_ = false;

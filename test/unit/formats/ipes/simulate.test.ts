@@ -1,9 +1,7 @@
 // Every GeckoCIRCUITS example file the engine supports, read and simulated to its own tDURATION,
 // with its key outputs checked against the physics of the circuit (averages of ideal converters,
 // power balance, the diode law, the bridge's peak). Measurements are the engine's, over the last
-// 20 % of the run. Left out: thyristor_RL_single (rejected by the reader, fixtures.test.ts) and
-// ex_2, which reads but which the engine rejects as singular at its first pre-simulation step
-// (reported to the engine's owner; see fixtures.test.ts for what it reads into).
+// 20 % of the run. Left out: thyristor_RL_single (rejected by the reader, fixtures.test.ts).
 import { expect } from 'chai';
 import { simulateSync, type SimulationResult } from '../../../../src/engine/index.js';
 import type { Netlist } from '../../../../src/formats/netlist.js';
@@ -96,5 +94,25 @@ describe('GeckoCIRCUITS example files simulated to their tDURATION', function ()
     expect(run.m('i', 'rms')).to.be.above(0.5);
     expect(run.m('uH', 'max')).to.equal(1);
     expect(run.m('uH', 'min')).to.equal(-1);
+  });
+
+  it("ex_2: the two-switch forward converter's PI loop holds 60 V, and Vout ≈ D·(N2/N1)·Vin", () => {
+    // 40 ms of pre-simulation (T_pre) and 1 ms recorded, both at 40 ns.
+    const run = simulateFixture('ex_2.ipes');
+    expect(run.result.stats.preSteps).to.equal(Math.round(0.04 / 4e-8));
+    // The set-point CONST.5 = 60 V: the PI loop has settled on it.
+    expect(run.m('uOUT', 'avg')).to.be.closeTo(60, 0.005 * 60);
+    // Forward converter: the secondary sees (N2/N1)·Vin while the switches conduct, turns ratio
+    // √(Lc.2/Lc.1) of the coupled windings; the output averages D times that, less the rectifier
+    // diode drop (vf = 0.6 V during D, the free-wheeling diode's the rest of the period).
+    const ratio = Math.sqrt(0.0007 / 0.0054);
+    const duty = run.m('d', 'avg');
+    expect(duty).to.be.within(0.35, 0.5);
+    const ideal = duty * ratio * 400 - 0.6;
+    expect(run.m('uOUT', 'avg')).to.be.closeTo(ideal, 0.01 * ideal);
+    // The secondary winding swings to ≈ +(N2/N1)·Vin (408 V peak of the input with its 8 V ripple).
+    expect(run.m('uLs', 'max')).to.be.within(0.97 * ratio * 400, ratio * 408);
+    // The L-C output filter passes the rectified average: ux averages uOUT.
+    expect(run.m('ux', 'avg')).to.be.closeTo(run.m('uOUT', 'avg'), 0.002 * 60);
   });
 });
