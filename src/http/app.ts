@@ -10,6 +10,7 @@ import { Router } from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import { RegisterRoutes } from '../generated/sim/routes.js';
+import './tsoa/fast-float.js';
 import { authMiddleware } from './auth.js';
 import type { ServiceContext } from './context.js';
 import { docsMiddleware } from './docs.js';

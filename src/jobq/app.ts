@@ -6,6 +6,7 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import { RegisterRoutes } from '../generated/jobq/routes.js';
+import '../http/tsoa/fast-float.js';
 import { authMiddleware, rateLimitMiddleware, type ApiKeys } from './access.js';
 import { docsMiddleware } from './docs.js';
 import { errorMiddleware } from './errors.js';
