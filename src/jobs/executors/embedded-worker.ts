@@ -4,7 +4,7 @@
 // structured cloning drops an Error's `code`.
 import { Piscina } from 'piscina';
 import { RunController, simulateSync, isDeterministicFailure } from '../../engine/index.js';
-import { EAGER_FORMATS, writeResult } from '../cache/formats/eager.js';
+import { writableInWorker, writeResultInWorker } from '../cache/formats/eager.js';
 import type { ExecutionOutcome, ExecutionRequest } from './types.js';
 
 export default async function runTask(request: ExecutionRequest): Promise<unknown> {
@@ -17,9 +17,9 @@ export default async function runTask(request: ExecutionRequest): Promise<unknow
       if (!wanted || wanted.includes(key)) signals[key] = values;
     }
     const stored = { time: result.time, signals, measurements: result.measurements, stats: result.stats };
-    if (request.output && EAGER_FORMATS.includes(request.output.format)) {
+    if (request.output && writableInWorker(request.output.format)) {
       const { path, format, compression } = request.output;
-      await writeResult(path, stored, format, compression);
+      await writeResultInWorker(path, stored, format, compression);
       const written: ExecutionOutcome = { ok: true, written: { measurements: result.measurements, stats: result.stats } };
       return written;
     }

@@ -1,15 +1,26 @@
-// Imports the Parquet and CSV codecs statically and registers them, for worker threads that write
-// result files: the wasm module loads once when the worker starts instead of on its first task.
-// HDF5 is not among them: h5wasm is an ES module that initialises asynchronously, which a worker
-// loaded through require() (piscina under tsx) cannot import statically; workers return HDF5 results
-// as arrays and the scheduler writes them.
+// Result-file writing inside worker threads. The Parquet and CSV codecs are imported statically
+// (the wasm module loads once when the worker starts, not on its first task; under tsx, dynamic
+// imports inside worker threads are not compiled). Parquet is encoded in memory and written with
+// blocking calls, which cost a worker nothing. HDF5 is not available here: h5wasm is an ES module
+// that initialises asynchronously, which a worker loaded through require() (piscina under tsx)
+// cannot import statically; workers return HDF5 results as arrays and the scheduler writes them.
+import type { Compression, StorageFormat, StoredResult } from '../../types.js';
 import { readCsvResult, writeCsvResult } from './csv.js';
-import { preloadCodec, writeResult } from './index.js';
-import { readParquetResult, writeParquetResult } from './parquet.js';
-import type { StorageFormat } from '../../types.js';
+import { checkCombination, preloadCodec, writeFileAtomicSync, writeResult } from './index.js';
+import { checkResult } from './meta.js';
+import { encodeParquetResult, readParquetResult, writeParquetResult } from './parquet.js';
 
 preloadCodec('parquet', { write: writeParquetResult, read: readParquetResult });
 preloadCodec('csv', { write: writeCsvResult, read: readCsvResult });
 
-export const EAGER_FORMATS: readonly StorageFormat[] = ['parquet', 'csv'];
-export { writeResult };
+/** Whether a worker thread can write results of this format itself. */
+export function writableInWorker(format: StorageFormat): boolean {
+  return format === 'parquet' || format === 'csv';
+}
+
+/** Writes a result file from a worker thread; returns its size in bytes. */
+export async function writeResultInWorker(path: string, result: StoredResult, format: StorageFormat, compression: Compression): Promise<number> {
+  if (format !== 'parquet') return writeResult(path, result, format, compression);
+  checkCombination(format, compression);
+  return writeFileAtomicSync(path, encodeParquetResult(result, checkResult(result), compression));
+}

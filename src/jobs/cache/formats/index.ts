@@ -5,6 +5,7 @@
 // is imported on first use: parquet-wasm, apache-arrow and h5wasm compile or load wasm when
 // imported (≈ 0.4 s together), which nothing that merely imports the job runtime should pay.
 import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Compression, StorageFormat, StoredResult } from '../../types.js';
@@ -78,6 +79,11 @@ export function fileExtension(format: StorageFormat, compression: Compression): 
 }
 
 /** Flushes a written file to the disk, so the rename never publishes a file still in flight. */
+/** A hidden temporary name beside `path`, unique across processes and threads. */
+function temporaryPath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+}
+
 async function fsyncFile(path: string): Promise<void> {
   const handle = await open(path, 'r+');
   try {
@@ -96,7 +102,7 @@ export async function writeResult(path: string, result: StoredResult, format: St
   checkCombination(format, compression);
   const names = checkResult(result);
   const codec = await CODECS[format]();
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = temporaryPath(path);
   try {
     await codec.write(temporary, result, names, compression);
     await fsyncFile(temporary);
@@ -105,6 +111,29 @@ export async function writeResult(path: string, result: StoredResult, format: St
     return size;
   } catch (error) {
     await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * writeResult's protocol (temporary file, fsync, rename) with blocking calls, for worker threads
+ * that have encoded the file already: a blocked worker costs nothing, and each asynchronous file
+ * call would be a round trip through the shared libuv pool (≈ 2.5 ms of a 2 ms run's 5 ms write).
+ */
+export function writeFileAtomicSync(path: string, bytes: Uint8Array): number {
+  const temporary = temporaryPath(path);
+  try {
+    const fd = openSync(temporary, 'w');
+    try {
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+    return bytes.length;
+  } catch (error) {
+    rmSync(temporary, { force: true });
     throw error;
   }
 }

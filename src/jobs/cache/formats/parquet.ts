@@ -83,8 +83,8 @@ function wasmCall<T>(what: string, run: () => T): T {
   }
 }
 
-/** Writes the result to `path` as Parquet with the given codec. */
-export async function writeParquetResult(path: string, result: StoredResult, names: string[], compression: Compression): Promise<void> {
+/** The result as the bytes of a Parquet file with the given codec. */
+export function encodeParquetResult(result: StoredResult, names: string[], compression: Compression): Uint8Array {
   const codec = PARQUET_CODECS[compression];
   if (codec === undefined) throw new Error(`parquet has no codec for ${compression}`);
   const ipc = tableToIPC(toArrowTable(result, names), 'stream');
@@ -96,8 +96,12 @@ export async function writeParquetResult(path: string, result: StoredResult, nam
     .setCreatedBy('pesim')
     .build();
   // writeParquet consumes both the wasm table and the properties.
-  const bytes = wasmCall('writing', () => writeParquet(WasmTable.fromIPCStream(ipc), properties));
-  await writeFile(path, bytes);
+  return wasmCall('writing', () => writeParquet(WasmTable.fromIPCStream(ipc), properties));
+}
+
+/** Writes the result to `path` as Parquet with the given codec. */
+export async function writeParquetResult(path: string, result: StoredResult, names: string[], compression: Compression): Promise<void> {
+  await writeFile(path, encodeParquetResult(result, names, compression));
 }
 
 /** The metadata document from the footer (read before any column data). */
