@@ -11,6 +11,7 @@ import { defaultConfig, type JobqConfig } from '../../../src/jobq/config.js';
 import { startJobq, type JobqServer, type JobqStartOptions } from '../../../src/jobq/server.js';
 import type { TaskRecord, TaskState } from '../../../src/jobs/types.js';
 import type { Netlist } from '../../../src/formats/netlist.js';
+import { waitForState as waitForRuntimeState } from '../../unit/jobs/harness.js';
 import { buck, rcStep } from '../../fixtures/circuits.js';
 
 /** The embedded worker as the tests run it (see workers/flaky-worker.ts). */
@@ -75,24 +76,10 @@ export async function startTestService(adjust: (c: JobqConfig) => void = () => {
   };
 }
 
-/** Resolves when the task reaches one of the states (checked on every state event of the runtime). */
+/** Resolves when the task reaches one of the states (the job runtime tests' helper, on this service's runtime). */
 export function waitForState(service: JobqServer, id: string, states: TaskState[], timeoutMs = 30_000): Promise<TaskRecord> {
-  const { runtime } = service;
-  return new Promise((resolve, reject) => {
-    const current = runtime.store.tasks.get(id);
-    if (current && states.includes(current.state)) return resolve(current);
-    const timer = setTimeout(() => {
-      runtime.events.off('state', listener);
-      reject(new Error(`task ${id} did not reach ${states.join('/')} (is ${runtime.store.tasks.get(id)?.state})`));
-    }, timeoutMs);
-    const listener = (t: TaskRecord): void => {
-      if (t.id !== id || !states.includes(t.state)) return;
-      clearTimeout(timer);
-      runtime.events.off('state', listener);
-      resolve(t);
-    };
-    runtime.events.on('state', listener);
-  });
+  return waitForRuntimeState(service.runtime, id, states, timeoutMs);
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export { sleep } from '../../unit/jobs/harness.js';
+
