@@ -2,21 +2,34 @@
 // simulation service — POST /api/v1/simulations, then the SSE stream until its COMPLETED message —
 // against the engine's own run time (durationMs = the run's wallMs), p50 and p99 over a bounded
 // number of runs; plus the request rate of status reads (autocannon, bounded in time). It measures
-// the compiled package (dist/, as `pesim serve` runs it). Returns table lines for bench/run.ts.
+// the compiled package (dist/) in a plain `node` child process (bench/http-server.mjs), as
+// `pesim serve` runs it; the client is this process. Returns table lines for bench/run.ts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import type { startSimulationService as Start } from '../src/http/server.js';
+import { fileURLToPath } from 'node:url';
 import { buck } from '../test/fixtures/circuits.js';
 
 const RUNS = 200;
 const WARM_UP = 10;
 const STATUS_SECONDS = 3;
 
-type ServerModule = { startSimulationService: typeof Start };
-const compiled = (): Promise<ServerModule> => import(new URL('../dist/src/http/server.js', import.meta.url).href) as Promise<ServerModule>;
+/** Starts the service in its own process; resolves with the process and its base URL. */
+async function startServer(settings: Record<string, unknown>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./http-server.mjs', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin!.end(JSON.stringify(settings));
+  let output = '';
+  for await (const chunk of child.stdout!) {
+    output += String(chunk);
+    const match = /^url (\S+)$/m.exec(output);
+    if (match) return { child, url: match[1] };
+  }
+  throw new Error(`the service did not start: ${output}`);
+}
 
 const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -43,9 +56,8 @@ async function untilFinal(url: string): Promise<number> {
 }
 
 export async function benchSection(): Promise<string[]> {
-  const { startSimulationService } = await compiled();
   const dataDir = mkdtempSync(join(tmpdir(), 'pesim-bench-http-'));
-  const service = await startSimulationService({ port: 0, dataDir, logLevel: 'silent', maxConcurrent: 1, cacheEnabled: false });
+  const service = await startServer({ port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent', maxConcurrent: 1, cacheEnabled: false });
   try {
     const circuitFile = Buffer.from(JSON.stringify(buck({ tEnd: 1e-3, dt: 1e-7 }))).toString('base64');
     const latency: number[] = [];
@@ -74,7 +86,7 @@ export async function benchSection(): Promise<string[]> {
     const reads = await autocannon({ url: `${service.url}/api/v1/simulations/${lastId}`, connections: 8, duration: STATUS_SECONDS });
     const ms = (v: number): string => v.toFixed(2);
     return [
-      `Submit-to-completed through HTTP (POST, then SSE until COMPLETED): 1 ms buck, 10 000 steps, ${RUNS} runs one after another, 1 worker, result cache off.`,
+      `Submit-to-completed through HTTP (POST, then SSE until COMPLETED; the service in its own process): 1 ms buck, 10 000 steps, ${RUNS} runs one after another, 1 worker, result cache off.`,
       '',
       '| measure | p50 [ms] | p99 [ms] |',
       '|---|---|---|',
@@ -86,7 +98,8 @@ export async function benchSection(): Promise<string[]> {
       `Status reads (GET /api/v1/simulations/{id} of a completed run, 8 connections, ${STATUS_SECONDS} s): ${Math.round(reads.requests.average)} requests/s, latency p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms, ${reads.non2xx} non-2xx.`,
     ];
   } finally {
-    await service.close();
+    service.child.kill('SIGTERM');
+    await once(service.child, 'exit');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
