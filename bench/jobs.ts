@@ -11,17 +11,20 @@ const RUNS = 1000;
 
 interface SweepFigures { wallMs: number; engineMs: number; schedulerMsPerTask: number; hitLatencies: number[] }
 
-function runSweep(workers: number, cache: boolean): SweepFigures {
-  const input = JSON.stringify({ netlist: buck({ tEnd: 2e-3 }), runs: RUNS, workers, cache });
+function runSweep(workers: number, cache: boolean, runs = RUNS): SweepFigures {
+  const input = JSON.stringify({ netlist: buck({ tEnd: 2e-3 }), runs, workers, cache });
   const driver = fileURLToPath(new URL('./jobs-sweep.mjs', import.meta.url));
   const out = execFileSync(process.execPath, [driver], { input, encoding: 'utf8', timeout: 600_000 });
   return JSON.parse(out.trim().split('\n').at(-1)!) as SweepFigures;
 }
 
 export async function jobsBenchmark(): Promise<string[]> {
+  // Worker scaling is compared like with like (cache off: a sweep of distinct parameters has no
+  // hits); a shorter sweep with the cache on then measures the latency of hits.
   const one = runSweep(1, false);
-  const two = runSweep(2, true);
-  const latencies = [...two.hitLatencies].sort((a, b) => a - b);
+  const two = runSweep(2, false);
+  const cached = runSweep(2, true, 200);
+  const latencies = [...cached.hitLatencies].sort((a, b) => a - b);
   const p50 = latencies[Math.floor(latencies.length / 2)];
   const speedup = one.wallMs / two.wallMs;
   const perTask = (s: SweepFigures): string => (s.wallMs / RUNS).toFixed(2);
@@ -29,9 +32,9 @@ export async function jobsBenchmark(): Promise<string[]> {
     '| job runtime: 1 000-run buck sweep (2 ms, 20 000 steps each; compiled package) | value | target |',
     '|---|---|---|',
     `| 1 worker: runs/s (wall per task; engine per task) | ${((RUNS / one.wallMs) * 1000).toFixed(0)} (${perTask(one)} ms; ${(one.engineMs / RUNS).toFixed(2)} ms) | |`,
-    `| 2 workers, cache on: runs/s (wall per task) | ${((RUNS / two.wallMs) * 1000).toFixed(0)} (${perTask(two)} ms) | |`,
+    `| 2 workers: runs/s (wall per task) | ${((RUNS / two.wallMs) * 1000).toFixed(0)} (${perTask(two)} ms) | |`,
     `| speed-up 2 workers / 1 worker | ${speedup.toFixed(2)}× | ≥ 1.8× ${speedup >= 1.8 ? 'met' : 'MISSED'} |`,
-    `| scheduler thread busy per task (1 worker; 2 workers with cache) | ${one.schedulerMsPerTask.toFixed(3)} ms; ${two.schedulerMsPerTask.toFixed(3)} ms | < 0.5 ms ${one.schedulerMsPerTask < 0.5 ? 'met' : 'MISSED'} |`,
+    `| scheduler thread busy per task (1 worker; 2 workers; 2 workers with the cache filling) | ${one.schedulerMsPerTask.toFixed(3)} ms; ${two.schedulerMsPerTask.toFixed(3)} ms; ${cached.schedulerMsPerTask.toFixed(3)} ms | < 0.5 ms ${one.schedulerMsPerTask < 0.5 ? 'met' : 'MISSED'} |`,
     `| worker time per task beyond the engine run (result file, transfer; 1 worker) | ${((one.wallMs - one.engineMs) / RUNS).toFixed(2)} ms | |`,
     `| cache-hit submit latency p50 / max of 200 | ${p50.toFixed(2)} / ${latencies.at(-1)!.toFixed(2)} ms | < 2 ms ${p50 < 2 ? 'met' : 'MISSED'} |`,
   ];
