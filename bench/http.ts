@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, get, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -36,23 +37,52 @@ const percentile = (values: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
+// node:http with a keep-alive agent: fetch (undici) would add about a millisecond of client work
+// to every request, which is not the service's.
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+
+function post(url: string, body: string): Promise<{ simulationId: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => (res.statusCode === 202 ? resolve(JSON.parse(text) as { simulationId: string }) : reject(new Error(`POST ${res.statusCode}: ${text}`))));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function getJson<T>(url: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve(JSON.parse(text) as T));
+    }).on('error', reject);
+  });
+}
+
 /** Reads the event stream until the final message; resolves with its arrival time. */
-async function untilFinal(url: string): Promise<number> {
-  const response = await fetch(url);
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`stream ended without a final message: ${text.slice(-300)}`);
-    text += decoder.decode(value, { stream: true });
-    if (/"status":"(COMPLETED|FAILED|CANCELLED)"/.test(text)) {
-      const at = performance.now();
-      await reader.cancel();
-      if (!text.includes('"COMPLETED"')) throw new Error(`run did not complete: ${text.slice(-300)}`);
-      return at;
-    }
-  }
+function untilFinal(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        if (!/"status":"(COMPLETED|FAILED|CANCELLED)"/.test(text)) return;
+        const at = performance.now();
+        req.destroy();
+        if (text.includes('"COMPLETED"')) resolve(at);
+        else reject(new Error(`run did not complete: ${text.slice(-300)}`));
+      });
+      res.on('end', () => reject(new Error(`stream ended without a final message: ${text.slice(-300)}`)));
+    });
+    req.on('error', (error) => (error.message === 'socket hang up' ? undefined : reject(error)));
+  });
 }
 
 export async function benchSection(): Promise<string[]> {
@@ -67,15 +97,10 @@ export async function benchSection(): Promise<string[]> {
     let lastId = '';
     for (let i = 0; i < WARM_UP + RUNS; i++) {
       const started = performance.now();
-      const r = await fetch(`${service.url}/api/v1/simulations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ circuitFile, parameters: { 'R.1.R': 5 + i * 1e-3 } }),
-      });
-      const { simulationId } = (await r.json()) as { simulationId: string };
+      const { simulationId } = await post(`${service.url}/api/v1/simulations`, JSON.stringify({ circuitFile, parameters: { 'R.1.R': 5 + i * 1e-3 } }));
       const posted = performance.now();
       const finished = await untilFinal(`${service.url}/api/v1/simulations/${simulationId}/stream`);
-      const status = (await (await fetch(`${service.url}/api/v1/simulations/${simulationId}`)).json()) as { durationMs: number };
+      const status = await getJson<{ durationMs: number }>(`${service.url}/api/v1/simulations/${simulationId}`);
       lastId = simulationId;
       if (i < WARM_UP) continue;
       latency.push(finished - started);
