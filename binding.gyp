@@ -1,4 +1,5 @@
-# node-gyp build of the same sources as CMakeLists.txt, for users without cmake:
+# node-gyp build of the same sources as CMakeLists.txt, for users without cmake. Eigen is a system
+# include (-isystem), as in CMake, so that GCC's false positives inside its headers do not fail -Werror.
 #   npx node-gyp rebuild --nodedir=/usr     (output: build/Release/pesim.node; move it to build-gyp/)
 {
   "targets": [
@@ -11,17 +12,19 @@
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",
         "native/core/include",
-        "native/core/src",
-        "<!(node -p \"process.env.EIGEN3_INCLUDE_DIR || '/usr/include/eigen3'\")"
+        "native/core/src"
       ],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags!": ["-fno-exceptions", "-fno-rtti"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
-      "cflags_cc": ["-std=c++17", "-O3", "-Wall", "-Wextra", "-Werror", "-fexceptions"],
+      "cflags_cc": [
+        "-std=c++17", "-O3", "-Wall", "-Wextra", "-Werror", "-fexceptions",
+        "-isystem", "<!(node -p \"process.env.EIGEN3_INCLUDE_DIR || '/usr/include/eigen3'\")"
+      ],
       "xcode_settings": {
         "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
         "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
-        "OTHER_CPLUSPLUSFLAGS": ["-O3", "-Wall", "-Wextra", "-Werror"]
+        "OTHER_CPLUSPLUSFLAGS": ["-O3", "-Wall", "-Wextra", "-Werror", "-isystem", "<!(node -p \"process.env.EIGEN3_INCLUDE_DIR || '/usr/include/eigen3'\")"]
       },
       "msvs_settings": {
         "VCCLCompilerTool": { "ExceptionHandling": 1, "AdditionalOptions": ["/std:c++17", "/W4", "/WX"] }
