@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "errors.hh"
+#include "promise_worker.hh"
 #include "pesim/analysis.hpp"
 #include "pesim/errors.hpp"
 #include "pesim/spectrum.hpp"
@@ -110,48 +111,20 @@ Napi::Value toJs(Napi::Env env, const analysis::FourierResult& f) {
 Napi::Value toJs(Napi::Env env, const double& value) { return Napi::Number::New(env, value); }
 
 template <typename Result>
-class AnalysisWorker : public Napi::AsyncWorker {
+class AnalysisWorker : public PromiseWorker<Result> {
  public:
   AnalysisWorker(Napi::Env env, const Napi::Float64Array& data, std::function<Result()> compute)
-      : Napi::AsyncWorker(env, "pesim.analysis"),
-        deferred_(Napi::Promise::Deferred::New(env)),
+      : PromiseWorker<Result>(env, "pesim.analysis"),
         data_(Napi::Persistent(data)),  // keeps the samples alive while the pool thread reads them
         compute_(std::move(compute)) {}
 
-  Napi::Promise promise() const { return deferred_.Promise(); }
-
-  void Execute() override {
-    try {
-      result_ = compute_();
-    } catch (...) {
-      error_ = capture(std::current_exception());
-      failed_ = true;
-    }
-  }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    if (failed_) {
-      deferred_.Reject(toJsError(env, error_).Value());
-      return;
-    }
-    try {
-      deferred_.Resolve(toJs(env, result_));
-    } catch (const Napi::Error& e) {
-      deferred_.Reject(e.Value());
-    }
-  }
-
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+ protected:
+  Result compute() override { return compute_(); }
+  Napi::Value resolve(Napi::Env env, Result& result) override { return toJs(env, result); }
 
  private:
-  Napi::Promise::Deferred deferred_;
   Napi::Reference<Napi::Float64Array> data_;
   std::function<Result()> compute_;
-  Result result_{};
-  CapturedError error_;
-  bool failed_ = false;
 };
 
 // Reads the arguments, then runs `compute` here (sync) or on the pool (async).
@@ -235,11 +208,11 @@ void runSpectrumInto(const Request& request, double* out, analysis::SpectrumPlan
   analysis::spectrumInto(request.data, request.size, reinterpret_cast<std::complex<double>*>(out), plans, 1);
 }
 
-class SpectrumWorker : public Napi::AsyncWorker {
+// Writes the spectrum straight into the Float64Array it resolves with.
+class SpectrumWorker : public PromiseWorker<bool> {
  public:
   SpectrumWorker(Napi::Env env, const Request& request, std::shared_ptr<analysis::SpectrumPlans> plans)
-      : Napi::AsyncWorker(env, "pesim.analysis"),
-        deferred_(Napi::Promise::Deferred::New(env)),
+      : PromiseWorker<bool>(env, "pesim.analysis"),
         data_(Napi::Persistent(request.array)),
         output_(Napi::Persistent(spectrumOutput(env, request))),
         out_(output_.Value().Data()),
@@ -248,38 +221,19 @@ class SpectrumWorker : public Napi::AsyncWorker {
     request_.array = Napi::Float64Array();  // the pool thread touches only raw pointers
   }
 
-  Napi::Promise promise() const { return deferred_.Promise(); }
-
-  void Execute() override {
-    try {
-      runSpectrumInto(request_, out_, *plans_);
-    } catch (...) {
-      error_ = capture(std::current_exception());
-      failed_ = true;
-    }
+ protected:
+  bool compute() override {
+    runSpectrumInto(request_, out_, *plans_);
+    return true;
   }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    if (failed_) {
-      deferred_.Reject(toJsError(env, error_).Value());
-    } else {
-      deferred_.Resolve(output_.Value());
-    }
-  }
-
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+  Napi::Value resolve(Napi::Env, bool&) override { return output_.Value(); }
 
  private:
-  Napi::Promise::Deferred deferred_;
   Napi::Reference<Napi::Float64Array> data_;    // keeps the samples alive while the pool reads them
   Napi::Reference<Napi::Float64Array> output_;  // and the result while the pool writes it
   double* out_;
   std::shared_ptr<analysis::SpectrumPlans> plans_;
   Request request_;
-  CapturedError error_;
-  bool failed_ = false;
 };
 
 Request readSpectrumRequest(const Napi::CallbackInfo& info) {

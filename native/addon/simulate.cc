@@ -3,6 +3,7 @@
 
 #include "convert.hh"
 #include "errors.hh"
+#include "promise_worker.hh"
 #include "pesim/engine.hpp"
 
 namespace pesim::addon {
@@ -34,51 +35,21 @@ RunControl toRunControl(const Napi::Value& value) {
   return control;
 }
 
-class SimulationWorker : public Napi::AsyncWorker {
+class SimulationWorker : public PromiseWorker<Result> {
  public:
   SimulationWorker(Napi::Env env, Netlist netlist, RunControl control, Napi::Value controlObject)
-      : Napi::AsyncWorker(env, "pesim.simulate"),
-        deferred_(Napi::Promise::Deferred::New(env)),
-        netlist_(std::move(netlist)),
-        control_(control) {
+      : PromiseWorker<Result>(env, "pesim.simulate"), netlist_(std::move(netlist)), control_(control) {
     if (controlObject.IsObject()) controlRef_ = Napi::Persistent(controlObject.As<Napi::Object>());
   }
 
-  Napi::Promise promise() const { return deferred_.Promise(); }
-
-  void Execute() override {
-    try {
-      result_ = simulate(netlist_, control_);
-    } catch (...) {
-      error_ = capture(std::current_exception());
-      failed_ = true;
-    }
-  }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    if (failed_) {
-      deferred_.Reject(toJsError(env, error_).Value());
-      return;
-    }
-    try {
-      deferred_.Resolve(fromResult(env, result_));
-    } catch (const Napi::Error& e) {
-      deferred_.Reject(e.Value());
-    }
-  }
-
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+ protected:
+  Result compute() override { return simulate(netlist_, control_); }
+  Napi::Value resolve(Napi::Env env, Result& result) override { return fromResult(env, result); }
 
  private:
-  Napi::Promise::Deferred deferred_;
   Netlist netlist_;
   RunControl control_;
   Napi::ObjectReference controlRef_;  // keeps the shared buffers alive during the run
-  Result result_;
-  CapturedError error_;
-  bool failed_ = false;
 };
 
 }  // namespace
