@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunController } from '../engine/controller.js';
+import type { RunStats } from '../engine/types.js';
 import type { Store } from '../store/types.js';
 import type { ResultCache } from './cache/result-cache.js';
 import { fileExtension, readResult, writeResult } from './cache/formats/index.js';
@@ -46,8 +47,12 @@ export interface SubmitInput {
 
 interface Running {
   controller: RunController;
+  /** The task as stored: every change of a running task goes through this scheduler, so the
+   *  record is kept here instead of being read and decoded again from the store. */
+  task: TaskRecord;
   startedAtMs: number;
-  poll: NodeJS.Timeout;
+  /** Step of the last progress event (none twice for the same step). */
+  lastStep: number;
   timeout?: unknown;
   timedOut: boolean;
   cancelled: boolean;
@@ -57,11 +62,21 @@ interface Running {
 export class Scheduler {
   private readonly queue = new PriorityQueue();
   private readonly running = new Map<string, Running>();
+  /** Submission order of the unfinished tasks (retries go back in at their place). */
   private readonly order = new Map<string, number>();
+  /** Stored records of the queued tasks: only this scheduler changes them, so starting a task
+   *  needs no read and decode of its row. */
+  private readonly waiting = new Map<string, TaskRecord>();
+  /** File name extension of the result files. */
+  private readonly resultExtension: string;
   private sequence = 0;
   private wakeUp: unknown;
   private stopping = false;
   private pumping = false;
+  /** One progress poll for all running tasks (a timer per task cost more than the polls). */
+  private progressTimer: NodeJS.Timeout | undefined;
+  /** Set inside inOneCommit: state events wait there for the commit. */
+  private deferredEvents: TaskRecord[] | undefined;
 
   constructor(
     private readonly store: Store,
@@ -72,6 +87,7 @@ export class Scheduler {
     private readonly clock: Clock = systemClock,
   ) {
     mkdirSync(settings.resultsDir, { recursive: true });
+    this.resultExtension = fileExtension(settings.resultFormat, settings.resultCompression);
   }
 
   /** Recovers tasks left queued, running or paused by a previous process, then starts dispatching. */
@@ -84,7 +100,9 @@ export class Scheduler {
           this.transition(task.id, { state: 'failed', completedAt: this.isoNow(), errorCode: 'INTERRUPTED', errorMessage: 'the service stopped during every attempt' });
           continue;
         }
-        this.transition(task.id, { state: 'queued', progress: null });
+        this.waiting.set(task.id, this.transition(task.id, { state: 'queued', progress: null }));
+      } else {
+        this.waiting.set(task.id, task);
       }
       this.queue.push(task.id, task.priority, task.retryAt ? Date.parse(task.retryAt) : 0);
     }
@@ -96,6 +114,7 @@ export class Scheduler {
     this.stopping = true;
     if (this.wakeUp) this.clock.clearTimeout(this.wakeUp);
     for (const run of this.running.values()) run.controller.cancel();
+    this.stopProgressPoll();
     const deadline = Date.now() + 5000;
     while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
   }
@@ -134,9 +153,11 @@ export class Scheduler {
       for (const record of records) this.log('INFO', record.cacheHit ? 'completed from the result cache' : `queued (${record.priority})`, record.id);
     });
     for (const record of records) {
-      this.order.set(record.id, this.sequence++);
       this.events.emit('state', record);
-      if (record.state === 'queued') this.queue.push(record.id, record.priority);
+      if (record.state !== 'queued') continue;
+      this.order.set(record.id, this.sequence++);
+      this.waiting.set(record.id, record);
+      this.queue.push(record.id, record.priority);
     }
     this.pump();
     return records;
@@ -166,8 +187,11 @@ export class Scheduler {
       run.controller.cancel();
     } else {
       this.queue.remove(id);
+      this.waiting.delete(id);
     }
-    return this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null }, { level: 'INFO', message: 'cancelled' });
+    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null }, { level: 'INFO', message: 'cancelled' });
+    if (run) run.task = updated;
+    return updated;
   }
 
   pause(id: string): TaskRecord {
@@ -175,7 +199,8 @@ export class Scheduler {
     const run = this.running.get(id);
     if (task.state !== 'running' || !run) throw new InvalidStateError(id, task.state, 'pause');
     run.controller.pause();
-    return this.transition(id, { state: 'paused' });
+    run.task = this.transition(id, { state: 'paused' }, undefined, run.task);
+    return run.task;
   }
 
   resume(id: string): TaskRecord {
@@ -183,7 +208,8 @@ export class Scheduler {
     const run = this.running.get(id);
     if (task.state !== 'paused' || !run) throw new InvalidStateError(id, task.state, 'resume');
     run.controller.resume();
-    return this.transition(id, { state: 'running' });
+    run.task = this.transition(id, { state: 'running' }, undefined, run.task);
+    return run.task;
   }
 
   /** Live progress of a running task (or the last stored one). */
@@ -194,7 +220,7 @@ export class Scheduler {
   }
 
   resultPath(id: string): string {
-    return join(this.settings.resultsDir, `${id}${fileExtension(this.settings.resultFormat, this.settings.resultCompression)}`);
+    return join(this.settings.resultsDir, `${id}${this.resultExtension}`);
   }
 
   private newRecord(input: SubmitInput): TaskRecord {
@@ -250,16 +276,18 @@ export class Scheduler {
   }
 
   private startTask(id: string): void {
-    const task = this.store.tasks.get(id);
+    const task = this.waiting.get(id) ?? this.store.tasks.get(id);
+    this.waiting.delete(id);
     if (!task || task.state !== 'queued') return;
     const controller = new RunController();
     const run: Running = {
       controller,
+      task,
       startedAtMs: this.clock.now(),
+      lastStep: -1,
       timedOut: false,
       cancelled: false,
       lastProgressStoredAt: 0,
-      poll: setInterval(() => this.reportProgress(id), this.settings.progressIntervalMs),
     };
     if (this.settings.taskTimeoutMs > 0) {
       run.timeout = this.clock.setTimeout(() => {
@@ -268,8 +296,14 @@ export class Scheduler {
       }, this.settings.taskTimeoutMs);
     }
     this.running.set(id, run);
+    this.progressTimer ??= setInterval(() => this.reportAllProgress(), this.settings.progressIntervalMs);
     const attempts = task.attempts + 1;
-    this.transition(id, { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null }, { level: 'INFO', message: `started (attempt ${attempts})` });
+    run.task = this.transition(
+      id,
+      { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null },
+      { level: 'INFO', message: `started (attempt ${attempts})` },
+      task,
+    );
     this.executor
       .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id) })
       .then(
@@ -279,30 +313,38 @@ export class Scheduler {
       .catch((error: unknown) => this.log('ERROR', `internal error finishing the task: ${(error as Error).message}`, id));
   }
 
-  private reportProgress(id: string): void {
-    const run = this.running.get(id);
-    const task = this.store.tasks.get(id);
-    if (!run || !task) return;
-    const progress = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
-    if (task.state === 'paused' || progress.step === task.progress?.step) return;
+  private reportAllProgress(): void {
+    for (const run of this.running.values()) this.reportProgress(run);
+  }
+
+  private reportProgress(run: Running): void {
+    const task = run.task;
+    if (task.state !== 'running' || run.cancelled) return;
     const now = this.clock.now();
+    const progress = progressOf(run.controller.progress(), now - run.startedAtMs);
+    if (progress.step === run.lastStep) return;
+    run.lastStep = progress.step;
     // Progress goes to the bus every interval; to the store at most once a second.
     if (now - run.lastProgressStoredAt >= 1000) {
       run.lastProgressStoredAt = now;
-      this.events.emit('progress', this.store.tasks.update(id, { progress }), progress);
+      run.task = this.store.tasks.updateFrom(task, { progress });
+      this.events.emit('progress', run.task, progress);
     } else {
       this.events.emit('progress', { ...task, progress }, progress);
     }
   }
 
+  private stopProgressPoll(): void {
+    if (this.progressTimer) clearInterval(this.progressTimer);
+    this.progressTimer = undefined;
+  }
+
   private async finish(id: string, outcome: ExecutionOutcome): Promise<void> {
     const run = this.running.get(id);
     this.running.delete(id);
-    if (run) {
-      clearInterval(run.poll);
-      if (run.timeout) this.clock.clearTimeout(run.timeout);
-    }
-    const task = this.store.tasks.get(id);
+    if (run?.timeout) this.clock.clearTimeout(run.timeout);
+    if (this.running.size === 0) this.stopProgressPoll();
+    const task = run ? run.task : this.store.tasks.get(id);
     if (!task || this.stopping) return;
     if (run?.cancelled || task.state === 'cancelled') {
       rmSync(this.resultPath(id), { force: true }); // written by a run that finished as it was cancelled
@@ -310,17 +352,44 @@ export class Scheduler {
       return;
     }
     if (outcome.ok) {
-      await this.complete(task, outcome);
+      const stats = await this.keepResult(task, outcome);
+      // The end of this run and the start of the next commit together: one commit per task.
+      this.inOneCommit(() => {
+        this.complete(task, stats);
+        this.pump();
+      });
     } else {
       const error: ExecutionFailure = run?.timedOut
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
         : outcome.error;
-      this.fail(task, error);
+      this.inOneCommit(() => {
+        this.fail(task, error);
+        this.pump();
+      });
     }
-    this.pump();
   }
 
-  private async complete(task: TaskRecord, outcome: Extract<ExecutionOutcome, { ok: true }>): Promise<void> {
+  /**
+   * Runs fn in one store transaction; the state events of the transitions in it go to the bus
+   * after the commit (as a lone transition's do), and none if it rolls back.
+   */
+  private inOneCommit(fn: () => void): void {
+    if (this.deferredEvents) {
+      fn();
+      return;
+    }
+    const events: TaskRecord[] = [];
+    this.deferredEvents = events;
+    try {
+      this.store.transaction(fn);
+    } finally {
+      this.deferredEvents = undefined;
+    }
+    for (const record of events) this.events.emit('state', record);
+  }
+
+  /** Writes the result file when the executor returned arrays and enters it in the cache. */
+  private async keepResult(task: TaskRecord, outcome: Extract<ExecutionOutcome, { ok: true }>): Promise<RunStats> {
     const target = this.resultTarget(task.id);
     if ('result' in outcome) await this.writeTaskResult(task.id, outcome.result); // executors without our disk
     const { stats } = 'result' in outcome ? outcome.result : outcome.written;
@@ -328,11 +397,16 @@ export class Scheduler {
       const description = { modelFile: this.modelName(task), parameters: task.spec.parameters, runMs: stats.wallMs };
       await this.cache.putFile(task.cacheKey, target.path, target.format, target.compression, description);
     }
+    return stats;
+  }
+
+  private complete(task: TaskRecord, stats: RunStats): void {
     const done = progressOf({ phase: 'done', step: stats.steps, totalSteps: stats.steps, time: 0, percent: 100, paused: false }, 0);
     this.transition(
       task.id,
       { state: 'completed', completedAt: this.isoNow(), runMs: stats.wallMs, progress: done, errorCode: null, errorMessage: null },
       { level: 'INFO', message: `completed in ${stats.wallMs.toFixed(1)} ms`, duration: stats.wallMs / 1000 },
+      task,
     );
   }
 
@@ -347,16 +421,19 @@ export class Scheduler {
         task.id,
         { state: 'failed', completedAt: this.isoNow(), errorCode: error.code, errorMessage: error.message, progress: null },
         { level: 'ERROR', message: `failed: ${error.message}` },
+        task,
       );
       return;
     }
     const delay = this.settings.retryDelayMs * 2 ** (task.attempts - 1);
     const readyAt = this.clock.now() + delay;
-    this.transition(
+    const queued = this.transition(
       task.id,
       { state: 'queued', retryAt: new Date(readyAt).toISOString(), errorCode: error.code, errorMessage: error.message, progress: null },
       { level: 'WARNING', message: `attempt ${task.attempts} failed (${error.code}: ${error.message}); retry in ${delay} ms` },
+      task,
     );
+    this.waiting.set(task.id, queued);
     this.queue.insertOrdered(task.id, task.priority, readyAt, (other) => this.order.get(other) ?? Number.MAX_SAFE_INTEGER);
   }
 
@@ -374,14 +451,26 @@ export class Scheduler {
     return task.spec.netlist.name ?? task.id;
   }
 
-  /** Updates the task and records the log line in one transaction (one commit), then tells the bus. */
-  private transition(id: string, patch: Partial<TaskRecord>, note?: { level: 'INFO' | 'WARNING' | 'ERROR'; message: string; duration?: number }): TaskRecord {
-    const updated = this.store.transaction(() => {
-      const record = this.store.tasks.update(id, patch);
+  /**
+   * Updates the task and records the log line in one transaction (one commit), then tells the bus.
+   * `current`: the task's stored record when the caller holds it (spares reading it back).
+   */
+  private transition(
+    id: string,
+    patch: Partial<TaskRecord>,
+    note?: { level: 'INFO' | 'WARNING' | 'ERROR'; message: string; duration?: number },
+    current?: TaskRecord,
+  ): TaskRecord {
+    const write = (): TaskRecord => {
+      const record = current ? this.store.tasks.updateFrom(current, patch) : this.store.tasks.update(id, patch);
       if (note) this.log(note.level, note.message, id, note.duration);
       return record;
-    });
-    this.events.emit('state', updated);
+    };
+    // Inside inOneCommit the transaction is open already (a savepoint would add two statements).
+    const updated = this.deferredEvents ? write() : this.store.transaction(write);
+    if (updated.state === 'completed' || updated.state === 'failed' || updated.state === 'cancelled') this.order.delete(id);
+    if (this.deferredEvents) this.deferredEvents.push(updated);
+    else this.events.emit('state', updated);
     return updated;
   }
 

@@ -99,6 +99,10 @@ export function bool(column: string): FieldCodec<boolean> {
 export function toJson(value: unknown, field: string): string {
   let out: string | undefined;
   try {
+    // Fast path: without a replacer JSON.stringify writes NaN and ±Infinity as null, so only text
+    // with a null in it needs the checking pass below.
+    out = JSON.stringify(value);
+    if (out !== undefined && !out.includes('null')) return out;
     out = JSON.stringify(value, (_key, v: unknown) => {
       if (typeof v === 'number' && !Number.isFinite(v)) throw invalid(field, 'JSON without NaN or Infinity', v);
       return v;

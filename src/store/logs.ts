@@ -37,6 +37,8 @@ export class SqliteLogRepository implements LogRepository {
   private readonly selectRecent: Statement;
   private readonly selectRecentAtLeast: Statement;
   private readonly appendOne: (record: LogRecord) => void;
+  private readonly insertAndPrune: (record: LogRecord) => void;
+  private readonly db: Db;
 
   constructor(
     db: Db,
@@ -48,7 +50,7 @@ export class SqliteLogRepository implements LogRepository {
     this.prune = db.prepare('DELETE FROM logs WHERE seq <= ?');
     this.selectRecent = db.prepare(`SELECT ${columns} FROM logs ORDER BY seq DESC LIMIT ?`);
     this.selectRecentAtLeast = db.prepare(`SELECT ${columns} FROM logs WHERE level_rank >= ? ORDER BY seq DESC LIMIT ?`);
-    this.appendOne = db.transaction((record: LogRecord) => {
+    this.insertAndPrune = (record: LogRecord) => {
       const { lastInsertRowid } = this.insertRow.run(
         TIMESTAMP.encode(record.timestamp, 'log.timestamp'),
         LEVEL.encode(record.level, 'log.level'),
@@ -57,12 +59,16 @@ export class SqliteLogRepository implements LogRepository {
         record.duration === undefined ? null : checkFinite(record.duration, 'log.duration'),
       );
       this.prune.run(Number(lastInsertRowid) - this.maxRows);
-    });
+    };
+    this.appendOne = db.transaction(this.insertAndPrune);
+    this.db = db;
   }
 
   append(record: LogRecord): void {
     if (typeof record !== 'object' || record === null) throw invalid('log', 'an object', record);
-    this.appendOne(record);
+    // Inside the caller's transaction already: a savepoint would only add two statements.
+    if (this.db.inTransaction) this.insertAndPrune(record);
+    else this.appendOne(record);
   }
 
   recent(limit: number, level?: LogLevel): LogRecord[] {

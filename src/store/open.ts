@@ -38,6 +38,7 @@ class SqliteStore implements Store {
   readonly cacheIndex: SqliteCacheIndexRepository;
   readonly logs: SqliteLogRepository;
   readonly counters: SqliteCounterRepository;
+  private readonly runInTransaction: (fn: () => unknown) => unknown;
 
   constructor(
     readonly dataDir: string,
@@ -50,11 +51,13 @@ class SqliteStore implements Store {
     this.cacheIndex = new SqliteCacheIndexRepository(db);
     this.logs = new SqliteLogRepository(db, options.maxLogRows ?? DEFAULT_MAX_LOG_ROWS);
     this.counters = new SqliteCounterRepository(db);
+    // One wrapper for every call: db.transaction(fn) builds a new wrapper per function.
+    this.runInTransaction = db.transaction((fn: () => unknown) => fn());
   }
 
   /** Nested calls become savepoints; fn must be synchronous (a returned promise is refused). */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.runInTransaction(fn) as T;
   }
 
   /** Idempotent. */

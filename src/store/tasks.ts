@@ -66,9 +66,11 @@ export class SqliteTaskRepository implements TaskRepository {
   private readonly shapes: StatementCache;
   private readonly insertAll: (tasks: TaskRecord[]) => void;
   private readonly updateOne: (id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => TaskRecord;
+  private readonly db: Db;
   private readonly listPage: (filter: TaskFilter) => { tasks: TaskRecord[]; total: number };
 
   constructor(db: Db) {
+    this.db = db;
     this.insertRow = db.prepare(`INSERT INTO tasks (${COLUMNS}) VALUES (${parameterList(TASK)})`);
     this.selectById = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE id = ?`);
     this.selectInStates = db.prepare(
@@ -82,16 +84,7 @@ export class SqliteTaskRepository implements TaskRepository {
     this.insertAll = db.transaction((tasks: TaskRecord[]) => {
       for (const task of tasks) this.insert(task);
     });
-    this.updateOne = db.transaction((id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => {
-      const { row, stored } = encodePatch<TaskRecord>('task', TASK, patch, 'id');
-      const current = this.get(id);
-      if (!current) throw notFound('task', id);
-      const columns = Object.keys(row);
-      if (columns.length > 0) {
-        this.shapes.get(`update:${columns.join(',')}`, () => updateSql('tasks', columns, 'id')).run({ ...row, id });
-      }
-      return { ...current, ...stored };
-    });
+    this.updateOne = db.transaction((id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => this.updateIn(id, patch));
     this.listPage = db.transaction((filter: TaskFilter) => this.listIn(filter));
   }
 
@@ -114,7 +107,35 @@ export class SqliteTaskRepository implements TaskRepository {
   }
 
   update(id: string, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord {
-    return this.updateOne(id, patch);
+    return this.db.inTransaction ? this.updateIn(id, patch) : this.updateOne(id, patch);
+  }
+
+  /**
+   * update() for a caller that holds the task's current record (the scheduler's running tasks):
+   * one UPDATE statement, without reading and decoding the row (spec, request) back first.
+   */
+  updateFrom(current: TaskRecord, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord {
+    const { row, stored } = encodePatch<TaskRecord>('task', TASK, patch, 'id');
+    const columns = Object.keys(row);
+    if (columns.length === 0) {
+      if (!this.selectById.get(current.id)) throw notFound('task', current.id);
+    } else if (this.statementFor(columns).run({ ...row, id: current.id }).changes === 0) {
+      throw notFound('task', current.id);
+    }
+    return { ...current, ...stored };
+  }
+
+  private updateIn(id: string, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord {
+    const { row, stored } = encodePatch<TaskRecord>('task', TASK, patch, 'id');
+    const current = this.get(id);
+    if (!current) throw notFound('task', id);
+    const columns = Object.keys(row);
+    if (columns.length > 0) this.statementFor(columns).run({ ...row, id });
+    return { ...current, ...stored };
+  }
+
+  private statementFor(columns: string[]): Statement {
+    return this.shapes.get(`update:${columns.join(',')}`, () => updateSql('tasks', columns, 'id'));
   }
 
   list(filter: TaskFilter): { tasks: TaskRecord[]; total: number } {

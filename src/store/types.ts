@@ -35,6 +35,8 @@ export interface TaskRepository {
   insertMany(tasks: TaskRecord[]): void;
   get(id: string): TaskRecord | undefined;
   update(id: string, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord;
+  /** update() given the task's current record: the result is `current` with the patch applied. */
+  updateFrom(current: TaskRecord, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord;
   /** Newest first. */
   list(filter: TaskFilter): { tasks: TaskRecord[]; total: number };
   /** Tasks in the given states, in scheduling order: priority (CRITICAL first), then submission. */

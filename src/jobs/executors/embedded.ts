@@ -33,6 +33,8 @@ export class EmbeddedExecutor implements Executor {
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
+      // No per-task timing histograms: nothing reads them, and they cost the scheduler's thread.
+      recordTiming: false,
       resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048 },
     });
   }

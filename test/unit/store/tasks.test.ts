@@ -53,6 +53,23 @@ describe('store: tasks', () => {
     expect(error.message).to.contain('ghost');
   });
 
+  it('updateFrom applies a patch to the given current record and stores exactly that', () => {
+    const task = taskRecord('t1');
+    t.store.tasks.insert(task);
+    const running = t.store.tasks.updateFrom(task, { state: 'running', startedAt: at(2), attempts: 1, retryAt: undefined });
+    expect(running).to.deep.equal(taskRecord('t1', { state: 'running', startedAt: at(2), attempts: 1 }));
+    expect(t.store.tasks.get('t1')).to.deep.equal(running);
+    // Inside a transaction (no savepoint) and together with update(): one commit, both kept.
+    const done = t.store.transaction(() => t.store.tasks.updateFrom(running, { state: 'completed', completedAt: at(3), runMs: 4.5 }));
+    expect(t.store.tasks.get('t1')).to.deep.equal(done);
+    expect(done.state).to.equal('completed');
+    expect(t.store.tasks.updateFrom(done, {})).to.deep.equal(done);
+    expect(thrown(() => t.store.tasks.updateFrom(taskRecord('ghost'), { state: 'failed' })).code).to.equal('NOT_FOUND');
+    expect(thrown(() => t.store.tasks.updateFrom(taskRecord('ghost'), {})).code).to.equal('NOT_FOUND');
+    expect(thrown(() => t.store.tasks.updateFrom(done, { attempts: -1 })).code).to.equal('INVALID_RECORD');
+    expect(t.store.tasks.get('t1')).to.deep.equal(done);
+  });
+
   it('refuses an invalid update and leaves the stored task unchanged', () => {
     const task = taskRecord('t1');
     t.store.tasks.insert(task);
