@@ -141,6 +141,9 @@ Netlist toNetlist(const Napi::Value& value) {
 }
 
 namespace {
+// A copy into V8's own ArrayBuffer memory. (An external ArrayBuffer adopting the vector would save
+// the copy, but Node runs its finalizer only from the event loop, so a thread simulating in a
+// synchronous loop would keep every run's samples until it yields.)
 Napi::Float64Array toFloat64Array(Napi::Env env, const std::vector<double>& values) {
   Napi::Float64Array array = Napi::Float64Array::New(env, values.size());
   if (!values.empty()) std::memcpy(array.Data(), values.data(), values.size() * sizeof(double));
@@ -154,9 +157,9 @@ Napi::Array fromWarnings(Napi::Env env, const std::vector<std::string>& warnings
   return array;
 }
 
-Napi::Object fromResult(Napi::Env env, const Result& result) {
+Napi::Object fromResult(Napi::Env env, const Result& result, const std::vector<Napi::Float64Array>* samples) {
   Napi::Object out = Napi::Object::New(env);
-  out.Set("time", toFloat64Array(env, result.time));
+  out.Set("time", samples != nullptr ? (*samples)[0] : toFloat64Array(env, result.time));
   Napi::Array channels = Napi::Array::New(env, result.channels.size());
   for (uint32_t i = 0; i < result.channels.size(); ++i) {
     const Channel& c = result.channels[i];
@@ -165,7 +168,7 @@ Napi::Object fromResult(Napi::Env env, const Result& result) {
     channel.Set("scope", c.scope);
     channel.Set("index", c.index);
     channel.Set("label", c.label);
-    channel.Set("values", toFloat64Array(env, c.values));
+    channel.Set("values", samples != nullptr ? (*samples)[i + 1] : toFloat64Array(env, c.values));
     channels.Set(i, channel);
   }
   out.Set("channels", channels);

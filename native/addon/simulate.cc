@@ -58,13 +58,20 @@ Napi::Value SimulateSync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Netlist netlist = toNetlist(info[0]);
   RunControl control = toRunControl(info[1]);
+  // On the JS thread the run records straight into the Float64Arrays of the result.
+  std::vector<Napi::Float64Array> samples;
+  control.sampleStorage = [&samples, env](std::size_t array, std::size_t points) {
+    if (samples.size() <= array) samples.resize(array + 1);
+    samples[array] = Napi::Float64Array::New(env, points);
+    return samples[array].Data();
+  };
   Result result;
   try {
     result = simulate(netlist, control);
   } catch (...) {
     throw toJsError(env, capture(std::current_exception()));
   }
-  return fromResult(env, result);
+  return fromResult(env, result, samples.empty() ? nullptr : &samples);
 }
 
 Napi::Value SimulateAsync(const Napi::CallbackInfo& info) {

@@ -2,7 +2,9 @@
 // go through caller-owned buffers so another thread can steer and watch the run.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,11 @@ struct RunControl {
   int32_t* flags = nullptr;     // kFlagCount entries, set by the caller
   double* progress = nullptr;   // kProgressCount entries, written by the engine
   int checkEvery = 1024;        // steps between two looks at the flags
+  // Optional memory for the recorded samples, asked for once before the main run: array 0 is the
+  // time axis, array c + 1 the values of channel c, each `points` long. When given, the samples
+  // are written there during the run and Result::time and the channels' values stay empty (the
+  // addon's synchronous call passes the Float64Arrays it returns: no copy after the run).
+  std::function<double*(std::size_t array, std::size_t points)> sampleStorage;
 };
 
 struct Channel {
@@ -55,6 +62,7 @@ struct RunStats {
 };
 
 struct Result {
+  std::size_t points = 0;  // recorded points per channel (also with RunControl::sampleStorage)
   std::vector<double> time;
   std::vector<Channel> channels;
   std::vector<Measurement> measurements;

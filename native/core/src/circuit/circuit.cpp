@@ -1,6 +1,7 @@
 // Netlist compilation (see circuit.hpp).
 #include "circuit/circuit.hpp"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "circuit/topology.hpp"
@@ -12,6 +13,10 @@ namespace pesim {
 
 namespace {
 bool isReference(const std::string& name) { return name == "0" || name == "gnd" || name == "GND"; }
+// Node indices handed out for source-driven nodes while the elements are built; replaced by their
+// final slots after the unknowns once the branches are numbered.
+constexpr int kDrivenPlaceholder = 1 << 28;
+bool isPlaceholder(int node) { return node >= kDrivenPlaceholder; }
 }  // namespace
 
 Circuit::Circuit(const Netlist& netlist) {
@@ -28,6 +33,7 @@ Circuit::Circuit(const Netlist& netlist) {
       throw Error(ErrorCode::NetlistInvalid, "two components are named '" + b.name + "'", b.name);
     }
   }
+  findDrivenNodes(netlist);
   numberNodes(netlist);
   SignalTable signals(netlist.blocks);
   signalCount_ = signals.size();
@@ -38,6 +44,9 @@ Circuit::Circuit(const Netlist& netlist) {
 }
 
 void Circuit::numberNodes(const Netlist& netlist) {
+  for (std::size_t k = 0; k < drivenSources_.size(); ++k) {
+    nodeIndex_.emplace(drivenSources_[k].first, kDrivenPlaceholder + static_cast<int>(k));
+  }
   for (const auto& e : netlist.elements) {
     for (const auto& name : e.nodes) {
       if (name.empty()) throw Error(ErrorCode::NetlistInvalid, e.name + ": a terminal has an empty node name", e.name);
@@ -81,6 +90,13 @@ void Circuit::buildElements(const Netlist& netlist, const SignalTable& signals) 
   TopologyInput topology;
   topology.nodeNames = nodeNames_;
   auto add = [&](BuiltElement built) {
+    // Driven nodes are not part of the network the topology checks see (nothing but the driving
+    // source conducts at them).
+    Connectivity& c = built.connectivity;
+    auto pairHasPlaceholder = [](const std::pair<int, int>& p) { return isPlaceholder(p.first) || isPlaceholder(p.second); };
+    c.conducting.erase(std::remove_if(c.conducting.begin(), c.conducting.end(), pairHasPlaceholder), c.conducting.end());
+    c.voltageDefining.erase(std::remove_if(c.voltageDefining.begin(), c.voltageDefining.end(), pairHasPlaceholder), c.voltageDefining.end());
+    c.sensing.erase(std::remove_if(c.sensing.begin(), c.sensing.end(), isPlaceholder), c.sensing.end());
     topology.elementNames.push_back(built.element->name());
     topology.connectivity.push_back(built.connectivity);
     auto adopt = [&](std::unique_ptr<Element> element) {
@@ -100,10 +116,16 @@ void Circuit::buildElements(const Netlist& netlist, const SignalTable& signals) 
   }
   std::vector<int> ties = checkTopology(topology, warnings_);
 
+  for (const auto& driven : drivenSources_) static_cast<VoltageSource*>(byName_.at(driven.second))->driveNode();
   unknowns_ = static_cast<int>(nodeNames_.size());
   for (auto& e : elements_) {
     e->setFirstBranch(unknowns_);
     unknowns_ += e->branchCount();
+  }
+  for (std::size_t k = 0; k < drivenSources_.size(); ++k) {
+    const int slot = unknowns_ + static_cast<int>(k);
+    nodeIndex_[drivenSources_[k].first] = slot;
+    for (auto& e : elements_) e->relocateNode(kDrivenPlaceholder + static_cast<int>(k), slot);
   }
   pattern_ = Pattern(unknowns_);
   for (int node : ties) tieSlots_.push_back(pattern_.entry(node, node));
@@ -133,6 +155,33 @@ void Circuit::bindGates() {
 }  // namespace pesim
 
 namespace pesim {
+
+// A node is driven by a source when exactly one element conducts at it, a V whose other terminal is
+// the reference, and every other element touching it is a VSW reading it against the reference:
+// then v(node) = ±u(t) and the source current is 0 in every solution (VoltageSource, "drives").
+void Circuit::findDrivenNodes(const Netlist& netlist) {
+  std::unordered_map<std::string, const ElementSpec*> source;
+  std::unordered_set<std::string> excluded;
+  for (const auto& e : netlist.elements) {
+    for (std::size_t i = 0; i < e.nodes.size(); ++i) {
+      const std::string& name = e.nodes[i];
+      if (isReference(name)) continue;
+      const bool isSourceTerminal = e.type == "V" && e.nodes.size() == 2 && isReference(e.nodes[1 - i]);
+      const bool isSwitchControl = e.type == "VSW" && e.nodes.size() == 4 && i >= 2 && isReference(e.nodes[5 - i]) &&
+                                   e.nodes[0] != name && e.nodes[1] != name;
+      if (isSourceTerminal && !source.count(name)) source[name] = &e;
+      else if (!isSwitchControl) excluded.insert(name);
+    }
+  }
+  for (const auto& e : netlist.elements) {
+    for (const auto& name : e.nodes) {
+      auto it = source.find(name);
+      if (it == source.end() || excluded.count(name) || e.type != "VSW") continue;
+      drivenSources_.push_back({name, it->second->name});
+      source.erase(it);  // one entry per node
+    }
+  }
+}
 
 // A VSW whose control terminals are exactly the terminals of an independent voltage source reads
 // its control voltage from that source (switching.hpp, VoltageControlledSwitch).

@@ -24,6 +24,8 @@ class Circuit : public CircuitLookup {
   int node(const std::string& name) const override;
 
   int unknowns() const { return unknowns_; }
+  // Length of the solution vector: the unknowns, then one slot per source-driven node.
+  int solutionSize() const { return unknowns_ + static_cast<int>(drivenSources_.size()); }
   // A readable name of unknown i: "node 'out'" or "current of 'L.1'".
   std::string unknownName(int index) const;
   const std::string& nodeName(int index) const { return nodeNames_[static_cast<std::size_t>(index)]; }
@@ -38,6 +40,7 @@ class Circuit : public CircuitLookup {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
+  void findDrivenNodes(const Netlist& netlist);
   void numberNodes(const Netlist& netlist);
   void buildElements(const Netlist& netlist, const class SignalTable& signals);
   void bindGates();
@@ -45,6 +48,8 @@ class Circuit : public CircuitLookup {
 
   std::vector<std::string> nodeNames_;
   std::unordered_map<std::string, int> nodeIndex_;
+  // Source-driven nodes (VoltageSource, "drives"): node name → its source, in numbering order.
+  std::vector<std::pair<std::string, std::string>> drivenSources_;
   std::vector<std::unique_ptr<Element>> elements_;
   std::unordered_map<std::string, Element*> byName_;
   std::vector<SwitchingDevice*> devices_;

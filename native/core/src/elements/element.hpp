@@ -29,6 +29,10 @@ class Element {
 
   const std::string& name() const { return name_; }
   const std::vector<int>& nodes() const { return nodes_; }
+  // Renumbers terminal node `from` as `to` (Circuit, before declare(): driven nodes).
+  void relocateNode(int from, int to) {
+    for (int& n : nodes_) if (n == from) n = to;
+  }
 
   // Number of branch-current unknowns this element adds to the system.
   virtual int branchCount() const { return 0; }

@@ -2,27 +2,56 @@
 // transformer. Voltage-defining elements carry their current as a branch unknown k.
 #pragma once
 
+#include <limits>
+
 #include "elements/element.hpp"
 #include "elements/waveform.hpp"
 
 namespace pesim {
 
 // V: v(a) − v(b) = u(t); branch current flows from a through the source to b.
+// A source between the reference and a node that nothing else loads (only switch controls read it)
+// drives that node (Circuit::findDrivenNodes): the node's potential is ±u(t) and the source current
+// 0 in every solution, so neither is an unknown. The node is then a slot after the unknowns of the
+// solution vector, and the source writes ±u(t) there through the right-hand side each step.
 class VoltageSource : public Element {
  public:
   VoltageSource(std::string name, std::vector<int> nodes, Waveform waveform);
-  int branchCount() const override { return 1; }
-  void declare(Pattern& pattern) override { slots_.declare(pattern, node(0), node(1), branch()); }
-  void stampMatrix(double* values, const StepContext&) const override { slots_.stamp(values); }
+  int branchCount() const override { return drives_ ? 0 : 1; }
+  void declare(Pattern& pattern) override {
+    if (!drives_) slots_.declare(pattern, node(0), node(1), branch());
+  }
+  void stampMatrix(double* values, const StepContext&) const override {
+    if (!drives_) slots_.stamp(values);
+  }
   bool hasRhs() const override { return true; }
-  void stampRhs(double* rhs, const StepContext& step) override { rhs[branch()] += value(step); }
-  double current(const double* x) const override { return x[branch()]; }
-  // u(t) of the step: the value every solution of the step has across the terminals.
-  double value(const StepContext& step) const { return waveform_.value(step.t, step.signals); }
+  void stampRhs(double* rhs, const StepContext& step) override {
+    if (!drives_) rhs[branch()] += value(step);
+    else if (node(0) != kGround) rhs[node(0)] = value(step);
+    else rhs[node(1)] = -value(step);
+  }
+  double current(const double* x) const override { return drives_ ? 0.0 : x[branch()]; }
+  // Makes the source drive its non-reference terminal (call before branches are numbered).
+  void driveNode() { drives_ = true; }
+  bool drivesNode() const { return drives_; }
+  // u(t) of the step: the value every solution of the step has across the terminals. A switch
+  // controlled by this source asks for it before the solve and the right-hand side again (and on
+  // every re-solve of the step): time functions are evaluated once per time point.
+  double value(const StepContext& step) const {
+    if (waveform_.kind() == Waveform::Kind::Signal) return waveform_.value(step.t, step.signals);
+    if (step.t != valueTime_) {
+      valueAtTime_ = waveform_.value(step.t, step.signals);
+      valueTime_ = step.t;
+    }
+    return valueAtTime_;
+  }
 
  private:
   Waveform waveform_;
   BranchSlots slots_;
+  bool drives_ = false;
+  mutable double valueTime_ = std::numeric_limits<double>::quiet_NaN();  // NaN: nothing cached
+  mutable double valueAtTime_ = 0.0;
 };
 
 // I: the current i(t) flows from a through the source to b.

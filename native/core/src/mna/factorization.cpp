@@ -39,7 +39,7 @@ class DenseFactorization : public Factorization {
     work_.resize(static_cast<std::size_t>(n_));
   }
 
-  void solve(Eigen::VectorXd& b) const override {
+  void solve(Eigen::Ref<Eigen::VectorXd> b) const override {
     const std::size_t n = static_cast<std::size_t>(n_);
     const double* rhs = b.data();
     double* x = work_.data();
@@ -75,7 +75,7 @@ class SparseFactorization : public Factorization {
         [this](Eigen::VectorXd& v) { v = lu_.transpose().solve(v).eval(); });
     rcond_ = 1.0 / (norm1(a) * inverseNorm);
   }
-  void solve(Eigen::VectorXd& b) const override {
+  void solve(Eigen::Ref<Eigen::VectorXd> b) const override {
     b.array() *= scale_.row.array();
     y_ = lu_.solve(b);  // y_ keeps its size between calls: no allocation per step
     for (std::size_t i = 0; i < columnOf_.size(); ++i) {

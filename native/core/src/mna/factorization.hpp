@@ -19,8 +19,8 @@ namespace pesim {
 class Factorization {
  public:
   virtual ~Factorization() = default;
-  // Solves A·x = b in place (b becomes x).
-  virtual void solve(Eigen::VectorXd& b) const = 0;
+  // Solves A·x = b in place (b becomes x); b has exactly the matrix's size.
+  virtual void solve(Eigen::Ref<Eigen::VectorXd> b) const = 0;
   // Reciprocal 1-norm condition number of the equilibrated matrix (exact or estimated).
   virtual double rcond() const = 0;
 };

@@ -49,8 +49,9 @@ Transient::Transient(Circuit& circuit, const Settings& settings, const RunContro
       factorizer_(circuit.pattern(),
                   circuit.unknowns() <= (settings.denseLimit > 0 ? settings.denseLimit : kDefaultDenseLimit)),
       cache_(static_cast<std::size_t>(settings.cacheSize)),
-      x_(Eigen::VectorXd::Zero(circuit.unknowns())),
-      rhs_(Eigen::VectorXd::Zero(circuit.unknowns())),
+      // Unknowns first, then the nodes driven by sources (their values come from the rhs).
+      x_(Eigen::VectorXd::Zero(circuit.solutionSize())),
+      rhs_(Eigen::VectorXd::Zero(circuit.solutionSize())),
       values_(static_cast<std::size_t>(circuit.pattern().entries().size()), 0.0),
       signals_(circuit.signalCount(), 0.0),
       method_(coefficientsFor(settings.method)),
@@ -79,7 +80,7 @@ Result Transient::run() {
 
   double from = s.measureFrom >= 0.0 ? s.measureFrom : 0.8 * s.tEnd;
   double to = s.measureTo >= 0.0 ? s.measureTo : s.tEnd;
-  Recorder recorder(circuit_.control().channels(), steps, s.dt, s.maxPoints, from, to);
+  Recorder recorder(circuit_.control().channels(), steps, s.dt, s.maxPoints, from, to, control_.sampleStorage);
   recorder.record(0, 0.0, signals_.data());
   runPhase(0.0, s.dt, steps, 1, &recorder);
   storeProgress(control_, kProgressPhase, 2.0);
@@ -162,7 +163,7 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
     rhs_.setZero();
     for (Element* e : rhsElements_) e->stampRhs(rhs_.data(), ctx);
     x_ = rhs_;
-    factorization(ctx, useBackwardEuler).solve(x_);
+    factorization(ctx, useBackwardEuler).solve(x_.head(circuit_.unknowns()));
     if (!std::isfinite(x_.sum())) throwSingular(t);
     const bool lastAllowed = iteration + 1 >= settings_.maxSwitchIterations;
     stateBits(solvedState_);
@@ -187,7 +188,7 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
       rhs_.setZero();
       for (Element* e : rhsElements_) e->stampRhs(rhs_.data(), ctx);
       x_ = rhs_;
-      factorization(ctx, useBackwardEuler).solve(x_);
+      factorization(ctx, useBackwardEuler).solve(x_.head(circuit_.unknowns()));
       ++stats_.extraSolves;
       ++stats_.cyclesResolved;
       break;
