@@ -4,24 +4,12 @@
 // of the same circuit in which the node is also loaded (1 GΩ to the reference), which keeps both
 // unknowns in the system; the driven node reads exactly u(t) and the source current exactly 0.
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { simulateSync, type SimulationResult } from '../../../../src/engine/index.js';
-import { readSpice } from '../../../../src/formats/spice/index.js';
+import type { SimulationResult } from '../../../../src/engine/index.js';
+import { BUCK_DECK, channelOf, runDeck } from './helpers.js';
 
-const BUCK = readFileSync(new URL('../../../../bench/peers/buck.cir', import.meta.url), 'utf8')
-  .replace('.tran 100n 20m 0 100n uic', '.tran 100n 2m 0 100n uic');
-
-function run(text: string): SimulationResult {
-  const { netlist } = readSpice(text, 'buck.cir');
-  netlist.settings.maxPoints = 30_000;
-  return simulateSync(netlist);
-}
-
-function channel(r: SimulationResult, label: string): Float64Array {
-  const c = r.channels.find((x) => x.label === label);
-  expect(c, label).to.not.equal(undefined);
-  return r.signals[c!.key];
-}
+const BUCK = BUCK_DECK;
+const run = runDeck;
+const channel = channelOf;
 
 function expectSameWaveforms(a: SimulationResult, b: SimulationResult, labels: string[]): void {
   expect(a.time.length).to.equal(b.time.length);

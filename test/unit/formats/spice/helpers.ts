@@ -2,6 +2,8 @@
 import { expect } from 'chai';
 import { NetlistError } from '../../../../src/formats/errors.js';
 import type { Netlist, NetlistElement } from '../../../../src/formats/netlist.js';
+import { readFileSync } from 'node:fs';
+import { simulateSync, type SimulationResult } from '../../../../src/engine/index.js';
 import { readSpice } from '../../../../src/formats/spice/index.js';
 
 /** Asserts that `fn` throws a NetlistError with `code` whose details name `line`, and returns it. */
@@ -29,4 +31,22 @@ export function element(netlist: Netlist, name: string): NetlistElement {
   const found = netlist.elements.find((e) => e.name === name);
   if (!found) expect.fail(`no element ${name}`);
   return found;
+}
+
+/** bench/peers/buck.cir shortened to 2 ms. */
+export const BUCK_DECK = readFileSync(new URL('../../../../bench/peers/buck.cir', import.meta.url), 'utf8')
+  .replace('.tran 100n 20m 0 100n uic', '.tran 100n 2m 0 100n uic');
+
+/** Reads a deck and simulates it with at most 30 000 points per channel. */
+export function runDeck(text: string): SimulationResult {
+  const { netlist } = readSpice(text, 'buck.cir');
+  netlist.settings.maxPoints = 30_000;
+  return simulateSync(netlist);
+}
+
+/** The recorded samples of the channel with this label (V(out), I(L1), ...). */
+export function channelOf(r: SimulationResult, label: string): Float64Array {
+  const c = r.channels.find((x) => x.label === label);
+  expect(c, label).to.not.equal(undefined);
+  return r.signals[c!.key];
 }

@@ -3,24 +3,11 @@
 // waveforms must equal those of the same circuit in which the control voltage reaches the switch
 // through a 0 V source, where the switch is decided after each solve as before.
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { simulateSync, type SimulationResult } from '../../../../src/engine/index.js';
-import { readSpice } from '../../../../src/formats/spice/index.js';
+import { BUCK_DECK, channelOf, runDeck } from './helpers.js';
 
-const BUCK = readFileSync(new URL('../../../../bench/peers/buck.cir', import.meta.url), 'utf8')
-  .replace('.tran 100n 20m 0 100n uic', '.tran 100n 2m 0 100n uic');
-
-function run(text: string): SimulationResult {
-  const { netlist } = readSpice(text, 'buck.cir');
-  netlist.settings.maxPoints = 30_000;
-  return simulateSync(netlist);
-}
-
-function channel(r: SimulationResult, label: string): Float64Array {
-  const c = r.channels.find((x) => x.label === label);
-  expect(c, label).to.not.equal(undefined);
-  return r.signals[c!.key];
-}
+const BUCK = BUCK_DECK;
+const run = runDeck;
+const channel = channelOf;
 
 describe('SPICE VSW driven directly by a PULSE source', () => {
   it('switches at the same steps as the switch decided after the solve, with fewer solves', () => {
