@@ -4,20 +4,10 @@
 // comments while a run is paused; the final CANCELLED message.
 import { expect } from 'chai';
 import { EventSource } from 'eventsource';
+import type { ProgressMessage } from '../../../src/simulations/ProgressPresenter.js';
 import { buck } from '../../fixtures/circuits.js';
 import { circuitFileOf, startHarness, type Harness } from './harness.js';
 
-interface ProgressMessage {
-  simulationId: string;
-  progress: number;
-  currentTime: number;
-  endTime: number;
-  step: number;
-  totalSteps: number;
-  status: string;
-  timestamp: string;
-  errorMessage: string | null;
-}
 interface Received {
   id: string;
   message: ProgressMessage;
