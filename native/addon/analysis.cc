@@ -195,9 +195,23 @@ void adviseHugePages(double* data, std::size_t count) {
 #endif
 }
 
-// Interleaved re, im of bins 0..N/2, allocated here (main thread) and filled in place.
-Napi::Float64Array spectrumOutput(Napi::Env env, const Request& request) {
-  Napi::Float64Array out = Napi::Float64Array::New(env, 2 * (request.size / 2 + 1));
+// Interleaved re, im of bins 0..N/2: the caller's array when it passed one (argument `out`, reused
+// across calls as fft.js and FFTW users do: no allocation, no fresh pages), else allocated here
+// (main thread) and filled in place.
+Napi::Float64Array spectrumOutput(Napi::Env env, const Request& request, const Napi::Value& given) {
+  const std::size_t length = 2 * (request.size / 2 + 1);
+  if (!given.IsUndefined() && !given.IsNull()) {
+    if (!given.IsTypedArray() || given.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array ||
+        given.As<Napi::Float64Array>().ElementLength() != length) {
+      invalid("out", "out must be a Float64Array of 2·(⌊N/2⌋+1) = " + std::to_string(length) + " elements");
+    }
+    Napi::Float64Array out = given.As<Napi::Float64Array>();
+    if (out.ArrayBuffer().Data() == request.array.ArrayBuffer().Data()) {
+      invalid("out", "out must not share memory with data");
+    }
+    return out;
+  }
+  Napi::Float64Array out = Napi::Float64Array::New(env, length);
   adviseHugePages(out.Data(), out.ElementLength());
   return out;
 }
@@ -211,10 +225,11 @@ void runSpectrumInto(const Request& request, double* out, analysis::SpectrumPlan
 // Writes the spectrum straight into the Float64Array it resolves with.
 class SpectrumWorker : public PromiseWorker<bool> {
  public:
-  SpectrumWorker(Napi::Env env, const Request& request, std::shared_ptr<analysis::SpectrumPlans> plans)
+  SpectrumWorker(Napi::Env env, const Request& request, const Napi::Value& out,
+                 std::shared_ptr<analysis::SpectrumPlans> plans)
       : PromiseWorker<bool>(env, "pesim.analysis"),
         data_(Napi::Persistent(request.array)),
-        output_(Napi::Persistent(spectrumOutput(env, request))),
+        output_(Napi::Persistent(spectrumOutput(env, request, out))),
         out_(output_.Value().Data()),
         plans_(std::move(plans)) {
     request_ = request;
@@ -263,18 +278,27 @@ Napi::Value RmsAsync(const Napi::CallbackInfo& info) { return dispatch<double>(i
 Napi::Value SpectrumSync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const Request request = readSpectrumRequest(info);
-  Napi::Float64Array out = spectrumOutput(env, request);
   try {
+    Napi::Float64Array out = spectrumOutput(env, request, info[1]);
     runSpectrumInto(request, out.Data(), *spectrumPlans(env));
+    return out;
+  } catch (const Napi::Error&) {
+    throw;
   } catch (...) {
     throw toJsError(env, capture(std::current_exception()));
   }
-  return out;
 }
 Napi::Value SpectrumAsync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const Request request = readSpectrumRequest(info);
-  auto* worker = new SpectrumWorker(env, request, spectrumPlans(env));  // owned by libuv
+  SpectrumWorker* worker = nullptr;
+  try {
+    worker = new SpectrumWorker(env, request, info[1], spectrumPlans(env));  // owned by libuv once queued
+  } catch (const Napi::Error&) {
+    throw;
+  } catch (...) {
+    throw toJsError(env, capture(std::current_exception()));
+  }
   Napi::Promise promise = worker->promise();
   worker->Queue();
   return promise;

@@ -66,8 +66,8 @@ interface AnalysisBinding {
   fourierAsync(data: Float64Array, sampleRate: number, baseFrequency?: number, harmonics?: number): Promise<FourierResult>;
   rmsSync(data: Float64Array): number;
   rmsAsync(data: Float64Array): Promise<number>;
-  spectrumSync(data: Float64Array): Float64Array;
-  spectrumAsync(data: Float64Array): Promise<Float64Array>;
+  spectrumSync(data: Float64Array, out?: Float64Array): Float64Array;
+  spectrumAsync(data: Float64Array, out?: Float64Array): Promise<Float64Array>;
 }
 
 // The analysis functions are part of the addon's exports (registered in addon.cc) but not of the
@@ -132,11 +132,14 @@ export function rmsSync(data: Samples): number {
  * Bins 0..N/2 of the unnormalised DFT, interleaved [re0, im0, re1, im1, ...] (length 2·(⌊N/2⌋+1)).
  * Power-of-two N take their FFT plan from a cache the addon keeps per thread (4 sizes at most), so
  * only the first call of a size pays for building it (~20 ms at 2^20).
+ * `out`, when given, receives the spectrum and is returned (a Float64Array of exactly that length,
+ * not sharing memory with `data`): repeated transforms of one size then allocate nothing. With the
+ * Promise form, do not read or modify `out` before it resolves.
  */
-export function spectrum(data: Samples): Promise<Float64Array> {
-  return pooled(() => binding().spectrumAsync(samples(data)));
+export function spectrum(data: Samples, out?: Float64Array): Promise<Float64Array> {
+  return pooled(() => binding().spectrumAsync(samples(data), out));
 }
 
-export function spectrumSync(data: Samples): Float64Array {
-  return sync(() => binding().spectrumSync(samples(data)));
+export function spectrumSync(data: Samples, out?: Float64Array): Float64Array {
+  return sync(() => binding().spectrumSync(samples(data), out));
 }

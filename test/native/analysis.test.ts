@@ -149,6 +149,26 @@ describe('native: signal analysis', () => {
     expect((rejected as AnalysisError).field).to.equal('data');
   });
 
+  it('writes the spectrum into a caller-provided output array, reused across calls, sync and async', async () => {
+    for (const n of [1 << 12, 1000]) {
+      const x = random(n, 5);
+      const expected = spectrumSync(x);
+      const out = new Float64Array(expected.length).fill(Number.NaN);
+      expect(spectrumSync(x, out), 'returns the array it was given').to.equal(out);
+      expect(out).to.deep.equal(expected);
+      const y = random(n, 6);
+      expect(await spectrum(y, out)).to.equal(out);
+      expect(out, 'reused: the second transform overwrote the first').to.deep.equal(spectrumSync(y));
+    }
+    const x = random(16, 1);
+    expect(failure(() => spectrumSync(x, new Float64Array(17))).field).to.equal('out');
+    expect(failure(() => spectrumSync(x, new Float32Array(18) as unknown as Float64Array)).field).to.equal('out');
+    expect(failure(() => spectrumSync(x, new Float64Array(x.buffer))).field, 'aliasing the input').to.equal('out');
+    const rejected = await spectrum(x, new Float64Array(3)).then(() => undefined, (e: unknown) => e);
+    expect((rejected as AnalysisError).field).to.equal('out');
+    expect((rejected as AnalysisError).code).to.equal('ANALYSIS_INVALID');
+  });
+
   it('rejects bad input with ANALYSIS_INVALID naming the field', async () => {
     const x = Float64Array.from([1, 2, 3, 4]);
     const cases: Array<[() => unknown, string, RegExp]> = [
