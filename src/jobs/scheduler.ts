@@ -129,8 +129,9 @@ export class Scheduler {
 
   /** Accepts all inputs or none (queue capacity is checked for the whole set). */
   async submitMany(inputs: SubmitInput[]): Promise<TaskRecord[]> {
-    const counts = this.store.tasks.countByState();
-    const unfinished = counts.queued + counts.running + counts.paused;
+    // Unfinished tasks (queued, running, paused) are exactly those with a submission order here:
+    // counting them in the store would scan the whole table on every submission.
+    const unfinished = this.order.size;
     if (unfinished + inputs.length > this.settings.queueSize) {
       throw new QueueFullError(this.settings.queueSize, Math.max(1, Math.ceil(this.settings.retryDelayMs / 1000)));
     }
