@@ -1,7 +1,8 @@
 // HTTP service benchmark: submit-to-completed latency of a 1 ms buck (10 000 steps) through the
 // simulation service — POST /api/v1/simulations, then the SSE stream until its COMPLETED message —
 // against the engine's own run time (durationMs = the run's wallMs), p50 and p99 over a bounded
-// number of runs; plus the request rate of status reads (autocannon, bounded in time). It measures
+// number of runs, with the default durability and with PESIM_DURABILITY=full; plus the request
+// rate of status reads (autocannon, bounded in time). It measures
 // the compiled package (dist/) in a plain `node` child process (bench/http-server.mjs), as
 // `pesim serve` runs it; the client is this process. Returns table lines for bench/run.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,8 +21,11 @@ const WARM_UP = 10;
 const STATUS_SECONDS = 3;
 
 /** Starts the service in its own process; resolves with the process and its base URL. */
-async function startServer(settings: Record<string, unknown>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./http-server.mjs', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function startServer(settings: Record<string, unknown>, durability: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./http-server.mjs', import.meta.url))], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, PESIM_DURABILITY: durability },
+  });
   child.stdin!.end(JSON.stringify(settings));
   let output = '';
   for await (const chunk of child.stdout!) {
@@ -85,48 +89,63 @@ function untilFinal(url: string): Promise<number> {
   });
 }
 
-export async function benchSection(): Promise<string[]> {
+interface LatencyFigures { latency: number[]; engine: number[]; overhead: number[]; posting: number[]; lastId: string }
+
+/** RUNS submissions one after another (after WARM_UP), each followed until its COMPLETED message. */
+async function measureLatency(url: string): Promise<LatencyFigures> {
+  const circuitFile = Buffer.from(JSON.stringify(buck({ tEnd: 1e-3, dt: 1e-7 }))).toString('base64');
+  const figures: LatencyFigures = { latency: [], engine: [], overhead: [], posting: [], lastId: '' };
+  for (let i = 0; i < WARM_UP + RUNS; i++) {
+    const started = performance.now();
+    const { simulationId } = await post(`${url}/api/v1/simulations`, JSON.stringify({ circuitFile, parameters: { 'R.1.R': 5 + i * 1e-3 } }));
+    const posted = performance.now();
+    const finished = await untilFinal(`${url}/api/v1/simulations/${simulationId}/stream`);
+    const status = await getJson<{ durationMs: number }>(`${url}/api/v1/simulations/${simulationId}`);
+    figures.lastId = simulationId;
+    if (i < WARM_UP) continue;
+    figures.latency.push(finished - started);
+    figures.engine.push(status.durationMs);
+    figures.overhead.push(finished - started - status.durationMs);
+    figures.posting.push(posted - started);
+  }
+  return figures;
+}
+
+/** The service in its own process with the given durability level, for the duration of `work`. */
+async function withService<T>(durability: string, work: (url: string) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pesim-bench-http-'));
-  const service = await startServer({ port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent', maxConcurrent: 1, cacheEnabled: false });
+  const service = await startServer({ port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent', maxConcurrent: 1, cacheEnabled: false }, durability);
   try {
-    const circuitFile = Buffer.from(JSON.stringify(buck({ tEnd: 1e-3, dt: 1e-7 }))).toString('base64');
-    const latency: number[] = [];
-    const engine: number[] = [];
-    const overhead: number[] = [];
-    const posting: number[] = [];
-    let lastId = '';
-    for (let i = 0; i < WARM_UP + RUNS; i++) {
-      const started = performance.now();
-      const { simulationId } = await post(`${service.url}/api/v1/simulations`, JSON.stringify({ circuitFile, parameters: { 'R.1.R': 5 + i * 1e-3 } }));
-      const posted = performance.now();
-      const finished = await untilFinal(`${service.url}/api/v1/simulations/${simulationId}/stream`);
-      const status = await getJson<{ durationMs: number }>(`${service.url}/api/v1/simulations/${simulationId}`);
-      lastId = simulationId;
-      if (i < WARM_UP) continue;
-      latency.push(finished - started);
-      engine.push(status.durationMs);
-      overhead.push(finished - started - status.durationMs);
-      posting.push(posted - started);
-    }
-    const reads = await autocannon({ url: `${service.url}/api/v1/simulations/${lastId}`, connections: 8, duration: STATUS_SECONDS });
-    const ms = (v: number): string => v.toFixed(2);
-    return [
-      `Submit-to-completed through HTTP (POST, then SSE until COMPLETED; the service in its own process): 1 ms buck, 10 000 steps, ${RUNS} runs one after another, 1 worker, result cache off.`,
-      '',
-      '| measure | p50 [ms] | p99 [ms] |',
-      '|---|---|---|',
-      `| submit → COMPLETED message | ${ms(percentile(latency, 50))} | ${ms(percentile(latency, 99))} |`,
-      `| engine run (wallMs) | ${ms(percentile(engine, 50))} | ${ms(percentile(engine, 99))} |`,
-      `| service overhead (difference per run) | ${ms(percentile(overhead, 50))} | ${ms(percentile(overhead, 99))} |`,
-      `| of which POST → 202 (checks, store, queue) | ${ms(percentile(posting, 50))} | ${ms(percentile(posting, 99))} |`,
-      '',
-      `Status reads (GET /api/v1/simulations/{id} of a completed run, 8 connections, ${STATUS_SECONDS} s): ${Math.round(reads.requests.average)} requests/s, latency p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms, ${reads.non2xx} non-2xx.`,
-    ];
+    return await work(service.url);
   } finally {
     service.child.kill('SIGTERM');
     await once(service.child, 'exit');
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+export async function benchSection(): Promise<string[]> {
+  const ms = (v: number): string => v.toFixed(2);
+  const { normal, reads } = await withService('normal', async (url) => {
+    const figures = await measureLatency(url);
+    const statusReads = await autocannon({ url: `${url}/api/v1/simulations/${figures.lastId}`, connections: 8, duration: STATUS_SECONDS });
+    return { normal: figures, reads: statusReads };
+  });
+  const full = await withService('full', measureLatency);
+  const overheadP50 = percentile(normal.overhead, 50);
+  return [
+    `Submit-to-completed through HTTP (POST, then SSE until COMPLETED; the service in its own process): 1 ms buck, 10 000 steps, ${RUNS} runs one after another, 1 worker, result cache off; default durability (\`PESIM_DURABILITY=normal\`), and \`full\` (every result file and commit flushed to the device before the task completes).`,
+    '',
+    '| measure | p50 [ms] | p99 [ms] |',
+    '|---|---|---|',
+    `| submit → COMPLETED message | ${ms(percentile(normal.latency, 50))} | ${ms(percentile(normal.latency, 99))} |`,
+    `| engine run (wallMs) | ${ms(percentile(normal.engine, 50))} | ${ms(percentile(normal.engine, 99))} |`,
+    `| service overhead (difference per run; target p50 < 5 ms: ${overheadP50 < 5 ? 'met' : 'MISSED'}) | ${ms(overheadP50)} | ${ms(percentile(normal.overhead, 99))} |`,
+    `| of which POST → 202 (checks, store, queue) | ${ms(percentile(normal.posting, 50))} | ${ms(percentile(normal.posting, 99))} |`,
+    `| service overhead with PESIM_DURABILITY=full | ${ms(percentile(full.overhead, 50))} | ${ms(percentile(full.overhead, 99))} |`,
+    '',
+    `Status reads (GET /api/v1/simulations/{id} of a completed run, 8 connections, ${STATUS_SECONDS} s): ${Math.round(reads.requests.average)} requests/s, latency p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms, ${reads.non2xx} non-2xx.`,
+  ];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

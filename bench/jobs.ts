@@ -1,5 +1,5 @@
 // Job-runtime benchmark: a 1 000-run parameter sweep of the buck (2 ms each) through the
-// scheduler on 1 and on 2 workers (runs/s, speed-up), the scheduler thread's own busy time per
+// scheduler on 1 and on 2 workers (runs/s, speed-up; default durability, and `full` for reference), the scheduler thread's own busy time per
 // task, and the latency of a result-cache hit. Each sweep runs in a plain `node` child process on the
 // compiled package (bench/jobs-sweep.mjs), as `pesim serve` runs it. Returns table lines for
 // bench/run.ts.
@@ -11,10 +11,11 @@ const RUNS = 1000;
 
 interface SweepFigures { wallMs: number; engineMs: number; schedulerMsPerTask: number; schedulerCpuMsPerTask: number; hitLatencies: number[] }
 
-function runSweep(workers: number, cache: boolean, runs = RUNS): SweepFigures {
+function runSweep(workers: number, cache: boolean, runs = RUNS, durability = 'normal'): SweepFigures {
   const input = JSON.stringify({ netlist: buck({ tEnd: 2e-3 }), runs, workers, cache });
   const driver = fileURLToPath(new URL('./jobs-sweep.mjs', import.meta.url));
-  const out = execFileSync(process.execPath, [driver], { input, encoding: 'utf8', timeout: 600_000 });
+  const env = { ...process.env, PESIM_DURABILITY: durability };
+  const out = execFileSync(process.execPath, [driver], { input, encoding: 'utf8', timeout: 600_000, env });
   return JSON.parse(out.trim().split('\n').at(-1)!) as SweepFigures;
 }
 
@@ -24,6 +25,8 @@ export async function jobsBenchmark(): Promise<string[]> {
   const one = runSweep(1, false);
   const two = runSweep(2, false);
   const cached = runSweep(2, true, 200);
+  const fullOne = runSweep(1, false, RUNS, 'full');
+  const fullTwo = runSweep(2, false, RUNS, 'full');
   const latencies = [...cached.hitLatencies].sort((a, b) => a - b);
   const p50 = latencies[Math.floor(latencies.length / 2)];
   const speedup = one.wallMs / two.wallMs;
@@ -37,6 +40,7 @@ export async function jobsBenchmark(): Promise<string[]> {
     `| scheduler thread busy per task (1 worker; 2 workers; 2 workers with the cache filling) | ${one.schedulerMsPerTask.toFixed(3)} ms; ${two.schedulerMsPerTask.toFixed(3)} ms; ${cached.schedulerMsPerTask.toFixed(3)} ms | < 0.5 ms ${one.schedulerMsPerTask < 0.5 ? 'met' : 'MISSED'} |`,
     `| scheduler thread CPU time per task (1 worker; 2 workers; excludes waiting for a core) | ${one.schedulerCpuMsPerTask.toFixed(3)} ms; ${two.schedulerCpuMsPerTask.toFixed(3)} ms | |`,
     `| worker time per task beyond the engine run (result file, transfer; 1 worker) | ${((one.wallMs - one.engineMs) / RUNS).toFixed(2)} ms | |`,
+    `| with PESIM_DURABILITY=full (each result fsynced): 1 worker; 2 workers runs/s (speed-up) | ${((RUNS / fullOne.wallMs) * 1000).toFixed(0)}; ${((RUNS / fullTwo.wallMs) * 1000).toFixed(0)} (${(fullOne.wallMs / fullTwo.wallMs).toFixed(2)}×) | |`,
     `| cache-hit submit latency p50 / max of 200 | ${p50.toFixed(2)} / ${latencies.at(-1)!.toFixed(2)} ms | < 2 ms ${p50 < 2 ? 'met' : 'MISSED'} |`,
   ];
 }

@@ -9,6 +9,7 @@ import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
+import { DURABILITY_LEVELS, markOpen, requeueDamagedResults, type Durability } from './durability.js';
 import { Scheduler, type SchedulerSettings } from './scheduler.js';
 import { systemClock, type Clock } from './clock.js';
 
@@ -16,10 +17,20 @@ export interface RuntimeSettings {
   dataDir: string;
   /** Runs at once (default: the number of cores). */
   maxConcurrentSimulations: number;
-  scheduler: Omit<SchedulerSettings, 'resultsDir'>;
+  scheduler: Omit<SchedulerSettings, 'resultsDir' | 'syncResults'>;
+  /** What a crash may cost: see durability.ts (default `normal`: nothing on a process crash). */
+  durability: Durability;
   cache: Omit<CacheSettings, 'dir'>;
   /** Seconds between sweeps of expired cache entries. */
   cacheSweepSeconds: number;
+}
+
+/** PESIM_DURABILITY (`normal` or `full`), default `normal`; anything else stops the start-up. */
+export function durabilityFromEnv(env: NodeJS.ProcessEnv = process.env): Durability {
+  const value = env.PESIM_DURABILITY;
+  if (value === undefined || value === '') return 'normal';
+  if ((DURABILITY_LEVELS as readonly string[]).includes(value)) return value as Durability;
+  throw new Error(`PESIM_DURABILITY must be one of ${DURABILITY_LEVELS.join(', ')} (got ${JSON.stringify(value)})`);
 }
 
 export function defaultRuntimeSettings(dataDir: string): RuntimeSettings {
@@ -46,6 +57,7 @@ export function defaultRuntimeSettings(dataDir: string): RuntimeSettings {
       excludeFields: [],
     },
     cacheSweepSeconds: 60,
+    durability: durabilityFromEnv(),
   };
 }
 
@@ -66,14 +78,20 @@ export interface RuntimeOptions {
 
 export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions = {}): Runtime {
   const clock = options.clock ?? systemClock;
-  const store = openStore(settings.dataDir);
+  const store = openStore(settings.dataDir, { durability: settings.durability });
+  const marker = markOpen(settings.dataDir);
   try {
     const cache = new ResultCache(store, { ...settings.cache, dir: join(settings.dataDir, 'cache') }, engineInfo().version, () => clock.now());
     const executor = options.executor ?? new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations });
     const events = new TaskEvents();
-    const scheduler = new Scheduler(store, executor, cache, events, { ...settings.scheduler, resultsDir: join(settings.dataDir, 'results') }, clock);
+    const schedulerSettings = { ...settings.scheduler, resultsDir: join(settings.dataDir, 'results'), syncResults: settings.durability === 'full' };
+    const scheduler = new Scheduler(store, executor, cache, events, schedulerSettings, clock);
     const sweep = setInterval(() => cache.sweep(), settings.cacheSweepSeconds * 1000);
     sweep.unref();
+    // Result files not flushed to the device may not have survived an OS crash: check them.
+    if (marker.uncleanBefore && settings.durability === 'normal') {
+      requeueDamagedResults(store, (id) => scheduler.resultPath(id), schedulerSettings.resultFormat);
+    }
     scheduler.start();
     return {
       store,
@@ -86,10 +104,12 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
         await scheduler.stop();
         await executor.close();
         store.close();
+        marker.release();
       },
     };
   } catch (error) {
     store.close();
+    marker.release();
     throw error;
   }
 }

@@ -33,6 +33,8 @@ export interface SchedulerSettings {
   resultFormat: StorageFormat;
   resultCompression: Compression;
   progressIntervalMs: number;
+  /** Flush each result file to the device before its task completes (durability `full`). */
+  syncResults: boolean;
 }
 
 export interface SubmitInput {
@@ -412,7 +414,7 @@ export class Scheduler {
   }
 
   private resultTarget(id: string): ResultTarget {
-    return { path: this.resultPath(id), format: this.settings.resultFormat, compression: this.settings.resultCompression };
+    return { path: this.resultPath(id), format: this.settings.resultFormat, compression: this.settings.resultCompression, sync: this.settings.syncResults };
   }
 
   private fail(task: TaskRecord, error: ExecutionFailure): void {
@@ -441,7 +443,7 @@ export class Scheduler {
   private async writeTaskResult(id: string, result: StoredResult): Promise<void> {
     const path = this.resultPath(id);
     try {
-      await writeResult(path, result, this.settings.resultFormat, this.settings.resultCompression);
+      await writeResult(path, result, this.settings.resultFormat, this.settings.resultCompression, { sync: this.settings.syncResults });
     } catch (error) {
       rmSync(path, { force: true });
       throw error;

@@ -18,7 +18,12 @@ import type { Store } from './types.js';
 export const DATABASE_FILE = 'pesim.db';
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
+/** `normal`: commits survive a crash of the process (SQLite synchronous = NORMAL in WAL mode);
+ *  `full`: also an OS crash or power loss (synchronous = FULL: every commit is flushed). */
+export type Durability = 'normal' | 'full';
+
 export interface StoreOptions {
+  durability?: Durability;
   /** Bound of the log table (the oldest rows beyond it are deleted). */
   maxLogRows?: number;
   /** How long a statement waits for another connection's lock before failing [ms]. */
@@ -67,14 +72,14 @@ class SqliteStore implements Store {
 }
 
 /** Opens (creating it if need be) the database file with the store's connection settings. */
-export function openDatabase(file: string, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS): Db {
+export function openDatabase(file: string, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS, durability: Durability = 'normal'): Db {
   const db = new Database(file, { timeout: busyTimeoutMs });
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
     db.pragma('journal_mode = WAL');
     // With WAL, NORMAL never corrupts the database; a power loss (not a process crash) may lose
-    // the last commits.
-    db.pragma('synchronous = NORMAL');
+    // the last commits. FULL flushes the WAL at every commit.
+    db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     return db;
   } catch (error) {
@@ -86,7 +91,7 @@ export function openDatabase(file: string, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_
 export function openStore(dataDir: string, options: StoreOptions = {}): Store {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, DATABASE_FILE);
-  const db = openDatabase(file, options.busyTimeoutMs);
+  const db = openDatabase(file, options.busyTimeoutMs, options.durability);
   try {
     migrate(db, file);
     return new SqliteStore(dataDir, db, options);

@@ -63,6 +63,8 @@ export class SqliteTaskRepository implements TaskRepository {
   private readonly countStates: Statement;
   private readonly countStatesOfOwner: Statement;
   private readonly countPriorities: Statement;
+  private readonly selectCompletedSince: Statement;
+  private readonly selectNewestCompletion: Statement;
   private readonly shapes: StatementCache;
   private readonly insertAll: (tasks: TaskRecord[]) => void;
   private readonly updateOne: (id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => TaskRecord;
@@ -80,6 +82,9 @@ export class SqliteTaskRepository implements TaskRepository {
     this.countStatesOfOwner = db.prepare('SELECT state, count(*) AS n FROM tasks WHERE owner = ? GROUP BY state');
     this.countPriorities = db.prepare('SELECT priority_rank AS rank, count(*) AS n FROM tasks WHERE state = ? GROUP BY priority_rank');
     this.shapes = new StatementCache(db);
+    // completed_at holds toISOString() values, whose text order is their time order.
+    this.selectCompletedSince = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE state = 'completed' AND completed_at >= ? ORDER BY seq`);
+    this.selectNewestCompletion = db.prepare(`SELECT max(completed_at) AS newest FROM tasks WHERE state = 'completed'`);
 
     this.insertAll = db.transaction((tasks: TaskRecord[]) => {
       for (const task of tasks) this.insert(task);
@@ -146,6 +151,15 @@ export class SqliteTaskRepository implements TaskRepository {
     if (states.length === 0) return [];
     const rows = this.selectInStates.all(toJson(states, 'states')) as Row[];
     return rows.map((row) => decodeRow(TASK, row));
+  }
+
+  completedSince(since: string): TaskRecord[] {
+    return (this.selectCompletedSince.all(since) as Row[]).map((row) => decodeRow(TASK, row));
+  }
+
+  newestCompletion(): string | undefined {
+    const row = this.selectNewestCompletion.get() as { newest: string | null };
+    return row.newest ?? undefined;
   }
 
   countByState(owner?: string): Record<TaskState, number> {

@@ -43,6 +43,10 @@ export interface TaskRepository {
   inStates(states: TaskState[]): TaskRecord[];
   countByState(owner?: string): Record<TaskState, number>;
   countByPriority(state: TaskState): Record<Priority, number>;
+  /** Completed tasks whose completedAt is at or after `since` (ISO 8601), in submission order. */
+  completedSince(since: string): TaskRecord[];
+  /** The latest completedAt of any completed task. */
+  newestCompletion(): string | undefined;
 }
 
 export interface CircuitRepository {

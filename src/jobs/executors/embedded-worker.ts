@@ -18,8 +18,8 @@ export default async function runTask(request: ExecutionRequest): Promise<unknow
     }
     const stored = { time: result.time, signals, measurements: result.measurements, stats: result.stats };
     if (request.output && writableInWorker(request.output.format)) {
-      const { path, format, compression } = request.output;
-      await writeResultInWorker(path, stored, format, compression);
+      const { path, format, compression, sync } = request.output;
+      await writeResultInWorker(path, stored, format, compression, { sync });
       const written: ExecutionOutcome = { ok: true, written: { measurements: result.measurements, stats: result.stats } };
       return written;
     }

@@ -18,6 +18,8 @@ export interface ResultTarget {
   path: string;
   format: StorageFormat;
   compression: Compression;
+  /** Flush the file to the device before reporting it written (durability `full`). */
+  sync: boolean;
 }
 
 /** What an executor that wrote the result file returns instead of the arrays. */

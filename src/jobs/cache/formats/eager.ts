@@ -6,7 +6,7 @@
 // cannot import statically; workers return HDF5 results as arrays and the scheduler writes them.
 import type { Compression, StorageFormat, StoredResult } from '../../types.js';
 import { readCsvResult, writeCsvResult } from './csv.js';
-import { checkCombination, preloadCodec, writeFileAtomicSync, writeResult } from './index.js';
+import { checkCombination, preloadCodec, writeFileAtomicSync, writeResult, type WriteOptions } from './index.js';
 import { checkResult } from './meta.js';
 import { encodeParquetResult, readParquetResult, writeParquetResult } from './parquet.js';
 
@@ -19,8 +19,14 @@ export function writableInWorker(format: StorageFormat): boolean {
 }
 
 /** Writes a result file from a worker thread; returns its size in bytes. */
-export async function writeResultInWorker(path: string, result: StoredResult, format: StorageFormat, compression: Compression): Promise<number> {
-  if (format !== 'parquet') return writeResult(path, result, format, compression);
+export async function writeResultInWorker(
+  path: string,
+  result: StoredResult,
+  format: StorageFormat,
+  compression: Compression,
+  options: WriteOptions = {},
+): Promise<number> {
+  if (format !== 'parquet') return writeResult(path, result, format, compression, options);
   checkCombination(format, compression);
-  return writeFileAtomicSync(path, encodeParquetResult(result, checkResult(result), compression));
+  return writeFileAtomicSync(path, encodeParquetResult(result, checkResult(result), compression), options);
 }

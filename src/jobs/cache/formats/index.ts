@@ -93,19 +93,31 @@ async function fsyncFile(path: string): Promise<void> {
   }
 }
 
+export interface WriteOptions {
+  /** Flush the file to the device before it is renamed into place (default true). Without it the
+   *  file survives a crash of the process but not necessarily an OS crash or power loss. */
+  sync?: boolean;
+}
+
 /**
  * Writes the result to `path` (replacing any file there) and returns the file's size in bytes.
  * The data go to a temporary file beside it that is renamed into place when complete, so `path`
  * is either the old file, the new one, or absent — never half written.
  */
-export async function writeResult(path: string, result: StoredResult, format: StorageFormat, compression: Compression): Promise<number> {
+export async function writeResult(
+  path: string,
+  result: StoredResult,
+  format: StorageFormat,
+  compression: Compression,
+  options: WriteOptions = {},
+): Promise<number> {
   checkCombination(format, compression);
   const names = checkResult(result);
   const codec = await CODECS[format]();
   const temporary = temporaryPath(path);
   try {
     await codec.write(temporary, result, names, compression);
-    await fsyncFile(temporary);
+    if (options.sync !== false) await fsyncFile(temporary);
     const { size } = await stat(temporary);
     await rename(temporary, path);
     return size;
@@ -120,13 +132,13 @@ export async function writeResult(path: string, result: StoredResult, format: St
  * that have encoded the file already: a blocked worker costs nothing, and each asynchronous file
  * call would be a round trip through the shared libuv pool (≈ 2.5 ms of a 2 ms run's 5 ms write).
  */
-export function writeFileAtomicSync(path: string, bytes: Uint8Array): number {
+export function writeFileAtomicSync(path: string, bytes: Uint8Array, options: WriteOptions = {}): number {
   const temporary = temporaryPath(path);
   try {
     const fd = openSync(temporary, 'w');
     try {
       for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
-      fsyncSync(fd);
+      if (options.sync !== false) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
