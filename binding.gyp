@@ -1,5 +1,6 @@
 # node-gyp build of the same sources as CMakeLists.txt, for users without cmake. Eigen is a system
 # include (-isystem), as in CMake, so that GCC's false positives inside its headers do not fail -Werror.
+# The Parquet writer links the system's snappy, lz4 and zlib (Debian: libsnappy-dev liblz4-dev zlib1g-dev).
 #   npx node-gyp rebuild --nodedir=/usr     (output: build/Release/pesim.node; move it to build-gyp/)
 {
   "targets": [
@@ -15,6 +16,7 @@
         "native/core/src"
       ],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "libraries": ["-lsnappy", "-llz4", "-lz"],
       "cflags!": ["-fno-exceptions", "-fno-rtti"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
       "cflags_cc": [

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs before `npm install`: the native build needs cmake and Eigen 3.4. On Debian/Ubuntu, when
+// Runs before `npm install`: the native build needs cmake, Eigen 3.4 and, for the Parquet writer,
+// the snappy, lz4 and zlib development files (headers and libraries). On Debian/Ubuntu, when
 // apt can be used (root or passwordless sudo), missing packages are installed; otherwise the install
 // stops with the exact command to run. Skipped with PESIM_SKIP_SYSTEM_CHECK=1 (e.g. vcpkg users).
 import { execSync, spawnSync } from 'node:child_process';
@@ -11,12 +12,17 @@ function has(command) {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 }
 
-const eigenHeaders = ['/usr/include/eigen3/Eigen/Core', '/usr/local/include/eigen3/Eigen/Core', '/opt/homebrew/include/eigen3/Eigen/Core'];
+const includeDirs = ['/usr/include', '/usr/local/include', '/opt/homebrew/include'];
+const hasHeader = (relative) => includeDirs.some((dir) => existsSync(`${dir}/${relative}`));
 const missing = [];
 if (!has('cmake')) missing.push({ tool: 'cmake', apt: 'cmake' });
 if (!has('g++') && !has('clang++')) missing.push({ tool: 'a C++17 compiler', apt: 'g++' });
-if (!process.env.VCPKG_ROOT && !eigenHeaders.some((path) => existsSync(path))) {
-  missing.push({ tool: 'Eigen 3.4', apt: 'libeigen3-dev' });
+if (!process.env.VCPKG_ROOT) {
+  if (!hasHeader('eigen3/Eigen/Core')) missing.push({ tool: 'Eigen 3.4', apt: 'libeigen3-dev' });
+  // The -dev packages ship the header together with the library to link.
+  if (!hasHeader('snappy-c.h')) missing.push({ tool: 'snappy', apt: 'libsnappy-dev' });
+  if (!hasHeader('lz4.h')) missing.push({ tool: 'lz4', apt: 'liblz4-dev' });
+  if (!hasHeader('zlib.h')) missing.push({ tool: 'zlib', apt: 'zlib1g-dev' });
 }
 if (missing.length === 0) process.exit(0);
 

@@ -3,6 +3,7 @@
 #include <napi.h>
 
 #include "analysis.hh"
+#include "parquet.hh"
 #include "pesim/engine.hpp"
 #include "simulate.hh"
 
@@ -13,6 +14,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("simulateAsync", Napi::Function::New(env, pesim::addon::SimulateAsync, "simulateAsync"));
   exports.Set("validate", Napi::Function::New(env, pesim::addon::Validate, "validate"));
   pesim::addon::registerAnalysis(env, exports);
+  exports.Set("encodeParquet", Napi::Function::New(env, pesim::addon::EncodeParquet, "encodeParquet"));
   exports.Set("version", pesim::engineVersion());
   exports.Set("eigenVersion", pesim::eigenVersion());
   return exports;

@@ -50,7 +50,8 @@ export function loadBinding(): NativeBinding {
   const tried = failures.length > 0 ? `\nLoad failures:\n  ${failures.join('\n  ')}` : '';
   const error = new Error(
     'pesim: the native engine is not built. Run `npm run build:native` in ' + packageRoot() +
-      ' (needs cmake ≥ 3.16, a C++17 compiler and Eigen 3.4: `sudo apt-get install -y cmake g++ libeigen3-dev`).' +
+      ' (needs cmake ≥ 3.16, a C++17 compiler, Eigen 3.4, snappy, lz4 and zlib:' +
+      ' `sudo apt-get install -y cmake g++ libeigen3-dev libsnappy-dev liblz4-dev zlib1g-dev`).' +
       tried,
   );
   (error as Error & { code: string }).code = 'ADDON_NOT_BUILT';

@@ -4,7 +4,7 @@ export type EngineErrorCode =
   | 'NETLIST_INVALID' | 'UNKNOWN_ELEMENT_TYPE' | 'MISSING_PARAMETER' | 'PARAMETER_OUT_OF_RANGE'
   | 'UNKNOWN_REFERENCE' | 'UNKNOWN_PARAMETER' | 'FLOATING_NODE' | 'VOLTAGE_SOURCE_LOOP'
   | 'CURRENT_SOURCE_CUTSET' | 'ALGEBRAIC_LOOP' | 'SINGULAR_MATRIX' | 'SWITCH_ITERATION_LIMIT'
-  | 'CANCELLED' | 'OUT_OF_MEMORY' | 'ENGINE_ERROR' | 'ANALYSIS_INVALID';
+  | 'CANCELLED' | 'OUT_OF_MEMORY' | 'ENGINE_ERROR' | 'ANALYSIS_INVALID' | 'ENCODE_INVALID';
 
 /** Any failure reported by the engine. `element`/`node` name what is at fault, `time` when. */
 export class EngineError extends Error {

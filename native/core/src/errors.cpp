@@ -19,6 +19,7 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::SwitchIterationLimit: return "SWITCH_ITERATION_LIMIT";
     case ErrorCode::Cancelled: return "CANCELLED";
     case ErrorCode::AnalysisInvalid: return "ANALYSIS_INVALID";
+    case ErrorCode::EncodeInvalid: return "ENCODE_INVALID";
   }
   return "ENGINE_ERROR";
 }

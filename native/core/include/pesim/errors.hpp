@@ -23,6 +23,7 @@ enum class ErrorCode {
   SwitchIterationLimit,  // switch states did not settle within the iteration limit at time t
   Cancelled,             // the run was cancelled through its control buffer
   AnalysisInvalid,       // signal-analysis input out of its domain (empty, non-finite, bad rate, ...)
+  EncodeInvalid,         // result-file encoder input out of its domain (column count, codec, ...)
 };
 
 // The code as the string JavaScript sees in `error.code`.

@@ -1,26 +1,25 @@
 // Parquet storage of a result. Layout: one non-nullable Float64 column `time`, then one per signal,
-// named exactly as the signal (in the result's key order) except that the empty name, which
-// parquet-wasm cannot write (it panics), is written as `(unnamed)`; the metadata document (meta.ts:
-// rows, signal names, checksums, measurements, stats) is the file's key-value metadata under the
-// key `pesim`. Columns are read back by position and checked against that document, so any signal
-// name works (even one called "time": duplicate column names are allowed).
+// named exactly as the signal (in the result's key order) except that the empty name is written as
+// `(unnamed)` (kept from the first writer, which could not write an empty name, so that files of
+// both writers read alike); the metadata document (meta.ts: rows, signal names, checksums,
+// measurements, stats) is the file's key-value metadata under the key `pesim`. Columns are read
+// back by position and checked against that document, so any signal name works (even one called
+// "time": duplicate column names are allowed).
+//
+// Writing is native: the addon's encodeParquet (native/core/src/io/parquet_writer.cpp) reads the
+// Float64Arrays in place and returns the whole file (one row group, PLAIN doubles in pages of at
+// most 1 MiB, created_by `pesim`). Reading goes through parquet-wasm, an independent
+// implementation, so every round trip also checks the writer against another reader.
 //
 // Library notes: `parquet-wasm` resolves to its CommonJS `node/` build under Node (the "node"
 // export condition; `parquet-wasm/node` is the same file). That build instantiates its wasm
 // synchronously on import, so no init() call is needed; the `esm/` build would need `await init()`
-// and a fetch of the .wasm, which Node cannot do from a file path. The writer path is
-// apache-arrow Table → IPC stream → wasm Table.fromIPCStream → writeParquet (which consumes the
-// wasm Table); the reader path is readParquet → Table.intoIPCStream → arrow tableFromIPC.
+// and a fetch of the .wasm, which Node cannot do from a file path. The reader path is
+// readParquet → Table.intoIPCStream → arrow tableFromIPC.
 import { readFile, writeFile } from 'node:fs/promises';
-import { DataType, Field, Float64, makeData, Precision, RecordBatch, Schema, Struct, Table, tableFromIPC, tableToIPC } from 'apache-arrow';
-import {
-  Compression as ParquetCompression,
-  readParquet,
-  readSchema,
-  Table as WasmTable,
-  writeParquet,
-  WriterPropertiesBuilder,
-} from 'parquet-wasm';
+import { DataType, Precision, tableFromIPC } from 'apache-arrow';
+import { readParquet, readSchema } from 'parquet-wasm';
+import { loadBinding } from '../../../engine/binding.js';
 import type { Compression, StoredResult } from '../../types.js';
 import { DecodeError } from './errors.js';
 import { assemble, decodeMeta, encodeMeta, owned, type ResultMeta } from './meta.js';
@@ -29,74 +28,57 @@ import { assemble, decodeMeta, encodeMeta, owned, type ResultMeta } from './meta
 export const PARQUET_META_KEY = 'pesim';
 
 /** pesim compression → Parquet codec (lz4 is the LZ4_RAW codec; the old LZ4 one is deprecated). */
-export const PARQUET_CODECS: Partial<Record<Compression, ParquetCompression>> = {
-  none: ParquetCompression.UNCOMPRESSED,
-  snappy: ParquetCompression.SNAPPY,
-  gzip: ParquetCompression.GZIP,
-  lz4: ParquetCompression.LZ4_RAW,
+export const PARQUET_CODECS: Readonly<Partial<Record<Compression, string>>> = {
+  none: 'UNCOMPRESSED',
+  snappy: 'SNAPPY',
+  gzip: 'GZIP',
+  lz4: 'LZ4_RAW',
 };
+
+/** The addon's Parquet encoder (native/addon/parquet.cc), typed next to its only user. */
+export interface ParquetBinding {
+  /**
+   * The whole file: `columns` (one common length) under `names`, `metadata` as the key-value
+   * metadata, `codec` one of none, snappy, gzip, lz4. Throws errors with code ENCODE_INVALID and
+   * `field` (columns[2], names, metadata.key, codec) for bad arguments.
+   */
+  encodeParquet(columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: Compression): Uint8Array;
+}
+
+/** The addon as a ParquetBinding; an addon built before the encoder existed is reported as such. */
+export function parquetBinding(): ParquetBinding {
+  const binding = loadBinding() as unknown as Partial<ParquetBinding>;
+  if (typeof binding.encodeParquet !== 'function') {
+    throw new Error('pesim: the native addon has no Parquet encoder (built from older sources): run `npm run build:native`');
+  }
+  return binding as ParquetBinding;
+}
 
 /** The Parquet column name of a signal. */
 export function columnName(name: string): string {
   return name === '' ? '(unnamed)' : name;
 }
 
-/** Whether two arrays share bytes of one ArrayBuffer. */
-function overlaps(a: Float64Array, b: Float64Array): boolean {
-  return a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
-}
-
 /**
- * The columns as given, except that a column sharing bytes with an earlier one is copied:
- * apache-arrow's IPC writer merges chunks that overlap in one ArrayBuffer and then writes a stream
- * that parquet-wasm rejects ("failed to fill whole buffer").
- */
-function distinctColumns(columns: Float64Array[]): Float64Array[] {
-  const out: Float64Array[] = [];
-  for (const column of columns) out.push(out.some((earlier) => overlaps(earlier, column)) ? column.slice() : column);
-  return out;
-}
-
-/** The result as an apache-arrow Table; the column data are the result's own arrays (no copy). */
-function toArrowTable(result: StoredResult, names: string[]): Table {
-  const columns = distinctColumns([result.time, ...names.map((name) => result.signals[name])]);
-  const fields = ['time', ...names].map((name) => new Field(columnName(name), new Float64(), false));
-  const schema = new Schema(fields);
-  const length = result.time.length;
-  const children = columns.map((data) => makeData({ type: new Float64(), length, nullCount: 0, data }));
-  const batch = new RecordBatch(schema, makeData({ type: new Struct(fields), length, nullCount: 0, children }));
-  return new Table(schema, [batch]);
-}
-
-/**
- * Runs a parquet-wasm call; a Rust panic (on damaged data, or on an empty column name) surfaces
- * as a bare WebAssembly.RuntimeError ("unreachable"), which is reworded. The module stays usable
- * after one.
+ * Runs a parquet-wasm call; a Rust panic (on damaged data) surfaces as a bare
+ * WebAssembly.RuntimeError ("unreachable"), which is reworded. The module stays usable after one.
  */
 function wasmCall<T>(what: string, run: () => T): T {
   try {
     return run();
   } catch (error) {
     if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-    if (what === 'writing') throw new Error(`parquet-wasm aborted while writing (${error.message})`);
     throw new DecodeError(`the Parquet decoder aborted while reading the ${what} (${error.message}): damaged data`);
   }
 }
 
 /** The result as the bytes of a Parquet file with the given codec. */
 export function encodeParquetResult(result: StoredResult, names: string[], compression: Compression): Uint8Array {
-  const codec = PARQUET_CODECS[compression];
-  if (codec === undefined) throw new Error(`parquet has no codec for ${compression}`);
-  const ipc = tableToIPC(toArrowTable(result, names), 'stream');
-  const properties = new WriterPropertiesBuilder()
-    .setCompression(codec)
-    // Waveform samples are nearly all distinct: a dictionary only costs time (≈ 4× the write).
-    .setDictionaryEnabled(false)
-    .setKeyValueMetadata(new Map([[PARQUET_META_KEY, encodeMeta(result, names)]]))
-    .setCreatedBy('pesim')
-    .build();
-  // writeParquet consumes both the wasm table and the properties.
-  return wasmCall('writing', () => writeParquet(WasmTable.fromIPCStream(ipc), properties));
+  if (PARQUET_CODECS[compression] === undefined) throw new Error(`parquet has no codec for ${compression}`);
+  const columns = [result.time, ...names.map((name) => result.signals[name])];
+  const columnNames = ['time', ...names.map(columnName)];
+  const metadata = { [PARQUET_META_KEY]: encodeMeta(result, names) };
+  return parquetBinding().encodeParquet(columns, columnNames, metadata, compression);
 }
 
 /** Writes the result to `path` as Parquet with the given codec. */

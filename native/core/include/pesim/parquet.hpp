@@ -1,0 +1,61 @@
+// A Parquet writer for simulation results: columns of doubles of one common length, written as
+// one complete file in memory.
+//
+// Layout (Parquet format specification, parquet.thrift): "PAR1"; one row group (none when there
+// are no rows) holding, per column, one column chunk of DATA_PAGE (v1) pages with PLAIN encoding
+// (little-endian IEEE doubles, bits kept exactly: NaN payloads, -0, ±Infinity), of at most 1 MiB
+// of values each, compressed page by page with the codec; the columns are REQUIRED DOUBLE leaves
+// of the schema root, so pages carry no repetition or definition levels. Then the FileMetaData in
+// the Thrift compact protocol (version 1, schema, num_rows, row group, key-value metadata,
+// created_by, column orders), its length as a little-endian u32, and "PAR1". Each column chunk has
+// statistics (null_count 0, nan_count, min/max of the non-NaN values with -0 as the minimum zero
+// and +0 as the maximum zero), as the specification asks for floating-point columns.
+//
+// Codecs: UNCOMPRESSED; SNAPPY (raw snappy block); GZIP (zlib deflate with a gzip wrapper, level 6);
+// LZ4_RAW (one LZ4 block per page, no frame).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pesim::parquet {
+
+// Parquet CompressionCodec values (parquet.thrift).
+enum class Codec : std::int32_t {
+  Uncompressed = 0,
+  Snappy = 1,
+  Gzip = 2,
+  Lz4Raw = 7,
+};
+
+// At most this many bytes of values per data page (1 MiB: 131 072 doubles).
+inline constexpr std::size_t kMaxPageBytes = std::size_t{1} << 20;
+inline constexpr std::size_t kMaxPageValues = kMaxPageBytes / sizeof(double);
+
+// pesim's compression names: "none", "snappy", "gzip", "lz4" (LZ4_RAW). Anything else throws
+// InputError (ENCODE_INVALID, field "codec").
+Codec codecFromName(const std::string& name);
+const char* codecName(Codec codec);  // the Parquet name: UNCOMPRESSED, SNAPPY, GZIP, LZ4_RAW
+
+struct WriteOptions {
+  Codec codec = Codec::Uncompressed;
+  // Key-value metadata of the file, in this order (keys need not be unique).
+  std::vector<std::pair<std::string, std::string>> metadata;
+  std::string createdBy = "pesim";
+  // Values per data page, 1..kMaxPageValues (smaller only to test page splitting cheaply).
+  std::size_t pageValues = kMaxPageValues;
+};
+
+// The whole Parquet file. names.size() must equal columns.size() (at least one column); every
+// column points at `rows` doubles (nullptr is allowed only when rows == 0). Names are written as
+// given (any bytes, duplicates allowed). Throws InputError (ENCODE_INVALID) naming the argument at
+// fault ("names", "columns", "columns[3]", "pageValues"). The output is allocated once, at an upper
+// bound of its size; its capacity may exceed its size by up to the compressors' worst-case margin.
+std::vector<std::uint8_t> writeDoubleColumns(const std::vector<std::string>& names,
+                                             const std::vector<const double*>& columns, std::size_t rows,
+                                             const WriteOptions& options);
+
+}  // namespace pesim::parquet

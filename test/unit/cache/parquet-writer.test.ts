@@ -1,0 +1,194 @@
+// The native Parquet writer (addon encodeParquet) checked against parquet-wasm, an independent
+// reader: several pages per column, zero rows, special values bit for bit, many columns, unicode
+// names, the footer as another implementation sees it, and argument validation that names the field.
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ParquetFile, readSchema } from 'parquet-wasm';
+import { fileExtension, readResult, writeResult } from '../../../src/jobs/cache/formats/index.js';
+import { columnName, encodeParquetResult, PARQUET_META_KEY, parquetBinding } from '../../../src/jobs/cache/formats/parquet.js';
+import type { Compression, StoredResult } from '../../../src/jobs/types.js';
+import { expectSameResult, sameBits, STATS } from './results.js';
+
+const CODECS: readonly Compression[] = ['none', 'snappy', 'gzip', 'lz4'];
+const PARQUET_NAMES: Readonly<Record<Compression, string>> = { none: 'UNCOMPRESSED', snappy: 'SNAPPY', gzip: 'GZIP', lz4: 'LZ4_RAW' };
+
+function resultOf(time: Float64Array, signals: Record<string, Float64Array>): StoredResult {
+  return { time, signals, measurements: { m: 1.25 }, stats: { ...STATS } };
+}
+
+function ramp(n: number, scale = 1): Float64Array {
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) values[i] = Math.sin(i * 1e-3) * scale + i * 1e-9;
+  return values;
+}
+
+/** What parquet-wasm's metadata reader sees in the file. */
+async function footer(bytes: Uint8Array): Promise<{ createdBy?: string; rows: number; groups: number; keys: string[]; columns: Array<{ path: string[]; codec: string; values: number }> }> {
+  const file = await ParquetFile.fromFile(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+  try {
+    const meta = file.metadata();
+    const fileMeta = meta.fileMetadata();
+    const groups = meta.rowGroups();
+    const codecNames = ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI', 'LZ4', 'ZSTD', 'LZ4_RAW', 'LZO'];
+    return {
+      createdBy: fileMeta.createdBy(),
+      rows: fileMeta.numRows(),
+      groups: meta.numRowGroups(),
+      keys: [...(fileMeta.keyValueMetadata() as Map<string, string>).keys()],
+      columns: groups.length === 0 ? [] : groups[0].columns().map((c) => ({ path: c.columnPath(), codec: codecNames[c.compression()], values: c.numValues() })),
+    };
+  } finally {
+    file.free();
+  }
+}
+
+function thrown(run: () => unknown): Error & { code?: string; field?: string } {
+  try {
+    run();
+  } catch (error) {
+    return error as Error & { code?: string; field?: string };
+  }
+  throw new Error('expected an exception');
+}
+
+describe('native Parquet writer', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let counter = 0;
+  const roundTrip = async (result: StoredResult, compression: Compression): Promise<StoredResult> => {
+    const path = join(dir, `r${++counter}-${compression}${fileExtension('parquet', compression)}`);
+    await writeResult(path, result, 'parquet', compression);
+    return readResult(path, 'parquet');
+  };
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pesim-parquet-'));
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const compression of CODECS) {
+    it(`${compression}: 300 000 rows (three pages per column) come back exactly, codec ${PARQUET_NAMES[compression]} in the footer`, async () => {
+      const n = 300_000;
+      const result = resultOf(ramp(n, 1e-6), { 'V(out)': ramp(n, 325), 'I(L1)': ramp(n, 0.5) });
+      const bytes = encodeParquetResult(result, ['V(out)', 'I(L1)'], compression);
+      if (compression === 'none') expect(bytes.byteLength).to.be.above(3 * n * 8);
+      const seen = await footer(bytes);
+      expect(seen.createdBy).to.equal('pesim');
+      expect(seen.rows).to.equal(n);
+      expect(seen.groups).to.equal(1);
+      expect(seen.keys).to.deep.equal([PARQUET_META_KEY]);
+      expect(seen.columns).to.deep.equal(['time', 'V(out)', 'I(L1)'].map((name) => ({ path: [name], codec: PARQUET_NAMES[compression], values: n })));
+      expectSameResult(await roundTrip(result, compression), result);
+    });
+
+    it(`${compression}: zero rows keep the columns, their names and the metadata`, async () => {
+      const result = resultOf(new Float64Array(0), { a: new Float64Array(0), '': new Float64Array(0) });
+      const bytes = encodeParquetResult(result, ['a', ''], compression);
+      expect(Buffer.from(bytes.subarray(0, 4)).toString()).to.equal('PAR1');
+      const seen = await footer(bytes);
+      expect(seen.rows).to.equal(0);
+      expect(seen.keys).to.deep.equal([PARQUET_META_KEY]);
+      const back = await roundTrip(result, compression);
+      expectSameResult(back, result);
+      expect(back.signals[''].length).to.equal(0);
+    });
+  }
+
+  it('keeps NaN (with payloads), ±Infinity, -0, subnormals and extremes bit for bit with every codec', async () => {
+    const raw = new DataView(new ArrayBuffer(16));
+    raw.setFloat64(0, NaN, true);
+    raw.setUint32(8, 0x00000001, true);
+    raw.setUint32(12, 0xfff00000, true); // a signalling-range NaN with the sign bit set
+    const nans = new Float64Array(raw.buffer);
+    const special = Float64Array.of(NaN, Infinity, -Infinity, -0, 0, 5e-324, -5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, nans[1], 1 / 3);
+    const result = resultOf(Float64Array.from(special.keys()), { x: special, y: special.slice().reverse() });
+    for (const compression of CODECS) {
+      const back = await roundTrip(result, compression);
+      expect(sameBits(back.signals.x, special), compression).to.equal(true);
+      expect(Object.is(back.signals.x[3], -0), compression).to.equal(true);
+      expectSameResult(back, result);
+    }
+  });
+
+  it('writes 50 columns in key order, each with its own values', async () => {
+    const n = 2_000;
+    const signals: Record<string, Float64Array> = {};
+    for (let k = 0; k < 50; k++) signals[`SCOPE.${k}.ch${k % 4}`] = ramp(n, k + 1);
+    const result = resultOf(ramp(n, 1e-6), signals);
+    const names = Object.keys(signals);
+    const seen = await footer(encodeParquetResult(result, names, 'snappy'));
+    expect(seen.columns.map((c) => c.path[0])).to.deep.equal(['time', ...names]);
+    const back = await roundTrip(result, 'lz4');
+    expectSameResult(back, result);
+    expect(back.signals['SCOPE.49.ch1'][n - 1]).to.equal(signals['SCOPE.49.ch1'][n - 1]);
+  });
+
+  it('stores unicode, NUL, duplicate and empty names exactly (the empty one as "(unnamed)")', async () => {
+    const names = ['µΩ → ±', '日本語の信号', '⚡🔋 V(bat)', 'e\u0301', 'nul\0byte', 'time', '', '(unnamed)', 'time'];
+    const unique = [...new Set(names)];
+    const signals = Object.fromEntries(unique.map((name, k) => [name, ramp(10, k + 2)]));
+    const result = resultOf(ramp(10, 1e-6), signals);
+    const bytes = encodeParquetResult(result, names, 'gzip');
+    const schema = readSchema(bytes);
+    try {
+      expect((schema.metadata() as Map<string, string>).has(PARQUET_META_KEY)).to.equal(true);
+    } finally {
+      schema.free();
+    }
+    const seen = await footer(bytes);
+    expect(seen.columns.map((c) => c.path[0])).to.deep.equal(['time', ...names.map(columnName)]);
+    expectSameResult(await roundTrip(result, 'gzip'), result);
+  });
+
+  it('reads the columns in place: subarrays of one buffer, even overlapping ones, are written as given', async () => {
+    const shared = ramp(1_000);
+    const result = resultOf(shared.subarray(0, 500), { a: shared.subarray(250, 750), b: shared.subarray(500) });
+    expectSameResult(await roundTrip(result, 'snappy'), result);
+  });
+
+  describe('argument validation of the binding', () => {
+    const ok = [Float64Array.of(1, 2), Float64Array.of(3, 4)];
+    const cases: Array<[string, () => unknown, string]> = [
+      ['columns not an array', () => parquetBinding().encodeParquet('x' as never, ['a'], {}, 'none'), 'columns'],
+      ['no columns', () => parquetBinding().encodeParquet([], [], {}, 'none'), 'columns'],
+      ['a Float32Array column', () => parquetBinding().encodeParquet([ok[0], Float32Array.of(1, 2) as never], ['a', 'b'], {}, 'none'), 'columns[1]'],
+      ['a plain array column', () => parquetBinding().encodeParquet([[1, 2] as never], ['a'], {}, 'none'), 'columns[0]'],
+      ['columns of different lengths', () => parquetBinding().encodeParquet([ok[0], Float64Array.of(1)], ['a', 'b'], {}, 'none'), 'columns[1]'],
+      ['names not an array', () => parquetBinding().encodeParquet(ok, 'a,b' as never, {}, 'none'), 'names'],
+      ['one name too few', () => parquetBinding().encodeParquet(ok, ['a'], {}, 'none'), 'names'],
+      ['a name that is not a string', () => parquetBinding().encodeParquet(ok, ['a', 7 as never], {}, 'none'), 'names[1]'],
+      ['metadata null', () => parquetBinding().encodeParquet(ok, ['a', 'b'], null as never, 'none'), 'metadata'],
+      ['metadata an array', () => parquetBinding().encodeParquet(ok, ['a', 'b'], ['x'] as never, 'none'), 'metadata'],
+      ['a metadata value that is not a string', () => parquetBinding().encodeParquet(ok, ['a', 'b'], { pesim: 1 } as never, 'none'), 'metadata.pesim'],
+      ['an unknown codec', () => parquetBinding().encodeParquet(ok, ['a', 'b'], {}, 'zstd' as never), 'codec'],
+      ['a codec that is not a string', () => parquetBinding().encodeParquet(ok, ['a', 'b'], {}, 1 as never), 'codec'],
+      ['no arguments', () => (parquetBinding().encodeParquet as () => unknown)(), 'columns'],
+    ];
+    for (const [what, run, field] of cases) {
+      it(`${what}: ENCODE_INVALID naming ${field}`, () => {
+        const error = thrown(run);
+        expect(error.code, error.message).to.equal('ENCODE_INVALID');
+        expect(error.field).to.equal(field);
+        expect(error.message).to.contain(field);
+      });
+    }
+
+    it('still encodes after a refused call, with any key-value metadata', () => {
+      thrown(() => parquetBinding().encodeParquet(ok, ['a'], {}, 'none'));
+      const bytes = parquetBinding().encodeParquet(ok, ['a', 'b'], { one: '1', two: 'zwei' }, 'lz4');
+      expect(Buffer.from(bytes.subarray(bytes.byteLength - 4)).toString()).to.equal('PAR1');
+      const schema = readSchema(bytes);
+      try {
+        const metadata = schema.metadata() as Map<string, string>;
+        expect(metadata.get('one')).to.equal('1');
+        expect(metadata.get('two')).to.equal('zwei');
+      } finally {
+        schema.free();
+      }
+    });
+  });
+});
