@@ -2,13 +2,12 @@
 // (realTransform) in the same process, best of 10, with the output array reused and fresh; characteristics of 10 M samples; and the
 // throughput of POST /api/v1/analysis/rms with 10 000 samples on the real service (autocannon,
 // 10 s, 10 connections).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import FFT from 'fft.js';
 import { characteristics, spectrumSync } from '../src/engine/analysis.js';
 import { startSimulationService } from '../src/http/server.js';
+import { benchDataDir } from './data-dir.mjs';
 
 /** Best of `runs` wall times [ms] (after one warm-up). */
 function best(runs: number, work: () => void): number {
@@ -57,7 +56,7 @@ export async function characteristics10M(): Promise<string> {
 }
 
 export async function rmsThroughput(): Promise<string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pesim-bench-analysis-'));
+  const dataDir = benchDataDir('analysis-');
   const service = await startSimulationService({ port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent' });
   try {
     const data = Array.from({ length: 10_000 }, (_, j) => Math.sin(j / 10));

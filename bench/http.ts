@@ -7,14 +7,13 @@
 // `pesim serve` runs it; the client is this process. Returns table lines for bench/run.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { Agent, get, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { fileURLToPath } from 'node:url';
 import { buck } from '../test/fixtures/circuits.js';
+import { benchDataDir } from './data-dir.mjs';
 
 const RUNS = 200;
 const WARM_UP = 10;
@@ -113,7 +112,7 @@ async function measureLatency(url: string): Promise<LatencyFigures> {
 
 /** The service in its own process with the given durability level, for the duration of `work`. */
 async function withService<T>(durability: string, work: (url: string) => Promise<T>): Promise<T> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pesim-bench-http-'));
+  const dataDir = benchDataDir('http-');
   const service = await startServer({ port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent', maxConcurrent: 1, cacheEnabled: false }, durability);
   try {
     return await work(service.url);

@@ -13,6 +13,7 @@ import { FINAL_STATES, type TaskRecord } from '../src/jobs/types.js';
 import { defaultConfig } from '../src/jobq/config.js';
 import { startJobq } from '../src/jobq/server.js';
 import { rcStep } from '../test/fixtures/circuits.js';
+import { benchDataDir } from './data-dir.mjs';
 
 export interface LoadOptions {
   submissions: number;
@@ -44,7 +45,7 @@ export interface LoadReport {
 const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 export async function runLoad(options: LoadOptions): Promise<LoadReport> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pesim-jobq-load-'));
+  const dataDir = benchDataDir('jobq-');
   const modelsDir = mkdtempSync(join(tmpdir(), 'pesim-jobq-load-models-'));
   writeFileSync(join(modelsDir, 'rc.json'), JSON.stringify(rcStep('backward-euler', 1e-5, 2e-3)));
   const config = defaultConfig();

@@ -1,10 +1,9 @@
 // Child process of bench/jobs.ts: runs the 1 000-run sweep on the compiled job runtime (dist/) in a
 // plain `node` process, so neither the scheduler's thread nor its workers pay a TypeScript loader.
 // Reads {netlist, runs, workers, cache} as JSON on stdin; prints one JSON line of figures.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { benchDataDir } from './data-dir.mjs';
 
 const { createRuntime, defaultRuntimeSettings } = await import(new URL('../dist/src/jobs/runtime.js', import.meta.url).href);
 const { netlist, runs, workers, cache } = JSON.parse(readFileSync(0, 'utf8'));
@@ -28,7 +27,7 @@ function allDone(runtime, tasks) {
 }
 
 const keepAlive = setInterval(() => undefined, 1000); // the runtime's workers and timers do not hold the process
-const dir = mkdtempSync(join(tmpdir(), 'pesim-bench-'));
+const dir = benchDataDir('sweep-');
 const settings = defaultRuntimeSettings(dir);
 settings.maxConcurrentSimulations = workers;
 settings.cache.enabled = cache;

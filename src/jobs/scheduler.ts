@@ -151,18 +151,20 @@ export class Scheduler {
     }
     // The result files of hits exist before their records say completed.
     for (const { record, entry } of hits) await this.cache!.copyOut(entry, this.resultPath(record.id), this.settings.resultFormat, this.settings.resultCompression);
-    this.store.transaction(() => {
+    // The new tasks and the starts they allow commit together (one commit per submission); the
+    // state events follow the commit: the submitted records first, then the starts.
+    this.inOneCommit(() => {
       this.store.tasks.insertMany(records);
       for (const record of records) this.log('INFO', record.cacheHit ? 'completed from the result cache' : `queued (${record.priority})`, record.id);
+      this.deferredEvents!.push(...records);
+      for (const record of records) {
+        if (record.state !== 'queued') continue;
+        this.order.set(record.id, this.sequence++);
+        this.waiting.set(record.id, record);
+        this.queue.push(record.id, record.priority);
+      }
+      this.pump();
     });
-    for (const record of records) {
-      this.events.emit('state', record);
-      if (record.state !== 'queued') continue;
-      this.order.set(record.id, this.sequence++);
-      this.waiting.set(record.id, record);
-      this.queue.push(record.id, record.priority);
-    }
-    this.pump();
     return records;
   }
 

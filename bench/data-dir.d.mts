@@ -1,0 +1,2 @@
+/** A fresh directory under bench/.data/ (see data-dir.mjs). */
+export function benchDataDir(prefix: string): string;

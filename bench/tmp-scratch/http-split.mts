@@ -1,0 +1,159 @@
+// HTTP service benchmark: submit-to-completed latency of a 1 ms buck (10 000 steps) through the
+// simulation service — POST /api/v1/simulations, then the SSE stream until its COMPLETED message —
+// against the engine's own run time (durationMs = the run's wallMs), p50 and p99 over a bounded
+// number of runs, with the default durability and with PESIM_DURABILITY=full; plus the request
+// rate of status reads (autocannon, bounded in time). It measures
+// the compiled package (dist/) in a plain `node` child process (bench/http-server.mjs), as
+// `pesim serve` runs it; the client is this process. Returns table lines for bench/run.ts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, get, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { fileURLToPath } from 'node:url';
+import { buck } from '../../test/fixtures/circuits.js';
+
+const RUNS = Number(process.env.RUNS ?? 200);
+const WARM_UP = 10;
+const STATUS_SECONDS = 3;
+
+/** Starts the service in its own process; resolves with the process and its base URL. */
+async function startServer(settings: Record<string, unknown>, durability: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../http-server.mjs', import.meta.url))], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, PESIM_DURABILITY: durability },
+  });
+  child.stdin!.end(JSON.stringify(settings));
+  let output = '';
+  for await (const chunk of child.stdout!) {
+    output += String(chunk);
+    const match = /^url (\S+)$/m.exec(output);
+    if (match) return { child, url: match[1] };
+  }
+  throw new Error(`the service did not start: ${output}`);
+}
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+// node:http with a keep-alive agent: fetch (undici) would add about a millisecond of client work
+// to every request, which is not the service's.
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+
+function post(url: string, body: string): Promise<{ simulationId: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => (res.statusCode === 202 ? resolve(JSON.parse(text) as { simulationId: string }) : reject(new Error(`POST ${res.statusCode}: ${text}`))));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function getJson<T>(url: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve(JSON.parse(text) as T));
+    }).on('error', reject);
+  });
+}
+
+/** Reads the event stream until the final message; resolves with its arrival time. */
+export const opened: number[] = [];
+function untilFinal(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { agent }, (res) => {
+      opened.push(performance.now());
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        if (!/"status":"(COMPLETED|FAILED|CANCELLED)"/.test(text)) return;
+        const at = performance.now();
+        req.destroy();
+        if (text.includes('"COMPLETED"')) resolve(at);
+        else reject(new Error(`run did not complete: ${text.slice(-300)}`));
+      });
+      res.on('end', () => reject(new Error(`stream ended without a final message: ${text.slice(-300)}`)));
+    });
+    req.on('error', (error) => (error.message === 'socket hang up' ? undefined : reject(error)));
+  });
+}
+
+interface LatencyFigures { latency: number[]; engine: number[]; overhead: number[]; posting: number[]; lastId: string }
+
+/** RUNS submissions one after another (after WARM_UP), each followed until its COMPLETED message. */
+async function measureLatency(url: string): Promise<LatencyFigures> {
+  const circuitFile = Buffer.from(JSON.stringify(buck({ tEnd: 1e-3, dt: 1e-7 }))).toString('base64');
+  const figures: LatencyFigures = { latency: [], engine: [], overhead: [], posting: [], lastId: '' };
+  for (let i = 0; i < WARM_UP + RUNS; i++) {
+    const started = performance.now();
+    const { simulationId } = await post(`${url}/api/v1/simulations`, JSON.stringify({ circuitFile, parameters: { 'R.1.R': 5 + i * 1e-3 } }));
+    const posted = performance.now();
+    const finished = await untilFinal(`${url}/api/v1/simulations/${simulationId}/stream`);
+    const status = await getJson<{ durationMs: number }>(`${url}/api/v1/simulations/${simulationId}`);
+    figures.lastId = simulationId;
+    if (i < WARM_UP) continue;
+    figures.latency.push(finished - started);
+    figures.engine.push(status.durationMs);
+    figures.overhead.push(finished - started - status.durationMs);
+    figures.posting.push(posted - started);
+    (figures as unknown as { open: number[] }).open ??= [];
+    (figures as unknown as { open: number[] }).open.push(opened.at(-1)! - started);
+  }
+  return figures;
+}
+
+/** The service in its own process with the given durability level, for the duration of `work`. */
+async function withService<T>(durability: string, work: (url: string) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pesim-bench-http-'));
+  const service = await startServer({ port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent', maxConcurrent: 1, cacheEnabled: false }, durability);
+  try {
+    return await work(service.url);
+  } finally {
+    service.child.kill('SIGTERM');
+    await once(service.child, 'exit');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function benchSection(): Promise<string[]> {
+  const ms = (v: number): string => v.toFixed(2);
+  const { normal, reads } = await withService('normal', async (url) => {
+    const figures = await measureLatency(url);
+    const statusReads = await autocannon({ url: `${url}/api/v1/simulations/${figures.lastId}`, connections: 8, duration: STATUS_SECONDS });
+    return { normal: figures, reads: statusReads };
+  });
+  const full = await withService('full', measureLatency);
+  const open = (f: LatencyFigures) => (f as unknown as { open: number[] }).open;
+  console.log('stream headers at p50', percentile(open(normal), 50).toFixed(2), 'full', percentile(open(full), 50).toFixed(2));
+  const overheadP50 = percentile(normal.overhead, 50);
+  return [
+    `Submit-to-completed through HTTP (POST, then SSE until COMPLETED; the service in its own process): 1 ms buck, 10 000 steps, ${RUNS} runs one after another, 1 worker, result cache off; default durability (\`PESIM_DURABILITY=normal\`), and \`full\` (every result file and commit flushed to the device before the task completes).`,
+    '',
+    '| measure | p50 [ms] | p99 [ms] |',
+    '|---|---|---|',
+    `| submit → COMPLETED message | ${ms(percentile(normal.latency, 50))} | ${ms(percentile(normal.latency, 99))} |`,
+    `| engine run (wallMs) | ${ms(percentile(normal.engine, 50))} | ${ms(percentile(normal.engine, 99))} |`,
+    `| service overhead (difference per run; target p50 < 5 ms: ${overheadP50 < 5 ? 'met' : 'MISSED'}) | ${ms(overheadP50)} | ${ms(percentile(normal.overhead, 99))} |`,
+    `| of which POST → 202 (checks, store, queue) | ${ms(percentile(normal.posting, 50))} | ${ms(percentile(normal.posting, 99))} |`,
+    `| service overhead with PESIM_DURABILITY=full | ${ms(percentile(full.overhead, 50))} | ${ms(percentile(full.overhead, 99))} |`,
+    '',
+    `Status reads (GET /api/v1/simulations/{id} of a completed run, 8 connections, ${STATUS_SECONDS} s): ${Math.round(reads.requests.average)} requests/s, latency p50 ${reads.latency.p50} ms, p99 ${reads.latency.p99} ms, ${reads.non2xx} non-2xx.`,
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const line of await benchSection()) console.log(line);
+}
