@@ -20,7 +20,7 @@
       "cflags!": ["-fno-exceptions", "-fno-rtti"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
       "cflags_cc": [
-        "-std=c++17", "-O3", "-Wall", "-Wextra", "-Werror", "-fexceptions",
+        "-std=c++17", "-O3", "-Wall", "-Wextra", "-Werror", "-fexceptions", "-fno-semantic-interposition",
         "-isystem", "<!(node -p \"process.env.EIGEN3_INCLUDE_DIR || '/usr/include/eigen3'\")"
       ],
       "xcode_settings": {

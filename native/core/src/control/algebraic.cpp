@@ -54,6 +54,7 @@ class Sink : public Block {
  public:
   using Block::Block;
   void evaluate(ControlContext&) override {}
+  bool evaluates() const override { return false; }
 };
 
 using Unary = double (*)(double);

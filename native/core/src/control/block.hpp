@@ -20,6 +20,15 @@ struct ControlContext {
   bool initial = false;       // the evaluation at t = 0, before the first step
 };
 
+// A block output that is a difference of two entries of the circuit solution (meters):
+// signals[output] = nodeVoltage(x, plus) − nodeVoltage(x, minus). The control system evaluates
+// these itself, without a call per block.
+struct SolutionProbe {
+  int output;
+  int plus;
+  int minus;
+};
+
 class Block {
  public:
   Block(std::string name, std::vector<int> inputs, std::vector<int> outputs)
@@ -38,9 +47,15 @@ class Block {
   virtual bool feedthrough() const { return true; }
   // Called after every block has been evaluated (blocks without feedthrough take their input here).
   virtual void latch(ControlContext& /*ctx*/) {}
+  // True (and `probe` set) when evaluate() only writes a SolutionProbe's value: such a block has
+  // no inputs and no state.
+  virtual bool probe(SolutionProbe& /*probe*/) const { return false; }
+  // False for sinks (SCOPE, GATE) whose evaluate() does nothing: the engine reads their inputs.
+  virtual bool evaluates() const { return true; }
 
  protected:
   double in(const ControlContext& ctx, std::size_t i) const { return ctx.signals[inputs_[i]]; }
+  int output(std::size_t i = 0) const { return outputs_[i]; }
   void out(ControlContext& ctx, double value, std::size_t i = 0) const { ctx.signals[outputs_[i]] = value; }
 
  private:

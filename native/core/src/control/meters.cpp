@@ -16,6 +16,10 @@ class NodeVoltmeter : public Block {
   void evaluate(ControlContext& ctx) override {
     out(ctx, nodeVoltage(ctx.x, a_) - nodeVoltage(ctx.x, b_));
   }
+  bool probe(SolutionProbe& p) const override {
+    p = {output(), a_, b_};
+    return true;
+  }
 
  private:
   int a_, b_;
@@ -28,6 +32,14 @@ class ElementMeter : public Block {
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override {
     out(ctx, current_ ? element_.current(ctx.x) : element_.voltage(ctx.x));
+  }
+  // Element::voltage() is the difference of the first two terminals' potentials.
+  bool probe(SolutionProbe& p) const override {
+    p.output = output();
+    if (current_) return element_.currentFromSolution(p.plus, p.minus);
+    p.plus = element_.nodes()[0];
+    p.minus = element_.nodes()[1];
+    return true;
   }
 
  private:

@@ -139,12 +139,20 @@ void ControlSystem::order() {
   blocks_ = std::move(ordered);
   for (auto& block : blocks_) {
     if (!block->feedthrough() && !block->inputs().empty()) latching_.push_back(block.get());
+    // A meter reads only the circuit solution, and every reader of its output is ordered after
+    // it (feedthrough) or reads at latch time: evaluating all meters first changes nothing.
+    SolutionProbe probe{};
+    if (!block->probe(probe)) {
+      if (block->evaluates()) evaluated_.push_back(block.get());
+    } else if (probe.plus != kGround && probe.minus == kGround) {
+      copies_.push_back(probe);
+    } else if (probe.plus != kGround) {
+      differences_.push_back(probe);
+    } else {
+      probes_.push_back(probe);
+    }
   }
 }
 
-void ControlSystem::evaluate(ControlContext& ctx) {
-  for (auto& block : blocks_) block->evaluate(ctx);
-  for (Block* block : latching_) block->latch(ctx);
-}
 
 }  // namespace pesim

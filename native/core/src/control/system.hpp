@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "control/block.hpp"
+#include "mna/pattern.hpp"
 #include "pesim/netlist.hpp"
 
 namespace pesim {
@@ -43,8 +44,17 @@ class ControlSystem {
   ControlSystem(const std::vector<BlockSpec>& specs, const SignalTable& signals,
                 const CircuitLookup& circuit, double dt);
 
-  // Evaluates every block once (ctx.signals must hold the table's values).
-  void evaluate(ControlContext& ctx);
+  // Evaluates every block once (ctx.signals must hold the table's values). Runs every step:
+  // defined here to inline into the time loop.
+  void evaluate(ControlContext& ctx) {
+    for (const SolutionProbe& p : copies_) ctx.signals[p.output] = ctx.x[p.plus];
+    for (const SolutionProbe& p : differences_) ctx.signals[p.output] = ctx.x[p.plus] - ctx.x[p.minus];
+    for (const SolutionProbe& p : probes_) {
+      ctx.signals[p.output] = nodeVoltage(ctx.x, p.plus) - nodeVoltage(ctx.x, p.minus);
+    }
+    for (Block* block : evaluated_) block->evaluate(ctx);
+    for (Block* block : latching_) block->latch(ctx);
+  }
   const std::vector<GateBinding>& gates() const { return gates_; }
   const std::vector<ScopeChannel>& channels() const { return channels_; }
   std::size_t blockCount() const { return blocks_.size(); }
@@ -53,6 +63,12 @@ class ControlSystem {
   void order();
 
   std::vector<BlockPtr> blocks_;       // in evaluation order after order()
+  // Meters, evaluated first (they read no signal), by form: v(plus) against the reference (a copy:
+  // v − 0.0 is v, bit for bit), v(plus) − v(minus), and the rest (reference as plus).
+  std::vector<SolutionProbe> copies_;
+  std::vector<SolutionProbe> differences_;
+  std::vector<SolutionProbe> probes_;
+  std::vector<Block*> evaluated_;      // the other blocks with an evaluation, in order
   std::vector<Block*> latching_;       // blocks that take their input after evaluation
   std::vector<GateBinding> gates_;
   std::vector<ScopeChannel> channels_;

@@ -36,9 +36,10 @@ class Element {
 
   // Number of branch-current unknowns this element adds to the system.
   virtual int branchCount() const { return 0; }
-  void setFirstBranch(int index) { firstBranch_ = index; }
+  // Numbers the element's branch currents from `index` (once branchCount() is final).
+  void setFirstBranch(int index) { firstBranch_ = branchCount() > 0 ? index : -1; }
   // Unknown index of the element's (first) branch current, or −1 if it has none.
-  int branch() const { return branchCount() > 0 ? firstBranch_ : -1; }
+  int branch() const { return firstBranch_; }
 
   virtual void declare(Pattern& pattern) = 0;
   virtual void stampMatrix(double* values, const StepContext& step) const = 0;
@@ -52,12 +53,22 @@ class Element {
   virtual void commit(const double* /*x*/, const StepContext& /*step*/) {}
 
   virtual double current(const double* x) const = 0;
+  // When current(x) is exactly nodeVoltage(x, plus) − nodeVoltage(x, minus), i.e. one entry of
+  // the solution (a branch-current unknown: {k, kGround}) or none (always 0: {kGround, kGround}),
+  // sets the two indices and returns true; meters then read the solution directly.
+  virtual bool currentFromSolution(int& /*plus*/, int& /*minus*/) const { return false; }
   double voltage(const double* x) const {
     return nodeVoltage(x, nodes_.at(0)) - nodeVoltage(x, nodes_.at(1));
   }
 
  protected:
   int node(std::size_t i) const { return nodes_[i]; }
+  // currentFromSolution() of an element whose current is its branch unknown.
+  bool branchCurrent(int& plus, int& minus) const {
+    plus = branch();
+    minus = kGround;
+    return true;
+  }
 
  private:
   std::string name_;

@@ -15,20 +15,6 @@ void Capacitor::stampMatrix(double* values, const StepContext& step) const {
   slots_.stamp(values, step.k.a0 * c_ / step.dt);
 }
 
-void Capacitor::stampRhs(double* rhs, const StepContext& step) {
-  geq_ = step.k.a0 * c_ / step.dt;
-  ieq_ = -(c_ / step.dt) * (step.k.a1 * v_ + step.k.a2 * vPrev_) - step.k.b1 * i_;
-  // i = geq·v − ieq: the constant part −ieq flows from a to b.
-  addSourceCurrent(rhs, node(0), node(1), -ieq_);
-}
-
-void Capacitor::commit(const double* x, const StepContext&) {
-  double v = voltage(x);
-  i_ = geq_ * v - ieq_;
-  vPrev_ = v_;
-  v_ = v;
-}
-
 Inductor::Inductor(std::string name, std::vector<int> nodes, double l, double i0)
     : Element(std::move(name), std::move(nodes)), l_(l), i_(i0), iPrev_(i0) {}
 
@@ -40,16 +26,6 @@ void Inductor::declare(Pattern& pattern) {
 void Inductor::stampMatrix(double* values, const StepContext& step) const {
   slots_.stamp(values);
   addAt(values, selfSlot_, -step.k.a0 * l_ / step.dt);
-}
-
-void Inductor::stampRhs(double* rhs, const StepContext& step) {
-  rhs[branch()] += (l_ / step.dt) * (step.k.a1 * i_ + step.k.a2 * iPrev_) + step.k.b1 * v_;
-}
-
-void Inductor::commit(const double* x, const StepContext&) {
-  iPrev_ = i_;
-  i_ = x[branch()];
-  v_ = voltage(x);
 }
 
 Coupling::Coupling(std::string name, Inductor& first, Inductor& second, double k)

@@ -7,7 +7,7 @@
 namespace pesim {
 
 // R between a and b: conductance 1/R.
-class Resistor : public Element {
+class Resistor final : public Element {
  public:
   Resistor(std::string name, std::vector<int> nodes, double r);
   void declare(Pattern& pattern) override { slots_.declare(pattern, node(0), node(1)); }
@@ -20,16 +20,27 @@ class Resistor : public Element {
 };
 
 // C between a and b, companion model i = geq·v − ieq (integrator.hpp).
-class Capacitor : public Element {
+class Capacitor final : public Element {
  public:
   Capacitor(std::string name, std::vector<int> nodes, double c, double v0);
   void declare(Pattern& pattern) override { slots_.declare(pattern, node(0), node(1)); }
   bool reactive() const override { return true; }
   void stampMatrix(double* values, const StepContext& step) const override;
+  // stampRhs and commit run every step: defined here so the time loop's calls inline them.
   bool hasRhs() const override { return true; }
-  void stampRhs(double* rhs, const StepContext& step) override;
+  void stampRhs(double* rhs, const StepContext& step) override {
+    geq_ = step.k.a0 * c_ / step.dt;
+    ieq_ = -(c_ / step.dt) * (step.k.a1 * v_ + step.k.a2 * vPrev_) - step.k.b1 * i_;
+    // i = geq·v − ieq: the constant part −ieq flows from a to b.
+    addSourceCurrent(rhs, node(0), node(1), -ieq_);
+  }
   bool hasHistory() const override { return true; }
-  void commit(const double* x, const StepContext& step) override;
+  void commit(const double* x, const StepContext&) override {
+    double v = voltage(x);
+    i_ = geq_ * v - ieq_;
+    vPrev_ = v_;
+    v_ = v;
+  }
   double current(const double* x) const override { return geq_ * voltage(x) - ieq_; }
 
  private:
@@ -41,7 +52,7 @@ class Capacitor : public Element {
 
 // L between a and b with its current as unknown k. Branch row (integrator.hpp):
 //   v(a) − v(b) − (a0·L/dt)·i = (L/dt)·(a1·i(n) + a2·i(n−1)) + b1·v(n)
-class Inductor : public Element {
+class Inductor final : public Element {
  public:
   Inductor(std::string name, std::vector<int> nodes, double l, double i0);
   int branchCount() const override { return 1; }
@@ -49,10 +60,17 @@ class Inductor : public Element {
   bool reactive() const override { return true; }
   void stampMatrix(double* values, const StepContext& step) const override;
   bool hasRhs() const override { return true; }
-  void stampRhs(double* rhs, const StepContext& step) override;
+  void stampRhs(double* rhs, const StepContext& step) override {
+    rhs[branch()] += (l_ / step.dt) * (step.k.a1 * i_ + step.k.a2 * iPrev_) + step.k.b1 * v_;
+  }
   bool hasHistory() const override { return true; }
-  void commit(const double* x, const StepContext& step) override;
+  void commit(const double* x, const StepContext&) override {
+    iPrev_ = i_;
+    i_ = x[branch()];
+    v_ = voltage(x);
+  }
   double current(const double* x) const override { return x[branch()]; }
+  bool currentFromSolution(int& plus, int& minus) const override { return branchCurrent(plus, minus); }
 
   double inductance() const { return l_; }
   // History of the current for mutual terms: i(n), i(n−1).
@@ -68,7 +86,7 @@ class Inductor : public Element {
 
 // Coupling K of two inductors: mutual inductance M = k·√(L1·L2) adds −(a0·M/dt)·i_other to each
 // branch row and the matching history term (engine-notes.md, coupled inductors).
-class Coupling : public Element {
+class Coupling final : public Element {
  public:
   Coupling(std::string name, Inductor& first, Inductor& second, double k);
   void declare(Pattern& pattern) override;

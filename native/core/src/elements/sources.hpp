@@ -14,7 +14,7 @@ namespace pesim {
 // drives that node (Circuit::findDrivenNodes): the node's potential is ±u(t) and the source current
 // 0 in every solution, so neither is an unknown. The node is then a slot after the unknowns of the
 // solution vector, and the source writes ±u(t) there through the right-hand side each step.
-class VoltageSource : public Element {
+class VoltageSource final : public Element {
  public:
   VoltageSource(std::string name, std::vector<int> nodes, Waveform waveform);
   int branchCount() const override { return drives_ ? 0 : 1; }
@@ -31,6 +31,11 @@ class VoltageSource : public Element {
     else rhs[node(1)] = -value(step);
   }
   double current(const double* x) const override { return drives_ ? 0.0 : x[branch()]; }
+  bool currentFromSolution(int& plus, int& minus) const override {
+    plus = drives_ ? kGround : branch();
+    minus = kGround;
+    return true;
+  }
   // Makes the source drive its non-reference terminal (call before branches are numbered).
   void driveNode() { drives_ = true; }
   bool drivesNode() const { return drives_; }
@@ -55,7 +60,7 @@ class VoltageSource : public Element {
 };
 
 // I: the current i(t) flows from a through the source to b.
-class CurrentSource : public Element {
+class CurrentSource final : public Element {
  public:
   CurrentSource(std::string name, std::vector<int> nodes, Waveform waveform);
   void declare(Pattern&) override {}
@@ -73,13 +78,14 @@ class CurrentSource : public Element {
 };
 
 // E: v(a) − v(b) = gain·(v(c) − v(d)).
-class Vcvs : public Element {
+class Vcvs final : public Element {
  public:
   Vcvs(std::string name, std::vector<int> nodes, double gain);
   int branchCount() const override { return 1; }
   void declare(Pattern& pattern) override;
   void stampMatrix(double* values, const StepContext&) const override;
   double current(const double* x) const override { return x[branch()]; }
+  bool currentFromSolution(int& plus, int& minus) const override { return branchCurrent(plus, minus); }
 
  private:
   double gain_;
@@ -88,7 +94,7 @@ class Vcvs : public Element {
 };
 
 // G: i(a→b) = gm·(v(c) − v(d)).
-class Vccs : public Element {
+class Vccs final : public Element {
  public:
   Vccs(std::string name, std::vector<int> nodes, double gm);
   void declare(Pattern& pattern) override;
@@ -103,7 +109,7 @@ class Vccs : public Element {
 };
 
 // F: i(a→b) = gain·i(control), control being an element with a branch-current unknown j.
-class Cccs : public Element {
+class Cccs final : public Element {
  public:
   Cccs(std::string name, std::vector<int> nodes, double gain, const Element& control);
   void declare(Pattern& pattern) override;
@@ -117,13 +123,14 @@ class Cccs : public Element {
 };
 
 // H: v(a) − v(b) = r·i(control).
-class Ccvs : public Element {
+class Ccvs final : public Element {
  public:
   Ccvs(std::string name, std::vector<int> nodes, double r, const Element& control);
   int branchCount() const override { return 1; }
   void declare(Pattern& pattern) override;
   void stampMatrix(double* values, const StepContext&) const override;
   double current(const double* x) const override { return x[branch()]; }
+  bool currentFromSolution(int& plus, int& minus) const override { return branchCurrent(plus, minus); }
 
  private:
   double r_;
@@ -134,13 +141,14 @@ class Ccvs : public Element {
 
 // Ideal transformer, primary p1–p2, secondary s1–s2: v(p) = (n1/n2)·v(s), i_s = −(n1/n2)·i_p
 // (lossless: v_p·i_p + v_s·i_s = 0). The primary current (p1 → p2) is the branch unknown.
-class IdealTransformer : public Element {
+class IdealTransformer final : public Element {
  public:
   IdealTransformer(std::string name, std::vector<int> nodes, double n1, double n2);
   int branchCount() const override { return 1; }
   void declare(Pattern& pattern) override;
   void stampMatrix(double* values, const StepContext&) const override;
   double current(const double* x) const override { return x[branch()]; }
+  bool currentFromSolution(int& plus, int& minus) const override { return branchCurrent(plus, minus); }
 
  private:
   double ratio_;  // n1 / n2

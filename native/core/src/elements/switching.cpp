@@ -3,27 +3,12 @@
 
 #include <algorithm>
 
-#include "elements/sources.hpp"
 
 namespace pesim {
 
 SwitchingDevice::SwitchingDevice(std::string name, std::vector<int> nodes, double ron, double roff,
                                  double vf)
     : Element(std::move(name), std::move(nodes)), ron_(ron), roff_(roff), vf_(vf) {}
-
-bool GatedSwitch::applyGate(bool gate) {
-  if (gate == on()) return false;
-  setOn(gate);
-  return true;
-}
-
-bool Diode::settle(const double* x, const StepContext&) {
-  // On: i = (v − vf)/Ron < 0 means the current would reverse. Off: forward biased beyond vf.
-  bool wantOn = on() ? current(x) >= 0.0 : voltage(x) > forwardVoltage();
-  if (wantOn == on()) return false;
-  setOn(wantOn);
-  return true;
-}
 
 namespace {
 
@@ -118,24 +103,6 @@ void VoltageControlledSwitch::setControlSource(const VoltageSource* source, doub
   source_ = source;
   sign_ = sign;
 }
-
-double VoltageControlledSwitch::control(const double* x, const StepContext& step) const {
-  if (source_ != nullptr) return sign_ * source_->value(step);
-  return nodeVoltage(x, node(2)) - nodeVoltage(x, node(3));
-}
-
-bool VoltageControlledSwitch::apply(double control) {
-  bool wantOn = on() ? control >= vt_ - vh_ : control > vt_ + vh_;
-  if (wantOn == on()) return false;
-  setOn(wantOn);
-  return true;
-}
-
-bool VoltageControlledSwitch::settle(const double* x, const StepContext& step) {
-  return apply(control(x, step));
-}
-
-bool VoltageControlledSwitch::decide(const StepContext& step) { return apply(control(nullptr, step)); }
 
 CurrentControlledSwitch::CurrentControlledSwitch(std::string name, std::vector<int> nodes,
                                                  double ron, double roff, const Element& control,

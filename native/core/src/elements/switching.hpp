@@ -6,6 +6,7 @@
 #pragma once
 
 #include "elements/element.hpp"
+#include "elements/sources.hpp"
 
 namespace pesim {
 
@@ -58,24 +59,34 @@ class SwitchingDevice : public Element {
 };
 
 // S: ideal bidirectional switch, on while gated. MOSFET channels behave the same way.
-class GatedSwitch : public SwitchingDevice {
+class GatedSwitch final : public SwitchingDevice {
  public:
   using SwitchingDevice::SwitchingDevice;
   bool acceptsGate() const override { return true; }
-  bool applyGate(bool gate) override;
+  bool applyGate(bool gate) override {
+    if (gate == on()) return false;
+    setOn(gate);
+    return true;
+  }
 };
 
 // D: on when v > vf, off when its current would reverse.
-class Diode : public SwitchingDevice {
+class Diode final : public SwitchingDevice {
  public:
   using SwitchingDevice::SwitchingDevice;
-  bool settle(const double* x, const StepContext& step) override;
+  bool settle(const double* x, const StepContext&) override {
+    // On: i = (v − vf)/Ron < 0 means the current would reverse. Off: forward biased beyond vf.
+    bool wantOn = on() ? current(x) >= 0.0 : voltage(x) > forwardVoltage();
+    if (wantOn == on()) return false;
+    setOn(wantOn);
+    return true;
+  }
   double violation(const double* x, bool wasOn) const override;
 };
 
 // THYR: turns on when gated and forward biased (v > vf); turns off when its current has been
 // negative for the reverse-recovery time trr (immediately when trr = 0).
-class Thyristor : public SwitchingDevice {
+class Thyristor final : public SwitchingDevice {
  public:
   Thyristor(std::string name, std::vector<int> nodes, double ron, double roff, double vf, double trr);
   bool acceptsGate() const override { return true; }
@@ -93,7 +104,7 @@ class Thyristor : public SwitchingDevice {
 
 // IGBT: conducts forward (v > vf) only while gated; off when the gate is removed or the current
 // would reverse.
-class Igbt : public SwitchingDevice {
+class Igbt final : public SwitchingDevice {
  public:
   using SwitchingDevice::SwitchingDevice;
   bool acceptsGate() const override { return true; }
@@ -110,20 +121,28 @@ class Igbt : public SwitchingDevice {
 // value u(t) in every solution of the step, so the switch decides its state from u(t) before the
 // solve (decide) instead of after it (settle): the same state at the same step, without solving
 // the step once more with the old state at every edge of a PULSE gate drive.
-class VoltageControlledSwitch : public SwitchingDevice {
+class VoltageControlledSwitch final : public SwitchingDevice {
  public:
   VoltageControlledSwitch(std::string name, std::vector<int> nodes, double ron, double roff,
                           double vt, double vh);
   // The source across the control terminals; `sign` −1 when it is connected d → c.
-  void setControlSource(const class VoltageSource* source, double sign);
-  bool settle(const double* x, const StepContext& step) override;
+  void setControlSource(const VoltageSource* source, double sign);
+  bool settle(const double* x, const StepContext& step) override { return apply(control(x, step)); }
   double violation(const double* x, bool wasOn) const override;
   bool decidesBeforeSolve() const override { return source_ != nullptr; }
-  bool decide(const StepContext& step) override;
+  bool decide(const StepContext& step) override { return apply(control(nullptr, step)); }
 
  private:
-  double control(const double* x, const StepContext& step) const;
-  bool apply(double control);
+  double control(const double* x, const StepContext& step) const {
+    if (source_ != nullptr) return sign_ * source_->value(step);
+    return nodeVoltage(x, node(2)) - nodeVoltage(x, node(3));
+  }
+  bool apply(double control) {
+    bool wantOn = on() ? control >= vt_ - vh_ : control > vt_ + vh_;
+    if (wantOn == on()) return false;
+    setOn(wantOn);
+    return true;
+  }
 
   double vt_, vh_;
   const VoltageSource* source_ = nullptr;
@@ -131,7 +150,7 @@ class VoltageControlledSwitch : public SwitchingDevice {
 };
 
 // CSW: on when the control element's current > it + ih, off when < it − ih.
-class CurrentControlledSwitch : public SwitchingDevice {
+class CurrentControlledSwitch final : public SwitchingDevice {
  public:
   CurrentControlledSwitch(std::string name, std::vector<int> nodes, double ron, double roff,
                           const Element& control, double it, double ih);

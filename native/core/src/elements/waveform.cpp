@@ -71,7 +71,7 @@ Waveform Waveform::fromParams(const Params& p, int signalIndex) {
   return w;
 }
 
-double Waveform::value(double t, const double* signals) const {
+double Waveform::evaluate(double t, const double* signals) const {
   switch (kind_) {
     case Kind::Dc:
       return a_;
@@ -82,7 +82,7 @@ double Waveform::value(double t, const double* signals) const {
       // SPICE PULSE(V1 V2 TD TR TF PW PER).
       if (t < c_) return a_;
       double local = t - c_;
-      if (g_ > 0.0) local -= g_ * std::floor(local / g_);
+      if (g_ > 0.0) local -= g_ * periodsBefore(local);
       if (local < d_) return a_ + (b_ - a_) * (d_ > 0.0 ? local / d_ : 1.0);
       local -= d_;
       if (local <= f_) return b_;

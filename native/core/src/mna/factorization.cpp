@@ -22,7 +22,7 @@ using SparseLu = Eigen::SparseLU<SparseMatrix, Eigen::NaturalOrdering<int>>;
 // forward error stays of the order cond(A_s)·eps, as for the LU solve.
 class DenseFactorization : public Factorization {
  public:
-  explicit DenseFactorization(const Eigen::MatrixXd& a) : n_(a.rows()) {
+  explicit DenseFactorization(const Eigen::MatrixXd& a) : n_(static_cast<std::size_t>(a.rows())) {
     const Equilibration scale = equilibrate(a);
     const Eigen::MatrixXd as = scaled(a, scale);
     Eigen::PartialPivLU<Eigen::MatrixXd> lu(as);
@@ -30,35 +30,75 @@ class DenseFactorization : public Factorization {
     // The exact reciprocal condition number of the scaled matrix (its inverse is at hand).
     rcond_ = 1.0 / (norm1(as) * norm1(inverse));
     if (singularToWorkingPrecision(rcond_)) return;
-    inverse_.resize(static_cast<std::size_t>(n_ * n_));
-    for (Eigen::Index i = 0; i < n_; ++i) {
-      for (Eigen::Index j = 0; j < n_; ++j) {
-        inverse_[static_cast<std::size_t>(i * n_ + j)] = scale.col(i) * inverse(i, j) * scale.row(j);
+    inverse_.resize(n_ * n_);
+    for (Eigen::Index j = 0; j < a.rows(); ++j) {
+      for (Eigen::Index i = 0; i < a.rows(); ++i) {
+        inverse_[static_cast<std::size_t>(j) * n_ + static_cast<std::size_t>(i)] =
+            scale.col(i) * inverse(i, j) * scale.row(j);
       }
     }
-    work_.resize(static_cast<std::size_t>(n_));
+    work_.resize(n_);
   }
 
   void solve(Eigen::Ref<Eigen::VectorXd> b) const override {
-    const std::size_t n = static_cast<std::size_t>(n_);
-    const double* rhs = b.data();
-    double* x = work_.data();
-    for (std::size_t i = 0; i < n; ++i) {
-      const double* row = &inverse_[i * n];
-      double sum = 0.0;
-      for (std::size_t j = 0; j < n; ++j) sum += row[j] * rhs[j];
-      x[i] = sum;
-    }
-    std::copy(x, x + n, b.data());
+    solve(b.data(), work_.data());
+    std::copy(work_.begin(), work_.end(), b.data());
   }
+  void solve(const double* b, double* x) const override { multiplyFixed<0>(b, x); }
   double rcond() const override { return rcond_; }
 
+ protected:
+  // x = A⁻¹·b, column by column: every x[i] starts at 0.0 and column j adds A⁻¹(i, j)·b[j] to it.
+  // Each x[i] is the sum of its row's products in column order, the rounding of a row-by-row dot
+  // product, while the rows form independent lanes that the compiler vectorises. N > 0 fixes the
+  // size at compile time (the loops unroll fully; the same operations as N = 0, so the same x).
+  template <std::size_t N>
+  void multiplyFixed(const double* b, double* x) const {
+    const double* column = inverse_.data();
+    if constexpr (N > 0) {
+      double sum[N] = {};
+      for (std::size_t j = 0; j < N; ++j, column += N) {
+        for (std::size_t i = 0; i < N; ++i) sum[i] += column[i] * b[j];
+      }
+      for (std::size_t i = 0; i < N; ++i) x[i] = sum[i];
+    } else {
+      std::fill(x, x + n_, 0.0);
+      for (std::size_t j = 0; j < n_; ++j, column += n_) {
+        const double bj = b[j];
+        for (std::size_t i = 0; i < n_; ++i) x[i] += column[i] * bj;
+      }
+    }
+  }
+
  private:
-  Eigen::Index n_;
-  std::vector<double> inverse_;       // row-major
-  mutable std::vector<double> work_;  // scratch for solve(); a factorisation belongs to one run
+  std::size_t n_;
+  std::vector<double> inverse_;       // column-major
+  mutable std::vector<double> work_;  // scratch for the in-place solve; a factorisation belongs to one run
   double rcond_ = 0.0;
 };
+
+// The dense factorisation of an N×N system, N known at compile time (converters: a handful of
+// unknowns): one virtual call per solve and a fully unrolled product.
+template <std::size_t N>
+class FixedDenseFactorization final : public DenseFactorization {
+ public:
+  using DenseFactorization::DenseFactorization;
+  using DenseFactorization::solve;
+  void solve(const double* b, double* x) const override { multiplyFixed<N>(b, x); }
+};
+
+// Sizes up to this many unknowns get a FixedDenseFactorization.
+constexpr std::size_t kLargestFixedDense = 8;
+
+template <std::size_t N = 1>
+std::unique_ptr<DenseFactorization> makeDense(const Eigen::MatrixXd& a) {
+  if constexpr (N > kLargestFixedDense) {
+    return std::make_unique<DenseFactorization>(a);
+  } else {
+    if (static_cast<std::size_t>(a.rows()) == N) return std::make_unique<FixedDenseFactorization<N>>(a);
+    return makeDense<N + 1>(a);
+  }
+}
 
 class SparseFactorization : public Factorization {
  public:
@@ -82,6 +122,11 @@ class SparseFactorization : public Factorization {
       const int column = columnOf_[i];
       b[static_cast<Eigen::Index>(i)] = scale_.col(column) * y_[column];
     }
+  }
+  void solve(const double* b, double* x) const override {
+    Eigen::Map<Eigen::VectorXd> out(x, static_cast<Eigen::Index>(columnOf_.size()));
+    out = Eigen::Map<const Eigen::VectorXd>(b, out.size());
+    solve(out);
   }
   bool ok() const { return lu_.info() == Eigen::Success && !singularToWorkingPrecision(rcond_); }
   double rcond() const override { return rcond_; }
@@ -140,7 +185,7 @@ Eigen::MatrixXd Factorizer::denseMatrix(const std::vector<double>& values) const
 
 std::unique_ptr<Factorization> Factorizer::factorize(const std::vector<double>& values) const {
   if (dense_) {
-    auto lu = std::make_unique<DenseFactorization>(denseMatrix(values));
+    auto lu = makeDense(denseMatrix(values));
     if (singularToWorkingPrecision(lu->rcond())) return nullptr;
     return lu;
   }

@@ -21,6 +21,9 @@ class Factorization {
   virtual ~Factorization() = default;
   // Solves A·x = b in place (b becomes x); b has exactly the matrix's size.
   virtual void solve(Eigen::Ref<Eigen::VectorXd> b) const = 0;
+  // Solves A·x = b into a separate x (the time loop's path: no copy of b); b and x each hold the
+  // matrix's size and must not overlap. The same x, bit for bit, as the in-place solve.
+  virtual void solve(const double* b, double* x) const = 0;
   // Reciprocal 1-norm condition number of the equilibrated matrix (exact or estimated).
   virtual double rcond() const = 0;
 };

@@ -17,43 +17,20 @@ Recorder::Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, d
   // Exactly the points recorded: steps 0, k, ..., plus the last step when k does not divide it.
   points_ = static_cast<std::size_t>(totalSteps / stride_ + 1 + ((totalSteps % stride_) ? 1 : 0));
   values_.resize(channels_.size());
-  valuesOut_.resize(channels_.size());
+  outputs_.resize(channels_.size());
+  for (std::size_t c = 0; c < channels_.size(); ++c) outputs_[c].signal = static_cast<std::size_t>(channels_[c].signal);
   if (storage) {
     timeOut_ = storage(0, points_);
-    for (std::size_t c = 0; c < channels_.size(); ++c) valuesOut_[c] = storage(c + 1, points_);
+    for (std::size_t c = 0; c < channels_.size(); ++c) outputs_[c].samples = storage(c + 1, points_);
   } else {
     time_.resize(points_);
     timeOut_ = time_.data();
     for (std::size_t c = 0; c < channels_.size(); ++c) {
       values_[c].resize(points_);
-      valuesOut_[c] = values_[c].data();
+      outputs_[c].samples = values_[c].data();
     }
   }
-  signalIndex_.reserve(channels_.size());
-  for (const ScopeChannel& c : channels_) signalIndex_.push_back(c.signal);
   accumulators_.resize(channels_.size());
-}
-
-void Recorder::record(long n, double t, const double* signals) {
-  if (t >= from_ && t <= to_) {
-    for (std::size_t c = 0; c < channels_.size(); ++c) {
-      double v = signals[signalIndex_[c]];
-      Accumulator& a = accumulators_[c];
-      if (a.count == 0) a.min = a.max = v;
-      a.sum += v;
-      a.sumSquares += v * v;
-      if (v < a.min) a.min = v;
-      if (v > a.max) a.max = v;
-      ++a.count;
-    }
-  }
-  if (n % stride_ != 0 && n != totalSteps_) return;
-  // Written in place into the arrays that finish() hands over: no growth checks, no later copy.
-  if (next_ >= points_) return;  // only if record() is called beyond totalSteps
-  timeOut_[next_] = t;
-  const std::size_t channelCount = signalIndex_.size();
-  for (std::size_t c = 0; c < channelCount; ++c) valuesOut_[c][next_] = signals[signalIndex_[c]];
-  ++next_;
 }
 
 void Recorder::finish(Result& result) {

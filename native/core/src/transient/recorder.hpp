@@ -4,6 +4,7 @@
 // min, max) accumulate over the measurement window from every step, without storing samples.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -20,7 +21,8 @@ class Recorder {
            double measureFrom, double measureTo,
            const std::function<double*(std::size_t, std::size_t)>& storage = {});
 
-  // Step n (0..totalSteps) at time t with the signal values after the control evaluation.
+  // Step n at time t with the signal values after the control evaluation; called for n = 0, 1, ...,
+  // totalSteps in order.
   void record(long n, double t, const double* signals);
   // Moves the recorded arrays and the measurements into result; call once, after the last step.
   void finish(Result& result);
@@ -37,12 +39,42 @@ class Recorder {
   double from_, to_;
   std::size_t points_ = 0;  // points the run records (arrays sized once, before the run)
   std::size_t next_ = 0;    // index of the next point to write
-  std::vector<int> signalIndex_;  // channels_[c].signal, contiguous for the per-step copy
-  double* timeOut_ = nullptr;         // where the time axis and each channel's samples go:
-  std::vector<double*> valuesOut_;    // the caller's storage, or time_ and values_
+  long nextStep_ = 0;       // the step it is taken from: a multiple of stride_, or the last step
+  // Per channel, the signal it records and where its samples go (the caller's storage, or
+  // values_), side by side for the per-step copy.
+  struct Output {
+    std::size_t signal;
+    double* samples;
+  };
+  std::vector<Output> outputs_;
+  double* timeOut_ = nullptr;  // where the time axis goes: the caller's storage, or time_
   std::vector<double> time_;
   std::vector<std::vector<double>> values_;
   std::vector<Accumulator> accumulators_;
 };
+
+// Runs every step: defined here to inline into the time loop.
+inline void Recorder::record(long n, double t, const double* signals) {
+  if (t >= from_ && t <= to_) {
+    for (std::size_t c = 0; c < outputs_.size(); ++c) {
+      double v = signals[outputs_[c].signal];
+      Accumulator& a = accumulators_[c];
+      if (a.count == 0) a.min = a.max = v;
+      a.sum += v;
+      a.sumSquares += v * v;
+      if (v < a.min) a.min = v;
+      if (v > a.max) a.max = v;
+      ++a.count;
+    }
+  }
+  // Steps arrive in order 0, 1, 2, ...: the next one to keep is known (no division per step).
+  if (n != nextStep_) return;
+  nextStep_ = std::min(n + stride_, totalSteps_);
+  // Written in place into the arrays that finish() hands over: no growth checks, no later copy.
+  if (next_ >= points_) return;  // only if record() is called beyond totalSteps
+  timeOut_[next_] = t;
+  for (const Output& o : outputs_) o.samples[next_] = signals[o.signal];
+  ++next_;
+}
 
 }  // namespace pesim

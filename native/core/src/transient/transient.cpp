@@ -57,10 +57,18 @@ Transient::Transient(Circuit& circuit, const Settings& settings, const RunContro
       method_(coefficientsFor(settings.method)),
       backwardEuler_(backwardEulerCoefficients()) {
   for (auto& e : circuit_.elements()) {
-    if (e->hasRhs()) rhsElements_.push_back(e.get());
-    if (e->hasHistory()) historyElements_.push_back(e.get());
+    if (e->hasRhs()) rhsElements_.add(e.get());
+    if (e->hasHistory()) historyElements_.add(e.get());
   }
-  for (SwitchingDevice* device : circuit_.devices()) settling_.push_back(device);
+  for (SwitchingDevice* device : circuit_.devices()) {
+    settling_.add(device);
+    if (device->gateSignal() >= 0) {
+      gated_.add(device);
+      gateSignals_.push_back(device->gateSignal());
+    } else if (device->decidesBeforeSolve()) {
+      deciding_.add(device);
+    }
+  }
   stats_.unknowns = circuit.unknowns();
   stats_.dense = factorizer_.dense();
 }
@@ -112,17 +120,18 @@ void Transient::runPhase(double tStart, double dt, long steps, int phase, Record
 
 bool Transient::applyGates(const StepContext& ctx) {
   bool changed = false;
-  for (SwitchingDevice* device : settling_) {
-    int signal = device->gateSignal();
-    bool toggled = false;
-    if (signal >= 0) toggled = device->applyGate(signals_[static_cast<std::size_t>(signal)] > kGateThreshold);
-    else if (device->decidesBeforeSolve()) toggled = device->decide(ctx);
-    if (toggled) {
-      changed = true;
-      statesChanged_ = true;
-      ++stats_.switchingEvents;
-    }
+  auto count = [&](bool toggled) {
+    if (!toggled) return;
+    changed = true;
+    statesChanged_ = true;
+    ++stats_.switchingEvents;
+  };
+  // Each device decides from its own input only, so the two lists may run one after the other.
+  for (std::size_t i = 0; i < gated_.size(); ++i) {
+    const bool gate = signals_[static_cast<std::size_t>(gateSignals_[i])] > kGateThreshold;
+    gated_.visit(i, [&](auto* device) { count(device->applyGate(gate)); });
   }
+  deciding_.forEach([&](auto* device) { count(device->decide(ctx)); });
   return changed;
 }
 
@@ -144,7 +153,7 @@ void Transient::step(double t, double dt, bool firstOfPhase) {
   bool useBackwardEuler = firstOfPhase || (settings_.dampAfterSwitch && switched);
   if (useBackwardEuler) ctx.k = backwardEuler_;
   solveStep(ctx, useBackwardEuler, kCycleTolerance);
-  for (Element* e : historyElements_) e->commit(x_.data(), ctx);
+  historyElements_.forEach([&](auto* e) { e->commit(x_.data(), ctx); });
 }
 
 // Solves one step, re-solving it while voltage/current-driven devices change state. Ideal
@@ -160,40 +169,37 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
   visited_.clear();
   cycleViolation_ = -1.0;
   for (int iteration = 0;; ++iteration) {
-    rhs_.setZero();
-    for (Element* e : rhsElements_) e->stampRhs(rhs_.data(), ctx);
-    x_ = rhs_;
-    factorization(ctx, useBackwardEuler).solve(x_.head(circuit_.unknowns()));
-    if (!std::isfinite(x_.sum())) throwSingular(t);
-    const bool lastAllowed = iteration + 1 >= settings_.maxSwitchIterations;
-    stateBits(solvedState_);
-    std::string toggling;  // devices that changed in the last allowed iteration, for the error
-    bool changed = false;
-    for (SwitchingDevice* device : settling_) {
-      if (device->settle(x_.data(), ctx)) {
-        changed = true;
+    solveLinear(ctx, useBackwardEuler);
+    if (!finiteSolution()) throwSingular(t);
+    toggled_.clear();
+    for (std::size_t i = 0; i < settling_.size(); ++i) {
+      bool toggled = false;
+      settling_.visit(i, [&](auto* device) { toggled = device->settle(x_.data(), ctx); });
+      if (toggled) {
+        toggled_.push_back(i);
         statesChanged_ = true;
         ++stats_.switchingEvents;
-        if (lastAllowed) toggling += (toggling.empty() ? "" : ", ") + device->name();
       }
     }
-    if (!changed) break;
+    if (toggled_.empty()) break;
     ++stats_.extraSolves;
+    // The states just solved: the present ones with the devices that toggled set back.
+    stateBits(solvedState_);
+    for (std::size_t i : toggled_) solvedState_[i] = solvedState_[i] == '1' ? '0' : '1';
     visited_.push_back({solvedState_, violation(solvedState_)});
     if (settings_.dampAfterSwitch && !useBackwardEuler) {
       useBackwardEuler = true;
       ctx.k = backwardEuler_;
     }
     if (endCycle(cycleTolerance)) {
-      rhs_.setZero();
-      for (Element* e : rhsElements_) e->stampRhs(rhs_.data(), ctx);
-      x_ = rhs_;
-      factorization(ctx, useBackwardEuler).solve(x_.head(circuit_.unknowns()));
+      solveLinear(ctx, useBackwardEuler);
       ++stats_.extraSolves;
       ++stats_.cyclesResolved;
       break;
     }
-    if (lastAllowed) {
+    if (iteration + 1 >= settings_.maxSwitchIterations) {
+      std::string toggling;  // the devices that changed in this last allowed iteration
+      for (std::size_t i : toggled_) toggling += (toggling.empty() ? "" : ", ") + settling_[i]->name();
       throw Error(ErrorCode::SwitchIterationLimit,
                   "device states did not settle within " + std::to_string(settings_.maxSwitchIterations) +
                       " iterations at t = " + formatTime(t) + " s (still changing: " + toggling + ")" +
@@ -202,6 +208,26 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
                   toggling.substr(0, toggling.find(',')), "", t);
     }
   }
+}
+
+// Builds the right-hand side for the present device states and solves into x_: the unknowns from
+// the factorisation, the source-driven node slots after them straight from the right-hand side.
+void Transient::solveLinear(const StepContext& ctx, bool useBackwardEuler) {
+  double* rhs = rhs_.data();
+  std::fill(rhs, rhs + rhs_.size(), 0.0);
+  rhsElements_.forEach([&](auto* e) { e->stampRhs(rhs, ctx); });
+  const Factorization& lu = factorization(ctx, useBackwardEuler);
+  lu.solve(rhs, x_.data());
+  for (Eigen::Index i = circuit_.unknowns(); i < rhs_.size(); ++i) x_[i] = rhs[i];
+}
+
+// A singular or nearly singular system shows as an infinite or NaN solution: its sum is then not
+// finite (nor when the entries are so large that their sum overflows).
+bool Transient::finiteSolution() const {
+  const double* x = x_.data();
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < x_.size(); ++i) sum += x[i];
+  return std::isfinite(sum);
 }
 
 void Transient::stateBits(std::string& bits) const {

@@ -11,9 +11,13 @@
 #include <Eigen/Dense>
 
 #include "circuit/circuit.hpp"
+#include "elements/passive.hpp"
+#include "elements/sources.hpp"
+#include "elements/switching.hpp"
 #include "mna/factorization.hpp"
 #include "mna/lu_cache.hpp"
 #include "pesim/engine.hpp"
+#include "transient/typed_list.hpp"
 
 namespace pesim {
 
@@ -27,14 +31,19 @@ class Transient {
  private:
   // Runs `steps` steps of size dt starting after time tStart; records when a recorder is given.
   void runPhase(double tStart, double dt, long steps, int phase, Recorder* recorder);
-  void step(double t, double dt, bool firstOfPhase);
-  void solveStep(StepContext& ctx, bool useBackwardEuler, double cycleTolerance);
+  // The per-step functions are `inline` (defined in transient.cpp, the only file that calls
+  // them) so that the compiler inlines them into the time loop: ordinary members of a shared
+  // library could be interposed and are called through the PLT instead.
+  inline void step(double t, double dt, bool firstOfPhase);
+  inline void solveStep(StepContext& ctx, bool useBackwardEuler, double cycleTolerance);
+  inline void solveLinear(const StepContext& ctx, bool useBackwardEuler);
+  inline bool finiteSolution() const;
   void initialSolve(double t, double dt);
   void stateBits(std::string& bits) const;
   double violation(const std::string& bits) const;
   bool endCycle(double tolerance);
-  bool applyGates(const StepContext& ctx);
-  const Factorization& factorization(const StepContext& ctx, bool useBackwardEuler);
+  inline bool applyGates(const StepContext& ctx);
+  inline const Factorization& factorization(const StepContext& ctx, bool useBackwardEuler);
   const Factorization* lookup(const StepContext& ctx, bool useBackwardEuler);
   [[noreturn]] void throwSingular(double t) const;
   void checkControl(long n, long steps, double t, int phase);
@@ -44,9 +53,16 @@ class Transient {
   RunControl control_;
   Factorizer factorizer_;
   LuCache cache_;
-  std::vector<Element*> rhsElements_;
-  std::vector<Element*> historyElements_;
-  std::vector<SwitchingDevice*> settling_;
+  // The elements called every step, in netlist order (typed_list.hpp: the common types inline).
+  TypedList<Element, Capacitor, Inductor, VoltageSource, Diode> rhsElements_;
+  TypedList<Element, Capacitor, Inductor> historyElements_;
+  TypedList<SwitchingDevice, Diode, VoltageControlledSwitch> settling_;
+  // Devices whose state is set at the start of a step: by a gate signal (gateSignals_[i] for
+  // gated_[i]), or decided from time.
+  TypedList<SwitchingDevice, GatedSwitch> gated_;
+  std::vector<int> gateSignals_;
+  TypedList<SwitchingDevice, VoltageControlledSwitch> deciding_;
+  std::vector<std::size_t> toggled_;  // indices in settling_ of the devices the last settle changed
   Eigen::VectorXd x_;
   Eigen::VectorXd rhs_;
   std::vector<double> values_;
