@@ -1,7 +1,8 @@
 // Child process of bench/jobs.ts: runs the 1 000-run sweep on the compiled job runtime (dist/) in a
 // plain `node` process, so neither the scheduler's thread nor its workers pay a TypeScript loader.
-// Reads {netlist, runs, workers, cache} as JSON on stdin; prints one JSON line of figures.
-import { readFileSync, rmSync } from 'node:fs';
+// Reads {netlist, runs, workers, cache} as JSON on stdin; prints one JSON line of figures, with
+// the data directory, which the caller removes (see bench/jobs.ts: not between sweeps).
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { benchDataDir } from './data-dir.mjs';
 
@@ -59,7 +60,6 @@ if (cache) {
   }
 }
 await runtime.close();
-rmSync(dir, { recursive: true, force: true });
 clearInterval(keepAlive);
 // The scheduler's thread: time it was busy (not waiting in the event loop) per task.
-console.log(JSON.stringify({ wallMs, engineMs, schedulerMsPerTask: loop.active / runs, schedulerCpuMsPerTask, hitLatencies }));
+console.log(JSON.stringify({ wallMs, engineMs, schedulerMsPerTask: loop.active / runs, schedulerCpuMsPerTask, hitLatencies, dir }));
