@@ -7,7 +7,6 @@
 // `pesim serve` runs it; the client is this process. Returns table lines for bench/run.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
 import { Agent, get, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
@@ -118,8 +117,7 @@ async function withService<T>(durability: string, work: (url: string) => Promise
     return await work(service.url);
   } finally {
     service.child.kill('SIGTERM');
-    await once(service.child, 'exit');
-    rmSync(dataDir, { recursive: true, force: true });
+    await once(service.child, 'exit'); // its data directory goes with bench/.data at the end (data-dir.mjs)
   }
 }
 

@@ -4,7 +4,6 @@
 // compiled package (bench/jobs-sweep.mjs), as `pesim serve` runs it. Returns table lines for
 // bench/run.ts.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buck } from '../test/fixtures/circuits.js';
 
@@ -14,19 +13,16 @@ interface SweepFigures { wallMs: number; engineMs: number; schedulerMsPerTask: n
 
 const ROUNDS = 3;
 
-// The sweeps' data directories are removed only after the last sweep: ext4 skips inodes deleted
-// within the last 30 s when it allocates new ones, so deleting one sweep's 1 000 result files just
-// before the next sweep creates its own made every file creation of that sweep several times slower.
-const sweepDirs: string[] = [];
-
+// The sweeps' data directories stay until the whole benchmark ends (bench/data-dir.mjs,
+// removeBenchData): ext4 skips inodes deleted within the last 30 s when it allocates new ones, so
+// deleting one sweep's 1 000 result files just before the next sweep made its file creations
+// several times slower.
 function runSweep(workers: number, cache: boolean, runs = RUNS, durability = 'normal'): SweepFigures {
   const input = JSON.stringify({ netlist: buck({ tEnd: 2e-3 }), runs, workers, cache });
   const driver = fileURLToPath(new URL('./jobs-sweep.mjs', import.meta.url));
   const env = { ...process.env, PESIM_DURABILITY: durability };
   const out = execFileSync(process.execPath, [driver], { input, encoding: 'utf8', timeout: 600_000, env });
-  const figures = JSON.parse(out.trim().split('\n').at(-1)!) as SweepFigures;
-  sweepDirs.push(figures.dir);
-  return figures;
+  return JSON.parse(out.trim().split('\n').at(-1)!) as SweepFigures;
 }
 
 /** The sweep of median wall time. */
@@ -35,14 +31,6 @@ function median(sweeps: SweepFigures[]): SweepFigures {
 }
 
 export async function jobsBenchmark(): Promise<string[]> {
-  try {
-    return measure();
-  } finally {
-    for (const dir of sweepDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function measure(): string[] {
   // Worker scaling is compared like with like (cache off: a sweep of distinct parameters has no
   // hits), 1 and 2 workers alternately, ROUNDS times, each taken at its median (the machine is
   // shared and noisy); a shorter sweep with the cache on then measures the latency of hits.

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CASES } from './engine-case.js';
+import { removeBenchData } from './data-dir.mjs';
 import { peerSection } from './peers/section.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', 'bench.md'), text);
   console.log(text);
+  removeBenchData();
 }
 
 await main();

@@ -1,7 +1,7 @@
 // The engine's typed Node API: simulate() runs off the main thread (the addon's async entry on the
 // libuv pool) with progress, abort and pause/resume; simulateSync() runs on the calling thread, for
 // worker threads that own their run.
-import { assertNetlistShape, resolveNetlist, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
+import { assertNetlistShape, resolveNetlistSharing, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import { RunController, type Progress } from './controller.js';
 import { CancelledError, toEngineError } from './errors.js';
 import { loadBinding } from './binding.js';
@@ -49,10 +49,13 @@ function toResult(raw: NativeResult): SimulationResult {
   return { time: raw.time, signals, channels, measurements: raw.measurements, stats: raw.stats, warnings: raw.warnings };
 }
 
-/** Checks shape, applies overrides and resolves `$name` references. */
+/**
+ * Checks shape, applies overrides and resolves `$name` references. The result shares the parts it
+ * does not change with `netlist` (see resolveNetlistSharing): read it, do not modify it.
+ */
 export function prepareNetlist(netlist: unknown, parameters?: ParameterOverrides): Netlist {
   assertNetlistShape(netlist);
-  return resolveNetlist(netlist, parameters);
+  return resolveNetlistSharing(netlist, parameters);
 }
 
 export async function simulate(netlist: Netlist, options: SimulateOptions = {}): Promise<SimulationResult> {

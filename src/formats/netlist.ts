@@ -193,8 +193,20 @@ function splitOverrideKey(key: string): { owner: string; param: string } | undef
  * global parameter's number. Unknown keys and undefined references throw a NetlistError naming them.
  */
 export function resolveNetlist(netlist: Netlist, overrides: ParameterOverrides = {}): Netlist {
+  return resolveNetlistSharing(structuredClone(netlist), overrides);
+}
+
+/**
+ * resolveNetlist for a netlist about to be handed to the engine: the result is new down to the
+ * parameter objects it changes and shares every other part (nodes, settings, layout) with
+ * `netlist`, which is left unchanged. A deep copy per run cost more than the rest of the
+ * preparation (≈ 0.2 ms on the worker threads).
+ */
+export function resolveNetlistSharing(netlist: Netlist, overrides: ParameterOverrides = {}): Netlist {
   const globals: Record<string, number> = { ...(netlist.parameters ?? {}) };
-  const copy: Netlist = structuredClone(netlist);
+  const own = <T extends { params?: Record<string, ParamValue> }>(item: T): T => (item.params ? { ...item, params: { ...item.params } } : { ...item });
+  const copy: Netlist = { ...netlist, elements: netlist.elements.map(own) };
+  if (netlist.blocks) copy.blocks = netlist.blocks.map(own);
   const owners = new Map<string, { params?: Record<string, ParamValue> }>();
   for (const item of [...copy.elements, ...(copy.blocks ?? [])]) owners.set(item.name, item);
 

@@ -1,6 +1,6 @@
 // The netlist contract: schema errors name the field; overrides and `$name` references resolve.
 import { expect } from 'chai';
-import { assertNetlistShape, resolveNetlist, type Netlist } from '../../src/formats/netlist.js';
+import { assertNetlistShape, resolveNetlist, resolveNetlistSharing, type Netlist } from '../../src/formats/netlist.js';
 import { NetlistError } from '../../src/formats/errors.js';
 import { rcStep } from '../fixtures/circuits.js';
 
@@ -48,6 +48,15 @@ describe('netlist', () => {
     expect(r.elements[2].params!.C).to.equal(2e-6);
     expect(input.elements[2].params!.C).to.equal(1e-6);
     expect(input.elements[0].params!.value).to.equal('$Vin');
+  });
+
+  it('resolveNetlistSharing gives the same netlist as resolveNetlist and leaves its input as it was', () => {
+    const input = withGlobals();
+    const before = structuredClone(input);
+    const shared = resolveNetlistSharing(input, { $Vin: 12, 'C.1.C': 2e-6 });
+    expect(shared).to.deep.equal(resolveNetlist(input, { $Vin: 12, 'C.1.C': 2e-6 }));
+    expect(input, 'input unchanged').to.deep.equal(before);
+    expect(shared.elements[0].params, 'changed parameter objects are new').to.not.equal(input.elements[0].params);
   });
 
   it('names unknown override keys and undefined references', () => {
