@@ -2,7 +2,7 @@
 // plain `node` process, so neither the scheduler's thread nor its workers pay a TypeScript loader.
 // Reads {netlist, runs, workers, cache} as JSON on stdin; prints one JSON line of figures, with
 // the data directory, which the caller removes (see bench/jobs.ts: not between sweeps).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { benchDataDir } from './data-dir.mjs';
 
@@ -39,7 +39,19 @@ await allDone(runtime, await runtime.scheduler.submitMany(sweep(4, runs))); // s
 // CPU time of this (the scheduler's) thread [ns]: unlike event-loop utilisation it does not count
 // the time the thread waits for a core on a busy machine.
 const threadCpuNs = () => { try { return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]); } catch { return NaN; } };
+const threadsCpu = () => {
+  const out = new Map();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const comm = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      out.set(tid, { comm, ns: Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) });
+    } catch { /* the thread ended */ }
+  }
+  return out;
+};
+const threadsBefore = process.env.PESIM_BENCH_THREADS ? threadsCpu() : undefined;
 const cpuBefore = threadCpuNs();
+const processCpuBefore = process.cpuUsage();
 const loopBefore = performance.eventLoopUtilization();
 const started = performance.now();
 const tasks = await runtime.scheduler.submitMany(sweep(runs));
@@ -47,6 +59,15 @@ await allDone(runtime, tasks);
 const wallMs = performance.now() - started;
 const loop = performance.eventLoopUtilization(loopBefore);
 const schedulerCpuMsPerTask = (threadCpuNs() - cpuBefore) / 1e6 / runs;
+const processCpu = process.cpuUsage(processCpuBefore);
+if (threadsBefore) {
+  for (const [tid, { comm, ns }] of threadsCpu()) {
+    const delta = (ns - (threadsBefore.get(tid)?.ns ?? 0)) / 1e6 / runs;
+    if (delta > 0.005) console.error(`thread ${tid} ${comm}: ${delta.toFixed(3)} ms per task`);
+  }
+}
+// CPU time of the whole process (scheduler, workers, garbage-collector and I/O threads) per task.
+const processCpuMsPerTask = (processCpu.user + processCpu.system) / 1e3 / runs;
 const engineMs = tasks.reduce((sum, t) => sum + (runtime.store.tasks.get(t.id).runMs ?? 0), 0);
 
 // Cache-hit latency: resubmit items that are now cached, one at a time.
@@ -62,4 +83,4 @@ if (cache) {
 await runtime.close();
 clearInterval(keepAlive);
 // The scheduler's thread: time it was busy (not waiting in the event loop) per task.
-console.log(JSON.stringify({ wallMs, engineMs, schedulerMsPerTask: loop.active / runs, schedulerCpuMsPerTask, hitLatencies, dir }));
+console.log(JSON.stringify({ wallMs, engineMs, schedulerMsPerTask: loop.active / runs, schedulerCpuMsPerTask, processCpuMsPerTask, hitLatencies, dir }));

@@ -15,6 +15,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("validate", Napi::Function::New(env, pesim::addon::Validate, "validate"));
   pesim::addon::registerAnalysis(env, exports);
   exports.Set("encodeParquet", Napi::Function::New(env, pesim::addon::EncodeParquet, "encodeParquet"));
+  exports.Set("writeParquetFile", Napi::Function::New(env, pesim::addon::WriteParquetFile, "writeParquetFile"));
   exports.Set("version", pesim::engineVersion());
   exports.Set("eigenVersion", pesim::eigenVersion());
   return exports;

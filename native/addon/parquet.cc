@@ -3,11 +3,15 @@
 // in property order), codec ("none" | "snappy" | "gzip" | "lz4").
 #include "parquet.hh"
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "errors.hh"
 #include "pesim/errors.hpp"
@@ -120,6 +124,103 @@ Napi::Value EncodeParquet(const Napi::CallbackInfo& info) {
       owned);
   file.release();  // owned by the ArrayBuffer's finalizer from here on
   return Napi::Uint8Array::New(env, size, buffer, 0);
+}
+
+namespace {
+
+// A failed write(2), carried out of the writer to be reported as Node's fs reports one.
+struct WriteFailure {
+  int error;
+};
+
+// Streams the file to a descriptor: small pieces (page headers, the footer) gather in a buffer,
+// page data goes to write(2) as it is.
+class FileDescriptorSink final : public parquet::ByteSink {
+ public:
+  explicit FileDescriptorSink(int fd) : fd_(fd) { buffer_.reserve(kBuffer); }
+
+  void append(const std::uint8_t* bytes, std::size_t size) override {
+    size_ += size;
+    if (buffer_.size() + size <= kBuffer) {
+      buffer_.insert(buffer_.end(), bytes, bytes + size);
+      return;
+    }
+    flush();
+    if (size < kBuffer) {
+      buffer_.insert(buffer_.end(), bytes, bytes + size);
+    } else {
+      writeAll(bytes, size);
+    }
+  }
+
+  std::size_t size() const { return size_; }  // bytes handed over so far
+
+  void flush() {
+    writeAll(buffer_.data(), buffer_.size());
+    buffer_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kBuffer = std::size_t{64} << 10;
+
+  void writeAll(const std::uint8_t* bytes, std::size_t size) {
+    while (size > 0) {
+      const ssize_t written = ::write(fd_, bytes, size);
+      if (written < 0) {
+        if (errno == EINTR) continue;
+        throw WriteFailure{errno};
+      }
+      bytes += written;
+      size -= static_cast<std::size_t>(written);
+    }
+  }
+
+  int fd_;
+  std::size_t size_ = 0;
+  std::vector<std::uint8_t> buffer_;
+};
+
+// A failed write as Node reports one: code = the errno name (ENOSPC, EIO, EBADF, ...).
+Napi::Error writeError(Napi::Env env, int error) {
+  const char* name = strerrorname_np(error);
+  Napi::Error js = Napi::Error::New(env, std::string("writing the Parquet file failed: ") + std::strerror(error));
+  js.Value().Set("code", name != nullptr ? name : "EIO");
+  js.Value().Set("errno", -error);
+  js.Value().Set("syscall", "write");
+  return js;
+}
+
+}  // namespace
+
+Napi::Value WriteParquetFile(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const bool validFd = info[0].IsNumber() && info[0].As<Napi::Number>().DoubleValue() >= 0 &&
+                       info[0].As<Napi::Number>().DoubleValue() == static_cast<double>(info[0].As<Napi::Number>().Int32Value());
+  if (!validFd) {
+    Napi::Error js = Napi::TypeError::New(env, "fd must be a file descriptor (a non-negative integer)");
+    js.Value().Set("code", "ENCODE_INVALID");
+    js.Value().Set("field", "fd");
+    throw js;
+  }
+  FileDescriptorSink sink(info[0].As<Napi::Number>().Int32Value());
+  try {
+    Arguments args;
+    readColumns(info[1], args);
+    readNames(info[2], args);
+    readMetadata(info[3], args);
+    if (!info[4].IsString()) invalid("codec", "codec must be one of none, snappy, gzip, lz4");
+    args.options.codec = parquet::codecFromName(info[4].As<Napi::String>().Utf8Value());
+    args.options.createdBy = "pesim";
+    parquet::writeDoubleColumns(sink, args.names, args.columns, args.rows, args.options);
+    sink.flush();
+  } catch (const Napi::Error&) {
+    throw;
+  } catch (const WriteFailure& failure) {
+    throw writeError(env, failure.error);
+  } catch (...) {
+    throw toJsError(env, capture(std::current_exception()));
+  }
+  return Napi::Number::New(env, static_cast<double>(sink.size()));
 }
 
 }  // namespace pesim::addon

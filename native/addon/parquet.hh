@@ -10,5 +10,10 @@
 namespace pesim::addon {
 
 Napi::Value EncodeParquet(const Napi::CallbackInfo& info);
+// writeParquetFile(fd, columns, names, metadata, codec) → bytes written: the same file, written
+// to an open file descriptor from here, so that its bytes never become a JavaScript buffer (which
+// V8 counts as external memory, pacing its garbage collections by it). A failed write throws an
+// Error with the errno name as `code`, as Node's fs does.
+Napi::Value WriteParquetFile(const Napi::CallbackInfo& info);
 
 }  // namespace pesim::addon

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -139,6 +140,56 @@ class SamplePages {
   std::thread thread_;
 };
 
+// ArrayBuffers of an earlier result that its owner will not read again (a worker thread that has
+// written that result to a file), offered for the next run's samples. Each buffer is used at most
+// once, whole arrays only, so two channels never share memory; the sample arrays need 8-byte
+// alignment, which an ArrayBuffer's start has.
+class ReusableMemory {
+ public:
+  void offer(Napi::ArrayBuffer buffer) {
+    if (buffer.ByteLength() == 0) return;  // detached (transferred away) or empty
+    for (Napi::ArrayBuffer& known : buffers_) {
+      if (known.Data() == buffer.Data()) return;  // offered twice
+    }
+    buffers_.push_back(buffer);
+    taken_.push_back(false);
+  }
+
+  // The smallest free buffer of at least `bytes` bytes, or nullptr.
+  Napi::ArrayBuffer* take(std::size_t bytes) {
+    std::size_t best = buffers_.size();
+    for (std::size_t i = 0; i < buffers_.size(); ++i) {
+      if (taken_[i] || buffers_[i].ByteLength() < bytes) continue;
+      if (best == buffers_.size() || buffers_[i].ByteLength() < buffers_[best].ByteLength()) best = i;
+    }
+    if (best == buffers_.size()) return nullptr;
+    taken_[best] = true;
+    return &buffers_[best];
+  }
+
+ private:
+  std::vector<Napi::ArrayBuffer> buffers_;
+  std::vector<bool> taken_;
+};
+
+// The optional third argument of simulateSync: an array of Float64Arrays whose memory may be
+// reused (their contents are overwritten; the caller must not read them afterwards).
+ReusableMemory toReusableMemory(const Napi::Value& value) {
+  ReusableMemory memory;
+  if (value.IsUndefined() || value.IsNull()) return memory;
+  if (!value.IsArray()) throwInvalid(value.Env(), "reuse", "an array of Float64Array");
+  const Napi::Array list = value.As<Napi::Array>();
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    const Napi::Value item = list.Get(i);
+    if (!item.IsTypedArray() || item.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
+      throwInvalid(value.Env(), "reuse[" + std::to_string(i) + "]", "a Float64Array");
+    }
+    const Napi::Value buffer = item.As<Napi::TypedArray>().ArrayBuffer();
+    if (buffer.IsArrayBuffer()) memory.offer(buffer.As<Napi::ArrayBuffer>());  // never a SharedArrayBuffer
+  }
+  return memory;
+}
+
 class SimulationWorker : public PromiseWorker<Result> {
  public:
   SimulationWorker(Napi::Env env, Netlist netlist, RunControl control, Napi::Value controlObject)
@@ -162,15 +213,22 @@ Napi::Value SimulateSync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Netlist netlist = toNetlist(info[0]);
   RunControl control = toRunControl(info[1]);
-  // On the JS thread the run records straight into the Float64Arrays of the result. Their memory
-  // is a Node Buffer's, which Node allocates without zero-filling (a Float64Array of its own would
-  // be cleared first: a pass over every sample page for values the recorder overwrites anyway).
+  ReusableMemory reusable = toReusableMemory(info[2]);
+  // On the JS thread the run records straight into the Float64Arrays of the result: over memory
+  // the caller hands back for reuse where it is large enough, else over a fresh Node Buffer,
+  // which Node allocates without zero-filling (a Float64Array of its own would be cleared first:
+  // a pass over every sample page for values the recorder overwrites anyway).
   std::vector<Napi::Float64Array> samples;
   SamplePages pages;
-  control.sampleStorage = [&samples, &pages, env](std::size_t array, std::size_t points) {
+  control.sampleStorage = [&samples, &pages, &reusable, env](std::size_t array, std::size_t points) {
     if (samples.size() <= array) samples.resize(array + 1);
-    Napi::Buffer<uint8_t> bytes = Napi::Buffer<uint8_t>::New(env, points * sizeof(double));
-    samples[array] = Napi::Float64Array::New(env, points, bytes.ArrayBuffer(), bytes.ByteOffset());
+    const std::size_t bytes = points * sizeof(double);
+    if (Napi::ArrayBuffer* memory = reusable.take(bytes)) {
+      samples[array] = Napi::Float64Array::New(env, points, *memory, 0);
+      return samples[array].Data();  // mapped already: no pages to fault in
+    }
+    Napi::Buffer<uint8_t> fresh = Napi::Buffer<uint8_t>::New(env, bytes);
+    samples[array] = Napi::Float64Array::New(env, points, fresh.ArrayBuffer(), fresh.ByteOffset());
     pages.add(samples[array].Data(), points);
     return samples[array].Data();
   };

@@ -1,6 +1,8 @@
 // simulateSync (runs on the calling thread: for worker threads) and simulateAsync (runs on the
 // libuv thread pool and returns a Promise). Both take the netlist and an optional control object
-// { flags: Int32Array(2), progress: Float64Array(5) } over shared memory.
+// { flags: Int32Array(2), progress: Float64Array(5) } over shared memory. simulateSync takes a
+// third, optional argument: Float64Arrays of an earlier result whose memory the run may record
+// into (overwriting them), which spares a thread that runs many simulations fresh allocations.
 #pragma once
 
 #include <napi.h>

@@ -93,13 +93,20 @@ export async function simulate(netlist: Netlist, options: SimulateOptions = {}):
 export interface SimulateSyncOptions {
   parameters?: ParameterOverrides;
   controller?: RunController;
+  /**
+   * Arrays of an earlier result that the caller will not read again: the run records into their
+   * memory where it is large enough (overwriting it) instead of allocating fresh arrays. Saves a
+   * thread that runs simulation after simulation the page faults of new memory and the garbage
+   * collections it provokes.
+   */
+  reuse?: Float64Array[];
 }
 
 /** Runs on the calling thread (blocks it): meant for worker threads. */
 export function simulateSync(netlist: Netlist, options: SimulateSyncOptions = {}): SimulationResult {
   const prepared = prepareNetlist(netlist, options.parameters);
   try {
-    return toResult(loadBinding().simulateSync(prepared, options.controller?.native));
+    return toResult(loadBinding().simulateSync(prepared, options.controller?.native, options.reuse));
   } catch (error) {
     throw toEngineError(error);
   }

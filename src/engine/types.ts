@@ -36,7 +36,7 @@ export interface NativeResult {
 }
 
 export interface NativeBinding {
-  simulateSync(netlist: Netlist, control?: NativeControl): NativeResult;
+  simulateSync(netlist: Netlist, control?: NativeControl, reuse?: Float64Array[]): NativeResult;
   simulateAsync(netlist: Netlist, control?: NativeControl): Promise<NativeResult>;
   validate(netlist: Netlist): string[];
   version: string;

@@ -7,10 +7,15 @@ import { RunController, simulateSync, isDeterministicFailure } from '../../engin
 import { writableInWorker, writeResultInWorker } from '../cache/formats/eager.js';
 import type { ExecutionOutcome, ExecutionRequest } from './types.js';
 
+// The arrays of this thread's last result that went to a file rather than back to the scheduler:
+// the next run records into their memory (see SimulateSyncOptions.reuse).
+let reusable: Float64Array[] = [];
+
 export default async function runTask(request: ExecutionRequest): Promise<unknown> {
   const controller = new RunController(request.buffers);
   try {
-    const result = simulateSync(request.spec.netlist, { parameters: request.spec.parameters, controller });
+    const result = simulateSync(request.spec.netlist, { parameters: request.spec.parameters, controller, reuse: reusable });
+    reusable = [];
     const wanted = request.spec.signals;
     const signals: Record<string, Float64Array> = {};
     for (const [key, values] of Object.entries(result.signals)) {
@@ -20,6 +25,7 @@ export default async function runTask(request: ExecutionRequest): Promise<unknow
     if (request.output && writableInWorker(request.output.format)) {
       const { path, format, compression, sync } = request.output;
       await writeResultInWorker(path, stored, format, compression, { sync });
+      reusable = [result.time, ...Object.values(result.signals)];
       const written: ExecutionOutcome = { ok: true, written: { measurements: result.measurements, stats: result.stats } };
       return written;
     }

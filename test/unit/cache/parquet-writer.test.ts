@@ -2,7 +2,7 @@
 // reader: several pages per column, zero rows, special values bit for bit, many columns, unicode
 // names, the footer as another implementation sees it, and argument validation that names the field.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ParquetFile, readSchema } from 'parquet-wasm';
@@ -148,6 +148,58 @@ describe('native Parquet writer', function () {
     const shared = ramp(1_000);
     const result = resultOf(shared.subarray(0, 500), { a: shared.subarray(250, 750), b: shared.subarray(500) });
     expectSameResult(await roundTrip(result, 'snappy'), result);
+  });
+
+  describe('writeParquetFile: the file streamed to a descriptor', () => {
+    const columns = [ramp(300_000), ramp(300_000, 3), ramp(300_000, -1)];
+    const names = ['time', 'a', 'b'];
+    for (const compression of CODECS) {
+      it(`${compression}: writes exactly the bytes encodeParquet returns and reports their count`, () => {
+        const path = join(dir, `fd-${compression}.parquet`);
+        const fd = openSync(path, 'w');
+        let size: number;
+        try {
+          size = parquetBinding().writeParquetFile(fd, columns, names, { pesim: 'meta', other: 'x' }, compression);
+        } finally {
+          closeSync(fd);
+        }
+        const expected = parquetBinding().encodeParquet(columns, names, { pesim: 'meta', other: 'x' }, compression);
+        const written = readFileSync(path);
+        expect(size).to.equal(expected.byteLength);
+        expect(Buffer.compare(written, Buffer.from(expected))).to.equal(0);
+      });
+    }
+
+    it('reports a failed write as Node does: ENOSPC on /dev/full, EBADF on a closed descriptor', () => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const error = thrown(() => parquetBinding().writeParquetFile(full, columns, names, {}, 'none')) as Error & { code?: string; syscall?: string };
+        expect(error.code).to.equal('ENOSPC');
+        expect(error.syscall).to.equal('write');
+      } finally {
+        closeSync(full);
+      }
+      const closed = openSync(join(dir, 'closed.parquet'), 'w');
+      closeSync(closed);
+      expect(thrown(() => parquetBinding().writeParquetFile(closed, columns, names, {}, 'none')).code).to.equal('EBADF');
+    });
+
+    it('refuses a descriptor that is not a non-negative integer, and bad columns, naming the field', () => {
+      for (const fd of [-1, 1.5, '3', undefined]) {
+        const error = thrown(() => parquetBinding().writeParquetFile(fd as never, columns, names, {}, 'none'));
+        expect(error.code).to.equal('ENCODE_INVALID');
+        expect(error.field).to.equal('fd');
+      }
+      const fd = openSync(join(dir, 'refused.parquet'), 'w');
+      try {
+        const error = thrown(() => parquetBinding().writeParquetFile(fd, [columns[0], Float64Array.of(1)], ['a', 'b'], {}, 'none'));
+        expect(error.code).to.equal('ENCODE_INVALID');
+        expect(error.field).to.equal('columns[1]');
+      } finally {
+        closeSync(fd);
+      }
+      expect(readFileSync(join(dir, 'refused.parquet')).length, 'nothing written for refused arguments').to.equal(0);
+    });
   });
 
   describe('argument validation of the binding', () => {

@@ -49,6 +49,21 @@ struct WriteOptions {
   std::size_t pageValues = kMaxPageValues;
 };
 
+// Receives a file's bytes in order. writeDoubleColumns hands large pieces (page data) over as they
+// are, without copying them first, so a sink that writes to a file descriptor streams the file.
+class ByteSink {
+ public:
+  ByteSink() = default;
+  ByteSink(const ByteSink&) = delete;
+  ByteSink& operator=(const ByteSink&) = delete;
+  virtual ~ByteSink() = default;
+  virtual void append(const std::uint8_t* bytes, std::size_t size) = 0;
+};
+
+// The same file as below, handed to `sink` piece by piece (the sink's exceptions pass through).
+void writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
+                        std::size_t rows, const WriteOptions& options);
+
 // The whole Parquet file. names.size() must equal columns.size() (at least one column); every
 // column points at `rows` doubles (nullptr is allowed only when rows == 0). Names are written as
 // given (any bytes, duplicates allowed). Throws InputError (ENCODE_INVALID) naming the argument at

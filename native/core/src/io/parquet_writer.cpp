@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "io/page_compressor.hpp"
@@ -34,10 +35,44 @@ constexpr std::size_t kFooterBaseBound = 256;
   throw InputError(ErrorCode::EncodeInvalid, field, message);
 }
 
-// Byte by byte: GCC 12 reports a false -Warray-bounds for a 4-byte range insert into a fresh vector.
-void appendMagic(std::vector<std::uint8_t>& out) {
-  for (char c : kMagic) out.push_back(static_cast<std::uint8_t>(c));
-}
+// The sink plus the count of bytes handed to it (the file offset of the next byte) and a small
+// buffer for the Thrift-encoded pieces.
+class Output {
+ public:
+  explicit Output(ByteSink& sink) : sink_(sink) {}
+  void put(const std::uint8_t* bytes, std::size_t size) {
+    if (size == 0) return;
+    sink_.append(bytes, size);
+    position_ += size;
+  }
+  // Encodes a Thrift structure with `encode(CompactWriter&)` and hands it over.
+  template <typename Encode>
+  std::size_t putEncoded(Encode&& encode) {
+    small_.clear();
+    io::CompactWriter w(small_);
+    encode(w);
+    put(small_.data(), small_.size());
+    return small_.size();
+  }
+  void putMagic() { put(reinterpret_cast<const std::uint8_t*>(kMagic), sizeof kMagic); }
+  std::size_t position() const { return position_; }
+
+ private:
+  ByteSink& sink_;
+  std::size_t position_ = 0;
+  std::vector<std::uint8_t> small_;
+};
+
+// The whole file in one vector, allocated once at an upper bound of its size.
+class VectorSink final : public ByteSink {
+ public:
+  explicit VectorSink(std::size_t capacity) { bytes_.reserve(capacity); }
+  void append(const std::uint8_t* bytes, std::size_t size) override { bytes_.insert(bytes_.end(), bytes, bytes + size); }
+  std::vector<std::uint8_t> take() { return std::move(bytes_); }
+
+ private:
+  std::vector<std::uint8_t> bytes_;
+};
 
 bool knownCodec(Codec codec) {
   return codec == Codec::Uncompressed || codec == Codec::Snappy || codec == Codec::Gzip || codec == Codec::Lz4Raw;
@@ -91,8 +126,7 @@ constexpr bool kLittleEndian =
 #endif
 
 // PageHeader{type, uncompressed_page_size, compressed_page_size, data_page_header}.
-void writePageHeader(std::vector<std::uint8_t>& out, std::size_t values, std::size_t rawBytes, std::size_t storedBytes) {
-  io::CompactWriter w(out);
+void writePageHeader(io::CompactWriter& w, std::size_t values, std::size_t rawBytes, std::size_t storedBytes) {
   w.structBegin();
   w.fieldI32(1, kPageTypeData);
   w.fieldI32(2, static_cast<std::int32_t>(rawBytes));
@@ -107,11 +141,11 @@ void writePageHeader(std::vector<std::uint8_t>& out, std::size_t values, std::si
 }
 
 // The pages of one column; `scratch` holds one compressed page (and, on big-endian hosts, the
-// little-endian copy of the values).
-ChunkInfo writeColumnChunk(std::vector<std::uint8_t>& out, const double* values, std::size_t rows, std::size_t pageValues,
+// little-endian copy of the values). Uncompressed pages go to the sink straight from `values`.
+ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, std::size_t pageValues,
                            io::PageCompressor& compressor, std::vector<std::uint8_t>& scratch, std::vector<std::uint8_t>& swapped) {
   ChunkInfo info;
-  info.dataPageOffset = static_cast<std::int64_t>(out.size());
+  info.dataPageOffset = static_cast<std::int64_t>(out.position());
   for (std::size_t start = 0; start < rows; start += pageValues) {
     const std::size_t count = std::min(pageValues, rows - start);
     const std::size_t rawBytes = count * sizeof(double);
@@ -121,19 +155,16 @@ ChunkInfo writeColumnChunk(std::vector<std::uint8_t>& out, const double* values,
       for (std::size_t i = 0; i < count; ++i) plainDouble(values[start + i], &swapped[8 * i]);
       raw = swapped.data();
     }
-    const std::size_t headerStart = out.size();
+    const std::uint8_t* stored = raw;
     std::size_t storedBytes = rawBytes;
-    if (compressor.codec() == Codec::Uncompressed) {
-      writePageHeader(out, count, rawBytes, rawBytes);
-      out.insert(out.end(), raw, raw + rawBytes);
-    } else {
+    if (compressor.codec() != Codec::Uncompressed) {
       storedBytes = compressor.compress(raw, rawBytes, scratch.data(), scratch.size());
-      writePageHeader(out, count, rawBytes, storedBytes);
-      out.insert(out.end(), scratch.data(), scratch.data() + storedBytes);
+      stored = scratch.data();
     }
-    const auto headerBytes = static_cast<std::int64_t>(out.size() - headerStart - storedBytes);
-    info.compressedSize += headerBytes + static_cast<std::int64_t>(storedBytes);
-    info.uncompressedSize += headerBytes + static_cast<std::int64_t>(rawBytes);
+    const std::size_t headerBytes = out.putEncoded([&](io::CompactWriter& w) { writePageHeader(w, count, rawBytes, storedBytes); });
+    out.put(stored, storedBytes);
+    info.compressedSize += static_cast<std::int64_t>(headerBytes + storedBytes);
+    info.uncompressedSize += static_cast<std::int64_t>(headerBytes + rawBytes);
   }
   computeStatistics(values, rows, info);
   return info;
@@ -173,9 +204,8 @@ void writeColumnChunkMeta(io::CompactWriter& w, const std::string& name, Codec c
   w.structEnd();  // ColumnChunk
 }
 
-void writeFooter(std::vector<std::uint8_t>& out, const std::vector<std::string>& names, std::size_t rows,
+void writeFooter(io::CompactWriter& w, const std::vector<std::string>& names, std::size_t rows,
                  const std::vector<ChunkInfo>& chunks, const WriteOptions& options) {
-  io::CompactWriter w(out);
   w.structBegin();  // FileMetaData
   w.fieldI32(1, kFileVersion);
   w.fieldListBegin(2, io::CompactType::Struct, names.size() + 1);  // schema: root, then the leaves
@@ -264,6 +294,27 @@ const char* codecName(Codec codec) {
   return "UNKNOWN";
 }
 
+void writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
+                        std::size_t rows, const WriteOptions& options) {
+  validate(names, columns, rows, options);
+  io::PageCompressor compressor(options.codec);
+  Output out(sink);
+  out.putMagic();
+  std::vector<std::uint8_t> scratch(compressor.codec() == Codec::Uncompressed || rows == 0 ? 0 : compressor.bound(std::min(rows, options.pageValues) * sizeof(double)));
+  std::vector<std::uint8_t> swapped;
+  std::vector<ChunkInfo> chunks;  // empty when there are no rows: the file then has no row group
+  if (rows > 0) {
+    chunks.reserve(columns.size());
+    for (const double* column : columns) chunks.push_back(writeColumnChunk(out, column, rows, options.pageValues, compressor, scratch, swapped));
+  }
+  const std::size_t footerLength = out.putEncoded([&](io::CompactWriter& w) { writeFooter(w, names, rows, chunks, options); });
+  if (footerLength > std::numeric_limits<std::uint32_t>::max()) invalid("metadata", "the file metadata exceeds 4 GiB");
+  std::uint8_t length[4];
+  for (int i = 0; i < 4; ++i) length[i] = static_cast<std::uint8_t>(footerLength >> (8 * i));
+  out.put(length, sizeof length);
+  out.putMagic();
+}
+
 std::vector<std::uint8_t> writeDoubleColumns(const std::vector<std::string>& names, const std::vector<const double*>& columns,
                                              std::size_t rows, const WriteOptions& options) {
   validate(names, columns, rows, options);
@@ -275,24 +326,9 @@ std::vector<std::uint8_t> writeDoubleColumns(const std::vector<std::string>& nam
   std::size_t footerBound = kFooterBaseBound + options.createdBy.size();
   for (const std::string& name : names) footerBound += kColumnFooterBound + 2 * name.size();
   for (const auto& [key, value] : options.metadata) footerBound += 32 + key.size() + value.size();
-
-  std::vector<std::uint8_t> out;
-  out.reserve(2 * sizeof kMagic + columns.size() * columnBound + footerBound + 4);
-  appendMagic(out);
-  std::vector<std::uint8_t> scratch(compressor.codec() == Codec::Uncompressed || rows == 0 ? 0 : compressor.bound(std::min(rows, options.pageValues) * sizeof(double)));
-  std::vector<std::uint8_t> swapped;
-  std::vector<ChunkInfo> chunks;  // empty when there are no rows: the file then has no row group
-  if (rows > 0) {
-    chunks.reserve(columns.size());
-    for (const double* column : columns) chunks.push_back(writeColumnChunk(out, column, rows, options.pageValues, compressor, scratch, swapped));
-  }
-  const std::size_t footerStart = out.size();
-  writeFooter(out, names, rows, chunks, options);
-  const std::size_t footerLength = out.size() - footerStart;
-  if (footerLength > std::numeric_limits<std::uint32_t>::max()) invalid("metadata", "the file metadata exceeds 4 GiB");
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(footerLength >> (8 * i)));
-  appendMagic(out);
-  return out;
+  VectorSink sink(2 * sizeof kMagic + columns.size() * columnBound + footerBound + 4);
+  writeDoubleColumns(sink, names, columns, rows, options);
+  return sink.take();
 }
 
 }  // namespace pesim::parquet

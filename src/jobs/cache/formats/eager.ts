@@ -1,14 +1,14 @@
 // Result-file writing inside worker threads. The Parquet and CSV codecs are imported statically
 // (the wasm module loads once when the worker starts, not on its first task; under tsx, dynamic
-// imports inside worker threads are not compiled). Parquet is encoded in memory and written with
-// blocking calls, which cost a worker nothing. HDF5 is not available here: h5wasm is an ES module
+// imports inside worker threads are not compiled). Parquet is encoded and written by the addon
+// with blocking calls, which cost a worker nothing. HDF5 is not available here: h5wasm is an ES module
 // that initialises asynchronously, which a worker loaded through require() (piscina under tsx)
 // cannot import statically; workers return HDF5 results as arrays and the scheduler writes them.
 import type { Compression, StorageFormat, StoredResult } from '../../types.js';
 import { readCsvResult, writeCsvResult } from './csv.js';
-import { checkCombination, preloadCodec, writeFileAtomicSync, writeResult, type WriteOptions } from './index.js';
+import { checkCombination, preloadCodec, writeFileAtomicSyncWith, writeResult, type WriteOptions } from './index.js';
 import { checkResult } from './meta.js';
-import { encodeParquetResult, readParquetResult, writeParquetResult } from './parquet.js';
+import { readParquetResult, writeParquetResult, writeParquetResultToFd } from './parquet.js';
 
 preloadCodec('parquet', { write: writeParquetResult, read: readParquetResult });
 preloadCodec('csv', { write: writeCsvResult, read: readCsvResult });
@@ -28,5 +28,6 @@ export async function writeResultInWorker(
 ): Promise<number> {
   if (format !== 'parquet') return writeResult(path, result, format, compression, options);
   checkCombination(format, compression);
-  return writeFileAtomicSync(path, encodeParquetResult(result, checkResult(result), compression), options);
+  const names = checkResult(result);
+  return writeFileAtomicSyncWith(path, (fd) => writeParquetResultToFd(fd, result, names, compression), options);
 }

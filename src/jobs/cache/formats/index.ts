@@ -133,17 +133,26 @@ export async function writeResult(
  * call would be a round trip through the shared libuv pool (≈ 2.5 ms of a 2 ms run's 5 ms write).
  */
 export function writeFileAtomicSync(path: string, bytes: Uint8Array, options: WriteOptions = {}): number {
+  return writeFileAtomicSyncWith(path, (fd) => {
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+    return bytes.length;
+  }, options);
+}
+
+/** writeFileAtomicSync with the content written by `write` to the temporary file's descriptor. */
+export function writeFileAtomicSyncWith(path: string, write: (fd: number) => number, options: WriteOptions = {}): number {
   const temporary = temporaryPath(path);
   try {
     const fd = openSync(temporary, 'w');
+    let size: number;
     try {
-      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+      size = write(fd);
       if (options.sync !== false) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     renameSync(temporary, path);
-    return bytes.length;
+    return size;
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;

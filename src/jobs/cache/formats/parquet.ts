@@ -8,7 +8,7 @@
 //
 // Writing is native: the addon's encodeParquet (native/core/src/io/parquet_writer.cpp) reads the
 // Float64Arrays in place and returns the whole file (one row group, PLAIN doubles in pages of at
-// most 1 MiB, created_by `pesim`). Reading goes through parquet-wasm, an independent
+// most 1 MiB, created_by `pesim`); writeParquetFile writes that file to a file descriptor instead. Reading goes through parquet-wasm, an independent
 // implementation, so every round trip also checks the writer against another reader.
 //
 // Library notes: `parquet-wasm` resolves to its CommonJS `node/` build under Node (the "node"
@@ -43,12 +43,18 @@ export interface ParquetBinding {
    * `field` (columns[2], names, metadata.key, codec) for bad arguments.
    */
   encodeParquet(columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: Compression): Uint8Array;
+  /**
+   * The same file written to the open file descriptor `fd` from native code (its bytes never
+   * become a JavaScript buffer); returns its size. A failed write throws with the errno name as
+   * `code` (ENOSPC, EIO, ...).
+   */
+  writeParquetFile(fd: number, columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: Compression): number;
 }
 
 /** The addon as a ParquetBinding; an addon built before the encoder existed is reported as such. */
 export function parquetBinding(): ParquetBinding {
   const binding = loadBinding() as unknown as Partial<ParquetBinding>;
-  if (typeof binding.encodeParquet !== 'function') {
+  if (typeof binding.encodeParquet !== 'function' || typeof binding.writeParquetFile !== 'function') {
     throw new Error('pesim: the native addon has no Parquet encoder (built from older sources): run `npm run build:native`');
   }
   return binding as ParquetBinding;
@@ -72,13 +78,22 @@ function wasmCall<T>(what: string, run: () => T): T {
   }
 }
 
-/** The result as the bytes of a Parquet file with the given codec. */
-export function encodeParquetResult(result: StoredResult, names: string[], compression: Compression): Uint8Array {
+/** The encoder's arguments for a result: columns, their names, the key-value metadata. */
+function parquetArguments(result: StoredResult, names: string[], compression: Compression): [Float64Array[], string[], Record<string, string>] {
   if (PARQUET_CODECS[compression] === undefined) throw new Error(`parquet has no codec for ${compression}`);
   const columns = [result.time, ...names.map((name) => result.signals[name])];
   const columnNames = ['time', ...names.map(columnName)];
-  const metadata = { [PARQUET_META_KEY]: encodeMeta(result, names) };
-  return parquetBinding().encodeParquet(columns, columnNames, metadata, compression);
+  return [columns, columnNames, { [PARQUET_META_KEY]: encodeMeta(result, names) }];
+}
+
+/** The result as the bytes of a Parquet file with the given codec. */
+export function encodeParquetResult(result: StoredResult, names: string[], compression: Compression): Uint8Array {
+  return parquetBinding().encodeParquet(...parquetArguments(result, names, compression), compression);
+}
+
+/** Writes the result as a Parquet file to the open file descriptor `fd`; returns its size. */
+export function writeParquetResultToFd(fd: number, result: StoredResult, names: string[], compression: Compression): number {
+  return parquetBinding().writeParquetFile(fd, ...parquetArguments(result, names, compression), compression);
 }
 
 /** Writes the result to `path` as Parquet with the given codec. */
