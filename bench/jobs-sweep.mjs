@@ -1,13 +1,15 @@
 // Child process of bench/jobs.ts: runs the 1 000-run sweep on the compiled job runtime (dist/) in a
 // plain `node` process, so neither the scheduler's thread nor its workers pay a TypeScript loader.
 // Reads {netlist, runs, workers, cache} as JSON on stdin; prints one JSON line of figures, with
-// the data directory, which the caller removes (see bench/jobs.ts: not between sweeps).
+// the data directory, which the caller removes (see bench/jobs.ts: not between sweeps). With
+// PESIM_BENCH_THREADS=1 it also prints each thread's CPU time per task to stderr (diagnosis).
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { benchDataDir } from './data-dir.mjs';
 
 const { createRuntime, defaultRuntimeSettings } = await import(new URL('../dist/src/jobs/runtime.js', import.meta.url).href);
 const { netlist, runs, workers, cache } = JSON.parse(readFileSync(0, 'utf8'));
+const WARM_UP = 200;
 
 const sweep = (count, offset = 0) => Array.from({ length: count }, (_, i) => ({
   owner: 'bench', priority: 'NORMAL', modelName: 'buck', request: {},
@@ -34,7 +36,9 @@ settings.maxConcurrentSimulations = workers;
 settings.cache.enabled = cache;
 settings.scheduler.queueSize = runs + 10;
 const runtime = createRuntime(settings);
-await allDone(runtime, await runtime.scheduler.submitMany(sweep(4, runs))); // start the workers
+// Start the workers and let V8 compile the hot paths before measuring (in a short warm-up the
+// optimising compiler's threads still take ≈ 0.3 ms of CPU per task).
+await allDone(runtime, await runtime.scheduler.submitMany(sweep(WARM_UP, runs)));
 
 // CPU time of this (the scheduler's) thread [ns]: unlike event-loop utilisation it does not count
 // the time the thread waits for a core on a busy machine.

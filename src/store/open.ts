@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteBatchRepository } from './batches.js';
 import { SqliteCacheIndexRepository } from './cache-index.js';
+import { DEFAULT_CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { SqliteCircuitRepository } from './circuits.js';
 import { SqliteCounterRepository } from './counters.js';
 import { DEFAULT_MAX_LOG_ROWS, SqliteLogRepository } from './logs.js';
@@ -28,6 +29,11 @@ export interface StoreOptions {
   maxLogRows?: number;
   /** How long a statement waits for another connection's lock before failing [ms]. */
   busyTimeoutMs?: number;
+  /**
+   * Period of the WAL checkpoints, which run on a thread of their own (checkpointer.ts) [ms];
+   * 0 leaves them to SQLite, inside the commits of the main connection.
+   */
+  checkpointIntervalMs?: number;
 }
 
 /** PESIM_DATA_DIR, or ./data under the working directory. */
@@ -49,6 +55,7 @@ class SqliteStore implements Store {
     readonly dataDir: string,
     private readonly db: Db,
     options: StoreOptions,
+    private readonly checkpointer?: Checkpointer,
   ) {
     this.tasks = new SqliteTaskRepository(db);
     this.circuits = new SqliteCircuitRepository(db);
@@ -67,6 +74,7 @@ class SqliteStore implements Store {
 
   /** Idempotent. */
   close(): void {
+    this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 }
@@ -94,7 +102,16 @@ export function openStore(dataDir: string, options: StoreOptions = {}): Store {
   const db = openDatabase(file, options.busyTimeoutMs, options.durability);
   try {
     migrate(db, file);
-    return new SqliteStore(dataDir, db, options);
+    const intervalMs = options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS;
+    const checkpointer = intervalMs > 0
+      ? startCheckpointer(db, {
+          file,
+          synchronous: options.durability === 'full' ? 'FULL' : 'NORMAL',
+          intervalMs,
+          busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+        })
+      : undefined;
+    return new SqliteStore(dataDir, db, options, checkpointer);
   } catch (error) {
     db.close();
     throw error;

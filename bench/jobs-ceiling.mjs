@@ -1,0 +1,35 @@
+// Child process of bench/jobs.ts: what this machine gives two threads running the engine at once,
+// without the job runtime. The 2 ms buck is simulated `runs` times in one worker thread, then
+// split over two (each thread reusing its result memory, as the runtime's workers do; no files),
+// and the speed-up of two threads over one is printed as JSON. It bounds the runtime's speed-up:
+// on a machine whose two cores slow each other down (shared caches, memory bandwidth, a
+// hypervisor), two engine threads give less than twice the throughput of one.
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+
+const { netlist, runs } = JSON.parse(readFileSync(0, 'utf8'));
+const index = new URL('../dist/src/index.js', import.meta.url).href;
+const source = `
+  const { parentPort, workerData } = require('node:worker_threads');
+  import(${JSON.stringify(index)}).then(({ simulateSync }) => {
+    let reuse = [];
+    const run = () => { const r = simulateSync(workerData.netlist, { reuse }); reuse = [r.time, ...Object.values(r.signals)]; };
+    for (let i = 0; i < 50; i++) run();
+    parentPort.postMessage('ready');
+    parentPort.once('message', () => { for (let i = 0; i < workerData.runs; i++) run(); parentPort.postMessage('done'); });
+  });`;
+
+async function wallPerRun(threads) {
+  const workers = Array.from({ length: threads }, () => new Worker(source, { eval: true, workerData: { netlist, runs: runs / threads } }));
+  await Promise.all(workers.map((w) => new Promise((resolve) => w.once('message', resolve))));
+  const started = performance.now();
+  await Promise.all(workers.map((w) => new Promise((resolve) => { w.once('message', resolve); w.postMessage('go'); })));
+  const ms = (performance.now() - started) / runs;
+  await Promise.all(workers.map((w) => w.terminate()));
+  return ms;
+}
+
+const ratios = [];
+for (let round = 0; round < 3; round++) ratios.push((await wallPerRun(1)) / (await wallPerRun(2)));
+ratios.sort((a, b) => a - b);
+console.log(JSON.stringify({ speedup: ratios[1], ratios }));
