@@ -5,6 +5,7 @@
 // on a machine whose two cores slow each other down (shared caches, memory bandwidth, a
 // hypervisor), two engine threads give less than twice the throughput of one.
 import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 
 const { netlist, runs } = JSON.parse(readFileSync(0, 'utf8'));
