@@ -9,7 +9,7 @@
 //   result file is flushed to the device before its task completes (≈ 1–2 ms per task here).
 // The check looks at the file's structure (size, the format's magic bytes, Parquet's footer);
 // damage inside a structurally complete file is still caught on reading by the column checksums.
-import { closeSync, existsSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Durability } from '../store/open.js';
 import type { Store } from '../store/types.js';
@@ -96,4 +96,41 @@ export function requeueDamagedResults(store: Store, resultPath: (id: string) => 
     requeued.push(task.id);
   }
   return requeued;
+}
+
+/** The temporary name of a file being written (formats/index.ts): `.<name>.<pid>-<12 hex>.tmp`. */
+const TEMPORARY = /^\..+\.(\d+)-[0-9a-f]{12}\.tmp$/;
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
+  }
+}
+
+/**
+ * Removes the temporary files that writers of a stopped process left behind (a crash in the middle
+ * of a result write leaves one; its task runs again and writes its file anew). Files of living
+ * processes are kept. Returns the removed paths; a missing directory is skipped.
+ */
+export function removeAbandonedTemporaries(dirs: string[]): string[] {
+  const removed: string[] = [];
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const match = TEMPORARY.exec(name);
+      if (!match || processAlive(Number(match[1]))) continue;
+      rmSync(join(dir, name), { force: true });
+      removed.push(join(dir, name));
+    }
+  }
+  return removed;
 }

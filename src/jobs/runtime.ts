@@ -9,7 +9,7 @@ import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
-import { DURABILITY_LEVELS, markOpen, requeueDamagedResults, type Durability } from './durability.js';
+import { DURABILITY_LEVELS, markOpen, removeAbandonedTemporaries, requeueDamagedResults, type Durability } from './durability.js';
 import { Scheduler, type SchedulerSettings } from './scheduler.js';
 import { systemClock, type Clock } from './clock.js';
 
@@ -92,6 +92,8 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
     if (marker.uncleanBefore && settings.durability === 'normal') {
       requeueDamagedResults(store, (id) => scheduler.resultPath(id), schedulerSettings.resultFormat);
     }
+    // A crash in the middle of a result write leaves its temporary file behind.
+    if (marker.uncleanBefore) removeAbandonedTemporaries([schedulerSettings.resultsDir, join(settings.dataDir, 'cache')]);
     scheduler.start();
     return {
       store,

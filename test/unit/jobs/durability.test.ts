@@ -2,10 +2,11 @@
 // task whose file did not reach the disk intact runs again; intact ones are left alone; nothing is
 // checked after a clean close), PESIM_DURABILITY, and `full` asking the workers to flush.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { looksComplete, markOpen } from '../../../src/jobs/durability.js';
+import { looksComplete, markOpen, removeAbandonedTemporaries } from '../../../src/jobs/durability.js';
 import { readResult, writeResult } from '../../../src/jobs/cache/formats/index.js';
 import type { ExecutionRequest, Executor } from '../../../src/jobs/executors/types.js';
 import { durabilityFromEnv } from '../../../src/jobs/runtime.js';
@@ -70,6 +71,35 @@ describe('durability', function () {
       }
       const warning = second.store.logs.recent(50).find((l) => l.taskId === ids[1] && l.level === 'WARNING');
       expect(warning?.message).to.match(/did not reach the disk intact/);
+    } finally {
+      await second.dispose();
+    }
+  });
+
+  it('after an unclean close, removes the temporary files of writers that stopped and keeps those of living ones', async () => {
+    const data = mkdtempSync(join(dir, 'temporaries-'));
+    const first = testRuntime((s) => (s.cache.enabled = false), {}, data);
+    const [record] = await first.scheduler.submitMany([task()]);
+    await waitForState(first, record.id, ['completed']);
+    await first.dispose();
+    markOpen(data); // the process stopped without closing
+    const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadPid = Number(child.stdout);
+    const results = join(data, 'results');
+    const abandoned = join(results, `.x.parquet.${deadPid}-0123456789ab.tmp`);
+    const living = join(results, `.y.parquet.${process.pid}-0123456789ab.tmp`);
+    const unrelated = join(results, '.notes.tmp');
+    for (const path of [abandoned, living, unrelated]) writeFileSync(path, 'partial');
+    // Directly: the removed paths are returned, a missing directory is skipped.
+    expect(removeAbandonedTemporaries([results, join(data, 'missing')])).to.deep.equal([abandoned]);
+    writeFileSync(abandoned, 'partial');
+    // And when the runtime opens the directory again.
+    const second = testRuntime((s) => (s.cache.enabled = false), {}, data);
+    try {
+      expect(existsSync(abandoned), 'abandoned temporary file').to.equal(false);
+      expect(existsSync(living), 'a living process\'s temporary file').to.equal(true);
+      expect(existsSync(unrelated), 'a file of another pattern').to.equal(true);
+      expect(existsSync(second.scheduler.resultPath(record.id)), 'the result file').to.equal(true);
     } finally {
       await second.dispose();
     }
