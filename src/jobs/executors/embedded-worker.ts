@@ -8,8 +8,10 @@ import { writableInWorker, writeResultInWorker } from '../cache/formats/eager.js
 import type { ExecutionOutcome, ExecutionRequest } from './types.js';
 
 // The arrays of this thread's last result that went to a file rather than back to the scheduler:
-// the next run records into their memory (see SimulateSyncOptions.reuse).
+// the next run records into their memory (see SimulateSyncOptions.reuse). A result larger than
+// REUSE_LIMIT_BYTES is let go instead, so that an idle worker does not hold a huge run's memory.
 let reusable: Float64Array[] = [];
+const REUSE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export default async function runTask(request: ExecutionRequest): Promise<unknown> {
   const controller = new RunController(request.buffers);
@@ -25,7 +27,8 @@ export default async function runTask(request: ExecutionRequest): Promise<unknow
     if (request.output && writableInWorker(request.output.format)) {
       const { path, format, compression, sync } = request.output;
       await writeResultInWorker(path, stored, format, compression, { sync });
-      reusable = [result.time, ...Object.values(result.signals)];
+      const arrays = [result.time, ...Object.values(result.signals)];
+      if (arrays.reduce((sum, a) => sum + a.buffer.byteLength, 0) <= REUSE_LIMIT_BYTES) reusable = arrays;
       const written: ExecutionOutcome = { ok: true, written: { measurements: result.measurements, stats: result.stats } };
       return written;
     }
