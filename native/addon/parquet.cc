@@ -85,13 +85,15 @@ void readMetadata(const Napi::Value& value, Arguments& out) {
   }
 }
 
-Arguments readArguments(const Napi::CallbackInfo& info) {
+// (columns, names, metadata, codec) from info[first] on: encodeParquet's arguments, and
+// writeParquetFile's after its descriptor.
+Arguments readArguments(const Napi::CallbackInfo& info, std::size_t first = 0) {
   Arguments args;
-  readColumns(info[0], args);
-  readNames(info[1], args);
-  readMetadata(info[2], args);
-  if (!info[3].IsString()) invalid("codec", "codec must be one of none, snappy, gzip, lz4");
-  args.options.codec = parquet::codecFromName(info[3].As<Napi::String>().Utf8Value());
+  readColumns(info[first], args);
+  readNames(info[first + 1], args);
+  readMetadata(info[first + 2], args);
+  if (!info[first + 3].IsString()) invalid("codec", "codec must be one of none, snappy, gzip, lz4");
+  args.options.codec = parquet::codecFromName(info[first + 3].As<Napi::String>().Utf8Value());
   args.options.createdBy = "pesim";
   return args;
 }
@@ -204,13 +206,7 @@ Napi::Value WriteParquetFile(const Napi::CallbackInfo& info) {
   }
   FileDescriptorSink sink(info[0].As<Napi::Number>().Int32Value());
   try {
-    Arguments args;
-    readColumns(info[1], args);
-    readNames(info[2], args);
-    readMetadata(info[3], args);
-    if (!info[4].IsString()) invalid("codec", "codec must be one of none, snappy, gzip, lz4");
-    args.options.codec = parquet::codecFromName(info[4].As<Napi::String>().Utf8Value());
-    args.options.createdBy = "pesim";
+    const Arguments args = readArguments(info, 1);
     parquet::writeDoubleColumns(sink, args.names, args.columns, args.rows, args.options);
     sink.flush();
   } catch (const Napi::Error&) {

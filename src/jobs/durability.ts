@@ -13,6 +13,7 @@ import { closeSync, existsSync, openSync, readdirSync, readSync, rmSync, statSyn
 import { join } from 'node:path';
 import type { Durability } from '../store/open.js';
 import type { Store } from '../store/types.js';
+import { TEMPORARY_NAME } from './cache/formats/index.js';
 import type { StorageFormat } from './types.js';
 
 export type { Durability } from '../store/open.js';
@@ -98,9 +99,6 @@ export function requeueDamagedResults(store: Store, resultPath: (id: string) => 
   return requeued;
 }
 
-/** The temporary name of a file being written (formats/index.ts): `.<name>.<pid>-<12 hex>.tmp`. */
-const TEMPORARY = /^\..+\.(\d+)-[0-9a-f]{12}\.tmp$/;
-
 function processAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
@@ -126,7 +124,7 @@ export function removeAbandonedTemporaries(dirs: string[]): string[] {
       continue;
     }
     for (const name of names) {
-      const match = TEMPORARY.exec(name);
+      const match = TEMPORARY_NAME.exec(name);
       if (!match || processAlive(Number(match[1]))) continue;
       rmSync(join(dir, name), { force: true });
       removed.push(join(dir, name));

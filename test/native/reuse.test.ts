@@ -4,18 +4,10 @@
 import { expect } from 'chai';
 import { simulateSync, type SimulationResult } from '../../src/index.js';
 import { buck } from '../fixtures/circuits.js';
+import { thrown } from '../fixtures/thrown.js';
 
 const arraysOf = (r: SimulationResult): Float64Array[] => [r.time, ...Object.values(r.signals)];
 const copies = (r: SimulationResult): Float64Array[] => arraysOf(r).map((a) => a.slice());
-
-function thrown(run: () => unknown): Error & { code?: string; field?: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as Error & { code?: string; field?: string };
-  }
-  throw new Error('expected an exception');
-}
 
 describe('simulateSync reuse of result memory', () => {
   const netlist = buck({ tEnd: 2e-4 });

@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { checkCombination, fileExtension, readResult, writeResult } from '../../../src/jobs/cache/formats/index.js';
 import type { Compression, StorageFormat, StoredResult } from '../../../src/jobs/types.js';
 import { COMBINATIONS, compressibleResult, expectSameResult, largeResult, sameBits, sampleResult, STATS } from './results.js';
+import { thrown } from '../../fixtures/thrown.js';
 
 async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string }> {
   try {
@@ -18,14 +19,6 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { code?: st
   throw new Error('expected a rejection');
 }
 
-function thrown(run: () => void): Error & { code?: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as Error & { code?: string };
-  }
-  throw new Error('expected an exception');
-}
 
 describe('result storage formats', function () {
   this.timeout(120_000);

@@ -9,6 +9,7 @@ import { ParquetFile, readSchema } from 'parquet-wasm';
 import { fileExtension, readResult, writeResult } from '../../../src/jobs/cache/formats/index.js';
 import { columnName, encodeParquetResult, PARQUET_META_KEY, parquetBinding } from '../../../src/jobs/cache/formats/parquet.js';
 import type { Compression, StoredResult } from '../../../src/jobs/types.js';
+import { thrown } from '../../fixtures/thrown.js';
 import { expectSameResult, sameBits, STATS } from './results.js';
 
 const CODECS: readonly Compression[] = ['none', 'snappy', 'gzip', 'lz4'];
@@ -44,14 +45,6 @@ async function footer(bytes: Uint8Array): Promise<{ createdBy?: string; rows: nu
   }
 }
 
-function thrown(run: () => unknown): Error & { code?: string; field?: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as Error & { code?: string; field?: string };
-  }
-  throw new Error('expected an exception');
-}
 
 describe('native Parquet writer', function () {
   this.timeout(60_000);
@@ -173,7 +166,7 @@ describe('native Parquet writer', function () {
     it('reports a failed write as Node does: ENOSPC on /dev/full, EBADF on a closed descriptor', () => {
       const full = openSync('/dev/full', 'w');
       try {
-        const error = thrown(() => parquetBinding().writeParquetFile(full, columns, names, {}, 'none')) as Error & { code?: string; syscall?: string };
+        const error = thrown(() => parquetBinding().writeParquetFile(full, columns, names, {}, 'none'));
         expect(error.code).to.equal('ENOSPC');
         expect(error.syscall).to.equal('write');
       } finally {

@@ -92,12 +92,4 @@ export function cacheEntry(key: string, overrides: Partial<CacheEntryRecord> = {
   };
 }
 
-/** The error `fn` throws (fails the test when it throws none). */
-export function thrown(fn: () => unknown): Error & { code?: string } {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error & { code?: string };
-  }
-  throw new Error('expected an error, none was thrown');
-}
+export { thrown } from '../../fixtures/thrown.js';

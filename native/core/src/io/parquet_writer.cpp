@@ -294,9 +294,11 @@ const char* codecName(Codec codec) {
   return "UNKNOWN";
 }
 
-void writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
-                        std::size_t rows, const WriteOptions& options) {
-  validate(names, columns, rows, options);
+namespace {
+
+// The file, for arguments validate() has accepted.
+void writeValidated(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
+                    std::size_t rows, const WriteOptions& options) {
   io::PageCompressor compressor(options.codec);
   Output out(sink);
   out.putMagic();
@@ -315,6 +317,14 @@ void writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, c
   out.putMagic();
 }
 
+}  // namespace
+
+void writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
+                        std::size_t rows, const WriteOptions& options) {
+  validate(names, columns, rows, options);
+  writeValidated(sink, names, columns, rows, options);
+}
+
 std::vector<std::uint8_t> writeDoubleColumns(const std::vector<std::string>& names, const std::vector<const double*>& columns,
                                              std::size_t rows, const WriteOptions& options) {
   validate(names, columns, rows, options);
@@ -327,7 +337,7 @@ std::vector<std::uint8_t> writeDoubleColumns(const std::vector<std::string>& nam
   for (const std::string& name : names) footerBound += kColumnFooterBound + 2 * name.size();
   for (const auto& [key, value] : options.metadata) footerBound += 32 + key.size() + value.size();
   VectorSink sink(2 * sizeof kMagic + columns.size() * columnBound + footerBound + 4);
-  writeDoubleColumns(sink, names, columns, rows, options);
+  writeValidated(sink, names, columns, rows, options);
   return sink.take();
 }
 

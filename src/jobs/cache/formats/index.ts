@@ -84,6 +84,9 @@ function temporaryPath(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
 }
 
+/** A name temporaryPath makes; group 1 is the writer's process id. */
+export const TEMPORARY_NAME = /^\..+\.(\d+)-[0-9a-f]{12}\.tmp$/;
+
 async function fsyncFile(path: string): Promise<void> {
   const handle = await open(path, 'r+');
   try {
