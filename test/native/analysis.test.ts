@@ -149,6 +149,29 @@ describe('native: signal analysis', () => {
     expect((rejected as AnalysisError).field).to.equal('data');
   });
 
+  it('refuses a NaN or ±∞ anywhere in a power-of-two input, naming the first one (checked after the transform)', () => {
+    for (const bits of [1, 2, 5, 11, 16]) {
+      const n = 1 << bits;
+      const places = [...new Set([0, 1, n >> 1, n - 2, n - 1].filter((i) => i >= 0))];
+      for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+        for (const at of places) {
+          const x = random(n, 9);
+          x[at] = bad;
+          const error = failure(() => spectrumSync(x)) as AnalysisError;
+          expect(error.code, `n=${n} ${bad} at ${at}`).to.equal('ANALYSIS_INVALID');
+          expect(error.field, `n=${n} ${bad} at ${at}`).to.equal(`data[${at}]`);
+        }
+      }
+      const both = random(n, 9);
+      both[n - 1] = Number.POSITIVE_INFINITY;
+      both[0] = Number.NEGATIVE_INFINITY; // +∞ and −∞ do not cancel: their sum is NaN
+      expect(failure(() => spectrumSync(both)).field, `n=${n} ±∞`).to.equal('data[0]');
+    }
+    // Finite samples whose sum overflows are valid input: no error, the overflowed bins are not finite.
+    const huge = new Float64Array(1 << 10).fill(Number.MAX_VALUE);
+    expect(Number.isFinite(spectrumSync(huge)[0])).to.equal(false);
+  });
+
   it('writes the spectrum into a caller-provided output array, reused across calls, sync and async', async () => {
     for (const n of [1 << 12, 1000]) {
       const x = random(n, 5);

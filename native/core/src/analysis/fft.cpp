@@ -23,6 +23,8 @@
 // the older Pow2Fft (radix-4 DIF/DIT with strided twiddles), both allocating per call.
 #include "analysis/fft.hpp"
 
+#include "analysis/fft_real_split.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -225,19 +227,7 @@ void RealPow2Fft::forward(const double* x, std::complex<double>* out, unsigned t
   Cx* z = reinterpret_cast<Cx*>(out);
   bitReverseGather(x, z, log2h_);
   half_.run(z, threads);
-  const Cx z0 = z[0];
-  z[0] = {z0.re + z0.im, 0.0};
-  z[h] = {z0.re - z0.im, 0.0};
-  // X[k] = E + w^k O and X[h − k] = conj(E − w^k O), E = (Z[k] + conj Z[h−k]) / 2,
-  // O = (Z[k] − conj Z[h−k]) / 2i, w = e^{-2 pi i / n}.
-  for (std::size_t k = 1; k <= h / 2; ++k) {
-    const Cx zk = z[k], zr = z[h - k];
-    const Cx even{0.5 * (zk.re + zr.re), 0.5 * (zk.im - zr.im)};
-    const Cx odd{0.5 * (zk.im + zr.im), -0.5 * (zk.re - zr.re)};
-    const Cx wo = mul(roots_.quarter(k), odd);
-    z[k] = add(even, wo);
-    z[h - k] = {even.re - wo.re, wo.im - even.im};
-  }
+  finishRealSpectrum(z, h, roots_, half_.usesAvx2());
 }
 
 void realDftInto(const double* x, std::size_t n, std::complex<double>* out, const RealPow2Fft* plan, unsigned threads) {

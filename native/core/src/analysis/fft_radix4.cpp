@@ -14,11 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define PESIM_FFT_X86 1
-#include <immintrin.h>
-#define PESIM_AVX2 __attribute__((target("avx2,fma")))
-#endif
+#include "analysis/fft_simd.hpp"
 
 namespace pesim::analysis::detail {
 
@@ -32,14 +28,6 @@ inline Cx mul(Cx a, Cx b) { return {a.re * b.re - a.im * b.im, a.re * b.im + a.i
 inline Cx add(Cx a, Cx b) { return {a.re + b.re, a.im + b.im}; }
 inline Cx sub(Cx a, Cx b) { return {a.re - b.re, a.im - b.im}; }
 inline Cx minusI(Cx a) { return {a.im, -a.re}; }
-
-bool cpuHasAvx2Fma() {
-#ifdef PESIM_FFT_X86
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  return false;
-#endif
-}
 
 // ---- scalar kernels -------------------------------------------------------------------------
 
@@ -83,26 +71,29 @@ void firstStageScalar(Cx* x, std::size_t len, bool radix2) {
 // ---- AVX2 + FMA kernels (two complex numbers per register) -----------------------------------
 #ifdef PESIM_FFT_X86
 
-// (a.re w.re − a.im w.im, a.re w.im + a.im w.re) in both halves.
-PESIM_AVX2 inline __m256d cmul(__m256d a, __m256d w) {
-  const __m256d wr = _mm256_movedup_pd(w);
-  const __m256d wi = _mm256_permute_pd(w, 0xF);
-  return _mm256_fmaddsub_pd(a, wr, _mm256_mul_pd(_mm256_permute_pd(a, 0x5), wi));
+// A twiddle pair (w, w') split once into its duplicated real and imaginary parts, so a loop that
+// applies it to many butterflies does not repeat the shuffles of cmul().
+struct SplitTwiddle {
+  __m256d re;
+  __m256d im;
+};
+
+PESIM_AVX2 inline SplitTwiddle split(__m256d w) { return {_mm256_movedup_pd(w), _mm256_permute_pd(w, 0xF)}; }
+
+PESIM_AVX2 inline __m256d cmulSplit(__m256d a, SplitTwiddle w) {
+  return _mm256_fmaddsub_pd(a, w.re, _mm256_mul_pd(_mm256_permute_pd(a, 0x5), w.im));
 }
 
-PESIM_AVX2 inline __m256d timesMinusI(__m256d a) {
-  return _mm256_xor_pd(_mm256_permute_pd(a, 0x5), _mm256_set_pd(-0.0, 0.0, -0.0, 0.0));
-}
-
-PESIM_AVX2 inline void butterflyAvx2(double* x, std::size_t q, std::size_t j, __m256d w1, __m256d w2, __m256d w3) {
+PESIM_AVX2 inline void butterflyAvx2(double* x, std::size_t q, std::size_t j, SplitTwiddle w1, SplitTwiddle w2,
+                                     SplitTwiddle w3) {
   double* p0 = x + 2 * j;
   double* p1 = p0 + 2 * q;
   double* p2 = p1 + 2 * q;
   double* p3 = p2 + 2 * q;
   const __m256d u0 = _mm256_loadu_pd(p0);
-  const __m256d u2 = cmul(_mm256_loadu_pd(p1), w2);
-  const __m256d u1 = cmul(_mm256_loadu_pd(p2), w1);
-  const __m256d u3 = cmul(_mm256_loadu_pd(p3), w3);
+  const __m256d u2 = cmulSplit(_mm256_loadu_pd(p1), w2);
+  const __m256d u1 = cmulSplit(_mm256_loadu_pd(p2), w1);
+  const __m256d u3 = cmulSplit(_mm256_loadu_pd(p3), w3);
   const __m256d t0 = _mm256_add_pd(u0, u2), t1 = _mm256_sub_pd(u0, u2);
   const __m256d t2 = _mm256_add_pd(u1, u3), t3 = timesMinusI(_mm256_sub_pd(u1, u3));
   _mm256_storeu_pd(p0, _mm256_add_pd(t0, t2));
@@ -111,12 +102,15 @@ PESIM_AVX2 inline void butterflyAvx2(double* x, std::size_t q, std::size_t j, __
   _mm256_storeu_pd(p3, _mm256_sub_pd(t1, t3));
 }
 
-// jBegin, jEnd even.
-PESIM_AVX2 void combineFullAvx2(Cx* data, std::size_t q, const Cx* tw, std::size_t jBegin, std::size_t jEnd) {
+// One stage of size s = 4q over all groups of a leaf block of len points, twiddle pair outermost:
+// each pair is loaded and split once for every group (len / s of them) it serves.
+PESIM_AVX2 void leafStageAvx2(Cx* data, std::size_t len, std::size_t q, const Cx* tw) {
   double* x = reinterpret_cast<double*>(data);
-  const double* w = reinterpret_cast<const double*>(tw) + 6 * jBegin;
-  for (std::size_t j = jBegin; j < jEnd; j += 2, w += 12) {
-    butterflyAvx2(x, q, j, _mm256_loadu_pd(w), _mm256_loadu_pd(w + 4), _mm256_loadu_pd(w + 8));
+  const double* w = reinterpret_cast<const double*>(tw);
+  for (std::size_t j = 0; j < q; j += 2, w += 12) {
+    const SplitTwiddle w1 = split(_mm256_loadu_pd(w)), w2 = split(_mm256_loadu_pd(w + 4)),
+                       w3 = split(_mm256_loadu_pd(w + 8));
+    for (std::size_t g = 0; g < len; g += 4 * q) butterflyAvx2(x + 2 * g, q, j, w1, w2, w3);
   }
 }
 
@@ -126,7 +120,7 @@ PESIM_AVX2 void combineW1Avx2(Cx* data, std::size_t q, const Cx* tw, std::size_t
   for (std::size_t j = jBegin; j < jEnd; j += 2) {
     const __m256d w1 = _mm256_loadu_pd(w + 2 * j);
     const __m256d w2 = cmul(w1, w1);
-    butterflyAvx2(x, q, j, w1, w2, cmul(w2, w1));
+    butterflyAvx2(x, q, j, split(w1), split(w2), split(cmul(w2, w1)));
   }
 }
 
@@ -156,7 +150,7 @@ PESIM_AVX2 void leafAvx2(Cx* data, unsigned lg, const Cx* small, const std::size
   }
   for (; stage <= lg; stage += 2) {
     const std::size_t s = std::size_t{1} << stage, q = s / 4;
-    for (std::size_t g = 0; g < len; g += s) combineFullAvx2(data + g, q, small + offset[stage], 0, q);
+    leafStageAvx2(data, len, q, small + offset[stage]);
   }
 }
 
@@ -170,11 +164,36 @@ std::uint32_t reverse32(std::uint32_t v) {
   return (v >> 16) | (v << 16);
 }
 
+// Cache hints; no-ops where the compiler has no such builtin.
+inline void prefetchForRead(const char* address) {
+#if defined(__GNUC__)
+  __builtin_prefetch(address, 0, 3);
+#else
+  static_cast<void>(address);
+#endif
+}
+
+inline void prefetchForWrite(char* address) {
+#if defined(__GNUC__)
+  __builtin_prefetch(address, 1, 3);
+#else
+  static_cast<void>(address);
+#endif
+}
+
 inline std::size_t reverseBits(std::size_t v, unsigned width) {
   return width == 0 ? 0 : reverse32(static_cast<std::uint32_t>(v)) >> (32 - width);
 }
 
 }  // namespace
+
+bool cpuHasAvx2Fma() {
+#ifdef PESIM_FFT_X86
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
 
 // ---- UnitRoots ------------------------------------------------------------------------------
 
@@ -290,26 +309,40 @@ void DitPlan::run(Cx* data, unsigned threads) const {
 
 // ---- input permutation ----------------------------------------------------------------------
 
-// Through a 32 × 32 tile buffer (16 KiB, stays in L1): 32 source rows of 32 contiguous pairs are
-// read whole, then 32 destination rows of 32 contiguous entries are written whole. Rows lie a
-// power of two apart, so without the buffer they would evict one another from the cache.
+// Through a 16 × 16 tile buffer (4 KiB, stays in L1): 16 source rows of 16 contiguous pairs are
+// read whole, then 16 destination rows of 16 contiguous entries are written whole. Rows lie a
+// power of two apart, so without the buffer they would evict one another from the cache. Each
+// row is only four cache lines long, too short for the hardware prefetcher, so the rows of the
+// tile two ahead are prefetched by hand (for reading and, on the destination, for writing):
+// measured on 2^19 points, 0.85 ms against 1.5 ms for 32 × 32 tiles without prefetching.
 void bitReverseGather(const double* pairs, Cx* dst, unsigned bits) {
-  constexpr unsigned t = 5;
+  constexpr unsigned t = 4;
   if (bits < 2 * t + 1) {
     const std::size_t n = std::size_t{1} << bits;
     for (std::size_t i = 0; i < n; ++i) dst[reverseBits(i, bits)] = {pairs[2 * i], pairs[2 * i + 1]};
     return;
   }
   constexpr std::size_t tile = std::size_t{1} << t;
+  constexpr std::size_t rowBytes = tile * sizeof(Cx);
+  constexpr std::size_t lookAhead = 2;
   std::size_t rev[tile];
   for (std::size_t c = 0; c < tile; ++c) rev[c] = reverseBits(c, t);
   alignas(64) Cx buffer[tile][tile];
   const Cx* src = reinterpret_cast<const Cx*>(pairs);  // (re, im) pairs have Cx's layout
   const unsigned middle = bits - 2 * t, high = bits - t;
+  const std::size_t tiles = std::size_t{1} << middle;
   // Index i = a·2^high + b·2^t + c goes to rev(c)·2^high + rev(b)·2^t + rev(a).
-  for (std::size_t b = 0; b < (std::size_t{1} << middle); ++b) {
+  for (std::size_t b = 0; b < tiles; ++b) {
     const std::size_t rb = reverseBits(b, middle) << t;
+    const std::size_t ahead = (b + lookAhead) & (tiles - 1);
+    const std::size_t rAhead = reverseBits(ahead, middle) << t;
     for (std::size_t a = 0; a < tile; ++a) {
+      const char* nextRow = reinterpret_cast<const char*>(src + ((a << high) | (ahead << t)));
+      char* nextDst = reinterpret_cast<char*>(dst + ((a << high) | rAhead));
+      for (std::size_t line = 0; line < rowBytes; line += 64) {
+        prefetchForRead(nextRow + line);
+        prefetchForWrite(nextDst + line);
+      }
       const Cx* row = src + ((a << high) | (b << t));
       const std::size_t ra = rev[a];
       for (std::size_t c = 0; c < tile; ++c) buffer[rev[c]][ra] = row[c];

@@ -26,6 +26,7 @@ class UnitRoots {
   std::size_t order() const { return n_; }
   // e^{-2 pi i k / n} for 0 <= k <= n/4.
   Cx quarter(std::size_t k) const { return table_[k]; }
+  const Cx* quarterTable() const { return table_.data(); }
   // e^{-2 pi i k / n} for any k (reduced mod n).
   Cx at(std::size_t k) const;
   std::size_t bytes() const { return table_.size() * sizeof(Cx); }

@@ -1,6 +1,7 @@
 // SpectrumPlans (a bounded, thread-safe LRU of real-FFT plans by size) and spectrumInto(); see
 // pesim/spectrum.hpp.
 #include <algorithm>
+#include <cmath>
 #include <list>
 #include <mutex>
 
@@ -67,10 +68,22 @@ std::size_t SpectrumPlans::cachedBytes() const {
 
 void spectrumInto(const double* data, std::size_t size, std::complex<double>* out, SpectrumPlans& plans,
                   unsigned threads) {
-  detail::requireSamples(data, size);
+  detail::requireSampleCount(data, size);
   const bool planned = size >= 2 && detail::isPowerOfTwo(size);
-  const auto plan = planned ? plans.impl_->get(size) : nullptr;
+  if (!planned) {
+    detail::requireSamples(data, size);
+    detail::realDftInto(data, size, out, nullptr, 1);
+    return;
+  }
+  // Power-of-two sizes check the samples after the transform: a NaN or ±∞ among them always
+  // reaches X[0] = Σ x[j] (the radix-4 sums and the products by the unit twiddle 1 + 0i keep a
+  // non-finite value non-finite: ∞·0 is NaN), so a finite X[0] proves every sample finite without
+  // a pass of its own over the data (≈ 0.4 ms of 5 for 2^20 samples). Only when X[0] is not finite
+  // does the full check run, to name the first bad sample (it passes when finite samples merely
+  // overflowed). On an error, out's contents are unspecified.
+  const auto plan = plans.impl_->get(size);
   detail::realDftInto(data, size, out, plan.get(), std::clamp(threads, 1u, 2u));
+  if (!std::isfinite(out[0].real())) detail::requireSamples(data, size);
 }
 
 }  // namespace pesim::analysis

@@ -6,7 +6,8 @@
 
 namespace pesim::analysis::detail {
 
-void requireSamples(const double* data, std::size_t size);  // non-empty, at most kMaxSamples, finite
+void requireSampleCount(const double* data, std::size_t size);  // non-empty, at most kMaxSamples
+void requireSamples(const double* data, std::size_t size);      // the count, and every sample finite
 void requireSampleRate(double sampleRate);
 void requireHarmonics(int harmonics);
 // f0 > 0, at most the Nyquist frequency, and at least one whole period inside the data.
