@@ -6,10 +6,10 @@
 //     Fourier Transform", SIAM 1992, §4.4): z[j] = x[2j] + i·x[2j+1] is one complex sequence of
 //     length h; with Z = DFT_h(z), X[k] = E_k + w^k O_k for E_k = (Z[k] + conj Z[h−k]) / 2,
 //     O_k = (Z[k] − conj Z[h−k]) / 2i, w = e^{−2πi/n}, and X[h−k] = conj(E_k − w^k O_k), so one
-//     pass over the pairs (k, h − k) finishes the job in place.
+//     pass over the pairs (k, h − k) finishes the job in place (fft_real_split.cpp).
 //  2. The input permutation: z is gathered straight from x into the output buffer in bit-reversed
-//     order, through a 32 × 32 tile buffer (Van Loan §1.9 on bit reversal; the tile keeps rows
-//     that lie a power of two apart from evicting one another).
+//     order, through a 16 × 16 tile buffer (Van Loan §1.9 on bit reversal; the tile keeps rows
+//     that lie a power of two apart from evicting one another), rows prefetched two tiles ahead.
 //  3. Z by an in-place radix-4 decimation in time (Van Loan §2.3 radix-4 Cooley–Tukey; one
 //     radix-2 stage first when log2 h is odd), bit-reversed in, natural order out, depth first
 //     (the recursive, cache-oblivious order of Frigo & Johnson's FFTW: blocks of ≤ 2^12 points are
