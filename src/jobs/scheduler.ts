@@ -252,7 +252,10 @@ export class Scheduler {
   }
 
   // Starts as many ready tasks as the executor has free capacity for, batchSize per round.
-  private pump(): void {
+  // `dueBy`: the time a wake-up timer was set for; entries ready by then count as ready even if
+  // the clock reads a little earlier (Node's timers may fire up to a millisecond before Date.now()
+  // reaches their time, and re-arming for the last millisecond once left a retry waiting forever).
+  private pump(dueBy = 0): void {
     if (this.stopping || this.pumping) return;
     this.pumping = true;
     try {
@@ -262,7 +265,7 @@ export class Scheduler {
           setImmediate(() => this.pump());
           return;
         }
-        const id = this.queue.popReady(this.clock.now());
+        const id = this.queue.popReady(Math.max(this.clock.now(), dueBy));
         if (id === undefined) break;
         this.startTask(id);
         started++;
@@ -277,7 +280,7 @@ export class Scheduler {
     if (this.wakeUp) this.clock.clearTimeout(this.wakeUp);
     this.wakeUp = undefined;
     const at = this.queue.nextWakeUp(this.clock.now());
-    if (at !== undefined) this.wakeUp = this.clock.setTimeout(() => this.pump(), at - this.clock.now());
+    if (at !== undefined) this.wakeUp = this.clock.setTimeout(() => this.pump(at), at - this.clock.now());
   }
 
   private startTask(id: string): void {
