@@ -262,7 +262,7 @@ export class Scheduler {
       let started = 0;
       while (this.running.size < this.executor.capacity) {
         if (started >= this.settings.batchSize) {
-          setImmediate(() => this.pump());
+          setImmediate(() => this.pump(dueBy));
           return;
         }
         const id = this.queue.popReady(Math.max(this.clock.now(), dueBy));

@@ -10,8 +10,8 @@ import { looksComplete, markOpen, removeAbandonedTemporaries } from '../../../sr
 import { readResult, writeResult } from '../../../src/jobs/cache/formats/index.js';
 import type { ExecutionRequest, Executor } from '../../../src/jobs/executors/types.js';
 import { durabilityFromEnv } from '../../../src/jobs/runtime.js';
-import type { Compression, StorageFormat, StoredResult } from '../../../src/jobs/types.js';
-import { task, testRuntime, waitForState } from './harness.js';
+import type { Compression, StorageFormat, StoredResult, TaskRecord } from '../../../src/jobs/types.js';
+import { task, testRuntime, waitForState, type TestRuntime } from './harness.js';
 
 const result: StoredResult = {
   time: Float64Array.from([0, 1, 2, 3]),
@@ -24,6 +24,16 @@ describe('durability', function () {
   this.timeout(60_000);
   const dir = mkdtempSync(join(tmpdir(), 'pesim-durability-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A runtime in a fresh data directory that completes `count` tasks and is closed again. */
+  async function completedAndClosed(prefix: string, count: number): Promise<{ data: string; first: TestRuntime; done: TaskRecord[] }> {
+    const data = mkdtempSync(join(dir, prefix));
+    const first = testRuntime((s) => (s.cache.enabled = false), {}, data);
+    const records = await first.scheduler.submitMany(Array.from({ length: count }, () => task()));
+    const done = await Promise.all(records.map((r) => waitForState(first, r.id, ['completed'])));
+    await first.dispose();
+    return { data, first, done };
+  }
 
   it('tells complete result files from truncated, emptied or zero-filled ones, in every format', async () => {
     const cases: Array<[StorageFormat, Compression, string]> = [
@@ -47,11 +57,8 @@ describe('durability', function () {
   });
 
   it('after an unclean close, runs again the tasks whose result file is damaged and leaves the others', async () => {
-    const data = mkdtempSync(join(dir, 'unclean-'));
-    const first = testRuntime((s) => (s.cache.enabled = false), {}, data);
-    const ids = (await first.scheduler.submitMany([task(), task(), task()])).map((t) => t.id);
-    const done = await Promise.all(ids.map((id) => waitForState(first, id, ['completed'])));
-    await first.dispose();
+    const { data, first, done } = await completedAndClosed('unclean-', 3);
+    const ids = done.map((t) => t.id);
     // The system stopped without the runtime closing: the marker stays, one file did not survive.
     markOpen(data);
     truncateSync(first.scheduler.resultPath(ids[1]), 100);
@@ -77,11 +84,7 @@ describe('durability', function () {
   });
 
   it('after an unclean close, removes the temporary files of writers that stopped and keeps those of living ones', async () => {
-    const data = mkdtempSync(join(dir, 'temporaries-'));
-    const first = testRuntime((s) => (s.cache.enabled = false), {}, data);
-    const [record] = await first.scheduler.submitMany([task()]);
-    await waitForState(first, record.id, ['completed']);
-    await first.dispose();
+    const { data, done: [record] } = await completedAndClosed('temporaries-', 1);
     markOpen(data); // the process stopped without closing
     const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const deadPid = Number(child.stdout);
@@ -106,11 +109,7 @@ describe('durability', function () {
   });
 
   it('checks nothing after a clean close (a damaged file then reads as CORRUPT_RESULT, the task stays completed)', async () => {
-    const data = mkdtempSync(join(dir, 'clean-'));
-    const first = testRuntime((s) => (s.cache.enabled = false), {}, data);
-    const [record] = await first.scheduler.submitMany([task()]);
-    await waitForState(first, record.id, ['completed']);
-    await first.dispose();
+    const { data, first, done: [record] } = await completedAndClosed('clean-', 1);
     truncateSync(first.scheduler.resultPath(record.id), 100);
     const second = testRuntime((s) => (s.cache.enabled = false), {}, data);
     try {
