@@ -1,7 +1,7 @@
 // The Parquet writer: file structure (magic bytes, footer length, FileMetaData decoded by hand with
 // a small Thrift compact-protocol reader written here from the specification), every codec (pages
 // decompressed with snappy, lz4 and zlib themselves and compared bit for bit with the doubles),
-// page splitting, statistics, zero rows and argument validation.
+// page splitting, the per-column choice of the codec, statistics, zero rows and argument validation.
 #include <lz4.h>
 #include <snappy-c.h>
 #include <zlib.h>
@@ -205,6 +205,7 @@ TEST(parquet_structure_and_metadata) {
   const std::vector<double> signal = wave(1000, 1);
   pesim::parquet::WriteOptions options;
   options.codec = Codec::Snappy;
+  options.minSampleSaving = 0;  // snappy on every column, although a sine barely shrinks
   options.metadata = {{"pesim", "{\"rows\":1000}"}};
   const Bytes file = pesim::parquet::writeDoubleColumns({"time", "V(out)"}, {time.data(), signal.data()}, 1000, options);
   CHECK(std::memcmp(file.data(), "PAR1", 4) == 0);
@@ -244,6 +245,7 @@ TEST(parquet_every_codec_round_trips_pages_bit_exactly) {
   for (Codec codec : {Codec::Uncompressed, Codec::Snappy, Codec::Gzip, Codec::Lz4Raw}) {
     pesim::parquet::WriteOptions options;
     options.codec = codec;
+    options.minSampleSaving = 0;  // the codec on both columns (column a alone would be left uncompressed)
     options.pageValues = 4096;  // three pages: 4096, 4096, 1808
     const Bytes file = pesim::parquet::writeDoubleColumns({"a", "b"}, {a.data(), b.data()}, rows, options);
     const Value meta = footerOf(file);
@@ -286,6 +288,7 @@ TEST(parquet_zero_rows_and_a_full_page) {
   const std::size_t rows = pesim::parquet::kMaxPageValues + 1;  // one full 1 MiB page and one value
   std::vector<double> big = wave(rows, 3);
   options.codec = Codec::Lz4Raw;
+  options.minSampleSaving = 0;
   const Bytes file = pesim::parquet::writeDoubleColumns({"x"}, {big.data()}, rows, options);
   std::size_t pages = 0;
   CHECK(sameBits(readColumn(file, footerOf(file), 0, Codec::Lz4Raw, &pages), big.data(), rows));
@@ -304,6 +307,53 @@ TEST(parquet_rejects_bad_arguments_naming_the_field) {
   options.pageValues = 0;
   CHECK(invalidField([&] { writeDoubleColumns({"a"}, {v.data()}, 3, options); }) == "pageValues");
   options.pageValues = 8;
+  options.minSampleSaving = 1.5;
+  CHECK(invalidField([&] { writeDoubleColumns({"a"}, {v.data()}, 3, options); }) == "minSampleSaving");
+  options.minSampleSaving = std::numeric_limits<double>::quiet_NaN();
+  CHECK(invalidField([&] { writeDoubleColumns({"a"}, {v.data()}, 3, options); }) == "minSampleSaving");
+  options.minSampleSaving = 0.03;
   options.codec = static_cast<Codec>(6);  // ZSTD: not offered
   CHECK(invalidField([&] { writeDoubleColumns({"a"}, {v.data()}, 3, options); }) == "codec");
+}
+
+TEST(parquet_columns_the_codec_would_not_shrink_are_stored_uncompressed) {
+  const std::size_t rows = 20'000;  // more than three sample slices: start, middle and end are tried
+  const std::vector<double> noise = wave(rows, 4);  // no repeated 4-byte sequences: snappy and LZ4 gain nothing
+  std::vector<double> gate(rows);
+  for (std::size_t i = 0; i < rows; ++i) gate[i] = i % 400 < 180 ? 1.0 : 0.0;
+  // Flat except for a noisy stretch at the start: the middle and end slices decide.
+  std::vector<double> settling(rows, 2.5);
+  for (std::size_t i = 0; i < 1500; ++i) settling[i] = noise[i];
+  const std::vector<const double*> columns = {noise.data(), gate.data(), settling.data()};
+  for (Codec codec : {Codec::Snappy, Codec::Lz4Raw}) {
+    pesim::parquet::WriteOptions options;
+    options.codec = codec;
+    options.pageValues = 8192;
+    const Bytes file = pesim::parquet::writeDoubleColumns({"noise", "gate", "settling"}, columns, rows, options);
+    const Value meta = footerOf(file);
+    const std::vector<Codec> chosen = {Codec::Uncompressed, codec, codec};
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      CHECK(meta[4].list.at(0)[1].list.at(c)[3][4].integer == static_cast<int>(chosen[c]));
+      CHECK(sameBits(readColumn(file, meta, c, chosen[c]), columns[c], rows));
+    }
+  }
+  // Deflate's Huffman stage gains a few per cent even on smooth waveforms (their sign and exponent
+  // bytes repeat): whatever the footer names must read back.
+  pesim::parquet::WriteOptions gzip;
+  gzip.codec = Codec::Gzip;
+  const Bytes zipped = pesim::parquet::writeDoubleColumns({"noise", "gate", "settling"}, columns, rows, gzip);
+  const Value zippedMeta = footerOf(zipped);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const auto named = static_cast<Codec>(zippedMeta[4].list.at(0)[1].list.at(c)[3][4].integer);
+    CHECK(named == Codec::Gzip || (c == 0 && named == Codec::Uncompressed));
+    CHECK(sameBits(readColumn(zipped, zippedMeta, c, named), columns[c], rows));
+  }
+  // A short column is tried whole.
+  pesim::parquet::WriteOptions options;
+  options.codec = Codec::Snappy;
+  const Bytes small = pesim::parquet::writeDoubleColumns({"noise", "gate"}, {noise.data(), gate.data()}, 3000, options);
+  const Value meta = footerOf(small);
+  CHECK(meta[4].list.at(0)[1].list.at(0)[3][4].integer == static_cast<int>(Codec::Uncompressed));
+  CHECK(meta[4].list.at(0)[1].list.at(1)[3][4].integer == static_cast<int>(Codec::Snappy));
+  CHECK(sameBits(readColumn(small, meta, 1, Codec::Snappy), gate.data(), 3000));
 }

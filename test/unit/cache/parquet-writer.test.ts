@@ -66,7 +66,9 @@ describe('native Parquet writer', function () {
   for (const compression of CODECS) {
     it(`${compression}: 300 000 rows (three pages per column) come back exactly, codec ${PARQUET_NAMES[compression]} in the footer`, async () => {
       const n = 300_000;
-      const result = resultOf(ramp(n, 1e-6), { 'V(out)': ramp(n, 325), 'I(L1)': ramp(n, 0.5) });
+      // A gate signal: every codec shrinks it, so its column keeps the codec asked for.
+      const gate = Float64Array.from({ length: n }, (_, i) => (i % 50 < 20 ? 1 : 0));
+      const result = resultOf(ramp(n, 1e-6), { 'V(out)': ramp(n, 325), 'I(L1)': gate });
       const bytes = encodeParquetResult(result, ['V(out)', 'I(L1)'], compression);
       if (compression === 'none') expect(bytes.byteLength).to.be.above(3 * n * 8);
       const seen = await footer(bytes);
@@ -74,7 +76,10 @@ describe('native Parquet writer', function () {
       expect(seen.rows).to.equal(n);
       expect(seen.groups).to.equal(1);
       expect(seen.keys).to.deep.equal([PARQUET_META_KEY]);
-      expect(seen.columns).to.deep.equal(['time', 'V(out)', 'I(L1)'].map((name) => ({ path: [name], codec: PARQUET_NAMES[compression], values: n })));
+      expect(seen.columns.map((c) => ({ path: c.path, values: c.values }))).to.deep.equal(['time', 'V(out)', 'I(L1)'].map((name) => ({ path: [name], values: n })));
+      // A ramp's column keeps the codec or, when the codec would barely shrink it, is stored uncompressed.
+      for (const column of seen.columns.slice(0, 2)) expect(column.codec).to.be.oneOf([PARQUET_NAMES[compression], 'UNCOMPRESSED']);
+      expect(seen.columns[2].codec).to.equal(PARQUET_NAMES[compression]);
       expectSameResult(await roundTrip(result, compression), result);
     });
 
@@ -90,6 +95,19 @@ describe('native Parquet writer', function () {
       expect(back.signals[''].length).to.equal(0);
     });
   }
+
+  it('stores a waveform snappy and LZ4 cannot shrink uncompressed, beside a gate signal they do shrink', async () => {
+    const n = 10_001;
+    const time = Float64Array.from({ length: n }, (_, i) => i * 1e-7);
+    const current = Float64Array.from({ length: n }, (_, i) => 4 + 0.3 * Math.sin(2 * Math.PI * 20e3 * i * 1e-7) + 0.01 * Math.sin(1.7e6 * i * 1e-7));
+    const gate = Float64Array.from({ length: n }, (_, i) => (i % 50 < 25 ? 1 : 0));
+    const result = resultOf(time, { 'I(L1)': current, gate });
+    for (const compression of ['snappy', 'lz4'] as const) {
+      const seen = await footer(encodeParquetResult(result, ['I(L1)', 'gate'], compression));
+      expect(seen.columns.map((c) => c.codec).slice(1)).to.deep.equal(['UNCOMPRESSED', PARQUET_NAMES[compression]]);
+      expectSameResult(await roundTrip(result, compression), result);
+    }
+  });
 
   it('keeps NaN (with payloads), ±Infinity, -0, subnormals and extremes bit for bit with every codec', async () => {
     const raw = new DataView(new ArrayBuffer(16));

@@ -12,7 +12,13 @@
 // and +0 as the maximum zero), as the specification asks for floating-point columns.
 //
 // Codecs: UNCOMPRESSED; SNAPPY (raw snappy block); GZIP (zlib deflate with a gzip wrapper, level 6);
-// LZ4_RAW (one LZ4 block per page, no frame).
+// LZ4_RAW (one LZ4 block per page, no frame). The codec is chosen per column chunk (the
+// specification's ColumnMetaData.codec): a column the requested codec would barely shrink is
+// written UNCOMPRESSED. The codec is tried on a sample (the whole column up to 3 072 values, else
+// 1 024 values at its start, its middle and its end) and kept when the sample shrinks by at least
+// WriteOptions::minSampleSaving. Simulated waveforms are mostly noise in their low mantissa bits
+// and do not shrink, while gate signals and clamped quantities shrink 10-20×; compressing the
+// former only costs time (snappy: ≈ 0.4 ms per 10 000-row run of three columns, for 0.01 %).
 #pragma once
 
 #include <cstddef>
@@ -47,6 +53,9 @@ struct WriteOptions {
   std::string createdBy = "pesim";
   // Values per data page, 1..kMaxPageValues (smaller only to test page splitting cheaply).
   std::size_t pageValues = kMaxPageValues;
+  // A column keeps `codec` when its sample shrinks by at least this fraction, else it is written
+  // UNCOMPRESSED; 0 keeps the codec for every column. From 0 to 1.
+  double minSampleSaving = 0.03;
 };
 
 // Receives a file's bytes in order. writeDoubleColumns hands large pieces (page data) over as they

@@ -80,6 +80,7 @@ bool knownCodec(Codec codec) {
 
 // Where a column chunk landed and what its metadata says.
 struct ChunkInfo {
+  Codec codec = Codec::Uncompressed;
   std::int64_t dataPageOffset = 0;
   std::int64_t compressedSize = 0;    // pages including their headers
   std::int64_t uncompressedSize = 0;  // pages including their headers
@@ -140,12 +141,41 @@ void writePageHeader(io::CompactWriter& w, std::size_t values, std::size_t rawBy
   w.structEnd();
 }
 
+// The values a column's codec is tried on (see pesim/parquet.hpp): the whole column up to
+// 3 * kSampleSlice values, else kSampleSlice values at its start, middle and end.
+constexpr std::size_t kSampleSlice = 1024;
+
+// Buffers of the codec trial, reused from column to column.
+struct SampleBuffers {
+  std::vector<std::uint8_t> plain;
+  std::vector<std::uint8_t> compressed;
+};
+
+// Whether the compressor shrinks the column's sample by at least `minSaving` (a fraction).
+bool worthCompressing(const double* values, std::size_t rows, io::PageCompressor& compressor, double minSaving, SampleBuffers& buffers) {
+  if (minSaving <= 0.0) return true;
+  const std::size_t sliceValues = rows <= 3 * kSampleSlice ? rows : kSampleSlice;
+  const std::size_t starts[3] = {0, rows / 2 - sliceValues / 2, rows - sliceValues};
+  const std::size_t slices = rows <= 3 * kSampleSlice ? 1 : 3;
+  buffers.plain.resize(slices * sliceValues * sizeof(double));
+  for (std::size_t s = 0; s < slices; ++s) {
+    for (std::size_t i = 0; i < sliceValues; ++i) plainDouble(values[starts[s] + i], &buffers.plain[(s * sliceValues + i) * sizeof(double)]);
+  }
+  buffers.compressed.resize(compressor.bound(buffers.plain.size()));
+  const std::size_t size = compressor.compress(buffers.plain.data(), buffers.plain.size(), buffers.compressed.data(), buffers.compressed.size());
+  return static_cast<double>(size) <= (1.0 - minSaving) * static_cast<double>(buffers.plain.size());
+}
+
 // The pages of one column; `scratch` holds one compressed page (and, on big-endian hosts, the
 // little-endian copy of the values). Uncompressed pages go to the sink straight from `values`.
-ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, std::size_t pageValues,
-                           io::PageCompressor& compressor, std::vector<std::uint8_t>& scratch, std::vector<std::uint8_t>& swapped) {
+ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, const WriteOptions& options,
+                           io::PageCompressor& compressor, std::vector<std::uint8_t>& scratch, std::vector<std::uint8_t>& swapped,
+                           SampleBuffers& sample) {
+  const std::size_t pageValues = options.pageValues;
   ChunkInfo info;
   info.dataPageOffset = static_cast<std::int64_t>(out.position());
+  const bool compress = compressor.codec() != Codec::Uncompressed && worthCompressing(values, rows, compressor, options.minSampleSaving, sample);
+  info.codec = compress ? compressor.codec() : Codec::Uncompressed;
   for (std::size_t start = 0; start < rows; start += pageValues) {
     const std::size_t count = std::min(pageValues, rows - start);
     const std::size_t rawBytes = count * sizeof(double);
@@ -157,7 +187,7 @@ ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, 
     }
     const std::uint8_t* stored = raw;
     std::size_t storedBytes = rawBytes;
-    if (compressor.codec() != Codec::Uncompressed) {
+    if (compress) {
       storedBytes = compressor.compress(raw, rawBytes, scratch.data(), scratch.size());
       stored = scratch.data();
     }
@@ -171,7 +201,7 @@ ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, 
 }
 
 // ColumnChunk{file_offset, meta_data: ColumnMetaData{...}} of one column.
-void writeColumnChunkMeta(io::CompactWriter& w, const std::string& name, Codec codec, std::size_t rows, const ChunkInfo& info) {
+void writeColumnChunkMeta(io::CompactWriter& w, const std::string& name, std::size_t rows, const ChunkInfo& info) {
   w.structBegin();
   w.fieldI64(2, 0);  // file_offset: deprecated, 0 when no ColumnMetaData is written outside the footer
   w.fieldStructBegin(3);
@@ -181,7 +211,7 @@ void writeColumnChunkMeta(io::CompactWriter& w, const std::string& name, Codec c
   w.elementI32(kEncodingRle);
   w.fieldListBegin(3, io::CompactType::Binary, 1);  // path_in_schema
   w.elementBinary(name);
-  w.fieldI32(4, static_cast<std::int32_t>(codec));
+  w.fieldI32(4, static_cast<std::int32_t>(info.codec));
   w.fieldI64(5, static_cast<std::int64_t>(rows));  // num_values
   w.fieldI64(6, info.uncompressedSize);
   w.fieldI64(7, info.compressedSize);
@@ -231,7 +261,7 @@ void writeFooter(io::CompactWriter& w, const std::vector<std::string>& names, st
     }
     w.structBegin();  // RowGroup
     w.fieldListBegin(1, io::CompactType::Struct, chunks.size());
-    for (std::size_t i = 0; i < chunks.size(); ++i) writeColumnChunkMeta(w, names[i], options.codec, rows, chunks[i]);
+    for (std::size_t i = 0; i < chunks.size(); ++i) writeColumnChunkMeta(w, names[i], rows, chunks[i]);
     w.fieldI64(2, uncompressed);  // total_byte_size
     w.fieldI64(3, static_cast<std::int64_t>(rows));
     w.fieldI64(5, chunks.front().dataPageOffset);  // file_offset
@@ -272,6 +302,7 @@ void validate(const std::vector<std::string>& names, const std::vector<const dou
   if (options.pageValues == 0 || options.pageValues > kMaxPageValues) {
     invalid("pageValues", "pageValues must be from 1 to " + std::to_string(kMaxPageValues));
   }
+  if (!(options.minSampleSaving >= 0.0 && options.minSampleSaving <= 1.0)) invalid("minSampleSaving", "minSampleSaving must be from 0 to 1");
 }
 
 }  // namespace
@@ -304,10 +335,11 @@ void writeValidated(ByteSink& sink, const std::vector<std::string>& names, const
   out.putMagic();
   std::vector<std::uint8_t> scratch(compressor.codec() == Codec::Uncompressed || rows == 0 ? 0 : compressor.bound(std::min(rows, options.pageValues) * sizeof(double)));
   std::vector<std::uint8_t> swapped;
+  SampleBuffers sample;
   std::vector<ChunkInfo> chunks;  // empty when there are no rows: the file then has no row group
   if (rows > 0) {
     chunks.reserve(columns.size());
-    for (const double* column : columns) chunks.push_back(writeColumnChunk(out, column, rows, options.pageValues, compressor, scratch, swapped));
+    for (const double* column : columns) chunks.push_back(writeColumnChunk(out, column, rows, options, compressor, scratch, swapped, sample));
   }
   const std::size_t footerLength = out.putEncoded([&](io::CompactWriter& w) { writeFooter(w, names, rows, chunks, options); });
   if (footerLength > std::numeric_limits<std::uint32_t>::max()) invalid("metadata", "the file metadata exceeds 4 GiB");
