@@ -86,7 +86,7 @@ export function requeueDamagedResults(store: Store, resultPath: (id: string) => 
   for (const task of store.tasks.completedSince(since)) {
     if (looksComplete(resultPath(task.id), format)) continue;
     store.transaction(() => {
-      store.tasks.update(task.id, { state: 'queued', completedAt: null, runMs: null, progress: null, retryAt: null, cacheHit: false });
+      store.tasks.update(task.id, { state: 'queued', completedAt: null, runMs: null, progress: null, retryAt: null, cacheHit: false, summary: null });
       store.logs.append({
         timestamp: new Date().toISOString(),
         level: 'WARNING',

@@ -6,14 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunController } from '../engine/controller.js';
-import type { RunStats } from '../engine/types.js';
 import type { Store } from '../store/types.js';
 import type { ResultCache } from './cache/result-cache.js';
 import { fileExtension, readResult, writeResult } from './cache/formats/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from './errors.js';
 import type { TaskEvents } from './events.js';
-import type { ExecutionFailure, ExecutionOutcome, Executor, ResultTarget } from './executors/types.js';
+import type { ExecutionFailure, ExecutionOutcome, Executor, ResultTarget, RunSummary } from './executors/types.js';
 import { PriorityQueue } from './queue.js';
 import { progressOf } from './progress.js';
 import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec } from './types.js';
@@ -248,6 +247,7 @@ export class Scheduler {
       runMs: null,
       retryAt: null,
       progress: null,
+      summary: null,
     };
   }
 
@@ -360,10 +360,10 @@ export class Scheduler {
       return;
     }
     if (outcome.ok) {
-      const stats = await this.keepResult(task, outcome);
+      const summary = await this.keepResult(task, outcome);
       // The end of this run and the start of the next commit together: one commit per task.
       this.inOneCommit(() => {
-        this.complete(task, stats);
+        this.complete(task, summary);
         this.pump();
       });
     } else {
@@ -396,23 +396,30 @@ export class Scheduler {
     for (const record of events) this.events.emit('state', record);
   }
 
-  /** Writes the result file when the executor returned arrays and enters it in the cache. */
-  private async keepResult(task: TaskRecord, outcome: Extract<ExecutionOutcome, { ok: true }>): Promise<RunStats> {
+  /**
+   * Writes the result file when the executor returned arrays and enters it in the cache; returns
+   * the run's statistics and the summary kept with the task.
+   */
+  private async keepResult(task: TaskRecord, outcome: Extract<ExecutionOutcome, { ok: true }>): Promise<RunSummary> {
     const target = this.resultTarget(task.id);
     if ('result' in outcome) await this.writeTaskResult(task.id, outcome.result); // executors without our disk
-    const { stats } = 'result' in outcome ? outcome.result : outcome.written;
+    const summary: RunSummary =
+      'result' in outcome
+        ? { measurements: outcome.result.measurements, signals: Object.keys(outcome.result.signals), stats: outcome.result.stats }
+        : outcome.written;
+    const { stats } = summary;
     if (this.cache && task.cacheKey) {
       const description = { modelFile: this.modelName(task), parameters: task.spec.parameters, runMs: stats.wallMs };
       await this.cache.putFile(task.cacheKey, target.path, target.format, target.compression, description);
     }
-    return stats;
+    return summary;
   }
 
-  private complete(task: TaskRecord, stats: RunStats): void {
+  private complete(task: TaskRecord, { measurements, signals, stats }: RunSummary): void {
     const done = progressOf({ phase: 'done', step: stats.steps, totalSteps: stats.steps, time: 0, percent: 100, paused: false }, 0);
     this.transition(
       task.id,
-      { state: 'completed', completedAt: this.isoNow(), runMs: stats.wallMs, progress: done, errorCode: null, errorMessage: null },
+      { state: 'completed', completedAt: this.isoNow(), runMs: stats.wallMs, progress: done, errorCode: null, errorMessage: null, summary: { measurements, signals } },
       { level: 'INFO', message: `completed in ${stats.wallMs.toFixed(1)} ms`, duration: stats.wallMs / 1000 },
       task,
     );

@@ -28,6 +28,14 @@ export interface TaskProgress {
   estimatedRemainingMs: number | null;
 }
 
+/** What a status read shows of a completed run without opening its result file. */
+export interface ResultSummary {
+  /** `<scope>.ch<n>.avg|rms|min|max` over the measurement window (non-finite values kept). */
+  measurements: Record<string, number>;
+  /** The recorded signals, in the result file's order. */
+  signals: string[];
+}
+
 export interface TaskRecord {
   id: string;
   /** The service that owns the task ('simulation' for :8080, 'jobq' for :8000). */
@@ -52,6 +60,9 @@ export interface TaskRecord {
   /** Earliest time a retry may start (ISO), null when not waiting. */
   retryAt: string | null;
   progress: TaskProgress | null;
+  /** Set when the task completes by a run (null before, for cache hits, and for tasks completed
+   *  before the store kept it: readers then open the result file). */
+  summary: ResultSummary | null;
 }
 
 /** A simulation result as stored on disk (result files and cache entries). */

@@ -20,7 +20,7 @@ export interface ListFilter {
   offset: number;
 }
 
-/** Results of completed simulations kept in memory (status requests read them often). */
+/** Summaries read from result files (cache hits, older tasks), kept in memory: status requests repeat. */
 const RESULTS_KEPT = 256;
 
 export class SimulationService {
@@ -56,7 +56,7 @@ export class SimulationService {
   async status(id: string): Promise<SimulationStatus> {
     const task = this.task(id);
     const live = task.state === 'running' || task.state === 'paused' ? this.runtime.scheduler.progress(id) : task.progress;
-    const results = task.state === 'completed' ? await this.summary(id) : null;
+    const results = task.state === 'completed' ? await this.summary(task) : null;
     return presentStatus(task, live, results);
   }
 
@@ -91,7 +91,13 @@ export class SimulationService {
     return this.runtime.scheduler.result(id);
   }
 
-  private async summary(id: string): Promise<SimulationResults> {
+  /**
+   * Measurements and signal names of a completed simulation: from its record, or (cache hits, and
+   * tasks completed before the store kept summaries) from its result file, remembered here.
+   */
+  private async summary(task: TaskRecord): Promise<SimulationResults> {
+    if (task.summary) return { measurements: presentMeasurements(task.summary.measurements), signals: task.summary.signals };
+    const id = task.id;
     let summary = this.results.get(id);
     if (!summary) {
       const result = await this.runtime.scheduler.result(id);

@@ -1,6 +1,7 @@
 // Mapping between plain records and SQLite rows. A record codec names, for every field, its column,
 // how to encode it (checking the type first, so bad input is refused before any SQL runs and never
 // coerced into something else) and how to decode it. Repositories build their statements from it.
+import { parseExact, stringifyExact } from '../jobs/exact-json.js';
 import { invalid, StoreError } from './errors.js';
 
 export type SqlValue = string | number | bigint | Buffer | null;
@@ -130,6 +131,19 @@ export function json<T>(column: string, shape: JsonShape): FieldCodec<T> {
       return toJson(v, field);
     },
     decode: (v) => JSON.parse(v as string) as T,
+  };
+}
+
+/** A JSON object kept exactly (exact-json.ts: NaN, ±Infinity and -0 survive); SQL NULL stands for null. */
+export function nullableExactJson<T>(column: string): FieldCodec<T | null> {
+  return {
+    column,
+    encode: (v, field) => {
+      if (v === null) return null;
+      checkShape(v, 'object', field);
+      return stringifyExact(v);
+    },
+    decode: (v) => (v === null ? null : (parseExact(v as string) as T)),
   };
 }
 

@@ -3,6 +3,12 @@
 // bad write fails instead of storing something the readers cannot decode. A migration, once
 // released, is never edited: changes go into a new version.
 
+/** Version 2: the result summary of a completed task (measurements and signal names, exact JSON),
+ *  so that status reads need not open the result file. */
+export const SCHEMA_V2 = `
+ALTER TABLE tasks ADD COLUMN summary TEXT CHECK (summary IS NULL OR json_valid(summary));
+`;
+
 /** Version 1: circuits, tasks, batches, the cache index, logs and counters. */
 export const SCHEMA_V1 = `
 CREATE TABLE circuits (

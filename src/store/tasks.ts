@@ -1,7 +1,7 @@
 // The task repository: one row per task, JSON columns for spec, request and progress. Scheduling
 // order (inStates) is priority rank, then the insertion sequence, served by the index
 // tasks_schedule(state, priority_rank, seq); listings are newest first by the same sequence.
-import { PRIORITIES, type Priority, type TaskProgress, type TaskRecord, type TaskSpec, type TaskState } from '../jobs/types.js';
+import { PRIORITIES, type Priority, type ResultSummary, type TaskProgress, type TaskRecord, type TaskSpec, type TaskState } from '../jobs/types.js';
 import {
   bool,
   columnList,
@@ -10,6 +10,7 @@ import {
   encodeRecord,
   integer,
   json,
+  nullableExactJson,
   nullableJson,
   nullableReal,
   nullableText,
@@ -52,6 +53,7 @@ const TASK: RecordCodec<TaskRecord> = {
   runMs: nullableReal('run_ms'),
   retryAt: nullableTimestamp('retry_at'),
   progress: nullableJson<TaskProgress>('progress', 'object'),
+  summary: nullableExactJson<ResultSummary>('summary'),
 };
 
 const COLUMNS = columnList(TASK);

@@ -29,7 +29,7 @@ export default async function runTask(request: ExecutionRequest): Promise<unknow
       await writeResultInWorker(path, stored, format, compression, { sync });
       const arrays = [result.time, ...Object.values(result.signals)];
       if (arrays.reduce((sum, a) => sum + a.buffer.byteLength, 0) <= REUSE_LIMIT_BYTES) reusable = arrays;
-      const written: ExecutionOutcome = { ok: true, written: { measurements: result.measurements, stats: result.stats } };
+      const written: ExecutionOutcome = { ok: true, written: { measurements: result.measurements, signals: Object.keys(signals), stats: result.stats } };
       return written;
     }
     const outcome: ExecutionOutcome = {

@@ -25,6 +25,8 @@ export interface ResultTarget {
 /** What an executor that wrote the result file returns instead of the arrays. */
 export interface RunSummary {
   measurements: Record<string, number>;
+  /** The signals the file holds, in its order. */
+  signals: string[];
   stats: RunStats;
 }
 

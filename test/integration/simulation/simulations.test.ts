@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { tableFromIPC } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm';
+import { renameSync } from 'node:fs';
 import { buck, rcStep } from '../../fixtures/circuits.js';
 import { circuitFileOf, startHarness, type Harness, type SimulationStatusBody } from './harness.js';
 
@@ -57,6 +58,22 @@ describe('simulation service: simulations', () => {
     expect(m['SCOPE.1.ch1_avg']).to.be.closeTo(exactAvg, 1e-3);
     expect(r.body.durationMs).to.be.greaterThan(0);
     expect(r.body.errorMessage).to.equal(null);
+  });
+
+  it('answers a completed run\'s status from its record, without opening the result file', async () => {
+    const id = (await h.client.post<Submission>('/api/v1/simulations', { circuitFile: circuitFileOf(rcStep('backward-euler', 1e-5)) })).body.simulationId;
+    const done = await h.client.waitForState(id, 'completed');
+    const file = h.handle.runtime.scheduler.resultPath(id);
+    renameSync(file, `${file}.away`);
+    try {
+      const r = await h.client.get<SimulationStatusBody>(`/api/v1/simulations/${id}`);
+      expect(r.status).to.equal(200);
+      expect(r.body.results).to.deep.equal(done.results);
+      expect(Object.keys(r.body.results!.measurements)).to.have.length(4);
+      expect(r.body.results!.signals).to.deep.equal(['SCOPE.1.ch1']);
+    } finally {
+      renameSync(`${file}.away`, file);
+    }
   });
 
   it('submits a stored circuit by id with settings and parameter overrides', async () => {

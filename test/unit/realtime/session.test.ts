@@ -41,6 +41,7 @@ function record(id: string, state: TaskRecord['state'], step = 0, errorMessage: 
     batchId: null, submittedAt: new Date().toISOString(), startedAt: null, completedAt: null, attempts: 1, errorCode: null, errorMessage,
     cacheHit: false, cacheKey: null, runMs: null, retryAt: null,
     progress: step > 0 ? { phase: 'main', step, totalSteps: 10_000, time: step * 1e-7, percent: step / 100, estimatedRemainingMs: null } : null,
+    summary: null,
   };
 }
 

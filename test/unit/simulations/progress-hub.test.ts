@@ -13,6 +13,7 @@ function task(id: string, state: TaskState, step = 0): TaskRecord {
     batchId: null, submittedAt: '2025-01-01T00:00:00.000Z', startedAt: null, completedAt: null, attempts: 1, errorCode: null,
     errorMessage: state === 'failed' ? 'singular matrix at node x' : null, cacheHit: false, cacheKey: null, runMs: null, retryAt: null,
     progress: step > 0 ? { phase: 'main', step, totalSteps, time: step * 1e-7, percent: (100 * step) / totalSteps, estimatedRemainingMs: 10 } : null,
+    summary: null,
   };
 }
 

@@ -57,6 +57,7 @@ export function taskRecord(id: string, overrides: Partial<TaskRecord> = {}): Tas
     runMs: null,
     retryAt: null,
     progress: null,
+    summary: null,
     ...overrides,
   };
 }

@@ -87,6 +87,28 @@ describe('store: opening and migrations', () => {
     ]);
   });
 
+  it('upgrades a version-1 database: its tasks keep their fields and read with no result summary', () => {
+    inspect((db) => {
+      migrate(db, 'v1', MIGRATIONS.slice(0, 1));
+      db.prepare(
+        `INSERT INTO tasks (id, owner, priority, state, spec, request, submitted_at, started_at, completed_at, attempts, cache_hit, run_ms, progress)
+         VALUES ('t1', 'simulation', 'HIGH', 'completed', '{"netlist":{},"parameters":{}}', NULL, '2025-01-01T00:00:00.000Z',
+                 '2025-01-01T00:00:01.000Z', '2025-01-01T00:00:02.000Z', 1, 0, 12.5, NULL)`,
+      ).run();
+    });
+    const store = openStore(dir);
+    try {
+      const task = store.tasks.get('t1')!;
+      expect(task).to.include({ state: 'completed', priority: 'HIGH', runMs: 12.5, summary: null });
+      const summary = { measurements: { 'SCOPE.1.ch1.avg': 2.5, 'SCOPE.1.ch1.max': Infinity }, signals: ['SCOPE.1.ch1'] };
+      expect(store.tasks.update('t1', { summary }).summary).to.deep.equal(summary);
+      expect(store.tasks.get('t1')!.summary).to.deep.equal(summary);
+    } finally {
+      store.close();
+    }
+    expect(inspect((db) => appliedMigrations(db).map((m) => m.name))).to.deep.equal(['initial schema', 'task result summaries']);
+  });
+
   it('refuses to open a database whose schema is newer than the code', () => {
     openStore(dir).close();
     inspect((db) => db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(999, 'future', '2030-01-01T00:00:00.000Z'));
@@ -99,7 +121,7 @@ describe('store: opening and migrations', () => {
     openStore(dir).close();
     const broken: Migration[] = [
       ...MIGRATIONS,
-      { version: 2, name: 'half done', sql: 'CREATE TABLE half (id INTEGER); INSERT INTO nowhere VALUES (1);' },
+      { version: MIGRATIONS.at(-1)!.version + 1, name: 'half done', sql: 'CREATE TABLE half (id INTEGER); INSERT INTO nowhere VALUES (1);' },
     ];
     const error = thrown(() => inspect((db) => migrate(db, 'test db', broken)));
     expect(error.code).to.equal('MIGRATION_FAILED');

@@ -22,6 +22,7 @@ describe('store: tasks', () => {
       runMs: 12.25,
       retryAt: at(30),
       progress: { phase: 'main', step: 10, totalSteps: 100, time: 1e-4, percent: 10, estimatedRemainingMs: null },
+      summary: { measurements: { 'SCOPE.1.ch1.avg': 23.6, 'SCOPE.1.ch1.min': -Infinity, 'SCOPE.1.ch1.max': NaN, 'SCOPE.1.ch2.avg': -0 }, signals: ['SCOPE.1.ch1', 'SCOPE.1.ch2'] },
     });
     t.store.tasks.insert(task);
     expect(t.store.tasks.get('t1')).to.deep.equal(task);

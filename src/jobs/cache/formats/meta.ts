@@ -1,15 +1,16 @@
 // The metadata document every storage format carries beside its columns: format tag and version,
 // row count, signal names in order, a CRC-32 of each column (time first; NaNs counted as the
-// canonical NaN), measurements and run statistics. It is JSON in which the numbers JSON cannot
-// spell (NaN, ±Infinity, -0) are written as {"$num": "NaN"} and so on, so the document round-trips
-// exactly. Also the shared checks and the assembly (with checksum verification) of a StoredResult.
+// canonical NaN), measurements and run statistics, as exact JSON (exact-json.ts: NaN, ±Infinity
+// and -0 survive). Also the shared checks and the assembly (with checksum verification) of a StoredResult.
 import { crc32 } from 'node:zlib';
 import type { RunStats } from '../../../engine/types.js';
 import type { StoredResult } from '../../types.js';
+import { parseExact, stringifyExact } from '../../exact-json.js';
 import { DecodeError, InvalidResultError } from './errors.js';
 
 export const META_FORMAT = 'pesim-result';
 export const META_VERSION = 1;
+const STAT_NUMBERS = ['steps', 'preSteps', 'factorizations', 'cacheHits', 'switchingEvents', 'extraSolves', 'unknowns', 'wallMs'] as const;
 
 /** The decoded metadata document. */
 export interface ResultMeta {
@@ -19,27 +20,6 @@ export interface ResultMeta {
   checksums: number[];
   measurements: Record<string, number>;
   stats: RunStats;
-}
-
-const SPECIAL: Record<string, number> = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
-const STAT_NUMBERS = ['steps', 'preSteps', 'factorizations', 'cacheHits', 'switchingEvents', 'extraSolves', 'unknowns', 'wallMs'] as const;
-
-function replacer(_key: string, value: unknown): unknown {
-  if (typeof value !== 'number') return value;
-  if (Number.isNaN(value)) return { $num: 'NaN' };
-  if (value === Infinity) return { $num: 'Infinity' };
-  if (value === -Infinity) return { $num: '-Infinity' };
-  if (Object.is(value, -0)) return { $num: '-0' };
-  return value;
-}
-
-function reviver(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const keys = Object.keys(value);
-    const tag = (value as Record<string, unknown>).$num;
-    if (keys.length === 1 && typeof tag === 'string' && Object.hasOwn(SPECIAL, tag)) return SPECIAL[tag];
-  }
-  return value;
 }
 
 /** Checks that the result can be stored (typed arrays, equal lengths) and returns its signal names. */
@@ -83,7 +63,7 @@ export function encodeMeta(result: StoredResult, names: string[]): string {
     measurements: result.measurements,
     stats: result.stats,
   };
-  return JSON.stringify(doc, replacer);
+  return stringifyExact(doc);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -94,7 +74,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function decodeMeta(text: string): ResultMeta {
   let doc: unknown;
   try {
-    doc = JSON.parse(text, reviver);
+    doc = parseExact(text);
   } catch (error) {
     throw new DecodeError(`metadata is not valid JSON (${(error as Error).message})`);
   }
