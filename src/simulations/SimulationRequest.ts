@@ -11,6 +11,7 @@ import { circuitNotFound, circuitProblem } from '../circuits/circuit-errors.js';
 import { AppError, validationError } from '../http/errors.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 import type { Priority } from '../jobs/types.js';
+import type { RecentCircuits } from './recent-circuits.js';
 
 export interface MeasurementWindow {
   /** Start of the window [s]. */
@@ -48,6 +49,9 @@ export interface SubmissionLimits {
   maxSteps: number;
 }
 
+/** Circuits of earlier inline submissions (see recent-circuits.ts). */
+export type RecentInlineCircuits = RecentCircuits<ResolvedCircuit>;
+
 const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
@@ -56,7 +60,7 @@ export function channelKeys(netlist: Netlist): string[] {
   return (netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').flatMap((b) => (b.inputs ?? []).map((_, i) => `${b.name}.ch${i + 1}`));
 }
 
-interface ResolvedCircuit {
+export interface ResolvedCircuit {
   netlist: Netlist;
   name: string;
   stored: string;
@@ -65,17 +69,19 @@ interface ResolvedCircuit {
 /** Circuits already read, by circuitFile (a batch reads its base circuit once). */
 export type CircuitCache = Map<string, Promise<ResolvedCircuit>>;
 
-function circuitOf(circuitFile: string, circuits: CircuitService, field: string, cache?: CircuitCache): Promise<ResolvedCircuit> {
+function circuitOf(circuitFile: string, circuits: CircuitService, field: string, cache?: CircuitCache, recent?: RecentInlineCircuits): Promise<ResolvedCircuit> {
   let pending = cache?.get(circuitFile);
   if (!pending) {
-    pending = readCircuit(circuitFile, circuits, field);
+    pending = readCircuit(circuitFile, circuits, field, recent);
     cache?.set(circuitFile, pending);
   }
   return pending;
 }
 
-async function readCircuit(circuitFile: string, circuits: CircuitService, field: string): Promise<ResolvedCircuit> {
+async function readCircuit(circuitFile: string, circuits: CircuitService, field: string, recent?: RecentInlineCircuits): Promise<ResolvedCircuit> {
   const trimmed = circuitFile.trim();
+  const known = recent?.get(trimmed);
+  if (known) return known;
   if (ID_PATTERN.test(trimmed)) {
     if (!circuits.has(trimmed)) throw circuitNotFound(trimmed);
     const record = circuits.get(trimmed);
@@ -87,22 +93,29 @@ async function readCircuit(circuitFile: string, circuits: CircuitService, field:
   const bytes = Buffer.from(trimmed, 'base64');
   try {
     const read = await readCircuitFile(bytes);
-    return { netlist: read.netlist, name: read.netlist.name ?? 'inline circuit', stored: `inline ${read.format} file (${bytes.length} bytes)` };
+    const resolved = { netlist: read.netlist, name: read.netlist.name ?? 'inline circuit', stored: `inline ${read.format} file (${bytes.length} bytes)` };
+    recent?.set(trimmed, resolved);
+    return resolved;
   } catch (error) {
     throw circuitProblem(error);
   }
 }
 
-/** Checks a request and builds what the scheduler runs; `prefix` names the request in a batch. */
+/**
+ * Checks a request and builds what the scheduler runs; `prefix` names the request in a batch.
+ * The netlists of `cache` and `recent` are shared, never modified (applySettings and the
+ * parameter overrides build new objects).
+ */
 export async function buildSubmission(
   request: SimulationRequest,
   circuits: CircuitService,
   limits: SubmissionLimits,
   prefix = '',
   cache?: CircuitCache,
+  recent?: RecentInlineCircuits,
 ): Promise<SubmitInput> {
   if (typeof request.circuitFile !== 'string') throw validationError(`${prefix}circuitFile is required`, [{ field: `${prefix}circuitFile`, message: 'is required' }]);
-  const base = await circuitOf(request.circuitFile, circuits, `${prefix}circuitFile`, cache);
+  const base = await circuitOf(request.circuitFile, circuits, `${prefix}circuitFile`, cache, recent);
   let netlist = applySettings(base.netlist, { simulationDuration: request.simulationTime, timeStep: request.timeStep, solverType: request.solverType }, prefix);
   const tEnd = netlist.settings.tEnd;
   const steps = tEnd / netlist.settings.dt;

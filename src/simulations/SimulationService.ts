@@ -7,7 +7,8 @@ import type { Runtime } from '../jobs/runtime.js';
 import type { StoredResult, TaskRecord, TaskState } from '../jobs/types.js';
 import { InvalidStateError } from '../jobs/errors.js';
 import type { CircuitService } from '../circuits/CircuitService.js';
-import { buildSubmission, type CircuitCache, type SimulationRequest } from './SimulationRequest.js';
+import { buildSubmission, type CircuitCache, type RecentInlineCircuits, type SimulationRequest } from './SimulationRequest.js';
+import { RecentCircuits } from './recent-circuits.js';
 import { presentMeasurements, presentStatus, type SimulationResults, type SimulationStatus } from './SimulationPresenter.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 
@@ -25,6 +26,7 @@ const RESULTS_KEPT = 256;
 
 export class SimulationService {
   private readonly results = new Map<string, SimulationResults>();
+  private readonly recentCircuits: RecentInlineCircuits = new RecentCircuits();
 
   constructor(
     private readonly runtime: Runtime,
@@ -34,7 +36,7 @@ export class SimulationService {
 
   /** Checks one request (throws the AppError naming the field); does not queue it. */
   prepare(request: SimulationRequest, prefix = '', cache?: CircuitCache): Promise<SubmitInput> {
-    return buildSubmission(request, this.circuits, this.limits, prefix, cache);
+    return buildSubmission(request, this.circuits, this.limits, prefix, cache, this.recentCircuits);
   }
 
   async submit(request: SimulationRequest): Promise<TaskRecord> {
