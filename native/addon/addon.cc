@@ -3,6 +3,7 @@
 #include <napi.h>
 
 #include "analysis.hh"
+#include "checksum.hh"
 #include "parquet.hh"
 #include "pesim/engine.hpp"
 #include "simulate.hh"
@@ -16,6 +17,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   pesim::addon::registerAnalysis(env, exports);
   exports.Set("encodeParquet", Napi::Function::New(env, pesim::addon::EncodeParquet, "encodeParquet"));
   exports.Set("writeParquetFile", Napi::Function::New(env, pesim::addon::WriteParquetFile, "writeParquetFile"));
+  exports.Set("columnChecksum", Napi::Function::New(env, pesim::addon::ColumnChecksum, "columnChecksum"));
   exports.Set("version", pesim::engineVersion());
   exports.Set("eigenVersion", pesim::eigenVersion());
   return exports;
