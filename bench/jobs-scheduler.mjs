@@ -15,7 +15,7 @@ const stats = { steps: 20000, preSteps: 0, factorizations: 8, cacheHits: 20000, 
 const instant = {
   name: 'instant',
   capacity,
-  run: async () => ({ ok: true, written: { measurements: { 'SCOPE.1.ch1.avg': 1 }, stats } }),
+  run: async () => ({ ok: true, written: { measurements: { 'SCOPE.1.ch1.avg': 1 }, signals: ['SCOPE.1.ch1'], stats } }),
   connected: () => true,
   close: async () => {},
 };

@@ -22,12 +22,27 @@ function reviver(_key: string, value: unknown): unknown {
   return value;
 }
 
-/** JSON text of `value` with NaN, ±Infinity and -0 kept. */
-export function stringifyExact(value: unknown): string {
-  return JSON.stringify(value, replacer);
+/** Whether the value holds a number plain JSON would change (NaN, ±Infinity written as null, -0 as 0). */
+function needsTags(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value) || Object.is(value, -0);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(needsTags);
+  for (const key in value) {
+    if (needsTags((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
-/** Parses stringifyExact's text (throws SyntaxError on text that is not JSON). */
+/**
+ * JSON text of `value` with NaN, ±Infinity and -0 kept. Values without such numbers (nearly all)
+ * are written by plain JSON.stringify: a replacer function would be called for every key.
+ */
+export function stringifyExact(value: unknown): string {
+  return needsTags(value) ? JSON.stringify(value, replacer) : JSON.stringify(value);
+}
+
+/** Parses stringifyExact's text (throws SyntaxError on text that is not JSON); plain JSON.parse
+ *  unless the text holds a tag. */
 export function parseExact(text: string): unknown {
-  return JSON.parse(text, reviver);
+  return text.includes('"$num"') ? JSON.parse(text, reviver) : JSON.parse(text);
 }
