@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { exposureWarning, loadConfig } from '../jobq/config.js';
 import { startJobq } from '../jobq/server.js';
+import { tuneV8ForService } from '../http/v8-tuning.js';
 
 export function registerJobq(program: Command): void {
   program
@@ -15,6 +16,7 @@ export function registerJobq(program: Command): void {
       const config = loadConfig({ file: options.config, overrides: { 'api.host': options.host, 'api.port': options.port } });
       const warning = exposureWarning(config);
       if (warning) console.warn(`pesim: warning: ${warning}`);
+      tuneV8ForService();
       const jobq = await startJobq(config);
       console.log(`pesim: job-queue service listening on ${jobq.url} (API reference ${jobq.url}/docs, data ${config.data_dir}/jobq, models ${config.simulator.models_dir})`);
       await new Promise<void>((resolve) => {

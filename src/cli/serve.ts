@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { CONFIG_KEYS, loadConfig, type SimulationServiceConfig } from '../http/config.js';
 import { startSimulationService } from '../http/server.js';
+import { tuneV8ForService } from '../http/v8-tuning.js';
 
 interface ServeOptions {
   port?: string;
@@ -32,6 +33,7 @@ export function registerServe(program: Command): void {
       if (options.host !== undefined) overrides.host = options.host;
       if (options.dataDir !== undefined) overrides.dataDir = options.dataDir;
       const config = loadConfig({ configFile: options.config, overrides });
+      tuneV8ForService();
       const service = await startSimulationService(config);
       console.log(`pesim: simulation service on ${service.url}/api/v1/health (API reference: ${service.url}/swagger-ui/)`);
       await new Promise<void>((resolve, reject) => {
