@@ -35,6 +35,19 @@ export function addonCandidates(root = packageRoot()): string[] {
 
 let cached: NativeBinding | undefined;
 
+/**
+ * The addon seen through the interface of one of its features (typed next to the feature's user),
+ * after checking that it has the feature's functions: an addon built from older sources is
+ * reported as such instead of failing on the first call.
+ */
+export function bindingFeature<T>(functions: readonly (keyof T & string)[], feature: string): T {
+  const binding = loadBinding() as unknown as Record<string, unknown>;
+  if (functions.some((name) => typeof binding[name] !== 'function')) {
+    throw new Error(`pesim: the native addon has no ${feature} (built from older sources): run \`npm run build:native\``);
+  }
+  return binding as unknown as T;
+}
+
 export function loadBinding(): NativeBinding {
   if (cached) return cached;
   const failures: string[] = [];

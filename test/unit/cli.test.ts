@@ -120,6 +120,18 @@ describe('pesim command', () => {
     expect(deck.stdout).to.match(/valid spice circuit, 3 elements/);
   });
 
+  it('serve and jobq set the V8 budget before starting: a bad PESIM_V8_INTERRUPT_BUDGET stops them with the reason', () => {
+    for (const command of ['serve', 'jobq']) {
+      const r = spawnSync(process.execPath, [bin, command, '--port', '0', '--host', '127.0.0.1'], {
+        encoding: 'utf8',
+        env: { ...process.env, PESIM_V8_INTERRUPT_BUDGET: 'fast', PESIM_DATA_DIR: join(dir, `v8-${command}`) },
+        timeout: 30_000,
+      });
+      expect(r.status, `${command}: ${r.stdout}`).to.not.equal(0);
+      expect(r.stderr).to.contain('PESIM_V8_INTERRUPT_BUDGET must be a non-negative integer');
+    }
+  });
+
   it('serves the health endpoint on the requested loopback port', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {

@@ -2,7 +2,7 @@
 // remote executors such as XML-RPC or BullMQ workers implement the same interface).
 import type { ControlBuffers } from '../../engine/index.js';
 import type { RunStats } from '../../engine/types.js';
-import type { Compression, StorageFormat, StoredResult, TaskSpec } from '../types.js';
+import type { Compression, ResultSummary, StorageFormat, StoredResult, TaskSpec } from '../types.js';
 
 export interface ExecutionRequest {
   taskId: string;
@@ -23,10 +23,7 @@ export interface ResultTarget {
 }
 
 /** What an executor that wrote the result file returns instead of the arrays. */
-export interface RunSummary {
-  measurements: Record<string, number>;
-  /** The signals the file holds, in its order. */
-  signals: string[];
+export interface RunSummary extends ResultSummary {
   stats: RunStats;
 }
 

@@ -76,6 +76,17 @@ describe('simulation service: simulations', () => {
     }
   });
 
+  it('parses a resubmitted inline file once: later submissions share its netlist', async () => {
+    const simulations = h.handle.services.simulations;
+    const content = circuitFileOf(rcStep('trapezoidal', 2e-5));
+    const first = await simulations.prepare({ circuitFile: content, parameters: { 'R.1.R': 500 } });
+    const again = await simulations.prepare({ circuitFile: `${content}\n`, parameters: { 'R.1.R': 2000 } });
+    const other = await simulations.prepare({ circuitFile: circuitFileOf(rcStep('trapezoidal', 3e-5)) });
+    expect(again.spec.netlist.elements).to.equal(first.spec.netlist.elements); // the same parsed objects
+    expect(other.spec.netlist.elements).to.not.equal(first.spec.netlist.elements);
+    expect(again.spec.parameters).to.deep.equal({ 'R.1.R': 2000 });
+  });
+
   it('submits a stored circuit by id with settings and parameter overrides', async () => {
     const up = await h.client.upload<{ circuitId: string }>('/api/v1/circuits/parse', JSON.stringify(rcStep('trapezoidal', 1e-5)), 'rc.json');
     const r = await h.client.post<Submission>('/api/v1/simulations', {

@@ -151,19 +151,30 @@ struct SampleBuffers {
   std::vector<std::uint8_t> compressed;
 };
 
+// The outcome of trying the codec on a column's sample; `compressed` bytes of it are in
+// SampleBuffers::compressed, and when the sample was the whole column they are its compressed data.
+struct CodecTrial {
+  bool keep = true;
+  bool wholeColumn = false;
+  std::size_t compressed = 0;
+};
+
 // Whether the compressor shrinks the column's sample by at least `minSaving` (a fraction).
-bool worthCompressing(const double* values, std::size_t rows, io::PageCompressor& compressor, double minSaving, SampleBuffers& buffers) {
-  if (minSaving <= 0.0) return true;
-  const std::size_t sliceValues = rows <= 3 * kSampleSlice ? rows : kSampleSlice;
+CodecTrial tryCodec(const double* values, std::size_t rows, io::PageCompressor& compressor, double minSaving, SampleBuffers& buffers) {
+  CodecTrial trial;
+  if (minSaving <= 0.0) return trial;
+  trial.wholeColumn = rows <= 3 * kSampleSlice;
+  const std::size_t sliceValues = trial.wholeColumn ? rows : kSampleSlice;
   const std::size_t starts[3] = {0, rows / 2 - sliceValues / 2, rows - sliceValues};
-  const std::size_t slices = rows <= 3 * kSampleSlice ? 1 : 3;
+  const std::size_t slices = trial.wholeColumn ? 1 : 3;
   buffers.plain.resize(slices * sliceValues * sizeof(double));
   for (std::size_t s = 0; s < slices; ++s) {
     for (std::size_t i = 0; i < sliceValues; ++i) plainDouble(values[starts[s] + i], &buffers.plain[(s * sliceValues + i) * sizeof(double)]);
   }
   buffers.compressed.resize(compressor.bound(buffers.plain.size()));
-  const std::size_t size = compressor.compress(buffers.plain.data(), buffers.plain.size(), buffers.compressed.data(), buffers.compressed.size());
-  return static_cast<double>(size) <= (1.0 - minSaving) * static_cast<double>(buffers.plain.size());
+  trial.compressed = compressor.compress(buffers.plain.data(), buffers.plain.size(), buffers.compressed.data(), buffers.compressed.size());
+  trial.keep = static_cast<double>(trial.compressed) <= (1.0 - minSaving) * static_cast<double>(buffers.plain.size());
+  return trial;
 }
 
 // The pages of one column; `scratch` holds one compressed page (and, on big-endian hosts, the
@@ -174,8 +185,9 @@ ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, 
   const std::size_t pageValues = options.pageValues;
   ChunkInfo info;
   info.dataPageOffset = static_cast<std::int64_t>(out.position());
-  const bool compress = compressor.codec() != Codec::Uncompressed && worthCompressing(values, rows, compressor, options.minSampleSaving, sample);
-  info.codec = compress ? compressor.codec() : Codec::Uncompressed;
+  const CodecTrial trial = compressor.codec() == Codec::Uncompressed ? CodecTrial{false, false, 0}
+                                                                      : tryCodec(values, rows, compressor, options.minSampleSaving, sample);
+  info.codec = trial.keep ? compressor.codec() : Codec::Uncompressed;
   for (std::size_t start = 0; start < rows; start += pageValues) {
     const std::size_t count = std::min(pageValues, rows - start);
     const std::size_t rawBytes = count * sizeof(double);
@@ -187,7 +199,10 @@ ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, 
     }
     const std::uint8_t* stored = raw;
     std::size_t storedBytes = rawBytes;
-    if (compress) {
+    if (trial.keep && trial.wholeColumn && count == rows) {
+      stored = sample.compressed.data();  // the trial compressed exactly this page already
+      storedBytes = trial.compressed;
+    } else if (trial.keep) {
       storedBytes = compressor.compress(raw, rawBytes, scratch.data(), scratch.size());
       stored = scratch.data();
     }

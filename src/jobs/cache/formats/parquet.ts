@@ -20,7 +20,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { DataType, Precision, tableFromIPC } from 'apache-arrow';
 import { readParquet, readSchema } from 'parquet-wasm';
-import { loadBinding } from '../../../engine/binding.js';
+import { bindingFeature } from '../../../engine/binding.js';
 import type { Compression, StoredResult } from '../../types.js';
 import { DecodeError } from './errors.js';
 import { assemble, decodeMeta, encodeMeta, owned, type ResultMeta } from './meta.js';
@@ -54,11 +54,7 @@ export interface ParquetBinding {
 
 /** The addon as a ParquetBinding; an addon built before the encoder existed is reported as such. */
 export function parquetBinding(): ParquetBinding {
-  const binding = loadBinding() as unknown as Partial<ParquetBinding>;
-  if (typeof binding.encodeParquet !== 'function' || typeof binding.writeParquetFile !== 'function') {
-    throw new Error('pesim: the native addon has no Parquet encoder (built from older sources): run `npm run build:native`');
-  }
-  return binding as ParquetBinding;
+  return bindingFeature<ParquetBinding>(['encodeParquet', 'writeParquetFile'], 'Parquet encoder');
 }
 
 /** The Parquet column name of a signal. */
