@@ -55,3 +55,8 @@ export function edit(text: string, from: string, to: string): string {
   expect(text.includes(from), `fixture text contains ${JSON.stringify(from)}`).to.equal(true);
   return text.replace(from, to);
 }
+
+/** The 50 GeckoCIRCUITS example files of test/fixtures/gecko-corpus (see SOURCES.md there). */
+export function corpusFixture(name: string): Buffer {
+  return readFileSync(new URL(`../../../fixtures/gecko-corpus/${name}`, import.meta.url));
+}
