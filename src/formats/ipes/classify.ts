@@ -1,7 +1,7 @@
 // Which components take part in the simulation. Simulated: enabled components of the types in
 // catalog.ts on the top-level sheet. Kept in the file but not simulated, with a warning: disabled
 // components (`enabledShorted 0`), shorted ones (`enabledShorted 2`, replaced by connections
-// XIN[i]–YOUT[i]), text fields (sp typ 70), and display/export blocks whose outputs feed nothing.
+// XIN[i]–YOUT[i]), text fields (sp or c typ 70), and display/export blocks whose outputs feed nothing.
 // Unsupported (one error lists them all): subcircuits (sp typ 27) and anything on a subcircuit
 // sheet, thermal elements (eTH), motors, reluctance, Java blocks and the other types the engine
 // lacks.
@@ -9,6 +9,8 @@ import type { ComponentRecord } from './components.js';
 import { BLOCK_KINDS, DISPLAY_ONLY_BLOCKS, ELEMENT_KINDS, UNSUPPORTED_BLOCK_NAMES, UNSUPPORTED_ELEMENT_NAMES } from './catalog.js';
 import { componentTerminals, type Connectivity, type PlacedComponent } from './geometry.js';
 import { unsupported, type ReadContext } from './params.js';
+
+const TEXT_FIELD_TYP = 70;
 
 export type Status = 'active' | 'inactive' | 'unsupported' | 'display';
 
@@ -29,11 +31,12 @@ function statusOf(ctx: ReadContext, c: ComponentRecord): Status {
     unsupported(ctx, c, `inside a subcircuit (sheet ${c.sheet})`);
     return 'unsupported';
   }
+  // Text fields (typ 70) are annotations, saved as `sp` or as control blocks `c`.
+  if ((c.block === 'sp' || c.block === 'c') && c.typ === TEXT_FIELD_TYP) {
+    ctx.warnings.push(`${c.name}: text field ignored`);
+    return 'inactive';
+  }
   if (c.block === 'sp') {
-    if (c.typ === 70) {
-      ctx.warnings.push(`${c.name}: text field ignored`);
-      return 'inactive';
-    }
     unsupported(ctx, c, c.typ === 27 ? 'subcircuit' : `special component typ ${c.typ}`);
     return 'unsupported';
   }
