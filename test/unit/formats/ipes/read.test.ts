@@ -152,4 +152,15 @@ describe('ipes reader', () => {
     const n = readIpes(textBytes(text)).netlist;
     expect(block(n, 'SIGNAL.1').params).to.deep.equal({ waveform: 'sine', amplitude: 2, frequency: 50, offset: 0.5, phase: -90 });
   });
+
+  it('reads the first number of a value line, as GeckoCIRCUITS does, and ignores the rest', () => {
+    let text = fixtureText('BuckBoost_const_dutyCycle.ipes');
+    text = edit(text, 'forwardVoltageDrop 0.6\n', 'forwardVoltageDrop 0.75 0.6 0.6\n');
+    text = edit(text, 'dcValue 20.0\n', 'dcValue  30.0 20.0\n');
+    const n = readIpes(textBytes(text)).netlist;
+    expect(element(n, 'D.1').params!.vf).to.equal(0.75);
+    expect(element(n, 'U.1').params!.value).to.equal(30);
+    const bad = netlistError(() => readIpes(textBytes(edit(text, 'dcValue  30.0 20.0\n', 'dcValue thirty 20.0\n'))));
+    expect(bad.message).to.match(/dcValue: 'thirty' is not a number/);
+  });
 });
