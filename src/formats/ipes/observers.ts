@@ -1,5 +1,6 @@
 // Blocks that only observe the circuit: display/export blocks (ToEXTERNAL, data export, motor
-// viewer, control debug) and Java blocks (GeckoCIRCUITS `ReglerJavaFunction`), which in example
+// viewer, control debug, the U-Z-I diagram `ReglerU_ZI`: a window drawing its four inputs as
+// vectors, no outputs) and Java blocks (GeckoCIRCUITS `ReglerJavaFunction`), which in example
 // files mostly check results or write files. One whose outputs feed nothing cannot change the
 // simulation: it is dropped with a warning (a Java block's code is not executed, so whatever it
 // would have done is not reproduced). One whose outputs are used is refused, naming what it feeds.
@@ -14,9 +15,12 @@ import { unsupported, type ReadContext } from './params.js';
 
 const SIGNAL_SOURCE_TYPS = new Set([4, 5]);
 
+/** Display/export blocks by typ: the shared list plus the ones only this file knows. */
+const DISPLAY_BLOCKS: Record<number, string> = { ...DISPLAY_ONLY_BLOCKS, 73: 'U-Z-I diagram display' };
+
 /** Whether a control block of this typ is dropped when none of its outputs is used. */
 export function isObserverBlock(typ: number): boolean {
-  return typ === JAVA_BLOCK_TYP || DISPLAY_ONLY_BLOCKS[typ] !== undefined;
+  return typ === JAVA_BLOCK_TYP || DISPLAY_BLOCKS[typ] !== undefined;
 }
 
 /** Indices of the components that read the outputs of block `index`. */
@@ -62,13 +66,13 @@ export function dropUnusedObservers(ctx: ReadContext, records: ComponentRecord[]
     if (dropped.has(i)) {
       ctx.warnings.push(java
         ? `${c.name}: Java block ignored: none of its outputs is used; its Java code is not executed, so what it would do (checks, file exports, console output) is not reproduced`
-        : `${c.name}: ${DISPLAY_ONLY_BLOCKS[c.typ]} block ignored (it does not affect the simulation)`);
+        : `${c.name}: ${DISPLAY_BLOCKS[c.typ]} block ignored (it does not affect the simulation)`);
       cls.status[i] = 'inactive';
     } else {
       const names = users.map((u) => records[u].name).join(', ');
       unsupported(ctx, c, java
         ? `Java block whose outputs feed ${names}; Java code is not executed`
-        : `${DISPLAY_ONLY_BLOCKS[c.typ]} block whose output feeds ${names}`);
+        : `${DISPLAY_BLOCKS[c.typ]} block whose output feeds ${names}`);
       cls.status[i] = 'unsupported';
     }
   }

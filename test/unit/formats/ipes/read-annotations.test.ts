@@ -90,4 +90,14 @@ describe('ipes reader: annotations and unused blocks', () => {
       'libmodel.so (c typ 88): native C block: its compiled library is not loaded or executed',
     ]);
   });
+
+  it('drops the U-Z-I diagram (c typ 73, a display with four inputs and no outputs) with a warning', () => {
+    const plain = readIpes(textBytes(fixtureText('buck_simple.ipes'))).netlist;
+    const uzi = ['c (44)', '<ElementCONTROL>', 'labelAnfangsKnoten[] /u2/iL/NIX_NIX_NIX/NIX_NIX_NIX', 'labelEndKnoten[] ', 'enabledShorted 1',
+      'typ 73', 'x 54', 'y 17', 'parameter[] ', 'orientierung 503', 'idStringDialog UZI.1', '<detail>', 'scale1 0.02', '<\\detail>', '<\\ElementCONTROL>'];
+    const { netlist, warnings } = readIpes(textBytes(withBlocks(uzi)));
+    expect(netlist.blocks).to.deep.equal(plain.blocks);
+    expect(warnings).to.include('UZI.1: U-Z-I diagram display block ignored (it does not affect the simulation)');
+    expect(writeIpesText(netlist)).to.include('idStringDialog UZI.1');
+  });
 });
