@@ -163,4 +163,15 @@ describe('ipes reader', () => {
     const bad = netlistError(() => readIpes(textBytes(edit(text, 'dcValue  30.0 20.0\n', 'dcValue thirty 20.0\n'))));
     expect(bad.message).to.match(/dcValue: 'thirty' is not a number/);
   });
+
+  it('gives a SIGNAL external-parameter terminals only when its useExternal flag is set', () => {
+    // Files before 1.60 save five input labels even with useExternal off (parameter[6] = 0).
+    const text = edit(fixtureText('buck_simple.ipes'), 'labelAnfangsKnoten[] \nlabelEndKnoten[] /gate\n',
+      'labelAnfangsKnoten[] /NIX_NIX_NIX/NIX_NIX_NIX/NIX_NIX_NIX/NIX_NIX_NIX/NIX_NIX_NIX\nlabelEndKnoten[] /gate\n');
+    const n = readIpes(textBytes(text)).netlist;
+    expect(block(n, 'SIGNAL.1').params).to.deep.include({ waveform: 'rectangle', frequency: 35000, duty: 0.4 });
+    // With the flag on, the five terminals exist and unconnected ones read 0 (frequency 0 is refused).
+    const on = edit(text, 'parameter[] 404.0 1.0 35000.0 0.0 0.0 0.4 0.0 1.0 ', 'parameter[] 404.0 1.0 35000.0 0.0 0.0 0.4 1.0 1.0 ');
+    expect(netlistError(() => readIpes(textBytes(on))).details[0].message).to.match(/frequency input is 0/);
+  });
 });
