@@ -1,22 +1,31 @@
 // Which components take part in the simulation. Simulated: enabled components of the types in
 // catalog.ts on the top-level sheet. Kept in the file but not simulated, with a warning: disabled
 // components (`enabledShorted 0`), shorted ones (`enabledShorted 2`, replaced by connections
-// XIN[i]–YOUT[i]), text fields (sp typ 70), and display/export blocks whose outputs feed nothing.
-// Unsupported (one error lists them all): subcircuits (sp typ 27) and anything on a subcircuit
-// sheet, thermal elements (eTH), motors, reluctance, Java blocks and the other types the engine
-// lacks.
+// XIN[i]–YOUT[i]), text fields (sp or c typ 70), and display/export and Java blocks whose outputs
+// feed nothing (status 'display' until observers.ts has looked at their outputs). Unsupported (one
+// error lists them all): subcircuits (sp typ 27) and anything on a subcircuit sheet, thermal
+// elements (eTH), motors, reluctance, native C and FromEXTERNAL blocks and the other types the
+// engine lacks.
 import type { ComponentRecord } from './components.js';
-import { BLOCK_KINDS, DISPLAY_ONLY_BLOCKS, ELEMENT_KINDS, UNSUPPORTED_BLOCK_NAMES, UNSUPPORTED_ELEMENT_NAMES } from './catalog.js';
-import { componentTerminals, type Connectivity, type PlacedComponent } from './geometry.js';
+import { BLOCK_KINDS, ELEMENT_KINDS, UNSUPPORTED_BLOCK_NAMES, UNSUPPORTED_ELEMENT_NAMES } from './catalog.js';
+import { specialTerminals } from './footprints.js';
+import { componentTerminals, type PlacedComponent } from './geometry.js';
+import { isObserverBlock } from './observers.js';
 import { unsupported, type ReadContext } from './params.js';
+
+const TEXT_FIELD_TYP = 70;
+
+/** Why blocks that depend on something outside the model file are refused. */
+const EXTERNAL_BLOCKS: Record<number, string> = {
+  23: 'FromEXTERNAL block: its signals come from a coupled external program (e.g. Simulink), which is not available',
+  88: 'native C block: its compiled library is not loaded or executed',
+};
 
 export type Status = 'active' | 'inactive' | 'unsupported' | 'display';
 
 export interface Classified {
   status: Status[];
   placed: Array<PlacedComponent | undefined>;
-  /** Drops display-only blocks whose outputs feed nothing; the others become unsupported. */
-  dropDisplayBlocks(conn: Connectivity, driver: Map<number, number>): void;
 }
 
 const THERMAL_NAMES: Record<number, string> = {
@@ -29,11 +38,12 @@ function statusOf(ctx: ReadContext, c: ComponentRecord): Status {
     unsupported(ctx, c, `inside a subcircuit (sheet ${c.sheet})`);
     return 'unsupported';
   }
+  // Text fields (typ 70) are annotations, saved as `sp` or as control blocks `c`.
+  if ((c.block === 'sp' || c.block === 'c') && c.typ === TEXT_FIELD_TYP) {
+    ctx.warnings.push(`${c.name}: text field ignored`);
+    return 'inactive';
+  }
   if (c.block === 'sp') {
-    if (c.typ === 70) {
-      ctx.warnings.push(`${c.name}: text field ignored`);
-      return 'inactive';
-    }
     unsupported(ctx, c, c.typ === 27 ? 'subcircuit' : `special component typ ${c.typ}`);
     return 'unsupported';
   }
@@ -50,9 +60,9 @@ function statusOf(ctx: ReadContext, c: ComponentRecord): Status {
     ctx.warnings.push(`${c.name}: disabled in the file; not simulated`);
     return 'inactive';
   }
-  if (c.block === 'c' && DISPLAY_ONLY_BLOCKS[c.typ]) return 'display';
+  if (c.block === 'c' && isObserverBlock(c.typ)) return 'display';
   if (!known) {
-    const what = c.block === 'e' ? UNSUPPORTED_ELEMENT_NAMES[c.typ] : UNSUPPORTED_BLOCK_NAMES[c.typ];
+    const what = c.block === 'e' ? UNSUPPORTED_ELEMENT_NAMES[c.typ] : EXTERNAL_BLOCKS[c.typ] ?? UNSUPPORTED_BLOCK_NAMES[c.typ];
     unsupported(ctx, c, what ?? `unknown ${c.block === 'e' ? 'power-circuit' : 'control'} type`);
     return 'unsupported';
   }
@@ -68,28 +78,8 @@ export function classify(ctx: ReadContext, records: ComponentRecord[]): Classifi
   const placed = records.map((c, i): PlacedComponent | undefined => {
     if (status[i] === 'unsupported') return undefined;
     if (status[i] === 'inactive' && c.enabled !== 2) return undefined;
-    const geometry = componentTerminals(c);
+    const geometry = specialTerminals(c) ?? componentTerminals(c);
     return geometry ? { geometry, shorted: status[i] === 'inactive' } : undefined;
   });
-  return {
-    status,
-    placed,
-    dropDisplayBlocks(conn, driver) {
-      records.forEach((c, i) => {
-        if (status[i] !== 'display') return;
-        const outs = placed[i]?.geometry.outs ?? [];
-        const feeds = outs.some((_, j) => {
-          const node = conn.nodes[conn.nodeOf(i, 'out', j)!];
-          return node.terminals.some((t) => t.side === 'in' && status[t.component] === 'active') || driver.has(node.id);
-        });
-        if (feeds) {
-          unsupported(ctx, c, `${DISPLAY_ONLY_BLOCKS[c.typ]} block whose output is used`);
-          status[i] = 'unsupported';
-        } else {
-          ctx.warnings.push(`${c.name}: ${DISPLAY_ONLY_BLOCKS[c.typ]} block ignored (it does not affect the simulation)`);
-          status[i] = 'inactive';
-        }
-      });
-    },
-  };
+  return { status, placed };
 }

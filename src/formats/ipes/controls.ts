@@ -10,6 +10,7 @@ import type { ControlBlock, ParamValue } from '../netlist.js';
 import type { ComponentRecord } from './components.js';
 import { BLOCK_KINDS, ELEMENT_KINDS, inputCount, type BlockKind } from './catalog.js';
 import { issue, netParam, resolveParam, unsupported, type ReadContext } from './params.js';
+import { inputLabelCount } from './geometry.js';
 
 export interface ControlEnv {
   ctx: ReadContext;
@@ -88,7 +89,7 @@ function delayCheck(env: ControlEnv, c: ComponentRecord): void {
 export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): MappedBlock | undefined {
   const { ctx } = env;
   const kind = BLOCK_KINDS[c.typ];
-  const { inputs, external } = inputCount(kind, c.inLabels.length);
+  const { inputs, external } = inputCount(kind, inputLabelCount(c, kind));
   const signals = Array.from({ length: inputs }, (_, i) => env.input(index, i));
   const outputs = Array.from({ length: kind.outputs }, (_, j) => env.output(index, j));
   const base = kind.inputs === 'var' ? inputs : external ? kind.inputs : inputs;

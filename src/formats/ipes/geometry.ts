@@ -41,6 +41,19 @@ export function controlTerminals(kind: BlockKind | undefined, x: number, y: numb
   return { domain: 'CONTROL', ins, outs };
 }
 
+/**
+ * The saved input labels that count for a block's terminals. A block with external-parameter
+ * terminals (SIGNAL, HYS, LIMIT) has them only when its `useExternal` flag (named line, else its
+ * `parameter[]` slot) is set: files before 1.60 save labels for those terminals even when the flag
+ * is off (GeckoCIRCUITS then removes the terminals).
+ */
+export function inputLabelCount(c: ComponentRecord, kind: BlockKind): number {
+  if (!kind.external || kind.inputs === 'var') return c.inLabels.length;
+  const named = c.tokens.boolean('useExternal');
+  const flag = named ?? (kind.external.slot < c.slots.length ? c.slots[kind.external.slot] > 0.5 : undefined);
+  return flag === false ? Math.min(c.inLabels.length, kind.inputs) : c.inLabels.length;
+}
+
 /** Terminal positions of a component, or undefined for kinds without terminals known here. */
 export function componentTerminals(c: ComponentRecord): TerminalGeometry | undefined {
   if (c.block === 'e') {
@@ -54,7 +67,7 @@ export function componentTerminals(c: ComponentRecord): TerminalGeometry | undef
   if (c.block === 'c') {
     const kind = BLOCK_KINDS[c.typ];
     if (!kind) return controlTerminals(undefined, c.x, c.y, c.inLabels.length, c.outLabels.length, false);
-    const { inputs, external } = inputCount(kind, c.inLabels.length);
+    const { inputs, external } = inputCount(kind, inputLabelCount(c, kind));
     return controlTerminals(kind, c.x, c.y, inputs, kind.outputs, external);
   }
   return undefined;

@@ -10,6 +10,7 @@ import { negate } from './params.js';
 import { newPlan, problem, putFlag, putParam, type Plan, type PlanContext } from './plan.js';
 import { signalParams, DUTY_RANGE } from './signals.js';
 import { stringArray } from './emit.js';
+import { triangleOfSawtooth } from './sawtooth.js';
 
 const DOUBLE_MAX = 1.7976931348623157e308;
 const WAVEFORM_TYP: Record<string, number> = { sine: 402, triangle: 403, rectangle: 404 };
@@ -35,7 +36,13 @@ function signalPlan(ctx: PlanContext, b: ControlBlock, plan: Plan): void {
     waveform = String(p.waveform ?? 'sine');
     v = { amplitude: p.amplitude ?? 1, frequency: p.frequency, offset: p.offset ?? 0, duty: waveform === 'rectangle' ? p.duty ?? 0.5 : 0.5 };
     const phase = p.phase ?? 0;
-    if (typeof phase !== 'number') {
+    const ramp = waveform === 'sawtooth' ? triangleOfSawtooth(p) : undefined;
+    if (ramp) {
+      // A rising or falling ramp is a GeckoCIRCUITS triangle with duty 1 or 0 (sawtooth.ts).
+      waveform = 'triangle';
+      v = { ...v, ...ramp };
+      phaseDeg = 0;
+    } else if (typeof phase !== 'number') {
       problem(ctx, b.name, 'a SIGNAL phase bound to a global parameter cannot be converted for GeckoCIRCUITS');
       phaseDeg = 0;
     } else if (waveform === 'triangle') {

@@ -4,13 +4,15 @@
 // blocks (elements.ts, controls.ts, signals.ts) → settings, global parameters and layout.
 // Everything the engine cannot simulate is collected and reported in one UNSUPPORTED_COMPONENTS
 // error; dangling references in one UNKNOWN_REFERENCE error; syntax errors name the line.
-import { NetlistError, type ErrorDetail } from '../errors.js';
+import { NetlistError } from '../errors.js';
 import { assertNetlistShape, NETLIST_FORMAT, type ControlBlock, type Netlist, type NetlistElement, type NetlistSettings, type SolverMethod } from '../netlist.js';
 import { decodeIpes } from './container.js';
 import { scanIpes, syntaxError, type ScannedIpes } from './tokens.js';
 import { readComponent, readWire, uniqueNames, type ComponentRecord, type WireRecord } from './components.js';
 import { classify, type Classified } from './classify.js';
-import { connect, type Connectivity, type TerminalRef } from './geometry.js';
+import { connect, type TerminalRef } from './geometry.js';
+import { checkWires } from './wire-check.js';
+import { dropUnusedObservers } from './observers.js';
 import { nameNodes } from './naming.js';
 import { mapElement, type ElementEnv } from './elements.js';
 import { mapBlock, type ControlEnv, type PendingBlock } from './controls.js';
@@ -91,28 +93,6 @@ function throwCollected(ctx: ReadContext, fileName?: string): void {
   }
 }
 
-/**
- * Rejects wires whose node reaches no terminal of a placed component: in GeckoCIRCUITS such a wire
- * is a drawing mistake (an end that misses the terminal it was meant for), and dropping it would
- * silently leave that terminal open.
- */
-function checkWires(wires: WireRecord[], conn: Connectivity, fileName?: string): void {
-  const details: ErrorDetail[] = [];
-  wires.forEach((w, i) => {
-    if (conn.nodes[conn.wireNodes[i]].terminals.length > 0) return;
-    const last = w.x.length - 1;
-    const label = w.label ? ` labelled '${w.label}'` : '';
-    details.push({
-      field: `line ${w.line}`, line: w.line,
-      message: `${w.domain === 'LK' ? 'power' : w.domain.toLowerCase()} wire${label} from (${w.x[0]}, ${w.y[0]}) to (${w.x[last]}, ${w.y[last]}) connects nothing; expected its ends on component terminals or on other wires`,
-    });
-  });
-  if (details.length > 0) {
-    const where = fileName ? `${fileName}: ` : '';
-    throw new NetlistError('WIRE_UNCONNECTED', `${where}${details.map((d) => `line ${d.line}: ${d.message}`).join('; ')}`, details);
-  }
-}
-
 /** Reads .ipes text (already decompressed). */
 export function readIpesText(text: string, fileName?: string): IpesReadResult {
   const scanned = scanIpes(text, fileName);
@@ -135,7 +115,7 @@ export function readIpesText(text: string, fileName?: string): IpesReadResult {
   const cls = classify(ctx, records);
   const liveWires = wires.filter((w) => w.enabled !== 0 && w.sheet === 0);
   const conn = connect(records, cls.placed, liveWires);
-  checkWires(liveWires, conn, fileName);
+  dropUnusedObservers(ctx, records, cls, checkWires(records, cls, liveWires, conn, fileName));
 
   // Drivers of control nodes: exactly one block output per signal.
   const driver = new Map<number, number>();
@@ -148,7 +128,6 @@ export function readIpesText(text: string, fileName?: string): IpesReadResult {
       else ctx.issues.push({ field: r.name, component: r.name, line: r.line, message: `${r.name}: its output is connected to the output of ${records[other].name}` });
     });
   });
-  cls.dropDisplayBlocks(conn, driver);
 
   const lk = nameNodes(conn, 'LK', terminalOrder(records, cls, 'e'), ctx.warnings);
   const control = nameNodes(conn, 'CONTROL', terminalOrder(records, cls, 'c'), ctx.warnings);

@@ -3,7 +3,8 @@
 // while frac(ft − φ/360°) < d, else offset → engine phase −φ; triangle (duty 0.5) =
 // A·(2/π)·asin(sin(2πft − φ)) + offset, rising through 0 at the period start → the engine triangle
 // (−1 at the period start) with phase 90° − φ. A triangle with duty ≠ 0.5 (asymmetric) has no
-// engine equivalent. Files without `version170` store φ in radians.
+// engine equivalent, except duty 0 or 1 with phase 0: a sawtooth (sawtooth.ts). Files without
+// `version170` store φ in radians.
 // External parameters (`useExternal`: inputs amplitude, frequency, offset, phase [°], duty; HYS h;
 // LIMIT min/max; the INT reset) are folded when their signals are constant (CONST and arithmetic of
 // constants; unconnected = 0). A rectangle whose duty is a live signal becomes an equivalent
@@ -13,6 +14,7 @@ import type { ControlBlock, ParamValue } from '../netlist.js';
 import type { ComponentRecord } from './components.js';
 import type { PendingBlock } from './controls.js';
 import { negate, netParam, numericParam, resolveParam, unsupported, type ReadContext } from './params.js';
+import { sawtoothOfTriangle } from './sawtooth.js';
 
 const WAVEFORMS: Record<number, 'sine' | 'triangle' | 'rectangle'> = { 402: 'sine', 0: 'sine', 403: 'triangle', 1: 'triangle', 404: 'rectangle', 2: 'rectangle' };
 const EXTERNAL_PARAMS = ['amplitude', 'frequency', 'offset', 'phase', 'duty'];
@@ -56,7 +58,10 @@ export function mapSignal(ctx: ReadContext, c: ComponentRecord, outputs: string[
   if (waveform === 'triangle') {
     const duty = resolveParam(ctx, c, { key: 'tastverhaeltnis', slot: 5, def: 0.5 }).value;
     if (duty !== 0.5) {
-      unsupported(ctx, c, `asymmetric triangle (duty ${duty}; the engine's triangle is symmetric)`);
+      const saw = typeof values.amplitude === 'number' && typeof values.offset === 'number'
+        ? sawtoothOfTriangle({ amplitude: values.amplitude, frequency: values.frequency, offset: values.offset, phaseDeg, duty }) : undefined;
+      if (saw) return { mapped: { blocks: [{ ...block, params: saw }] } };
+      unsupported(ctx, c, `asymmetric triangle (duty ${duty}${duty === 0 || duty === 1 ? `, phase ${phaseDeg}°` : ''}; the engine's triangle is symmetric, its sawtooth matches duty 0 or 1 with phase 0 only)`);
       return undefined;
     }
   }

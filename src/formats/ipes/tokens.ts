@@ -73,8 +73,18 @@ export class TokenMap {
     throw syntaxError(this.line(key) ?? 0, `${key}: ${message}`, this.fileName);
   }
 
-  number(key: string): number | undefined {
+  /**
+   * The first token of a value line. GeckoCIRCUITS (`TokenMap.readDataLine` for a number or a
+   * boolean) splits the line at spaces, skips the key and reads the next token only: in
+   * `forwardVoltageDrop 0.6 0.6` the value is 0.6 and the rest is ignored.
+   */
+  private firstToken(key: string): string | undefined {
     const value = this.text(key);
+    return value === undefined ? undefined : value.trim().split(/\s+/)[0];
+  }
+
+  number(key: string): number | undefined {
+    const value = this.firstToken(key);
     if (value === undefined) return undefined;
     const parsed = parseJavaNumber(value);
     if (parsed === undefined) this.fail(key, `'${value}' is not a number`);
@@ -89,12 +99,12 @@ export class TokenMap {
 
   integer(key: string): number | undefined {
     const value = this.number(key);
-    if (value !== undefined && !Number.isInteger(value)) this.fail(key, `'${this.text(key)}' is not an integer`);
+    if (value !== undefined && !Number.isInteger(value)) this.fail(key, `'${this.firstToken(key)}' is not an integer`);
     return value;
   }
 
   boolean(key: string): boolean | undefined {
-    const value = this.text(key);
+    const value = this.firstToken(key);
     if (value === undefined) return undefined;
     if (value === 'true') return true;
     if (value === 'false') return false;

@@ -109,15 +109,16 @@ describe('ipes reader', () => {
       'x 30', 'y 30', 'parameter[] 1.0 ', 'orientierung 503', 'idStringDialog Rth.1', '<\\ElementTHERM>'];
     const java = ['c (20)', '<ElementCONTROL>', 'labelAnfangsKnoten[] /u1', 'labelEndKnoten[] /jo', 'enabledShorted 1', 'typ 61',
       'x 40', 'y 40', 'orientierung 503', 'idStringDialog JAVA.1', '<\\ElementCONTROL>'];
-    const pt2 = ['c (21)', '<ElementCONTROL>', 'labelAnfangsKnoten[] /u1', 'labelEndKnoten[] /p2out', 'enabledShorted 1', 'typ 9',
+    const pt2 = ['c (21)', '<ElementCONTROL>', 'labelAnfangsKnoten[] /jo', 'labelEndKnoten[] /p2out', 'enabledShorted 1', 'typ 9',
       'x 40', 'y 44', 'parameter[] 0.001 1.0 ', 'orientierung 503', 'idStringDialog PT2.1', '<\\ElementCONTROL>'];
     const text = edit(fixtureText('buck_simple.ipes'), 'thermANZAHL 0\n', [...thermal, ...java, ...pt2, 'thermANZAHL 0', ''].join('\n'));
     const error = netlistError(() => readIpes(textBytes(text), 'buck.ipes'));
     expect(error.code).to.equal('UNSUPPORTED_COMPONENTS');
-    expect(error.details.map((d) => d.component)).to.deep.equal(['Rth.1', 'JAVA.1', 'PT2.1']);
+    // The Java block feeds PT2.1 (label jo); it is judged once its outputs' readers are known.
+    expect(error.details.map((d) => d.component)).to.deep.equal(['Rth.1', 'PT2.1', 'JAVA.1']);
     expect(error.details[0].message).to.match(/thermal network element/);
-    expect(error.details[1].message).to.match(/Java block/);
-    expect(error.details[2].message).to.match(/PT2/);
+    expect(error.details[1].message).to.match(/PT2/);
+    expect(error.details[2].message).to.match(/Java block whose outputs feed PT2\.1/);
     expect(error.message).to.match(/3 component\(s\) the engine cannot simulate/);
   });
 
@@ -150,5 +151,27 @@ describe('ipes reader', () => {
     text = edit(text, 'anteilDC 0.0\n', 'anteilDC 0.5\n');
     const n = readIpes(textBytes(text)).netlist;
     expect(block(n, 'SIGNAL.1').params).to.deep.equal({ waveform: 'sine', amplitude: 2, frequency: 50, offset: 0.5, phase: -90 });
+  });
+
+  it('reads the first number of a value line, as GeckoCIRCUITS does, and ignores the rest', () => {
+    let text = fixtureText('BuckBoost_const_dutyCycle.ipes');
+    text = edit(text, 'forwardVoltageDrop 0.6\n', 'forwardVoltageDrop 0.75 0.6 0.6\n');
+    text = edit(text, 'dcValue 20.0\n', 'dcValue  30.0 20.0\n');
+    const n = readIpes(textBytes(text)).netlist;
+    expect(element(n, 'D.1').params!.vf).to.equal(0.75);
+    expect(element(n, 'U.1').params!.value).to.equal(30);
+    const bad = netlistError(() => readIpes(textBytes(edit(text, 'dcValue  30.0 20.0\n', 'dcValue thirty 20.0\n'))));
+    expect(bad.message).to.match(/dcValue: 'thirty' is not a number/);
+  });
+
+  it('gives a SIGNAL external-parameter terminals only when its useExternal flag is set', () => {
+    // Files before 1.60 save five input labels even with useExternal off (parameter[6] = 0).
+    const text = edit(fixtureText('buck_simple.ipes'), 'labelAnfangsKnoten[] \nlabelEndKnoten[] /gate\n',
+      'labelAnfangsKnoten[] /NIX_NIX_NIX/NIX_NIX_NIX/NIX_NIX_NIX/NIX_NIX_NIX/NIX_NIX_NIX\nlabelEndKnoten[] /gate\n');
+    const n = readIpes(textBytes(text)).netlist;
+    expect(block(n, 'SIGNAL.1').params).to.deep.include({ waveform: 'rectangle', frequency: 35000, duty: 0.4 });
+    // With the flag on, the five terminals exist and unconnected ones read 0 (frequency 0 is refused).
+    const on = edit(text, 'parameter[] 404.0 1.0 35000.0 0.0 0.0 0.4 0.0 1.0 ', 'parameter[] 404.0 1.0 35000.0 0.0 0.0 0.4 1.0 1.0 ');
+    expect(netlistError(() => readIpes(textBytes(on))).details[0].message).to.match(/frequency input is 0/);
   });
 });
