@@ -1,6 +1,7 @@
 // Conversion of the (resolved) JSON netlist to pesim::Netlist and of results to JS objects.
 #include "convert.hh"
 
+#include <cmath>
 #include <cstring>
 
 #include "errors.hh"
@@ -93,6 +94,11 @@ Settings toSettings(const Napi::Value& value) {
   s.maxSwitchIterations = static_cast<int>(optional("maxSwitchIterations", 100.0));
   s.cacheSize = static_cast<int>(optional("cacheSize", 256.0));
   s.denseLimit = static_cast<int>(optional("denseLimit", 0.0));
+  double seed = optional("seed", static_cast<double>(kDefaultSeed));
+  if (!(seed >= 0.0 && seed <= 9007199254740991.0 && seed == std::floor(seed))) {
+    throwInvalid(value.Env(), "settings.seed", "an integer from 0 to 2^53 − 1");
+  }
+  s.seed = static_cast<std::uint64_t>(seed);
   Napi::Value damp = o.Get("dampAfterSwitch");
   if (!damp.IsUndefined()) {
     if (!damp.IsBoolean()) throwInvalid(value.Env(), "settings.dampAfterSwitch", "a boolean");

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { validateNetlist } from '../engine/index.js';
 import { readCircuitFile } from '../formats/read.js';
+import { companionFiles } from './companion.js';
 
 export function registerValidate(program: Command): void {
   program
@@ -10,7 +11,7 @@ export function registerValidate(program: Command): void {
     .description('check a circuit file (.ipes, SPICE or JSON netlist) without simulating it')
     .argument('<file>', 'circuit file')
     .action(async (file: string) => {
-      const read = await readCircuitFile(await readFile(file), file);
+      const read = await readCircuitFile(await readFile(file), file, { companion: companionFiles(file) });
       const warnings = [...read.warnings, ...validateNetlist(read.netlist)];
       for (const warning of warnings) console.error(`warning: ${warning}`);
       console.log(`${file}: valid ${read.format} circuit, ${read.netlist.elements.length} elements, ${read.netlist.blocks?.length ?? 0} control blocks`);

@@ -24,12 +24,14 @@ export type BlockType =
   | 'SIGNAL' | 'CONST' | 'GAIN' | 'ADD' | 'SUB' | 'MUL' | 'DIV' | 'PI' | 'PT1' | 'LIMIT' | 'HYS'
   | 'GT' | 'GE' | 'LT' | 'LE' | 'EQ' | 'NE' | 'NOT' | 'AND' | 'OR' | 'XOR' | 'DELAY' | 'INT' | 'TIME'
   | 'ABS' | 'SIGN' | 'SQRT' | 'SQR' | 'EXP' | 'LN' | 'SIN' | 'COS' | 'ATAN' | 'ROUND' | 'MIN' | 'MAX'
-  | 'GATE' | 'VOLT' | 'AMP' | 'SCOPE';
+  | 'GATE' | 'VOLT' | 'AMP' | 'SCOPE'
+  | 'COUNTER' | 'SAMPLEHOLD' | 'PD' | 'PWL' | 'RANDOM';
 
 export const BLOCK_TYPES: readonly BlockType[] = [
   'SIGNAL', 'CONST', 'GAIN', 'ADD', 'SUB', 'MUL', 'DIV', 'PI', 'PT1', 'LIMIT', 'HYS', 'GT', 'GE', 'LT', 'LE',
   'EQ', 'NE', 'NOT', 'AND', 'OR', 'XOR', 'DELAY', 'INT', 'TIME', 'ABS', 'SIGN', 'SQRT', 'SQR', 'EXP', 'LN',
   'SIN', 'COS', 'ATAN', 'ROUND', 'MIN', 'MAX', 'GATE', 'VOLT', 'AMP', 'SCOPE',
+  'COUNTER', 'SAMPLEHOLD', 'PD', 'PWL', 'RANDOM',
 ];
 
 /** A power-circuit element. Terminal order and parameters per type: see README "Netlist". */
@@ -68,6 +70,8 @@ export interface NetlistSettings {
   measureTo?: number;
   /** Device-state iterations allowed within one step (default 100). */
   maxSwitchIterations?: number;
+  /** Seed of the RANDOM blocks, an integer (default 20240229): the same seed repeats a run exactly. */
+  seed?: number;
 }
 
 export interface Netlist {
@@ -118,6 +122,7 @@ export const netlistSchema = {
         measureFrom: { type: 'number' },
         measureTo: { type: 'number' },
         maxSwitchIterations: { type: 'integer', minimum: 1 },
+        seed: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
       },
     },
     parameters: { type: 'object', additionalProperties: { type: 'number' } },

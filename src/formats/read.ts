@@ -3,7 +3,7 @@
 import { NetlistError } from './errors.js';
 import { assertNetlistShape, type Netlist } from './netlist.js';
 import { maxInflatedBytes } from './ipes/container.js';
-import { readIpes } from './ipes/read.js';
+import { readIpes, type IpesReadOptions } from './ipes/read.js';
 import { readSpice } from './spice/read.js';
 
 export type CircuitFormat = 'json' | 'ipes' | 'spice';
@@ -64,7 +64,10 @@ export function readJsonNetlist(text: string): Netlist {
   return value;
 }
 
-type Reader = (bytes: Uint8Array, fileName?: string) => { netlist: Netlist; warnings: string[] };
+type Reader = (bytes: Uint8Array, fileName?: string, options?: ReadOptions) => { netlist: Netlist; warnings: string[] };
+
+/** Options of the readers: files beside the circuit file (GeckoCIRCUITS data files). */
+export type ReadOptions = IpesReadOptions;
 
 /**
  * Decodes a text file. Control characters other than tab, line breaks, form feed and escape mean
@@ -87,7 +90,7 @@ function textOf(bytes: Uint8Array, format: CircuitFormat, fileName?: string): st
 /** Readers by detected format. */
 const READERS: Record<CircuitFormat, Reader> = {
   json: (bytes, fileName) => ({ netlist: readJsonNetlist(textOf(bytes, 'json', fileName)), warnings: [] }),
-  ipes: (bytes, fileName) => readIpes(bytes, fileName),
+  ipes: (bytes, fileName, options) => readIpes(bytes, fileName, options),
   spice: (bytes, fileName) => readSpice(textOf(bytes, 'spice', fileName), fileName),
 };
 
@@ -96,7 +99,7 @@ const READERS: Record<CircuitFormat, Reader> = {
  * (PESIM_MAX_INFLATED_BYTES, default 64 MiB) are refused before parsing; compressed .ipes files are
  * limited in their decompressed size.
  */
-export function readCircuitBytes(bytes: Uint8Array, fileName?: string): ReadResult {
+export function readCircuitBytes(bytes: Uint8Array, fileName?: string, options: ReadOptions = {}): ReadResult {
   const limit = maxInflatedBytes();
   if (bytes.length > limit) {
     throw new NetlistError('INPUT_TOO_LARGE', `${fileName ?? 'the file'}: ${bytes.length} bytes is larger than the limit of ${limit} bytes (PESIM_MAX_INFLATED_BYTES)`, [
@@ -104,9 +107,9 @@ export function readCircuitBytes(bytes: Uint8Array, fileName?: string): ReadResu
     ]);
   }
   const format = detectFormat(bytes);
-  return { format, ...READERS[format](bytes, fileName) };
+  return { format, ...READERS[format](bytes, fileName, options) };
 }
 
-export async function readCircuitFile(bytes: Uint8Array, fileName?: string): Promise<ReadResult> {
-  return readCircuitBytes(bytes, fileName);
+export async function readCircuitFile(bytes: Uint8Array, fileName?: string, options: ReadOptions = {}): Promise<ReadResult> {
+  return readCircuitBytes(bytes, fileName, options);
 }

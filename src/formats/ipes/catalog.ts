@@ -113,6 +113,8 @@ export const BLOCK_KINDS: Record<number, BlockKind> = {
   19: variadic(19, 'AND', 'AND'),
   20: variadic(20, 'OR', 'OR'),
   21: binary(21, 'XOR', 'XOR'),
+  26: binary(26, 'SHLD', 'SAMPLEHOLD'),
+  29: { typ: 29, prefix: 'PD', type: 'PD', inputs: 1, outputs: 1, params: [{ key: 'a1', slot: 0, net: 'gain', def: 1 }] },
   25: { typ: 25, prefix: 'DELAY', type: 'DELAY', inputs: 1, outputs: 1, params: [{ key: 'tDelay', slot: 0, net: 'delay', def: 1e-5 }] },
   27: { typ: 27, prefix: 'LIMIT', type: 'LIMIT', inputs: 1, outputs: 1, params: [
     { key: 'minLimit', slot: 0, net: 'min', def: -1 }, { key: 'maxLimit', slot: 1, net: 'max', def: 1 }],
@@ -133,6 +135,7 @@ export const BLOCK_KINDS: Record<number, BlockKind> = {
   49: variadic(49, 'MIN', 'MIN'),
   50: variadic(50, 'MAX', 'MAX'),
   51: unary(51, 'SGN', 'SIGN'),
+  53: binary(53, 'COUNTER', 'COUNTER'),
   58: { typ: 58, prefix: 'TIME', type: 'TIME', inputs: 0, outputs: 1, params: [] },
   64: { typ: 64, prefix: 'INT', type: 'INT', inputs: 2, outputs: 1, params: [
     { key: 'a1', slot: 0, net: 'gain', def: 1 }, { key: 'y0', slot: 1, net: 'y0', def: 0 },

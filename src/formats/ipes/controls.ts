@@ -5,7 +5,8 @@
 // GATE: the coupled switch (`params.target`); SCOPE: `channelNames` from `savedSignalNames[]`.
 // HYS outputs +1/−1 (GeckoCIRCUITS `HysteresisCalculatorInternal`); SUB with more than two inputs
 // is in1 − in2 − ... (→ ADD with signs). Parameters given by external terminals (HYS, LIMIT,
-// SIGNAL) and the reset input of INT are resolved later (signals.ts) once all blocks are known.
+// SIGNAL) are resolved later (signals.ts) once all blocks are known. The reset inputs of INT and
+// COUNTER become the blocks' second input when connected (unconnected, they read 0: no reset).
 import type { ControlBlock, ParamValue } from '../netlist.js';
 import type { ComponentRecord } from './components.js';
 import { BLOCK_KINDS, ELEMENT_KINDS, inputCount, type BlockKind } from './catalog.js';
@@ -95,7 +96,7 @@ export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): Ma
   const base = kind.inputs === 'var' ? inputs : external ? kind.inputs : inputs;
   const used = (count: number): string[] => signals.slice(0, count).map((s, i) => s ?? env.zero(c.name, `${c.name} input ${i + 1}`));
   const block: ControlBlock = { name: c.name, type: kind.type };
-  if (kind.inputs !== 0 && kind.type !== 'INT') block.inputs = used(base);
+  if (kind.inputs !== 0 && kind.type !== 'INT' && kind.type !== 'COUNTER') block.inputs = used(base);
   if (kind.outputs > 0) block.outputs = outputs;
 
   switch (kind.type) {
@@ -135,10 +136,11 @@ export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): Ma
       return { block: mapped, pending: { index, record: c, block: mapped, external: [
         { param: 'min', signal: signals[1] }, { param: 'max', signal: signals[2] }] } };
     }
-    case 'INT': {
-      const mapped: ControlBlock = { ...block, inputs: used(1), params: simpleParams(ctx, c, kind) };
-      if (signals[1] === undefined) return { block: mapped };
-      return { block: mapped, pending: { index, record: c, block: mapped, external: [{ param: 'reset', signal: signals[1] }] } };
+    case 'INT':
+    case 'COUNTER': {
+      const reset = signals[1] === undefined ? [] : [signals[1]];
+      const params = simpleParams(ctx, c, kind);
+      return { block: { ...block, inputs: [...used(1), ...reset], ...(Object.keys(params).length > 0 ? { params } : {}) } };
     }
     case 'DELAY':
       delayCheck(env, c);

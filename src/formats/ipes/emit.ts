@@ -86,12 +86,12 @@ export class IpesWriter {
     out.push('dxTxt 1.0', 'dyTxt -1.0', '', `<\\${tag}>`);
   }
 
-  trailer(t: { names: string[]; values: number[]; tEnd: number; dt: number; tPause: number; tPre: number; dtPre: number; solverType: number; width: number; height: number; fileId: number }): void {
+  trailer(t: { names: string[]; values: number[]; tEnd: number; dt: number; tPause: number; tPre: number; dtPre: number; solverType: number; width: number; height: number; fileId: number; files?: string[] }): void {
     this.lines.push(
       `optimizerName[] ${stringArray(t.names)}`, `optimizerValue[] ${numberArray(t.values)}`,
       '<scripterCode>', '<\\scripterCode> ', '<scripterImports>', '<\\scripterImports> ', '<scripterDeclarations>',
       '<\\scripterDeclarations> ', '<extraScriptSourceFiles>', '<\\extraScriptSourceFiles>',
-      'GeckoFileManager', '<GeckoFileManager>', '<\\GeckoFileManager>', '',
+      'GeckoFileManager', '<GeckoFileManager>', ...(t.files ?? []), '<\\GeckoFileManager>', '',
       `tDURATION ${javaDouble(t.tEnd)}`, `dt ${javaDouble(t.dt)}`, `tPAUSE ${javaDouble(t.tPause)}`,
       `T_pre ${javaDouble(t.tPre)}`, `dt_pre ${javaDouble(t.dtPre)}`, `solverType ${t.solverType}`, '',
       'dpix 16', 'fontSize 10', 'fontTyp Dialog.plain', 'fensterWidth 900', 'fensterHeight 600',

@@ -7,6 +7,7 @@
 import type { ErrorDetail } from '../errors.js';
 import type { ParamValue } from '../netlist.js';
 import type { ComponentRecord } from './components.js';
+import type { CompanionReader, DataFile } from './datafiles.js';
 
 export interface ReadContext {
   fileName?: string;
@@ -19,6 +20,10 @@ export interface ReadContext {
   issues: ErrorDetail[];
   /** Simulation step, for diagnostics that depend on it (DELAY). */
   dt: number;
+  /** Data files of the model's `<GeckoFileManager>` by hash value (imported signals). */
+  dataFiles?: Map<number, DataFile>;
+  /** Reads a file beside the .ipes file by name (imported signals not stored in the model). */
+  companion?: CompanionReader;
 }
 
 export interface ParamLookup {

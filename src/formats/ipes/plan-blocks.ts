@@ -1,5 +1,6 @@
 // Writer side of control blocks: netlist block → GeckoCIRCUITS control block plan. Inverse of the
-// reader's mapping: SIGNAL phase back to GeckoCIRCUITS' convention (−phase; triangle 90° − phase),
+// reader's mapping: SIGNAL phase back to GeckoCIRCUITS' convention (−phase; triangle 180°·duty −
+// phase),
 // SUB-like ADD (signs 1, −1, ...) → SUB, LT/LE → GT/GE with swapped inputs, HYS only with outputs
 // ±1. Blocks that took parameters from input terminals in the file (kept in the layout) are written
 // with those terminals again as long as the netlist parameters still equal the folded values; a
@@ -11,6 +12,7 @@ import { newPlan, problem, putFlag, putParam, type Plan, type PlanContext } from
 import { signalParams, DUTY_RANGE } from './signals.js';
 import { stringArray } from './emit.js';
 import { triangleOfSawtooth } from './sawtooth.js';
+import { pwlPlan, randomPlan } from './plan-data.js';
 
 const DOUBLE_MAX = 1.7976931348623157e308;
 const WAVEFORM_TYP: Record<string, number> = { sine: 402, triangle: 403, rectangle: 404 };
@@ -34,7 +36,7 @@ function signalPlan(ctx: PlanContext, b: ControlBlock, plan: Plan): void {
   } else {
     const p = b.params ?? {};
     waveform = String(p.waveform ?? 'sine');
-    v = { amplitude: p.amplitude ?? 1, frequency: p.frequency, offset: p.offset ?? 0, duty: waveform === 'rectangle' ? p.duty ?? 0.5 : 0.5 };
+    v = { amplitude: p.amplitude ?? 1, frequency: p.frequency, offset: p.offset ?? 0, duty: waveform === 'rectangle' || waveform === 'triangle' ? p.duty ?? 0.5 : 0.5 };
     const phase = p.phase ?? 0;
     const ramp = waveform === 'sawtooth' ? triangleOfSawtooth(p) : undefined;
     if (ramp) {
@@ -46,8 +48,10 @@ function signalPlan(ctx: PlanContext, b: ControlBlock, plan: Plan): void {
       problem(ctx, b.name, 'a SIGNAL phase bound to a global parameter cannot be converted for GeckoCIRCUITS');
       phaseDeg = 0;
     } else if (waveform === 'triangle') {
+      if (typeof v.duty !== 'number') problem(ctx, b.name, 'a triangle duty bound to a global parameter cannot be converted for GeckoCIRCUITS');
+      const peak = 180 * (typeof v.duty === 'number' ? v.duty : 0.5);
       const keptPhase = kept?.phaseDegrees;
-      phaseDeg = typeof keptPhase === 'number' && 90 - keptPhase === phase ? keptPhase : 90 - phase;
+      phaseDeg = typeof keptPhase === 'number' && peak - keptPhase === phase ? keptPhase : peak - phase;
     } else {
       phaseDeg = negate(phase);
     }
@@ -56,10 +60,12 @@ function signalPlan(ctx: PlanContext, b: ControlBlock, plan: Plan): void {
   const typ = WAVEFORM_TYP[waveform];
   if (!typ) problem(ctx, b.name, `GeckoCIRCUITS has no ${waveform} signal`);
   if (typeof v.amplitude === 'number' && v.amplitude < 0 && typeof phaseDeg === 'number') {
-    // GeckoCIRCUITS requires amplitude ≥ 0: a sine or symmetric triangle shifted by half a period is negated.
+    // GeckoCIRCUITS requires amplitude ≥ 0: a sine shifted by half a period is negated; so is a
+    // triangle once its duty d becomes 1 − d (−tri_d(w) = tri_(1−d)(w − 1/2), w = position in the period).
     if (waveform === 'rectangle') problem(ctx, b.name, 'GeckoCIRCUITS requires a rectangle amplitude ≥ 0');
-    v = { ...v, amplitude: -v.amplitude };
+    if (waveform === 'triangle' && typeof v.duty === 'number') v = { ...v, duty: 1 - v.duty };
     phaseDeg = phaseDeg >= 180 ? phaseDeg - 180 : phaseDeg + 180;
+    v = { ...v, amplitude: -v.amplitude };
   }
   putParam(ctx, plan, { key: 'typQuelle', slot: 0, def: 404 }, typ ?? 404);
   putParam(ctx, plan, { key: 'amplitudeAC', slot: 1, def: 1 }, v.amplitude);
@@ -86,6 +92,7 @@ function externalInputs(ctx: PlanContext, b: ControlBlock, plan: Plan, slot: num
 }
 
 function blockTyp(ctx: PlanContext, b: ControlBlock, plan: { inputs: string[] }): number | undefined {
+  if (b.type === 'PWL' || b.type === 'RANDOM') return 4;
   if (b.type === 'LT' || b.type === 'LE') {
     plan.inputs = [...plan.inputs].reverse();
     return b.type === 'LT' ? 46 : 45;
@@ -118,7 +125,9 @@ export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
   const num = (v: ParamValue | undefined, def: number): number => (typeof v === 'number' ? v : def);
   switch (kind.type) {
     case 'SIGNAL':
-      signalPlan(ctx, b, plan);
+      if (b.type === 'PWL') pwlPlan(ctx, b, plan);
+      else if (b.type === 'RANDOM') randomPlan(ctx, b, plan);
+      else signalPlan(ctx, b, plan);
       return plan;
     case 'VOLT':
       if (Array.isArray(p.nodes)) {
@@ -141,6 +150,13 @@ export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
       return plan;
     case 'HYS':
       if (num(p.high, 1) !== 1 || num(p.low, 0) !== -1) problem(ctx, b.name, 'GeckoCIRCUITS hysteresis outputs +1/−1 (set high: 1, low: -1)');
+      if (io.inputs.length === 2) {
+        // The width is the live second input: GeckoCIRCUITS' external h terminal.
+        putParam(ctx, plan, kind.params[0], 0);
+        putFlag(plan, 'useExternal', 1, true);
+        plan.baseInputs = 1;
+        return plan;
+      }
       putParam(ctx, plan, kind.params[0], p.h);
       externalInputs(ctx, b, plan, 1);
       return plan;
@@ -148,8 +164,13 @@ export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
       for (const spec of kind.params) putParam(ctx, plan, spec, p[spec.net]);
       externalInputs(ctx, b, plan, 2);
       return plan;
+    case 'COUNTER':
+      plan.ins = [plan.ins[0], plan.ins[1]];
+      plan.baseInputs = 2;
+      return plan;
     case 'INT': {
-      const reset = ctx.layout?.components[b.name]?.extra?.resetInput;
+      // The reset input: the block's second input (netlists of earlier versions kept it in the layout).
+      const reset = plan.ins[1] ?? ctx.layout?.components[b.name]?.extra?.resetInput;
       plan.ins = [plan.ins[0], typeof reset === 'string' && reset ? reset : undefined];
       plan.baseInputs = 2;
       for (const spec of kind.params) {

@@ -28,6 +28,8 @@ export interface Plan {
   /** Names of coupled components (`coupledReferenceID[]`), or undefined for uncoupled kinds. */
   coupled?: Array<string | undefined>;
   losses?: boolean;
+  /** `<GeckoFile>` entries (lines) this component adds to the `<GeckoFileManager>` block. */
+  files?: string[];
 }
 
 export interface PlanContext {

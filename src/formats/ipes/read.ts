@@ -18,11 +18,17 @@ import { mapElement, type ElementEnv } from './elements.js';
 import { mapBlock, type ControlEnv, type PendingBlock } from './controls.js';
 import { mapSignal, resolvePending } from './signals.js';
 import type { ReadContext } from './params.js';
+import { readFileManager, type CompanionReader } from './datafiles.js';
 import type { IpesLayout, LayoutComponent } from './layout.js';
 
 export interface IpesReadResult {
   netlist: Netlist;
   warnings: string[];
+}
+
+export interface IpesReadOptions {
+  /** Reads a data file beside the .ipes file by name (signals imported from files). */
+  companion?: CompanionReader;
 }
 
 const SOLVERS: Record<number, SolverMethod> = { 0: 'backward-euler', 1: 'trapezoidal', 2: 'gear-shichman' };
@@ -94,13 +100,14 @@ function throwCollected(ctx: ReadContext, fileName?: string): void {
 }
 
 /** Reads .ipes text (already decompressed). */
-export function readIpesText(text: string, fileName?: string): IpesReadResult {
+export function readIpesText(text: string, fileName?: string, options: IpesReadOptions = {}): IpesReadResult {
   const scanned = scanIpes(text, fileName);
   const hasContent = scanned.blocks.some((b) => b.key !== 'GeckoFileManager') || scanned.trailer.has('tDURATION');
   if (!hasContent) throw syntaxError(1, 'not a GeckoCIRCUITS .ipes file: no components, wires or simulation settings found', fileName);
   const settings = readSettings(scanned, fileName);
   const globals = readGlobals(scanned, fileName);
-  const ctx: ReadContext = { fileName, globals, warnings: [], unsupported: [], issues: [], dt: settings.dt };
+  const ctx: ReadContext = { fileName, globals, warnings: [], unsupported: [], issues: [], dt: settings.dt,
+    dataFiles: readFileManager(scanned.blocks.find((b) => b.key === 'GeckoFileManager')), companion: options.companion };
   if ((scanned.sections.get('scripterCode') ?? []).some((line) => line.trim().length > 0)) {
     ctx.warnings.push('the file contains GeckoSCRIPT code; it is not run');
   }
@@ -253,7 +260,7 @@ export function readIpesText(text: string, fileName?: string): IpesReadResult {
 }
 
 /** Reads a GeckoCIRCUITS .ipes file (gzip, raw zlib or plain text) into a pesim netlist. */
-export function readIpes(bytes: Uint8Array, fileName?: string): IpesReadResult {
+export function readIpes(bytes: Uint8Array, fileName?: string, options: IpesReadOptions = {}): IpesReadResult {
   const { text } = decodeIpes(bytes, fileName);
-  return readIpesText(text, fileName);
+  return readIpesText(text, fileName, options);
 }

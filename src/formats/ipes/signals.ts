@@ -1,10 +1,12 @@
 // SIGNAL sources and parameters taken from input terminals. GeckoCIRCUITS semantics (see
 // SignalCalculator*): sine = A·sin(2πft − φ) + offset → engine phase −φ; rectangle = offset + A
-// while frac(ft − φ/360°) < d, else offset → engine phase −φ; triangle (duty 0.5) =
-// A·(2/π)·asin(sin(2πft − φ)) + offset, rising through 0 at the period start → the engine triangle
-// (−1 at the period start) with phase 90° − φ. A triangle with duty ≠ 0.5 (asymmetric) has no
-// engine equivalent, except duty 0 or 1 with phase 0: a sawtooth (sawtooth.ts). Files without
-// `version170` store φ in radians.
+// while frac(ft − φ/360°) < d, else offset → engine phase −φ; triangle (SignalCalculatorTriangle)
+// = offset + A·tri(frac(ft − φ/360°)), where tri rises from 0 to 1 in d/2 of the period, falls to −1
+// in 1 − d and rises back to 0 in d/2 (d = 0.5: A·(2/π)·asin(sin(2πft − φ)); d = 1: a sawtooth)
+// → the engine triangle (−1 at the period start, +1 at d) with phase 180°·d − φ and duty d.
+// (GeckoCIRCUITS starts the triangle at phase φ by running it φ/360° of a period and negating the
+// value, keeping the direction; for every d that is the waveform at time −φ/(360° f).)
+// Files without `version170` store φ in radians.
 // External parameters (`useExternal`: inputs amplitude, frequency, offset, phase [°], duty; HYS h;
 // LIMIT min/max; the INT reset) are folded when their signals are constant (CONST and arithmetic of
 // constants; unconnected = 0). A rectangle whose duty is a live signal becomes an equivalent
@@ -14,7 +16,7 @@ import type { ControlBlock, ParamValue } from '../netlist.js';
 import type { ComponentRecord } from './components.js';
 import type { PendingBlock } from './controls.js';
 import { negate, netParam, numericParam, resolveParam, unsupported, type ReadContext } from './params.js';
-import { sawtoothOfTriangle } from './sawtooth.js';
+import { importedSignal } from './datafiles.js';
 
 const WAVEFORMS: Record<number, 'sine' | 'triangle' | 'rectangle'> = { 402: 'sine', 0: 'sine', 403: 'triangle', 1: 'triangle', 404: 'rectangle', 2: 'rectangle' };
 const EXTERNAL_PARAMS = ['amplitude', 'frequency', 'offset', 'phase', 'duty'];
@@ -31,15 +33,25 @@ export interface MappedSignal {
 export function signalParams(waveform: 'sine' | 'triangle' | 'rectangle', v: Record<string, ParamValue>, phaseDeg: number): Record<string, ParamValue> {
   const base = { waveform, amplitude: v.amplitude, frequency: v.frequency, offset: v.offset };
   if (waveform === 'sine') return { ...base, phase: negate(phaseDeg) };
-  if (waveform === 'triangle') return { ...base, phase: 90 - phaseDeg };
+  if (waveform === 'triangle') {
+    const duty = typeof v.duty === 'number' ? v.duty : 0.5;
+    return duty === 0.5 ? { ...base, phase: 90 - phaseDeg } : { ...base, phase: 180 * duty - phaseDeg, duty };
+  }
   return { ...base, phase: negate(phaseDeg), duty: v.duty };
 }
 
 export function mapSignal(ctx: ReadContext, c: ComponentRecord, outputs: string[], external: Array<string | undefined> | undefined): { mapped?: MappedSignal; pending?: Omit<PendingBlock, 'index'> } | undefined {
   const typ = resolveParam(ctx, c, { key: 'typQuelle', slot: 0, def: 404 }).value;
   const waveform = WAVEFORMS[typ];
+  if (!waveform && (typ === 406 || typ === 4) && !external) {
+    const table = importedSignal(ctx, c, ctx.dataFiles ?? new Map(), ctx.companion);
+    return table ? { mapped: { blocks: [{ name: c.name, type: 'PWL', outputs, params: { ...table } }] } } : undefined;
+  }
+  if (!waveform && (typ === 405 || typ === 3) && !external) {
+    return { mapped: { blocks: [{ name: c.name, type: 'RANDOM', outputs }] } };
+  }
   if (!waveform) {
-    unsupported(ctx, c, typ === 405 || typ === 3 ? 'random signal source' : typ === 406 || typ === 4 ? 'signal imported from a file' : `signal type ${typ}`);
+    unsupported(ctx, c, typ === 405 || typ === 3 ? 'random signal source with external inputs' : typ === 406 || typ === 4 ? 'signal imported from a file, with external inputs' : `signal type ${typ}`);
     return undefined;
   }
   const block: ControlBlock = { name: c.name, type: 'SIGNAL', outputs };
@@ -57,13 +69,11 @@ export function mapSignal(ctx: ReadContext, c: ComponentRecord, outputs: string[
   const phaseDeg = c.tokens.has('version170') ? raw : (raw * 180) / Math.PI;
   if (waveform === 'triangle') {
     const duty = resolveParam(ctx, c, { key: 'tastverhaeltnis', slot: 5, def: 0.5 }).value;
-    if (duty !== 0.5) {
-      const saw = typeof values.amplitude === 'number' && typeof values.offset === 'number'
-        ? sawtoothOfTriangle({ amplitude: values.amplitude, frequency: values.frequency, offset: values.offset, phaseDeg, duty }) : undefined;
-      if (saw) return { mapped: { blocks: [{ ...block, params: saw }] } };
-      unsupported(ctx, c, `asymmetric triangle (duty ${duty}${duty === 0 || duty === 1 ? `, phase ${phaseDeg}°` : ''}; the engine's triangle is symmetric, its sawtooth matches duty 0 or 1 with phase 0 only)`);
+    if (!(duty >= 0 && duty <= 1)) {
+      unsupported(ctx, c, `triangle with duty ${duty} (expected 0 to 1)`);
       return undefined;
     }
+    values.duty = duty;
   }
   block.params = signalParams(waveform, values, phaseDeg);
   const extra = waveform === 'triangle' ? { phaseDegrees: phaseDeg } : undefined;
@@ -153,14 +163,8 @@ export function resolvePending(ctx: ReadContext, pending: PendingBlock, producer
   }
   const dynamic = Object.keys(live);
   const inputs = pending.external.map((e) => e.signal ?? '');
-  if (block.type === 'INT') {
-    if (dynamic.length > 0 || folded.reset >= 1) {
-      unsupported(ctx, c, dynamic.length > 0
-        ? `reset input driven by signal '${live.reset}' (the engine's INT has no reset input)`
-        : 'reset input is constantly active');
-      return undefined;
-    }
-    return { blocks: [block], extra: { resetInput: inputs[0] } };
+  if (block.type === 'HYS' && live.h) {
+    return { blocks: [{ ...block, inputs: [...block.inputs!, live.h], params: { high: 1, low: -1 } }], extra: { externalInputs: inputs, values: folded } };
   }
   if (block.type !== 'SIGNAL') {
     if (dynamic.length > 0) {
@@ -183,10 +187,6 @@ export function resolvePending(ctx: ReadContext, pending: PendingBlock, producer
   }
   if (!(v.frequency > 0)) {
     unsupported(ctx, c, `frequency input is ${v.frequency} (unconnected inputs read 0)`);
-    return undefined;
-  }
-  if (waveform === 'triangle' && duty !== 0.5) {
-    unsupported(ctx, c, `asymmetric triangle (duty input ${duty})`);
     return undefined;
   }
   const extra = { externalInputs: inputs, values: v };

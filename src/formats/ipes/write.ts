@@ -150,6 +150,7 @@ function render(netlist: Netlist, layout: IpesLayout | undefined, plans: Plan[],
     tEnd: s.tEnd, dt: s.dt, tPause: layout?.trailer.tPause ?? -1,
     tPre: s.tPre && s.tPre > 0 ? s.tPre : -1, dtPre: s.dtPre ?? s.dt,
     solverType: SOLVER_TYPES[s.solver ?? 'backward-euler'], width, height, fileId: hash(netlist.name ?? names.join()),
+    files: plans.flatMap((p) => p.files ?? []),
   });
   return w.text();
 }

@@ -2,6 +2,7 @@
 // src/formats/netlist.ts after global parameters have been resolved to numbers.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ struct BlockSpec {
   ParameterSet params;
 };
 
+// Seed of the random sources when the netlist gives none: runs are reproducible by default.
+constexpr std::uint64_t kDefaultSeed = 20240229;
+
 enum class Method { BackwardEuler, Trapezoidal, Gear };
 
 struct Settings {
@@ -49,6 +53,7 @@ struct Settings {
   int maxSwitchIterations = 100;
   int cacheSize = 256;          // factorisations kept in the LRU cache
   int denseLimit = 0;           // unknowns up to which the dense LU is used (0: built-in default)
+  std::uint64_t seed = kDefaultSeed;  // seed of the RANDOM blocks (same seed, same run)
 };
 
 struct Netlist {

@@ -38,7 +38,8 @@ Circuit::Circuit(const Netlist& netlist) {
   SignalTable signals(netlist.blocks);
   signalCount_ = signals.size();
   buildElements(netlist, signals);
-  control_ = std::make_unique<ControlSystem>(netlist.blocks, signals, *this, netlist.settings.dt);
+  control_ = std::make_unique<ControlSystem>(netlist.blocks, signals, *this, netlist.settings.dt,
+                                             netlist.settings.seed);
   bindGates();
   bindControlSources();
 }

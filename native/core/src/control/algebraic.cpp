@@ -38,10 +38,13 @@ class Hysteresis : public Block {
       : Block(std::move(name), std::move(inputs), std::move(outputs)),
         h_(p.nonNegative("h", 0.0)), high_(p.number("high", 1.0)), low_(p.number("low", 0.0)),
         state_(low_) {}
+  // A second input, when present, is the width h at each step (GeckoCIRCUITS:
+  // HysteresisCalculatorExternal); it is used as given, also when negative.
   void evaluate(ControlContext& ctx) override {
     double x = in(ctx, 0);
-    if (x > h_) state_ = high_;
-    else if (x < -h_) state_ = low_;
+    double h = inputs().size() > 1 ? in(ctx, 1) : h_;
+    if (x > h) state_ = high_;
+    else if (x < -h) state_ = low_;
     out(ctx, state_);
   }
 
@@ -173,7 +176,7 @@ BlockPtr makeAlgebraicBlock(const std::string& type, const std::string& name, co
     return make([lo, hi](const double* v, std::size_t) { return std::clamp(v[0], lo, hi); });
   }
   if (type == "HYS") {
-    requireInputs(name, type, n, 1, 1);
+    if (n != 2) requireInputs(name, type, n, 1, 1);
     return std::make_unique<Hysteresis>(name, std::move(inputs), std::move(outputs), p);
   }
   return nullptr;

@@ -2,6 +2,7 @@
 // reads its input signals and writes its output signals in one shared array of doubles.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -80,6 +81,10 @@ BlockPtr makeAlgebraicBlock(const std::string& type, const std::string& name, co
                             std::vector<int> inputs, std::vector<int> outputs);
 BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& params,
                           std::vector<int> inputs, std::vector<int> outputs, double dt);
+BlockPtr makeSampledBlock(const std::string& type, const std::string& name, const Params& params,
+                          std::vector<int> inputs, std::vector<int> outputs);
+BlockPtr makeRecordedBlock(const std::string& type, const std::string& name, const Params& params,
+                           std::vector<int> outputs, std::uint64_t seed);
 BlockPtr makeMeterBlock(const std::string& type, const std::string& name, const Params& params,
                         std::vector<int> outputs, const CircuitLookup& circuit);
 

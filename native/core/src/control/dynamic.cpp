@@ -1,5 +1,5 @@
-// Blocks with memory: PI, PT1, INT (trapezoidal/Tustin discretisations at the engine step) and
-// the transport DELAY.
+// Blocks with memory: PI, PT1, INT (trapezoidal/Tustin discretisations at the engine step, INT
+// with an optional reset input) and the transport DELAY.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,18 +11,26 @@ namespace pesim {
 
 namespace {
 
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
 // Trapezoidal integral of gain·x with optional clamps: y(n) = y(n−1) + gain·dt·(x(n) + x(n−1))/2.
 class Integral {
  public:
-  Integral(double gain, double y0, double lo, double hi) : gain_(gain), y_(y0), lo_(lo), hi_(hi) {}
+  Integral(double gain, double y0, double lo, double hi) : gain_(gain), y_(y0), y0_(y0), lo_(lo), hi_(hi) {}
   double step(double x, double dt, bool initial) {
     if (!initial) y_ = std::clamp(y_ + gain_ * dt * 0.5 * (x + xPrev_), lo_, hi_);
     xPrev_ = x;
     return y_;
   }
+  // Back to the initial value; the next step integrates from x(n−1) = 0.
+  double reset() {
+    y_ = y0_;
+    xPrev_ = 0.0;
+    return y_;
+  }
 
  private:
-  double gain_, y_, lo_, hi_;
+  double gain_, y_, y0_, lo_, hi_;
   double xPrev_ = 0.0;
 };
 
@@ -44,15 +52,25 @@ class PiController : public Block {
   Integral integral_;
 };
 
-// INT: y = y0 + ∫gain·x dt, clamped to [min, max].
+// INT: y = y0 + ∫gain·x dt, clamped to [min, max]. With a second input (reset): while it is ≥ 1 the
+// output is y0 and the integral restarts from there (GeckoCIRCUITS: ReglerIntegral /
+// IntegratorCalculation, which integrates while the reset input is < 1).
 class Integrator : public Block {
  public:
   Integrator(std::string name, std::vector<int> inputs, std::vector<int> outputs, const Params& p)
       : Block(std::move(name), std::move(inputs), std::move(outputs)),
         integral_(p.number("gain", 1.0), p.number("y0", 0.0),
                   p.number("min", -std::numeric_limits<double>::infinity()),
-                  p.number("max", std::numeric_limits<double>::infinity())) {}
-  void evaluate(ControlContext& ctx) override { out(ctx, integral_.step(in(ctx, 0), ctx.dt, ctx.initial)); }
+                  p.number("max", std::numeric_limits<double>::infinity())) {
+    if (p.number("max", kInf) < p.number("min", -kInf)) p.outOfRange("max", "at least 'min'");
+  }
+  void evaluate(ControlContext& ctx) override {
+    if (inputs().size() > 1 && in(ctx, 1) >= 1.0) {
+      out(ctx, integral_.reset());
+      return;
+    }
+    out(ctx, integral_.step(in(ctx, 0), ctx.dt, ctx.initial));
+  }
 
  private:
   Integral integral_;
@@ -110,6 +128,9 @@ void requireOneInput(const std::string& name, const std::string& type, std::size
 BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& p,
                           std::vector<int> inputs, std::vector<int> outputs, double dt) {
   if (type != "PI" && type != "PT1" && type != "INT" && type != "DELAY") return nullptr;
+  if (type == "INT" && inputs.size() == 2) {
+    return std::make_unique<Integrator>(name, std::move(inputs), std::move(outputs), p);
+  }
   requireOneInput(name, type, inputs.size());
   if (type == "PI") return std::make_unique<PiController>(name, std::move(inputs), std::move(outputs), p);
   if (type == "PT1") return std::make_unique<FirstOrderLag>(name, std::move(inputs), std::move(outputs), p);

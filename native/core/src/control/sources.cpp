@@ -1,4 +1,4 @@
-// Signal sources: SIGNAL (sine, triangle, rectangle, sawtooth), CONST and TIME.
+// Signal sources: SIGNAL (sine, triangle of any duty, rectangle, sawtooth), CONST and TIME.
 #include <cmath>
 
 #include "control/block.hpp"
@@ -32,7 +32,7 @@ class SignalSource : public Block {
     double shape = 0.0;
     switch (shape_) {
       case Shape::Sine: shape = std::sin(2.0 * kPi * cycles); break;
-      case Shape::Triangle: shape = f < 0.5 ? -1.0 + 4.0 * f : 3.0 - 4.0 * f; break;
+      case Shape::Triangle: shape = triangle(f); break;
       case Shape::Rectangle: shape = f < duty_ ? 1.0 : 0.0; break;
       case Shape::Sawtooth: shape = f; break;
     }
@@ -40,6 +40,12 @@ class SignalSource : public Block {
   }
 
  private:
+  // −1 at the period start, rising to +1 at f = duty, falling back to −1 at f = 1 (duty 1: a
+  // rising sawtooth, duty 0 a falling one; 0.5 the symmetric triangle).
+  double triangle(double f) const {
+    return f < duty_ ? -1.0 + 2.0 * f / duty_ : 1.0 - 2.0 * (f - duty_) / (1.0 - duty_);
+  }
+
   Shape shape_ = Shape::Sine;
   double amplitude_, frequency_, offset_, phase_, duty_;
 };

@@ -40,11 +40,13 @@ std::size_t expectedOutputs(const std::string& type) {
 }
 
 BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<int> outputs,
-                   const CircuitLookup& circuit, double dt) {
+                   const CircuitLookup& circuit, double dt, std::uint64_t seed) {
   Params p(spec.name, spec.params);
   if (auto block = makeSourceBlock(spec.type, spec.name, p, inputs, outputs)) return block;
   if (auto block = makeAlgebraicBlock(spec.type, spec.name, p, inputs, outputs)) return block;
   if (auto block = makeDynamicBlock(spec.type, spec.name, p, inputs, outputs, dt)) return block;
+  if (auto block = makeSampledBlock(spec.type, spec.name, p, inputs, outputs)) return block;
+  if (auto block = makeRecordedBlock(spec.type, spec.name, p, outputs, seed)) return block;
   if (auto block = makeMeterBlock(spec.type, spec.name, p, outputs, circuit)) return block;
   throw Error(ErrorCode::UnknownElementType, spec.name + ": unknown control block type '" + spec.type + "'", spec.name);
 }
@@ -52,7 +54,7 @@ BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<i
 }  // namespace
 
 ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTable& signals,
-                             const CircuitLookup& circuit, double dt) {
+                             const CircuitLookup& circuit, double dt, std::uint64_t seed) {
   std::unordered_set<std::string> gated;
   for (const auto& spec : specs) {
     if (spec.outputs.size() != expectedOutputs(spec.type)) {
@@ -62,7 +64,7 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
                   spec.name);
     }
     bool takesInputs = spec.type != "SIGNAL" && spec.type != "CONST" && spec.type != "TIME" &&
-                       spec.type != "VOLT" && spec.type != "AMP";
+                       spec.type != "VOLT" && spec.type != "AMP" && spec.type != "PWL" && spec.type != "RANDOM";
     if (!takesInputs && !spec.inputs.empty()) {
       throw Error(ErrorCode::NetlistInvalid, spec.name + ": a " + spec.type + " block takes no inputs", spec.name);
     }
@@ -85,7 +87,7 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
         channels_.push_back({key, spec.name, static_cast<int>(i + 1), i < labels.size() ? labels[i] : "", inputs[i]});
       }
     }
-    blocks_.push_back(makeBlock(spec, std::move(inputs), std::move(outputs), circuit, dt));
+    blocks_.push_back(makeBlock(spec, std::move(inputs), std::move(outputs), circuit, dt, seed));
   }
   order();
 }

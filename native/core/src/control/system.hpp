@@ -42,7 +42,7 @@ struct ScopeChannel {
 class ControlSystem {
  public:
   ControlSystem(const std::vector<BlockSpec>& specs, const SignalTable& signals,
-                const CircuitLookup& circuit, double dt);
+                const CircuitLookup& circuit, double dt, std::uint64_t seed = kDefaultSeed);
 
   // Evaluates every block once (ctx.signals must hold the table's values). Runs every step:
   // defined here to inline into the time loop.

@@ -2,7 +2,7 @@
 // connectivity, parameters, settings), or the documented error for the one the engine cannot run.
 import { expect } from 'chai';
 import { readIpes } from '../../../../src/formats/ipes/index.js';
-import { block, element, fixture, netlistError } from './helpers.js';
+import { block, element, fixture } from './helpers.js';
 
 const read = (name: string) => readIpes(fixture(name), name);
 const names = (items: Array<{ name: string }> | undefined): string[] => (items ?? []).map((i) => i.name);
@@ -151,11 +151,9 @@ describe('ipes reader: GeckoCIRCUITS example files', () => {
     expect(block(n, 'GATE.2').params).to.deep.equal({ target: 'IGBT.1' });
   });
 
-  it('thyristor_RL_single: rejected because INT.1 uses its reset input (the engine INT has none)', () => {
-    const error = netlistError(() => read('thyristor_RL_single.ipes'));
-    expect(error.code).to.equal('UNSUPPORTED_COMPONENTS');
-    expect(error.details).to.have.length(1);
-    expect(error.details[0].component).to.equal('INT.1');
-    expect(error.details[0].message).to.match(/reset input driven by signal 'z'/);
+  it('thyristor_RL_single: INT.1 takes its reset from signal z (its second input)', () => {
+    const n = read('thyristor_RL_single.ipes').netlist;
+    expect(block(n, 'INT.1').inputs).to.have.length(2);
+    expect(block(n, 'INT.1').inputs![1]).to.equal('z');
   });
 });

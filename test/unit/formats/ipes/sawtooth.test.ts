@@ -1,4 +1,5 @@
-// GeckoCIRCUITS triangles with duty 1 or 0 (sawtooth ramps) → the engine's sawtooth, and back.
+// GeckoCIRCUITS triangles of any duty (1 and 0 are sawtooth ramps) → the engine's triangle with that
+// duty, checked against GeckoCIRCUITS' stepwise recurrence, and back.
 import { expect } from 'chai';
 import { readIpes, writeIpesText } from '../../../../src/formats/ipes/index.js';
 import { block, edit, fixtureText, netlistError, textBytes } from './helpers.js';
@@ -15,10 +16,13 @@ function geckoTriangle(A: number, D: number, f: number, duty: number, dt: number
   return y + D;
 }
 
-/** The engine's sawtooth: offset + amplitude·frac(f·t + phase/360). */
-function engineSawtooth(p: Record<string, unknown>, t: number): number {
+/** The engine's triangle (docs/netlist.md): −1 at the period start, +1 at `duty`, back to −1. */
+function engineTriangle(p: Record<string, unknown>, t: number): number {
   const cycles = (p.frequency as number) * t + (p.phase as number) / 360;
-  return (p.offset as number) + (p.amplitude as number) * (cycles - Math.floor(cycles));
+  const c = cycles - Math.floor(cycles);
+  const d = p.duty as number;
+  const unit = c < d ? -1 + (2 * c) / d : 1 - (2 * (c - d)) / (1 - d);
+  return (p.offset as number) + (p.amplitude as number) * unit;
 }
 
 function triangle(duty: string, phase = '0.0'): string {
@@ -32,25 +36,22 @@ function triangle(duty: string, phase = '0.0'): string {
   return edit(text, 'phase 0.0\n', `phase ${phase}\n`);
 }
 
-describe('ipes reader: triangles with duty 1 or 0 are sawtooth ramps', () => {
-  for (const duty of ['1.0', '0.0']) {
-    it(`duty ${duty}: maps to a sawtooth that follows GeckoCIRCUITS' ramp and writes back as the same triangle`, () => {
+describe('ipes reader: triangles of any duty', () => {
+  for (const duty of ['1.0', '0.0', '0.3']) {
+    it(`duty ${duty}: maps to the engine triangle that follows GeckoCIRCUITS' ramp and writes back as the same triangle`, () => {
       const { netlist } = readIpes(textBytes(triangle(duty)));
       const p = block(netlist, 'SIGNAL.1').params!;
-      expect(p).to.deep.equal(duty === '1.0'
-        ? { waveform: 'sawtooth', amplitude: 1, frequency: 1000, offset: 0, phase: 180 }
-        : { waveform: 'sawtooth', amplitude: -1, frequency: 1000, offset: 1, phase: 0 });
-      // dt = 1 µs: 1000 steps per period, ramp steps of 1e-3; compare away from the jumps.
-      for (const steps of [100, 300, 499, 501, 700]) {
-        expect(engineSawtooth(p, steps * 1e-6)).to.be.closeTo(geckoTriangle(0.5, 0.5, 1000, Number(duty), 1e-6, steps), 3e-3);
+      expect(p).to.include({ waveform: 'triangle', duty: Number(duty), amplitude: 0.5, offset: 0.5 });
+      // dt = 1 µs: 1000 steps per period; compare away from the turning points.
+      for (const steps of [100, 280, 499, 501, 700]) {
+        expect(engineTriangle(p, steps * 1e-6), `after ${steps} steps`).to.be.closeTo(geckoTriangle(0.5, 0.5, 1000, Number(duty), 1e-6, steps), 3e-3);
       }
       const again = readIpes(textBytes(writeIpesText(netlist))).netlist;
       expect(block(again, 'SIGNAL.1').params).to.deep.equal(p);
     });
   }
 
-  it('refuses a sawtooth triangle with a phase, and other asymmetric triangles', () => {
-    expect(netlistError(() => readIpes(textBytes(triangle('1.0', '1.5707963267948966')))).details[0].message).to.match(/duty 1, phase 90(\.0+\d*)?°/);
-    expect(netlistError(() => readIpes(textBytes(triangle('0.3')))).details[0].message).to.match(/asymmetric triangle \(duty 0\.3;/);
+  it('refuses a duty outside 0…1', () => {
+    expect(netlistError(() => readIpes(textBytes(triangle('1.5')))).details[0].message).to.match(/duty 1\.5/);
   });
 });

@@ -1,0 +1,90 @@
+// Blocks that act on single steps of their inputs: COUNTER (counts rising edges), SAMPLEHOLD
+// (passes its input while the clock is high, holds it otherwise) and PD (backward difference,
+// G(s) = gain·s). Logic inputs are high above 0.5, as everywhere in the control system.
+#include "control/block.hpp"
+#include "pesim/errors.hpp"
+
+namespace pesim {
+
+namespace {
+
+constexpr double kThreshold = 0.5;
+
+// COUNTER: inputs (clock[, reset]). The output grows by 1 at each step where the clock is ≥ 0.5
+// after being < 0.5; while reset > 0.5 it is 0. GeckoCIRCUITS: ReglerCounter / CounterCalculatable.
+class Counter : public Block {
+ public:
+  using Block::Block;
+  void evaluate(ControlContext& ctx) override {
+    double clock = in(ctx, 0);
+    if (clock >= kThreshold && last_ < kThreshold) count_ += 1.0;
+    if (inputs().size() > 1 && in(ctx, 1) > kThreshold) count_ = 0.0;
+    last_ = clock;
+    out(ctx, count_);
+  }
+
+ private:
+  double count_ = 0.0;
+  double last_ = 0.0;
+};
+
+// SAMPLEHOLD: inputs (x, clock). y = x while clock > 0.5, else the last value taken (0 before the
+// first). GeckoCIRCUITS: ReglerSampleHold / SampleHoldCalculator.
+class SampleHold : public Block {
+ public:
+  using Block::Block;
+  void evaluate(ControlContext& ctx) override {
+    if (in(ctx, 1) > kThreshold) held_ = in(ctx, 0);
+    out(ctx, held_);
+  }
+
+ private:
+  double held_ = 0.0;
+};
+
+// PD: y(n) = gain·(x(n) − x(n−1))/dt. GeckoCIRCUITS: ReglerPD / PDCalculator (G(s) = a1·s, no
+// filter). The evaluation at t = 0 outputs 0 and takes x(0) as the previous value, so a signal
+// that starts at a non-zero value gives no spike.
+class Differentiator : public Block {
+ public:
+  Differentiator(std::string name, std::vector<int> inputs, std::vector<int> outputs, double gain)
+      : Block(std::move(name), std::move(inputs), std::move(outputs)), gain_(gain) {}
+  void evaluate(ControlContext& ctx) override {
+    double x = in(ctx, 0);
+    out(ctx, ctx.initial ? 0.0 : gain_ * (x - xPrev_) / ctx.dt);
+    xPrev_ = x;
+  }
+
+ private:
+  double gain_;
+  double xPrev_ = 0.0;
+};
+
+void requireInputs(const std::string& name, const std::string& type, std::size_t got, std::size_t min,
+                   std::size_t max) {
+  if (got >= min && got <= max) return;
+  std::string expected = min == max ? std::to_string(min) : std::to_string(min) + " or " + std::to_string(max);
+  throw Error(ErrorCode::NetlistInvalid,
+              name + ": a " + type + " block takes " + expected + " input(s), got " + std::to_string(got), name);
+}
+
+}  // namespace
+
+BlockPtr makeSampledBlock(const std::string& type, const std::string& name, const Params& p,
+                          std::vector<int> inputs, std::vector<int> outputs) {
+  if (type == "COUNTER") {
+    requireInputs(name, type, inputs.size(), 1, 2);
+    return std::make_unique<Counter>(name, std::move(inputs), std::move(outputs));
+  }
+  if (type == "SAMPLEHOLD") {
+    requireInputs(name, type, inputs.size(), 2, 2);
+    return std::make_unique<SampleHold>(name, std::move(inputs), std::move(outputs));
+  }
+  if (type == "PD") {
+    requireInputs(name, type, inputs.size(), 1, 1);
+    return std::make_unique<Differentiator>(name, std::move(inputs), std::move(outputs), p.number("gain", 1.0));
+  }
+  return nullptr;
+}
+
+}  // namespace pesim
