@@ -119,6 +119,7 @@ TEST(multi_output_blocks_check_their_terminal_counts) {
   CHECK(pesim::multiOutputCount("THYRISTOR_CONTROL", p) == 6);
   CHECK(pesim::multiOutputCount("ABCDQ", p) == 2);
   CHECK(pesim::multiOutputCount("DQABC", p) == 3);
+  CHECK(pesim::multiOutputCount("SPARSEMATRIX", p) == 9);
   CHECK(pesim::multiOutputCount("GAIN", p) == -1);
   bool rejected = false;
   try {
@@ -127,4 +128,47 @@ TEST(multi_output_blocks_check_their_terminal_counts) {
     rejected = std::string(e.what()).find("takes 4 inputs, got 3") != std::string::npos;
   }
   CHECK(rejected);
+}
+
+// One pulse period of 40 µs (the initial period: the carrier stays 0) sampled every 1 µs, i.e. at
+// x = 25·k of the 1000-point period. ur = 10, us = −5, ut = −7.93: input sector 1, da = −ut/ur =
+// 0.793, D = int(396.5) = 396: s1+ on, s2− on for 396 ≤ x < 604, s3− on outside it. Output angle
+// phi2 = 2 rad (fL = 0): sin φ = 0.909, sin(φ − 2π/3) = −0.094, sin(φ − 4π/3) = −0.815 → output
+// sector 1; k = 5/(√3·10²), φ' = 2 − π/2, ua = k·cos(φ' + π/6), ub = k·sin φ', x1 = −2·ut = 15.86,
+// x2 = −2·us = 10: d1 = 0.26527, d2 = 0.19053, d3 = 0.25681, d5 = 0.16726; pair A = [int(132.6),
+// int(416.4)) = [132, 416), pair B = [int(227.9), int(356.3)) = [227, 356), each mirrored about 500.
+// Sector 1: sA on, sB on during A, sC on during B.
+TEST(sparse_matrix_modulator_switches_on_the_hand_computed_edges) {
+  auto modulator = make("SPARSEMATRIX", 8, 9);
+  std::vector<double> signals(17, 0.0);
+  pesim::ControlContext ctx;
+  ctx.dt = 1e-6;
+  ctx.signals = signals.data();
+  const double inputs[8] = {0.0, 10.0, -5.0, -7.93, 10.0, 5.0, 0.0, 2.0};
+  auto within = [](double x, int a, int b) { return (x >= a && x < b) || (x >= 1000 - b && x < 1000 - a); };
+  for (int k = 0; k < 40; ++k) {
+    ctx.t = k * ctx.dt;
+    ctx.initial = k == 0;
+    for (int i = 0; i < 8; ++i) signals[static_cast<std::size_t>(i)] = inputs[i];
+    modulator->evaluate(ctx);
+    const double x = 25.0 * k;
+    const bool centre = x >= 396 && x < 604;
+    const double expected[9] = {1, 0, 0, 0, centre ? 1.0 : 0.0, centre ? 0.0 : 1.0, 1,
+                                within(x, 132, 416) ? 1.0 : 0.0, within(x, 227, 356) ? 1.0 : 0.0};
+    for (int j = 0; j < 9; ++j) {
+      if (signals[static_cast<std::size_t>(8 + j)] != expected[j]) {
+        pesim::test::fail(__FILE__, __LINE__, "step " + std::to_string(k) + " output " + std::to_string(j));
+      }
+    }
+  }
+  // A carrier maximum (0 → 1 → 0.5) starts a new period at step 41 with the measured length
+  // Tp = 41 µs: x = 1000·j/41 after j further steps, s2− on from x ≥ 396 (j = 17, x = 414.6).
+  for (int k = 40; k <= 41 + 17; ++k) {
+    ctx.t = k * ctx.dt;
+    for (int i = 0; i < 8; ++i) signals[static_cast<std::size_t>(i)] = inputs[i];
+    signals[0] = k == 40 ? 1.0 : (k == 41 ? 0.5 : 0.0);
+    modulator->evaluate(ctx);
+    if (k == 41 + 16) CHECK(signals[12] == 0.0);  // x = 390.2
+    if (k == 41 + 17) CHECK(signals[12] == 1.0);  // x = 414.6
+  }
 }
