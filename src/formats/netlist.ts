@@ -25,13 +25,15 @@ export type BlockType =
   | 'GT' | 'GE' | 'LT' | 'LE' | 'EQ' | 'NE' | 'NOT' | 'AND' | 'OR' | 'XOR' | 'DELAY' | 'INT' | 'TIME'
   | 'ABS' | 'SIGN' | 'SQRT' | 'SQR' | 'EXP' | 'LN' | 'SIN' | 'COS' | 'ATAN' | 'ROUND' | 'MIN' | 'MAX'
   | 'GATE' | 'VOLT' | 'AMP' | 'SCOPE'
-  | 'COUNTER' | 'SAMPLEHOLD' | 'PD' | 'PWL' | 'RANDOM';
+  | 'COUNTER' | 'SAMPLEHOLD' | 'PD' | 'PWL' | 'RANDOM'
+  | 'THYRISTOR_CONTROL' | 'ABCDQ' | 'DQABC' | 'SPARSEMATRIX';
 
 export const BLOCK_TYPES: readonly BlockType[] = [
   'SIGNAL', 'CONST', 'GAIN', 'ADD', 'SUB', 'MUL', 'DIV', 'PI', 'PT1', 'LIMIT', 'HYS', 'GT', 'GE', 'LT', 'LE',
   'EQ', 'NE', 'NOT', 'AND', 'OR', 'XOR', 'DELAY', 'INT', 'TIME', 'ABS', 'SIGN', 'SQRT', 'SQR', 'EXP', 'LN',
   'SIN', 'COS', 'ATAN', 'ROUND', 'MIN', 'MAX', 'GATE', 'VOLT', 'AMP', 'SCOPE',
   'COUNTER', 'SAMPLEHOLD', 'PD', 'PWL', 'RANDOM',
+  'THYRISTOR_CONTROL', 'ABCDQ', 'DQABC', 'SPARSEMATRIX',
 ];
 
 /** A power-circuit element. Terminal order and parameters per type: see README "Netlist". */

@@ -4,6 +4,7 @@
 // `typ` only, never by component name. Sources (U, I), SIGNAL, VOLT, AMP, GATE, SCOPE, K and Trans
 // have special handling in elements.ts / controls.ts / signals.ts; their simple parameters are here.
 import type { BlockType, ElementType } from '../netlist.js';
+import { MULTI_OUTPUT_BLOCK_KINDS } from './catalog-multi.js';
 
 export interface ParamSpec {
   /** GeckoCIRCUITS parameter identifier (the named line `key value`). */
@@ -80,6 +81,8 @@ export interface BlockKind {
   /** Fixed number of inputs, or 'var' (the count of `labelAnfangsKnoten[]` entries). */
   inputs: number | 'var';
   outputs: number;
+  /** x offset of the output terminals where the GeckoCIRCUITS block class places them itself. */
+  outputX?: number;
   params: ParamSpec[];
   /** Extra input terminals when the block uses external parameters (`useExternal`). */
   external?: { slot: number; positions: Array<[number, number]> };
@@ -140,11 +143,13 @@ export const BLOCK_KINDS: Record<number, BlockKind> = {
   64: { typ: 64, prefix: 'INT', type: 'INT', inputs: 2, outputs: 1, params: [
     { key: 'a1', slot: 0, net: 'gain', def: 1 }, { key: 'y0', slot: 1, net: 'y0', def: 0 },
     { key: 'min', slot: 2, net: 'min', def: -1 }, { key: 'max', slot: 3, net: 'max', def: 1 }] },
+  ...MULTI_OUTPUT_BLOCK_KINDS,
 };
 
 /** Control blocks that only display or export data: dropped with a warning (if no output is used). */
 export const DISPLAY_ONLY_BLOCKS: Record<number, string> = {
   22: 'ToEXTERNAL', 62: 'motor viewer', 75: 'data export', 86: 'control debug',
+  63: 'space-vector diagram',
 };
 
 /** Control types the engine cannot simulate, by typ, for error messages. */
@@ -174,5 +179,6 @@ export function inputCount(kind: BlockKind, savedLabels: number): { inputs: numb
 
 /** x offset of a control block's outputs (GeckoCIRCUITS `RegelBlock`): 1 next to 1-2 inputs, else 2. */
 export function outputOffset(kind: BlockKind): number {
+  if (kind.outputX !== undefined) return kind.outputX;
   return kind.inputs === 'var' || kind.inputs === 1 || kind.inputs === 2 ? 1 : 2;
 }

@@ -99,6 +99,9 @@ function throwCollected(ctx: ReadContext, fileName?: string): void {
   }
 }
 
+/** Raw lines of a kept component without the running index of its header (`c (12)` → `c`): the writer renumbers. */
+const unnumbered = (lines: string[]): string[] => [lines[0].split(' ', 1)[0], ...lines.slice(1)];
+
 /** Reads .ipes text (already decompressed). */
 export function readIpesText(text: string, fileName?: string, options: IpesReadOptions = {}): IpesReadResult {
   const scanned = scanIpes(text, fileName);
@@ -212,7 +215,7 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
     }
     const mapped = mapBlock(controlEnv, i, r);
     if (!mapped) {
-      if (!ctx.unsupported.some((u) => u.component === r.name) && !ctx.issues.some((u) => u.component === r.name)) layout.inactive.push(r.raw.lines);
+      if (!ctx.unsupported.some((u) => u.component === r.name) && !ctx.issues.some((u) => u.component === r.name)) layout.inactive.push(unnumbered(r.raw.lines));
       return;
     }
     slots.push({ index: i, blocks: [mapped.block] });
@@ -245,7 +248,7 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
     ctx.warnings.push(`unconnected control inputs read 0, as in GeckoCIRCUITS (fed by the added block ${zero}): ${readers.map((u) => u.text).join(', ')}`);
   }
   records.forEach((r, i) => {
-    if (cls.status[i] === 'inactive') layout.inactive.push(r.raw.lines);
+    if (cls.status[i] === 'inactive') layout.inactive.push(unnumbered(r.raw.lines));
   });
   for (const w of wires) {
     layout.wires.push({ domain: w.domain, label: w.label, x: w.x, y: w.y, ...(w.enabled !== 1 ? { enabled: w.enabled } : {}) });

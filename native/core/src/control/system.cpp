@@ -1,6 +1,8 @@
 // Control system assembly and evaluation order (see system.hpp).
 #include "control/system.hpp"
 
+#include "control/multi_output.hpp"
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -35,8 +37,10 @@ int SignalTable::index(const std::string& signal, const std::string& user) const
 
 namespace {
 
-std::size_t expectedOutputs(const std::string& type) {
-  return type == "GATE" || type == "SCOPE" ? 0 : 1;
+std::size_t expectedOutputs(const BlockSpec& spec) {
+  int multi = multiOutputCount(spec.type, Params(spec.name, spec.params));
+  if (multi >= 0) return static_cast<std::size_t>(multi);
+  return spec.type == "GATE" || spec.type == "SCOPE" ? 0 : 1;
 }
 
 BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<int> outputs,
@@ -48,6 +52,7 @@ BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<i
   if (auto block = makeSampledBlock(spec.type, spec.name, p, inputs, outputs)) return block;
   if (auto block = makeRecordedBlock(spec.type, spec.name, p, outputs, seed)) return block;
   if (auto block = makeMeterBlock(spec.type, spec.name, p, outputs, circuit)) return block;
+  if (auto block = makeMultiOutputBlock(spec.type, spec.name, p, inputs, outputs)) return block;
   throw Error(ErrorCode::UnknownElementType, spec.name + ": unknown control block type '" + spec.type + "'", spec.name);
 }
 
@@ -57,9 +62,9 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
                              const CircuitLookup& circuit, double dt, std::uint64_t seed) {
   std::unordered_set<std::string> gated;
   for (const auto& spec : specs) {
-    if (spec.outputs.size() != expectedOutputs(spec.type)) {
+    if (spec.outputs.size() != expectedOutputs(spec)) {
       throw Error(ErrorCode::NetlistInvalid,
-                  spec.name + ": a " + spec.type + " block has " + std::to_string(expectedOutputs(spec.type)) +
+                  spec.name + ": a " + spec.type + " block has " + std::to_string(expectedOutputs(spec)) +
                       " output(s), got " + std::to_string(spec.outputs.size()),
                   spec.name);
     }
