@@ -116,8 +116,8 @@ function coupling(env: ElementEnv, index: number, c: ComponentRecord, kind: Elem
  */
 function nonlinearTable(ctx: ReadContext, c: ComponentRecord, kind: ElementKind, params: Record<string, ParamValue>): boolean {
   if (!c.tokens.boolean('isNonlinear')) return true;
-  const x = c.tokens.numbers('nonlinX[]') ?? [];
-  const y = c.tokens.numbers('nonlinY[]') ?? [];
+  const x = c.tokens.numbers('nonlinX') ?? [];
+  const y = c.tokens.numbers('nonlinY') ?? [];
   if (x.length < 2 || x.length !== y.length) {
     issue(ctx, c, 'nonlinear characteristic needs nonlinX[] and nonlinY[] of equal length, at least two points');
     return false;
