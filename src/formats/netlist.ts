@@ -14,10 +14,12 @@ export type ParamValue = number | string | number[] | string[];
 
 export type ElementType =
   | 'R' | 'L' | 'C' | 'K' | 'TRANS' | 'V' | 'I' | 'E' | 'F' | 'G' | 'H'
-  | 'S' | 'VSW' | 'CSW' | 'D' | 'THYR' | 'IGBT' | 'MOSFET';
+  | 'S' | 'VSW' | 'CSW' | 'D' | 'THYR' | 'IGBT' | 'MOSFET'
+  | 'OPV';
 
 export const ELEMENT_TYPES: readonly ElementType[] = [
   'R', 'L', 'C', 'K', 'TRANS', 'V', 'I', 'E', 'F', 'G', 'H', 'S', 'VSW', 'CSW', 'D', 'THYR', 'IGBT', 'MOSFET',
+  'OPV',
 ];
 
 export type BlockType =

@@ -21,8 +21,9 @@ export interface ElementKind {
   typ: number;
   prefix: string;
   type: ElementType;
-  /** 'twoPort': XIN[0], YOUT[0] at distance 2; 'transformer': two XIN, two YOUT; 'none': K. */
-  terminals: 'twoPort' | 'transformer' | 'none';
+  /** 'twoPort': XIN[0], YOUT[0] at distance 2; 'transformer': two XIN, two YOUT; 'none': K;
+   * 'opamp': XIN[0] (+), XIN[1] (−), YOUT[0] (out), YOUT[1] (ref), geometry.ts. */
+  terminals: 'twoPort' | 'transformer' | 'none' | 'opamp';
   params: ParamSpec[];
   /** Writes a `<Verluste>` (loss) block. */
   semiconductor?: boolean;
@@ -59,19 +60,25 @@ export const ELEMENT_KINDS: Record<number, ElementKind> = {
     { key: 'antiParallelDiodeUF', slot: -1, net: 'diodeVf', def: 0.6 },
     { key: 'antiParallelDiodeRon', slot: -1, net: 'diodeRon', def: 0.01 },
     { key: 'antiParallelDiodeRoff', slot: -1, net: 'diodeRoff', def: 1e7 }] },
+  // GeckoCIRCUITS OperationalAmplifier (elements/opamp.hpp); its keys end in dots as in the file.
+  22: { typ: 22, prefix: 'OPV', type: 'OPV', terminals: 'opamp', params: [
+    { key: 'inputResistance', slot: 0, net: 'rin', def: 90000 }, { key: 'outputResistance', slot: 1, net: 'rout', def: 0.12 },
+    { key: 'frequencyDependency', slot: 4, net: 'fp', def: 1e5 }, { key: 'gainValue', slot: 5, net: 'gain', def: 10000 },
+    { key: 'voltageLimitMax.', slot: 7, net: 'vmax', def: 12 }, { key: 'voltageLimitatMin.', slot: 8, net: 'vmin', def: -12 },
+    { key: 'voltageDividerRa', slot: 13, net: 'ra', def: 1 }, { key: 'voltageDividerRb', slot: 14, net: 'rb', def: 100 }] },
 };
 
 /** Power-circuit types the engine cannot simulate, by typ, for error messages. */
 export const UNSUPPORTED_ELEMENT_NAMES: Record<number, string> = {
   13: 'LISN', 14: 'DC motor', 15: 'motor', 16: 'motor', 17: 'motor', 18: 'motor', 19: 'motor', 20: 'motor',
-  21: 'motor', 51: 'motor', 22: 'operational amplifier', 24: 'reluctance element', 25: 'reluctance element',
+  21: 'motor', 51: 'motor', 24: 'reluctance element', 25: 'reluctance element',
   26: 'reluctance element', 30: 'reluctance element', 32: 'reluctance element', 52: 'reluctance element',
   29: 'subcircuit terminal', 31: 'global terminal', 33: 'BJT',
 };
 
 /** Element `typ` → element kind, writer side: netlist type → typ (L → 2, or 12 when coupled). */
 export const TYP_OF_ELEMENT: Partial<Record<ElementType, number>> = {
-  R: 1, L: 2, C: 3, V: 4, I: 5, D: 6, S: 7, THYR: 8, K: 9, IGBT: 10, TRANS: 23, MOSFET: 28,
+  R: 1, L: 2, C: 3, V: 4, I: 5, D: 6, S: 7, THYR: 8, K: 9, IGBT: 10, TRANS: 23, MOSFET: 28, OPV: 22,
 };
 
 export interface BlockKind {

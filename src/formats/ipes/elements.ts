@@ -41,9 +41,7 @@ function simpleParams(ctx: ReadContext, c: ComponentRecord, kind: ElementKind): 
 
 function checkUnsupportedOptions(ctx: ReadContext, c: ComponentRecord, kind: ElementKind): boolean {
   const before = ctx.unsupported.length;
-  if ((kind.type === 'L' || kind.type === 'C') && c.tokens.boolean('isNonlinear')) {
-    unsupported(ctx, c, `nonlinear ${kind.type === 'L' ? 'L(i)' : 'C(u)'} characteristic`);
-  }
+  if (c.typ === 12 && c.tokens.boolean('isNonlinear')) unsupported(ctx, c, 'nonlinear L(i) characteristic of a coupled inductor');
   if (kind.semiconductor) {
     if (c.tokens.boolean('useNonlinearChar')) unsupported(ctx, c, 'nonlinear diode characteristic');
     if (c.tokens.integer('verlustTyp') === 2) unsupported(ctx, c, 'detailed loss model from measured curves (verlustTyp 2)');
@@ -112,6 +110,30 @@ function coupling(env: ElementEnv, index: number, c: ComponentRecord, kind: Elem
   return { element: { name: c.name, type: 'K', nodes: [], params: { ...simpleParams(env.ctx, c, kind), inductors } } };
 }
 
+/**
+ * Nonlinear L(i) / C(u) (`isNonlinear true`): the table `nonlinX[]` (|i| or |u|) and `nonlinY[]`
+ * (differential L or C) as the netlist lists nonlinI/nonlinL or nonlinU/nonlinC (elements/piecewise.hpp).
+ */
+function nonlinearTable(ctx: ReadContext, c: ComponentRecord, kind: ElementKind, params: Record<string, ParamValue>): boolean {
+  if (!c.tokens.boolean('isNonlinear')) return true;
+  const x = c.tokens.numbers('nonlinX') ?? [];
+  const y = c.tokens.numbers('nonlinY') ?? [];
+  if (x.length < 2 || x.length !== y.length) {
+    issue(ctx, c, 'nonlinear characteristic needs nonlinX[] and nonlinY[] of equal length, at least two points');
+    return false;
+  }
+  if (kind.type === 'L') Object.assign(params, { nonlinI: x, nonlinL: y });
+  else Object.assign(params, { nonlinU: x, nonlinC: y });
+  return true;
+}
+
+/** OPV: [XIN0 (+), XIN1 (−), YOUT0 (out), YOUT1 (ref)]; files up to 1.62 store 1/fp (OperationalAmplifier). */
+function opAmp(env: ElementEnv, index: number, c: ComponentRecord, params: Record<string, ParamValue>): MappedElement {
+  if (!c.tokens.has('frequencyDependency') && typeof params.fp === 'number' && params.fp !== 0) params.fp = 1 / params.fp;
+  const nodes = [env.node(index, 'in', 0), env.node(index, 'in', 1), env.node(index, 'out', 0), env.node(index, 'out', 1)];
+  return { element: { name: c.name, type: 'OPV', nodes, params } };
+}
+
 /** Maps one enabled power-circuit component; undefined when it was reported unsupported or invalid. */
 export function mapElement(env: ElementEnv, index: number, c: ComponentRecord): MappedElement | undefined {
   const kind = ELEMENT_KINDS[c.typ];
@@ -119,6 +141,8 @@ export function mapElement(env: ElementEnv, index: number, c: ComponentRecord): 
   if (kind.type === 'V' || kind.type === 'I') return sourceParams(env, index, c, kind);
   if (kind.type === 'K') return coupling(env, index, c, kind);
   const params = simpleParams(env.ctx, c, kind);
+  if (kind.type === 'OPV') return opAmp(env, index, c, params);
+  if ((kind.type === 'L' || kind.type === 'C') && !nonlinearTable(env.ctx, c, kind, params)) return undefined;
   if (kind.type === 'TRANS') {
     const reversed = resolveParam(env.ctx, c, { key: 'reversed', slot: 2, def: -1 }).value > 0;
     const secondary = [env.node(index, 'out', 0), env.node(index, 'out', 1)];

@@ -62,6 +62,8 @@ export function componentTerminals(c: ComponentRecord): TerminalGeometry | undef
     const at = (px: number, py: number): Point => relativePoint(c.orientation, c.x, c.y, px, py);
     if (kind.terminals === 'twoPort') return { domain: 'LK', ins: [at(0, 2)], outs: [at(0, -2)] };
     if (kind.terminals === 'transformer') return { domain: 'LK', ins: [at(-1, 2), at(-1, -2)], outs: [at(1, 2), at(1, -2)] };
+    // GeckoCIRCUITS OperationalAmplifier: XIN (1, 2), (−1, 2); YOUT (0, −3), (−2, −1).
+    if (kind.terminals === 'opamp') return { domain: 'LK', ins: [at(1, 2), at(-1, 2)], outs: [at(0, -3), at(-2, -1)] };
     return { domain: 'LK', ins: [], outs: [] };
   }
   if (c.block === 'c') {

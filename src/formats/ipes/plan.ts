@@ -116,6 +116,16 @@ function sourcePlan(ctx: PlanContext, e: NetlistElement, plan: Plan): void {
   }
 }
 
+/** isNonlinear with the nonlinX[]/nonlinY[] table of a nonlinear L(i) or C(u) (elements.ts). */
+function nonlinearPlan(plan: Plan, p: Record<string, ParamValue>, type: 'L' | 'C'): void {
+  const x = type === 'L' ? p.nonlinI : p.nonlinU;
+  const y = type === 'L' ? p.nonlinL : p.nonlinC;
+  const table = Array.isArray(x) && Array.isArray(y) ? [x.map(Number), y.map(Number)] : undefined;
+  putFlag(plan, 'isNonlinear', -1, table !== undefined);
+  if (!table) return;
+  plan.named.push(['nonlinX[]', table[0].map(javaDouble).join(' ') + ' '], ['nonlinY[]', table[1].map(javaDouble).join(' ') + ' ']);
+}
+
 /** The two-terminal element across which an E/G source senses (kept in the layout, or found by nodes). */
 function controlElement(ctx: PlanContext, e: NetlistElement): string | undefined {
   const [c, d] = e.nodes.slice(2);
@@ -167,6 +177,10 @@ export function elementPlan(ctx: PlanContext, e: NetlistElement, coupledInductor
     plan.ins = [e.nodes[0], e.nodes[1]];
     plan.outs = reversed ? [e.nodes[3], e.nodes[2]] : [e.nodes[2], e.nodes[3]];
     putParam(ctx, plan, { key: 'reversed', slot: 2, def: -1 }, reversed ? 1 : -1);
+  } else if (kind.type === 'OPV') {
+    plan.ins = [e.nodes[0], e.nodes[1]];
+    plan.outs = [e.nodes[2], e.nodes[3]];
+    plan.named.push(['newFormat160', 'true']);
   } else if (kind.type === 'MOSFET' && num(p.antiparallel, 0) !== 1) {
     problem(ctx, e.name, 'a GeckoCIRCUITS MOSFET always has an anti-parallel diode (set antiparallel: 1)');
   } else if (kind.type === 'IGBT' && num(p.antiparallel, 0) !== 0) {
@@ -174,7 +188,7 @@ export function elementPlan(ctx: PlanContext, e: NetlistElement, coupledInductor
   } else if (kind.type === 'S' && num(p.vf, 0) !== 0) {
     problem(ctx, e.name, 'the GeckoCIRCUITS ideal switch has no forward voltage');
   }
-  if (kind.type === 'L' || kind.type === 'C') putFlag(plan, 'isNonlinear', -1, false);
+  if (kind.type === 'L' || kind.type === 'C') nonlinearPlan(plan, p, kind.type);
   if (kind.type === 'IGBT') putFlag(plan, 'satCurEnabled', 10, false);
   return plan;
 }

@@ -11,7 +11,7 @@ import type { ElementType, Netlist } from '../netlist.js';
 /** SPICE letter of each netlist element type. */
 export const SPICE_LETTER: Record<ElementType, string> = {
   R: 'R', L: 'L', C: 'C', K: 'K', TRANS: 'E', V: 'V', I: 'I', E: 'E', F: 'F', G: 'G', H: 'H',
-  S: 'S', VSW: 'S', CSW: 'W', D: 'D', THYR: 'S', IGBT: 'S', MOSFET: 'S',
+  S: 'S', VSW: 'S', CSW: 'W', D: 'D', THYR: 'S', IGBT: 'S', MOSFET: 'S', OPV: 'X',
 };
 
 /** A pool of names unique without regard to case. */

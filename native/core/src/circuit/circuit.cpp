@@ -102,7 +102,7 @@ void Circuit::buildElements(const Netlist& netlist, const SignalTable& signals) 
     topology.connectivity.push_back(built.connectivity);
     auto adopt = [&](std::unique_ptr<Element> element) {
       byName_[element->name()] = element.get();
-      if (auto* device = dynamic_cast<SwitchingDevice*>(element.get())) devices_.push_back(device);
+      if (auto* device = dynamic_cast<StateDevice*>(element.get())) devices_.push_back(device);
       elements_.push_back(std::move(element));
     };
     adopt(std::move(built.element));
@@ -138,7 +138,7 @@ void Circuit::buildElements(const Netlist& netlist, const SignalTable& signals) 
 void Circuit::bindGates() {
   for (const auto& gate : control_->gates()) {
     auto it = byName_.find(gate.target);
-    auto* device = it == byName_.end() ? nullptr : dynamic_cast<SwitchingDevice*>(it->second);
+    auto* device = it == byName_.end() ? nullptr : dynamic_cast<StateDevice*>(it->second);
     if (device == nullptr || !device->acceptsGate()) {
       throw Error(ErrorCode::UnknownReference,
                   gate.gate + ": target '" + gate.target + "' is not a gate-driven switch (S, THYR, IGBT, MOSFET)",

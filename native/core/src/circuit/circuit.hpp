@@ -31,7 +31,7 @@ class Circuit : public CircuitLookup {
   const std::string& nodeName(int index) const { return nodeNames_[static_cast<std::size_t>(index)]; }
 
   std::vector<std::unique_ptr<Element>>& elements() { return elements_; }
-  const std::vector<SwitchingDevice*>& devices() const { return devices_; }
+  const std::vector<StateDevice*>& devices() const { return devices_; }
   ControlSystem& control() { return *control_; }
   std::size_t signalCount() const { return signalCount_; }
   Pattern& pattern() { return pattern_; }
@@ -52,7 +52,7 @@ class Circuit : public CircuitLookup {
   std::vector<std::pair<std::string, std::string>> drivenSources_;
   std::vector<std::unique_ptr<Element>> elements_;
   std::unordered_map<std::string, Element*> byName_;
-  std::vector<SwitchingDevice*> devices_;
+  std::vector<StateDevice*> devices_;
   std::unique_ptr<ControlSystem> control_;
   std::size_t signalCount_ = 0;
   int unknowns_ = 0;

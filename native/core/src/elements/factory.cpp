@@ -3,6 +3,9 @@
 #include "elements/factory.hpp"
 
 #include "circuit/params.hpp"
+#include "elements/nonlinear.hpp"
+#include "elements/opamp.hpp"
+#include "elements/short_circuit.hpp"
 #include "elements/passive.hpp"
 #include "elements/sources.hpp"
 #include "elements/switching.hpp"
@@ -18,13 +21,13 @@ constexpr double kDefaultVf = 0.6;
 
 std::size_t terminalCount(const std::string& type) {
   if (type == "K") return 0;
-  if (type == "TRANS" || type == "E" || type == "G" || type == "VSW") return 4;
+  if (type == "TRANS" || type == "E" || type == "G" || type == "VSW" || type == "OPV") return 4;
   return 2;
 }
 
 bool knownType(const std::string& type) {
   static const char* const kTypes[] = {"R", "L", "C", "K", "TRANS", "V", "I", "E", "F", "G", "H",
-                                       "S", "VSW", "CSW", "D", "THYR", "IGBT", "MOSFET"};
+                                       "S", "VSW", "CSW", "D", "THYR", "IGBT", "MOSFET", "OPV"};
   for (const char* known : kTypes) {
     if (type == known) return true;
   }
@@ -73,6 +76,25 @@ std::unique_ptr<Element> antiParallelDiode(const ElementSpec& spec, const Params
   return std::make_unique<Diode>(spec.name + ".diode", std::vector<int>{nodes[1], nodes[0]}, d.ron, d.roff, d.vf);
 }
 
+// Table of a nonlinear C(u) or L(i) (piecewise.hpp); C is interpolated logarithmically, L linearly,
+// as GeckoCIRCUITS does.
+PiecewiseLinear characteristic(const Params& p, const std::string& owner, const char* xKey, const char* yKey,
+                               bool logarithmic) {
+  PiecewiseLinear table(owner, p.array(xKey), p.array(yKey), logarithmic);
+  if (table.segments() > StateDevice::kMaxStates) {
+    p.outOfRange(xKey, "at most " + std::to_string((StateDevice::kMaxStates + 1) / 2 - 1) + " points");
+  }
+  return table;
+}
+
+// Op-amp parameters with GeckoCIRCUITS' defaults (OperationalAmplifier).
+OpAmpValues opAmpValues(const Params& p) {
+  OpAmpValues v{p.number("gain", 1e4), p.positive("rin", 9e4), p.positive("rout", 0.12), p.positive("fp", 1e5),
+                p.number("vmax", 12.0), p.number("vmin", -12.0), p.positive("ra", 1.0), p.positive("rb", 100.0)};
+  if (v.vmax <= v.vmin) p.outOfRange("vmax", "greater than vmin");
+  return v;
+}
+
 }  // namespace
 
 bool dependsOnOtherElements(const std::string& type) {
@@ -99,14 +121,32 @@ BuiltElement buildElement(const ElementSpec& spec, const ElementEnvironment& env
   const std::pair<int, int> ab = nodes.size() >= 2 ? std::make_pair(nodes[0], nodes[1]) : std::make_pair(0, 0);
 
   if (type == "R") {
-    built.element = std::make_unique<Resistor>(spec.name, nodes, p.positive("R"));
+    const double r = p.number("R");
+    if (!(r >= 0.0)) p.outOfRange("R", "at least 0 (0: an ideal short with a branch current)");
+    if (r == 0.0) {
+      built.element = std::make_unique<ShortCircuit>(spec.name, nodes);
+      c.voltageDefining.push_back(ab);
+    } else {
+      built.element = std::make_unique<Resistor>(spec.name, nodes, r);
+    }
+    c.conducting.push_back(ab);
+  } else if (type == "L" && p.has("nonlinI")) {
+    built.element = std::make_unique<PiecewiseInductor>(spec.name, nodes, characteristic(p, spec.name, "nonlinI", "nonlinL", false),
+                                                        p.number("i0", 0.0));
     c.conducting.push_back(ab);
   } else if (type == "L") {
     built.element = std::make_unique<Inductor>(spec.name, nodes, p.positive("L"), p.number("i0", 0.0));
     c.conducting.push_back(ab);
+  } else if (type == "C" && p.has("nonlinU")) {
+    built.element = std::make_unique<PiecewiseCapacitor>(spec.name, nodes, characteristic(p, spec.name, "nonlinU", "nonlinC", true),
+                                                         p.number("v0", 0.0));
+    c.conducting.push_back(ab);
   } else if (type == "C") {
     built.element = std::make_unique<Capacitor>(spec.name, nodes, p.positive("C"), p.number("v0", 0.0));
     c.conducting.push_back(ab);
+  } else if (type == "OPV") {
+    built.element = std::make_unique<OpAmp>(spec.name, nodes, opAmpValues(p));
+    c.conducting = {{nodes[0], nodes[1]}, {nodes[1], nodes[3]}, {nodes[2], nodes[3]}};
   } else if (type == "K") {
     std::vector<std::string> names = p.names("inductors");
     if (names.size() != 2) p.outOfRange("inductors", "a list of two inductor names");

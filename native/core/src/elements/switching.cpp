@@ -8,7 +8,7 @@ namespace pesim {
 
 SwitchingDevice::SwitchingDevice(std::string name, std::vector<int> nodes, double ron, double roff,
                                  double vf)
-    : Element(std::move(name), std::move(nodes)), ron_(ron), roff_(roff), vf_(vf) {}
+    : StateDevice(std::move(name), std::move(nodes)), ron_(ron), roff_(roff), vf_(vf) {}
 
 namespace {
 
@@ -23,26 +23,31 @@ double thresholdViolation(double control, double threshold, double hysteresis, b
 
 }  // namespace
 
-double Diode::violation(const double* x, bool wasOn) const {
+double Diode::violation(const double* x, int solvedState) const {
+  const bool wasOn = solvedState != 0;
   return diodeViolation(voltage(x), forwardVoltage(), wasOn);
 }
 
-double Thyristor::violation(const double* x, bool wasOn) const {
+double Thyristor::violation(const double* x, int solvedState) const {
+  const bool wasOn = solvedState != 0;
   if (!wasOn && !gate_) return 0.0;
   return diodeViolation(voltage(x), forwardVoltage(), wasOn);
 }
 
-double Igbt::violation(const double* x, bool wasOn) const {
+double Igbt::violation(const double* x, int solvedState) const {
+  const bool wasOn = solvedState != 0;
   if (!gate_) return 0.0;
   return diodeViolation(voltage(x), forwardVoltage(), wasOn);
 }
 
-double VoltageControlledSwitch::violation(const double* x, bool wasOn) const {
+double VoltageControlledSwitch::violation(const double* x, int solvedState) const {
+  const bool wasOn = solvedState != 0;
   if (source_ != nullptr) return 0.0;  // decided from the source value, never inconsistent
   return thresholdViolation(nodeVoltage(x, node(2)) - nodeVoltage(x, node(3)), vt_, vh_, wasOn);
 }
 
-double CurrentControlledSwitch::violation(const double* x, bool wasOn) const {
+double CurrentControlledSwitch::violation(const double* x, int solvedState) const {
+  const bool wasOn = solvedState != 0;
   return thresholdViolation(control_.current(x), it_, ih_, wasOn);
 }
 

@@ -5,56 +5,35 @@
 // ones after a solve (settle), after which the engine solves the same step again.
 #pragma once
 
-#include "elements/element.hpp"
 #include "elements/sources.hpp"
+#include "elements/state_device.hpp"
 
 namespace pesim {
 
-class SwitchingDevice : public Element {
+class SwitchingDevice : public StateDevice {
  public:
   SwitchingDevice(std::string name, std::vector<int> nodes, double ron, double roff, double vf);
 
   void declare(Pattern& pattern) override { slots_.declare(pattern, node(0), node(1)); }
   void stampMatrix(double* values, const StepContext&) const override {
-    slots_.stamp(values, on_ ? 1.0 / ron_ : 1.0 / roff_);
+    slots_.stamp(values, on() ? 1.0 / ron_ : 1.0 / roff_);
   }
   bool hasRhs() const override { return vf_ != 0.0; }
   void stampRhs(double* rhs, const StepContext&) override {
-    if (on_) addSourceCurrent(rhs, node(0), node(1), -vf_ / ron_);
+    if (on()) addSourceCurrent(rhs, node(0), node(1), -vf_ / ron_);
   }
   double current(const double* x) const override {
-    return on_ ? (voltage(x) - vf_) / ron_ : voltage(x) / roff_;
+    return on() ? (voltage(x) - vf_) / ron_ : voltage(x) / roff_;
   }
 
-  bool on() const { return on_; }
+  bool on() const { return state() != 0; }
   double forwardVoltage() const { return vf_; }
-  // Gate input (signal index) for gate-driven devices; −1 when ungated.
-  void setGateSignal(int index) { gateSignal_ = index; }
-  int gateSignal() const { return gateSignal_; }
-  virtual bool acceptsGate() const { return false; }
-  // Applies the gate value at the start of a step; returns true if the state changed.
-  virtual bool applyGate(bool /*gate*/) { return false; }
-  // Decides the state from a solution of the present step; returns true if it changed.
-  virtual bool settle(const double* /*x*/, const StepContext& /*step*/) { return false; }
-  // How far a solution computed with the device in state `wasOn` contradicts that state: 0 when
-  // consistent; for diode-like devices the volts by which v is on the wrong side of vf, for
-  // controlled switches the distance of the control quantity beyond its threshold. Used to pick
-  // the least inconsistent state when the state iteration cycles (transient.cpp).
-  virtual double violation(const double* /*x*/, bool /*wasOn*/) const { return 0.0; }
-  // Devices whose state is a known function of time decide it at the start of the step, like a
-  // gate (no solve with the old state first); returns true if the state changed.
-  virtual bool decidesBeforeSolve() const { return false; }
-  virtual bool decide(const StepContext& /*step*/) { return false; }
-  // Sets the state chosen by the engine to end a cycle of the state iteration.
-  void forceState(bool on) { on_ = on; }
 
  protected:
-  void setOn(bool on) { on_ = on; }
+  void setOn(bool on) { setState(on ? 1 : 0); }
 
  private:
   double ron_, roff_, vf_;
-  bool on_ = false;
-  int gateSignal_ = -1;
   ConductanceSlots slots_;
 };
 
@@ -81,7 +60,7 @@ class Diode final : public SwitchingDevice {
     setOn(wantOn);
     return true;
   }
-  double violation(const double* x, bool wasOn) const override;
+  double violation(const double* x, int solvedState) const override;
 };
 
 // THYR: turns on when gated and forward biased (v > vf); turns off when its current has been
@@ -92,7 +71,7 @@ class Thyristor final : public SwitchingDevice {
   bool acceptsGate() const override { return true; }
   bool applyGate(bool gate) override;
   bool settle(const double* x, const StepContext& step) override;
-  double violation(const double* x, bool wasOn) const override;
+  double violation(const double* x, int solvedState) const override;
   bool hasHistory() const override { return true; }
   void commit(const double* x, const StepContext& step) override;
 
@@ -110,7 +89,7 @@ class Igbt final : public SwitchingDevice {
   bool acceptsGate() const override { return true; }
   bool applyGate(bool gate) override;
   bool settle(const double* x, const StepContext& step) override;
-  double violation(const double* x, bool wasOn) const override;
+  double violation(const double* x, int solvedState) const override;
 
  private:
   bool gate_ = false;
@@ -128,7 +107,7 @@ class VoltageControlledSwitch final : public SwitchingDevice {
   // The source across the control terminals; `sign` −1 when it is connected d → c.
   void setControlSource(const VoltageSource* source, double sign);
   bool settle(const double* x, const StepContext& step) override { return apply(control(x, step)); }
-  double violation(const double* x, bool wasOn) const override;
+  double violation(const double* x, int solvedState) const override;
   bool decidesBeforeSolve() const override { return source_ != nullptr; }
   bool decide(const StepContext& step) override { return apply(control(nullptr, step)); }
 
@@ -155,7 +134,7 @@ class CurrentControlledSwitch final : public SwitchingDevice {
   CurrentControlledSwitch(std::string name, std::vector<int> nodes, double ron, double roff,
                           const Element& control, double it, double ih);
   bool settle(const double* x, const StepContext& step) override;
-  double violation(const double* x, bool wasOn) const override;
+  double violation(const double* x, int solvedState) const override;
 
  private:
   const Element& control_;

@@ -30,6 +30,10 @@ constexpr double kGateThreshold = 0.5;
 // the iteration limit, as a device that can never settle must.
 constexpr double kCycleTolerance = 1e-3;
 
+// One character of a state key per device (StateDevice::kMaxStates states at most), and back.
+char stateChar(int state) { return static_cast<char>(static_cast<unsigned char>('0' + state)); }
+int stateOf(char c) { return static_cast<unsigned char>(c) - '0'; }
+
 long stepCount(double span, double dt) {
   return static_cast<long>(std::ceil(span / dt - 1e-9));
 }
@@ -60,7 +64,7 @@ Transient::Transient(Circuit& circuit, const Settings& settings, const RunContro
     if (e->hasRhs()) rhsElements_.add(e.get());
     if (e->hasHistory()) historyElements_.add(e.get());
   }
-  for (SwitchingDevice* device : circuit_.devices()) {
+  for (StateDevice* device : circuit_.devices()) {
     settling_.add(device);
     if (device->gateSignal() >= 0) {
       gated_.add(device);
@@ -174,9 +178,10 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
     toggled_.clear();
     for (std::size_t i = 0; i < settling_.size(); ++i) {
       bool toggled = false;
+      const int before = settling_[i]->state();
       settling_.visit(i, [&](auto* device) { toggled = device->settle(x_.data(), ctx); });
       if (toggled) {
-        toggled_.push_back(i);
+        toggled_.push_back({i, stateChar(before)});
         statesChanged_ = true;
         ++stats_.switchingEvents;
       }
@@ -185,7 +190,7 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
     ++stats_.extraSolves;
     // The states just solved: the present ones with the devices that toggled set back.
     stateBits(solvedState_);
-    for (std::size_t i : toggled_) solvedState_[i] = solvedState_[i] == '1' ? '0' : '1';
+    for (const auto& [i, was] : toggled_) solvedState_[i] = was;
     visited_.push_back({solvedState_, violation(solvedState_)});
     if (settings_.dampAfterSwitch && !useBackwardEuler) {
       useBackwardEuler = true;
@@ -199,7 +204,7 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
     }
     if (iteration + 1 >= settings_.maxSwitchIterations) {
       std::string toggling;  // the devices that changed in this last allowed iteration
-      for (std::size_t i : toggled_) toggling += (toggling.empty() ? "" : ", ") + settling_[i]->name();
+      for (const auto& toggled : toggled_) toggling += (toggling.empty() ? "" : ", ") + settling_[toggled.first]->name();
       throw Error(ErrorCode::SwitchIterationLimit,
                   "device states did not settle within " + std::to_string(settings_.maxSwitchIterations) +
                       " iterations at t = " + formatTime(t) + " s (still changing: " + toggling + ")" +
@@ -232,13 +237,13 @@ bool Transient::finiteSolution() const {
 
 void Transient::stateBits(std::string& bits) const {
   bits.resize(settling_.size());
-  for (std::size_t i = 0; i < settling_.size(); ++i) bits[i] = settling_[i]->on() ? '1' : '0';
+  for (std::size_t i = 0; i < settling_.size(); ++i) bits[i] = stateChar(settling_[i]->state());
 }
 
 double Transient::violation(const std::string& bits) const {
   double worst = 0.0;
   for (std::size_t i = 0; i < settling_.size(); ++i) {
-    worst = std::max(worst, settling_[i]->violation(x_.data(), bits[i] == '1'));
+    worst = std::max(worst, settling_[i]->violation(x_.data(), stateOf(bits[i])));
   }
   return worst;
 }
@@ -259,7 +264,7 @@ bool Transient::endCycle(double tolerance) {
   cycleViolation_ = visited_[best].second;
   if (cycleViolation_ > tolerance) return false;
   const std::string& chosen = visited_[best].first;
-  for (std::size_t i = 0; i < settling_.size(); ++i) settling_[i]->forceState(chosen[i] == '1');
+  for (std::size_t i = 0; i < settling_.size(); ++i) settling_[i]->forceState(stateOf(chosen[i]));
   statesChanged_ = true;
   return true;
 }
@@ -279,7 +284,7 @@ const Factorization& Transient::factorization(const StepContext& ctx, bool useBa
 const Factorization* Transient::lookup(const StepContext& ctx, bool useBackwardEuler) {
   // Key: device states, method actually used, and dt (the pre-simulation may use another dt).
   key_.resize(settling_.size() + 1 + sizeof(double));
-  for (std::size_t i = 0; i < settling_.size(); ++i) key_[i] = settling_[i]->on() ? '1' : '0';
+  for (std::size_t i = 0; i < settling_.size(); ++i) key_[i] = stateChar(settling_[i]->state());
   key_[settling_.size()] = useBackwardEuler ? 'B' : 'M';
   std::memcpy(&key_[settling_.size() + 1], &ctx.dt, sizeof(double));
   if (const Factorization* cached = cache_.find(key_)) {

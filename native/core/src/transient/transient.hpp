@@ -56,13 +56,14 @@ class Transient {
   // The elements called every step, in netlist order (typed_list.hpp: the common types inline).
   TypedList<Element, Capacitor, Inductor, VoltageSource, Diode> rhsElements_;
   TypedList<Element, Capacitor, Inductor> historyElements_;
-  TypedList<SwitchingDevice, Diode, VoltageControlledSwitch> settling_;
+  TypedList<StateDevice, Diode, VoltageControlledSwitch> settling_;
   // Devices whose state is set at the start of a step: by a gate signal (gateSignals_[i] for
   // gated_[i]), or decided from time.
-  TypedList<SwitchingDevice, GatedSwitch> gated_;
+  TypedList<StateDevice, GatedSwitch> gated_;
   std::vector<int> gateSignals_;
-  TypedList<SwitchingDevice, VoltageControlledSwitch> deciding_;
-  std::vector<std::size_t> toggled_;  // indices in settling_ of the devices the last settle changed
+  TypedList<StateDevice, VoltageControlledSwitch> deciding_;
+  // The devices the last settle changed: index in settling_ and the state (key character) before.
+  std::vector<std::pair<std::size_t, char>> toggled_;
   Eigen::VectorXd x_;
   Eigen::VectorXd rhs_;
   std::vector<double> values_;
