@@ -38,6 +38,7 @@ Circuit::Circuit(const Netlist& netlist) {
   SignalTable signals(netlist.blocks);
   signalCount_ = signals.size();
   buildElements(netlist, signals);
+  thermal_ = ThermalDomain::build(netlist, devices_);
   control_ = std::make_unique<ControlSystem>(netlist.blocks, signals, *this, netlist.settings.dt);
   bindGates();
   bindControlSources();

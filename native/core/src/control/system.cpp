@@ -46,6 +46,7 @@ BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<i
   if (auto block = makeAlgebraicBlock(spec.type, spec.name, p, inputs, outputs)) return block;
   if (auto block = makeDynamicBlock(spec.type, spec.name, p, inputs, outputs, dt)) return block;
   if (auto block = makeMeterBlock(spec.type, spec.name, p, outputs, circuit)) return block;
+  if (auto block = makeThermalBlock(spec.type, spec.name, p, outputs, circuit)) return block;
   throw Error(ErrorCode::UnknownElementType, spec.name + ": unknown control block type '" + spec.type + "'", spec.name);
 }
 
@@ -62,7 +63,8 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
                   spec.name);
     }
     bool takesInputs = spec.type != "SIGNAL" && spec.type != "CONST" && spec.type != "TIME" &&
-                       spec.type != "VOLT" && spec.type != "AMP";
+                       spec.type != "VOLT" && spec.type != "AMP" &&
+                       spec.type != "TEMP" && spec.type != "FLOW" && spec.type != "LOSS";
     if (!takesInputs && !spec.inputs.empty()) {
       throw Error(ErrorCode::NetlistInvalid, spec.name + ": a " + spec.type + " block takes no inputs", spec.name);
     }

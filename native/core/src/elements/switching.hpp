@@ -28,6 +28,7 @@ class SwitchingDevice : public Element {
 
   bool on() const { return on_; }
   double forwardVoltage() const { return vf_; }
+  double onResistance() const { return ron_; }
   // Gate input (signal index) for gate-driven devices; −1 when ungated.
   void setGateSignal(int index) { gateSignal_ = index; }
   int gateSignal() const { return gateSignal_; }
