@@ -25,15 +25,15 @@ LossPart lossPart(const std::string& text, const std::string& owner) {
 }
 
 DeviceLoss::DeviceLoss(const SwitchingDevice& device, double kOn, double kOff, double uSwNorm, int paralleled)
-    : device_(device), kOn_(kOn), kOff_(kOff), uSwNorm_(uSwNorm), n_(paralleled) {}
+    : device_(device), a_(device.nodes()[0]), b_(device.nodes()[1]), kOn_(kOn), kOff_(kOff), uSwNorm_(uSwNorm), n_(paralleled) {}
 
 DeviceLoss::DeviceLoss(const SwitchingDevice& device, std::shared_ptr<const DetailedLossModel> model, int paralleled)
-    : device_(device), detailed_(std::move(model)), n_(paralleled) {}
+    : device_(device), a_(device.nodes()[0]), b_(device.nodes()[1]), detailed_(std::move(model)), n_(paralleled) {}
 
 void DeviceLoss::start(const double* x) {
   wasOn_ = device_.on();
-  iPrev_ = device_.current(x);
-  vPrev_ = device_.voltage(x);
+  iPrev_ = current(x);
+  vPrev_ = voltage(x);
   iNow_ = iPrev_;
 }
 
@@ -56,8 +56,8 @@ double DeviceLoss::turnOffEnergy(double i, double v, double tj) const {
 void DeviceLoss::update(const double* x, double dt, double tj) {
   const double t = std::isnan(tj) ? kUncoupledJunction : tj;
   const bool on = device_.on();
-  const double i = device_.current(x);
-  const double v = device_.voltage(x);
+  const double i = current(x);
+  const double v = voltage(x);
   // Per device of a parallel group: the current divides, the losses add up (LossProperties).
   conduction_ = on ? n_ * conductionPerDevice(i / n_, t) : 0.0;
   double energy = 0.0;

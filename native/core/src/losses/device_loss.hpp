@@ -56,11 +56,15 @@ class DeviceLoss {
   DeviceLossSummary summary(bool hasJunction) const;
 
  private:
+  // The device's voltage and current in solution x (read directly: this runs every step).
+  double voltage(const double* x) const { return nodeVoltage(x, a_) - nodeVoltage(x, b_); }
+  double current(const double* x) const { return device_.SwitchingDevice::current(x); }
   double conductionPerDevice(double i, double tj) const;
   double turnOnEnergy(double i, double v, double tj) const;
   double turnOffEnergy(double i, double v, double tj) const;
 
   const SwitchingDevice& device_;
+  int a_, b_;  // terminal nodes
   std::shared_ptr<const DetailedLossModel> detailed_;
   double kOn_ = 0.0, kOff_ = 0.0, uSwNorm_ = 400.0;
   double n_ = 1.0;

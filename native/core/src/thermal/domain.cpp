@@ -1,6 +1,7 @@
 // Electro-thermal coupling (see domain.hpp).
 #include "thermal/domain.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -88,6 +89,7 @@ ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<Switching
   std::size_t heatSources = 0;
   for (const auto& e : netlist.thermal) heatSources += e.type == "QSRC" || e.type == "PV";
   power_.reserve(heatSources);
+  energy_.assign(heatSources, 0.0);
   auto power = [&](const ElementSpec& spec) -> const double* {
     Params p(spec.name, spec.params);
     if (spec.type == "QSRC") {
@@ -124,15 +126,40 @@ void ThermalDomain::start(const double* x, double dt) {
   if (network_) network_->initialize(dt);
 }
 
+// The thermal network is advanced every `stride` circuit steps with their mean loss power, so that
+// its step stays below a thousandth of its shortest time constant: thermal time constants are
+// usually many orders of magnitude above the circuit's step, and solving the network at every
+// circuit step would cost as much as the circuit solve itself.
+long ThermalDomain::stride(double dt) {
+  if (dt == strideDt_) return stride_;
+  strideDt_ = dt;
+  const double tau = network_ ? network_->shortestTimeConstant() : 0.0;
+  stride_ = std::isfinite(tau) ? std::max(1L, static_cast<long>(std::floor(tau / (1000.0 * dt)))) : 1L;
+  stride_ = std::min(stride_, 1000L);
+  return stride_;
+}
+
 void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPhase, bool measuring) {
   for (auto& tracked : tracked_) tracked.loss->update(x, dt, junctionTemperature(tracked));
   if (network_) {
+    if (firstOfPhase) phaseStart_ = true;
     for (std::size_t k = 0; k < sources_.size(); ++k) {
-      if (sources_[k].device != nullptr) power_[k] = sources_[k].device->part(sources_[k].part);
+      const double p = sources_[k].device != nullptr ? sources_[k].device->part(sources_[k].part) : power_[k];
+      if (sources_[k].device != nullptr) energy_[k] += p * dt;
     }
-    // Backward Euler on a phase's first step (no history for the multi-step methods).
-    const bool backwardEuler = firstOfPhase || method_ == Method::BackwardEuler;
-    network_->advance(t, dt, backwardEuler ? backwardEulerCoefficients() : coefficientsFor(method_), backwardEuler);
+    if (++pending_ >= stride(dt)) {
+      const double span = static_cast<double>(pending_) * dt;
+      for (std::size_t k = 0; k < sources_.size(); ++k) {
+        if (sources_[k].device == nullptr) continue;
+        power_[k] = energy_[k] / span;
+        energy_[k] = 0.0;
+      }
+      // Backward Euler on a phase's first step (no history for the multi-step methods).
+      const bool backwardEuler = phaseStart_ || method_ == Method::BackwardEuler;
+      network_->advance(t, span, backwardEuler ? backwardEulerCoefficients() : coefficientsFor(method_), backwardEuler);
+      pending_ = 0;
+      phaseStart_ = false;
+    }
   }
   if (!measuring) return;
   for (auto& tracked : tracked_) tracked.loss->accumulate(dt, junctionTemperature(tracked));

@@ -48,7 +48,15 @@ class ThermalDomain {
                     const std::vector<SwitchingDevice*>& devices);
   double junctionTemperature(const Tracked& t) const;
 
+  // Circuit steps per thermal step for step size dt (see domain.cpp).
+  long stride(double dt);
+
   Method method_;
+  double strideDt_ = 0.0;
+  long stride_ = 1;
+  long pending_ = 0;          // circuit steps whose losses await the next thermal step
+  bool phaseStart_ = true;    // the next thermal step is the first of a phase
+  std::vector<double> energy_;  // per heat source: loss energy of the pending steps [J]
   std::vector<Tracked> tracked_;
   std::vector<HeatSource> sources_;
   std::vector<double> power_;  // per QSRC/PV, in sources_ order (stable: reserved once)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "circuit/params.hpp"
@@ -42,6 +43,7 @@ ThermalNetwork::ThermalNetwork(const std::vector<ElementSpec>& specs,
     }
   }
   checkGrounded(specs);
+  std::vector<double> capacity(nodeNames_.size(), 0.0), conductance(nodeNames_.size(), 0.0);
   for (const auto& spec : specs) {
     std::vector<int> nodes{node(spec.nodes[0], spec.name), node(spec.nodes[1], spec.name)};
     Params p(spec.name, spec.params);
@@ -59,6 +61,16 @@ ThermalNetwork::ThermalNetwork(const std::vector<ElementSpec>& specs,
       e = std::make_unique<HeatFlowSource>(spec.name, nodes, source);
     }
     elements_.push_back(std::move(e));
+    if (spec.type == "RTH" || spec.type == "CTH") {
+      const double value = spec.type == "RTH" ? 1.0 / p.positive("R") : p.positive("C");
+      for (int n : nodes) {
+        if (n != kGround) (spec.type == "RTH" ? conductance : capacity)[static_cast<std::size_t>(n)] += value;
+      }
+    }
+  }
+  shortestTau_ = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < capacity.size(); ++i) {
+    if (capacity[i] > 0.0 && conductance[i] > 0.0) shortestTau_ = std::min(shortestTau_, capacity[i] / conductance[i]);
   }
   unknowns_ = static_cast<int>(nodeNames_.size());
   for (auto& e : elements_) {

@@ -53,6 +53,9 @@ class ThermalNetwork {
   double temperature(int node) const { return node == kGround ? 0.0 : x_[node]; }
   const Element* element(const std::string& name) const;
   const double* solution() const { return x_.data(); }
+  // Shortest node time constant C_ii/G_ii over the nodes with heat capacity (RTH conductances and
+  // CTH capacitances at the node); infinity when no node has both.
+  double shortestTimeConstant() const { return shortestTau_; }
 
  private:
   void checkGrounded(const std::vector<ElementSpec>& specs) const;
@@ -75,6 +78,7 @@ class ThermalNetwork {
   };
   std::vector<Cached> cache_;
   Eigen::VectorXd x_, rhs_;
+  double shortestTau_;
 };
 
 }  // namespace pesim
