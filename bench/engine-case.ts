@@ -3,11 +3,13 @@
 // Prints one JSON line: best wall time, steps, factorisations, cache hits, peak RSS, measurements.
 import { simulateSync, type Netlist } from '../src/index.js';
 import { buck, threePhaseInverter } from '../test/fixtures/circuits.js';
+import { thermalInverter } from './thermal-inverter.js';
 
 export const CASES: Record<string, () => Netlist> = {
   'buck 20 ms @ 100 ns': () => buck(),
   'buck 200 ms @ 100 ns': () => buck({ tEnd: 0.2 }),
   'three-phase inverter 100 ms @ 1 µs': () => threePhaseInverter(),
+  'three-phase inverter with losses and heat sink 100 ms @ 1 µs': () => thermalInverter(),
 };
 
 const [name, repeatsText] = process.argv.slice(2);

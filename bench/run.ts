@@ -27,7 +27,7 @@ function runCase(name: string): CaseResult {
 
 function engineSection(): string[] {
   const rows = Object.keys(CASES).map(runCase);
-  const [buck, buckLong, inverter] = rows;
+  const [buck, buckLong, inverter, thermal] = rows;
   return [
     '## Engine',
     '',
@@ -39,6 +39,7 @@ function engineSection(): string[] {
     'Targets: buck 20 ms under 40 ms (≥ 5 M steps/s); inverter under 100 ms; memory flat in run length.',
     `- buck: ${buck.wallMs.toFixed(1)} ms (${buck.wallMs < 40 ? 'met' : 'MISSED'})`,
     `- inverter: ${inverter.wallMs.toFixed(1)} ms (${inverter.wallMs < 100 ? 'met' : 'MISSED'})`,
+    `- inverter with losses and heat sink: ${thermal.wallMs.toFixed(1)} ms, ${((thermal.wallMs / inverter.wallMs - 1) * 100).toFixed(0)} % more than without (target ≤ 30 %: ${thermal.wallMs <= 1.3 * inverter.wallMs ? 'met' : 'MISSED'})`,
     `- peak RSS, 10× longer buck run: ${buck.peakRssMiB.toFixed(0)} → ${buckLong.peakRssMiB.toFixed(0)} MiB (outputs decimated to the same point budget)`,
   ];
 }

@@ -143,6 +143,22 @@ Netlist toNetlist(const Napi::Value& value) {
       n.blocks.push_back(std::move(spec));
     }
   }
+  Napi::Value thermal = o.Get("thermal");
+  if (!thermal.IsUndefined()) {
+    if (!thermal.IsArray()) throwInvalid(value.Env(), "thermal", "an array");
+    Napi::Array thermalArray = thermal.As<Napi::Array>();
+    for (uint32_t i = 0; i < thermalArray.Length(); ++i) {
+      std::string field = "thermal[" + std::to_string(i) + "]";
+      Napi::Object e = requireObject(thermalArray.Get(i), field);
+      ElementSpec spec;
+      spec.name = requireString(e.Get("name"), field + ".name");
+      spec.type = requireString(e.Get("type"), field + ".type");
+      spec.nodes = stringList(e.Get("nodes"), field + ".nodes");
+      spec.params = toParams(e.Get("params"), field + ".params");
+      n.thermal.push_back(std::move(spec));
+    }
+  }
+  n.lossModels = toLossModels(o.Get("lossModels"));
   return n;
 }
 
@@ -194,6 +210,7 @@ Napi::Object fromResult(Napi::Env env, const Result& result, const std::vector<N
   stats.Set("wallMs", s.wallMs);
   out.Set("stats", stats);
   out.Set("warnings", fromWarnings(env, result.warnings));
+  out.Set("losses", fromLosses(env, result.losses));
   return out;
 }
 

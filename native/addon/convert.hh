@@ -3,6 +3,10 @@
 
 #include <napi.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "pesim/engine.hpp"
 
 namespace pesim::addon {
@@ -12,6 +16,10 @@ Netlist toNetlist(const Napi::Value& value);
 // used instead of copying result.time and the channels' values.
 Napi::Object fromResult(Napi::Env env, const Result& result,
                         const std::vector<Napi::Float64Array>* samples = nullptr);
+// The netlist's `lossModels` (undefined: none) and the run's device loss summaries
+// (convert_losses.cc).
+std::map<std::string, LossModelSpec> toLossModels(const Napi::Value& value);
+Napi::Array fromLosses(Napi::Env env, const std::vector<DeviceLossSummary>& losses);
 Napi::Array fromWarnings(Napi::Env env, const std::vector<std::string>& warnings);
 
 }  // namespace pesim::addon

@@ -68,7 +68,20 @@ function jsonSummary(result: SimulationResult, names: Map<string, string>): stri
     const name = names.get(key.slice(0, dot)) ?? key.slice(0, dot);
     measurements[`${name}.${key.slice(dot + 1)}`] = value;
   }
-  return JSON.stringify({ signals: [...names.values()], measurements, stats: result.stats }, null, 2);
+  const losses = result.losses.length > 0 ? { losses: result.losses } : {};
+  return JSON.stringify({ signals: [...names.values()], measurements, ...losses, stats: result.stats }, null, 2);
+}
+
+/** Device losses of the run (engine loss models) as `<device>.<quantity>` lines, like measurements. */
+function lossLines(result: SimulationResult): string[] {
+  const lines: string[] = [];
+  for (const l of result.losses) {
+    const { device, ...values } = l;
+    for (const [key, value] of Object.entries(values)) {
+      if (typeof value === 'number') lines.push(`${`${device}.${key}`.padEnd(32)} ${value.toPrecision(6)}`);
+    }
+  }
+  return lines;
 }
 
 export function registerRun(program: Command): void {
@@ -81,7 +94,7 @@ export function registerRun(program: Command): void {
     .option('--solver <method>', `one of ${SOLVER_METHODS.join(', ')}`)
     .option('--param <KEY=VALUE>', 'parameter override, repeatable (R.1.R=10, $Vin=48)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--out <file>', 'write the signals (.csv or .parquet)')
-    .option('--json', 'print {signals, measurements, stats} as JSON')
+    .option('--json', 'print {signals, measurements, losses (when the run has loss models), stats} as JSON')
     .option('--from <s>', 'measurement window start [s] (default 80 % of the run)')
     .option('--to <s>', 'measurement window end [s] (default the end)')
     .action(async (file: string, o: RunOptions) => {
@@ -98,6 +111,7 @@ export function registerRun(program: Command): void {
         return;
       }
       for (const [key, value] of Object.entries(result.measurements)) console.log(`${key.padEnd(32)} ${value.toPrecision(6)}`);
+      for (const line of lossLines(result)) console.log(line);
       console.log(`${result.stats.steps} steps in ${result.stats.wallMs.toFixed(1)} ms`);
     });
 }

@@ -7,5 +7,5 @@ export {
   EngineError, CircuitError, SingularMatrixError, SwitchIterationError, CancelledError, isDeterministicFailure, toEngineError,
 } from './errors.js';
 export type { EngineErrorCode } from './errors.js';
-export type { RunStats } from './types.js';
+export type { DeviceLossSummary, RunStats } from './types.js';
 export * as analysis from './analysis.js';

@@ -5,7 +5,7 @@ import { assertNetlistShape, resolveNetlistSharing, type Netlist, type Parameter
 import { RunController, type Progress } from './controller.js';
 import { CancelledError, toEngineError } from './errors.js';
 import { loadBinding } from './binding.js';
-import type { NativeResult, RunStats } from './types.js';
+import type { DeviceLossSummary, NativeResult, RunStats } from './types.js';
 
 export interface ChannelInfo {
   /** `<scope>.ch<n>`: the key in `signals`. */
@@ -25,6 +25,8 @@ export interface SimulationResult {
   measurements: Record<string, number>;
   stats: RunStats;
   warnings: string[];
+  /** Per device with a loss model (thermal network or LOSS blocks present): window losses. */
+  losses: DeviceLossSummary[];
 }
 
 export interface SimulateOptions {
@@ -46,7 +48,7 @@ function toResult(raw: NativeResult): SimulationResult {
     signals[c.key] = c.values;
     channels.push({ key: c.key, scope: c.scope, index: c.index, label: c.label });
   }
-  return { time: raw.time, signals, channels, measurements: raw.measurements, stats: raw.stats, warnings: raw.warnings };
+  return { time: raw.time, signals, channels, measurements: raw.measurements, stats: raw.stats, warnings: raw.warnings, losses: raw.losses };
 }
 
 /**

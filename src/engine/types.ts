@@ -27,12 +27,34 @@ export interface RunStats {
   wallMs: number;
 }
 
+/** Losses of one semiconductor over the measurement window, from the loss model the run used. */
+export interface DeviceLossSummary {
+  device: string;
+  /** [W] */
+  conductionLoss: number;
+  /** [W] */
+  switchingLoss: number;
+  /** [W] */
+  totalLoss: number;
+  /** Turn-ons plus turn-offs in the window. */
+  switchingEvents: number;
+  /** [A] */
+  averageCurrent: number;
+  /** [A] */
+  rmsCurrent: number;
+  /** Mean junction temperature [°C], when a PV element couples the device to a thermal network. */
+  junctionTemperature?: number;
+  /** Highest junction temperature in the window [°C]. */
+  maxJunctionTemperature?: number;
+}
+
 export interface NativeResult {
   time: Float64Array;
   channels: NativeChannel[];
   measurements: Record<string, number>;
   stats: RunStats;
   warnings: string[];
+  losses: DeviceLossSummary[];
 }
 
 export interface NativeBinding {

@@ -12,6 +12,37 @@ export const SOLVER_METHODS: readonly SolverMethod[] = ['backward-euler', 'trape
 /** A parameter value: a number, a `$name` reference to a global parameter, a word, or a list. */
 export type ParamValue = number | string | number[] | string[];
 
+/** Meters of the electro-thermal domain: temperature difference, heat flow, device loss. */
+export type ThermalBlockType = 'TEMP' | 'FLOW' | 'LOSS';
+export const THERMAL_BLOCK_TYPES: readonly ThermalBlockType[] = ['TEMP', 'FLOW', 'LOSS'];
+
+/**
+ * Elements of the thermal network (own node names; "0" is the reference at 0 °C): RTH `R` [K/W],
+ * CTH `C` [J/K] and `T0` [°C], TSRC `T` [°C], QSRC `P` [W] into node a, PV the loss of `device`
+ * (optional `part`: total, conduction, switching) into node a, its junction.
+ */
+export type ThermalElementType = 'RTH' | 'CTH' | 'TSRC' | 'QSRC' | 'PV';
+export const THERMAL_ELEMENT_TYPES: readonly ThermalElementType[] = ['RTH', 'CTH', 'TSRC', 'QSRC', 'PV'];
+
+export interface ThermalElement {
+  name: string;
+  type: ThermalElementType;
+  /** [a, b]: heat flow is counted from a to b. */
+  nodes: [string, string];
+  params?: Record<string, ParamValue>;
+}
+
+/** On-state voltage u(i) [V] at junction temperature T [°C]. */
+export interface ConductionCurve { T: number; i: number[]; u: number[] }
+/** Switching energy E(i) [J] measured at blocking voltage uRef [V] and junction temperature T [°C]. */
+export interface SwitchingCurve { T: number; uRef: number; i: number[]; E: number[] }
+/** Measured loss curves of a semiconductor (GeckoCIRCUITS detailed loss model, verlustTyp 2). */
+export interface LossModel {
+  conduction: ConductionCurve[];
+  turnOn: SwitchingCurve[];
+  turnOff: SwitchingCurve[];
+}
+
 export type ElementType =
   | 'R' | 'L' | 'C' | 'K' | 'TRANS' | 'V' | 'I' | 'E' | 'F' | 'G' | 'H'
   | 'S' | 'VSW' | 'CSW' | 'D' | 'THYR' | 'IGBT' | 'MOSFET'
@@ -28,7 +59,8 @@ export type BlockType =
   | 'ABS' | 'SIGN' | 'SQRT' | 'SQR' | 'EXP' | 'LN' | 'SIN' | 'COS' | 'ATAN' | 'ROUND' | 'MIN' | 'MAX'
   | 'GATE' | 'VOLT' | 'AMP' | 'SCOPE'
   | 'COUNTER' | 'SAMPLEHOLD' | 'PD' | 'PWL' | 'RANDOM'
-  | 'THYRISTOR_CONTROL' | 'ABCDQ' | 'DQABC' | 'SPARSEMATRIX';
+  | 'THYRISTOR_CONTROL' | 'ABCDQ' | 'DQABC' | 'SPARSEMATRIX'
+  | ThermalBlockType;
 
 export const BLOCK_TYPES: readonly BlockType[] = [
   'SIGNAL', 'CONST', 'GAIN', 'ADD', 'SUB', 'MUL', 'DIV', 'PI', 'PT1', 'LIMIT', 'HYS', 'GT', 'GE', 'LT', 'LE',
@@ -36,6 +68,7 @@ export const BLOCK_TYPES: readonly BlockType[] = [
   'SIN', 'COS', 'ATAN', 'ROUND', 'MIN', 'MAX', 'GATE', 'VOLT', 'AMP', 'SCOPE',
   'COUNTER', 'SAMPLEHOLD', 'PD', 'PWL', 'RANDOM',
   'THYRISTOR_CONTROL', 'ABCDQ', 'DQABC', 'SPARSEMATRIX',
+  ...THERMAL_BLOCK_TYPES,
 ];
 
 /** A power-circuit element. Terminal order and parameters per type: see README "Netlist". */
@@ -86,6 +119,10 @@ export interface Netlist {
   parameters?: Record<string, number>;
   elements: NetlistElement[];
   blocks?: ControlBlock[];
+  /** Thermal network, coupled to device losses by PV elements. */
+  thermal?: ThermalElement[];
+  /** Detailed loss models, named by a device's `lossModel` parameter. */
+  lossModels?: Record<string, LossModel>;
   /** Reader-specific data kept so a writer can reproduce the source file (e.g. .ipes geometry). */
   layout?: Record<string, unknown>;
 }
@@ -100,6 +137,38 @@ const paramValueSchema = {
 };
 
 const nameSchema = { type: 'string', minLength: 1, maxLength: 200 };
+const numbersSchema = { type: 'array', items: { type: 'number' }, minItems: 2 };
+const conductionCurveSchema = {
+  type: 'object', required: ['T', 'i', 'u'], additionalProperties: false,
+  properties: { T: { type: 'number' }, i: numbersSchema, u: numbersSchema },
+};
+const switchingCurveSchema = {
+  type: 'object', required: ['T', 'uRef', 'i', 'E'], additionalProperties: false,
+  properties: { T: { type: 'number' }, uRef: { type: 'number', exclusiveMinimum: 0 }, i: numbersSchema, E: numbersSchema },
+};
+const thermalSchema = {
+  type: 'array',
+  items: {
+    type: 'object', required: ['name', 'type', 'nodes'], additionalProperties: false,
+    properties: {
+      name: nameSchema,
+      type: { enum: [...THERMAL_ELEMENT_TYPES] },
+      nodes: { type: 'array', items: nameSchema, minItems: 2, maxItems: 2 },
+      params: { type: 'object', additionalProperties: paramValueSchema },
+    },
+  },
+};
+const lossModelsSchema = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object', required: ['conduction', 'turnOn', 'turnOff'], additionalProperties: false,
+    properties: {
+      conduction: { type: 'array', items: conductionCurveSchema, minItems: 1 },
+      turnOn: { type: 'array', items: switchingCurveSchema, minItems: 1 },
+      turnOff: { type: 'array', items: switchingCurveSchema, minItems: 1 },
+    },
+  },
+};
 
 /** JSON Schema (draft 2020-12 compatible subset) of the canonical netlist. */
 export const netlistSchema = {
@@ -159,6 +228,8 @@ export const netlistSchema = {
         },
       },
     },
+    thermal: thermalSchema,
+    lossModels: lossModelsSchema,
     layout: { type: 'object' },
   },
 } as const;
@@ -216,8 +287,9 @@ export function resolveNetlistSharing(netlist: Netlist, overrides: ParameterOver
   const own = <T extends { params?: Record<string, ParamValue> }>(item: T): T => (item.params ? { ...item, params: { ...item.params } } : { ...item });
   const copy: Netlist = { ...netlist, elements: netlist.elements.map(own) };
   if (netlist.blocks) copy.blocks = netlist.blocks.map(own);
+  if (netlist.thermal) copy.thermal = netlist.thermal.map(own);
   const owners = new Map<string, { params?: Record<string, ParamValue> }>();
-  for (const item of [...copy.elements, ...(copy.blocks ?? [])]) owners.set(item.name, item);
+  for (const item of [...copy.elements, ...(copy.blocks ?? []), ...(copy.thermal ?? [])]) owners.set(item.name, item);
 
   for (const [key, value] of Object.entries(overrides)) {
     if (!Number.isFinite(value)) {
@@ -245,7 +317,7 @@ export function resolveNetlistSharing(netlist: Netlist, overrides: ParameterOver
     owner.params = { ...(owner.params ?? {}), [parts.param]: value };
   }
 
-  for (const item of [...copy.elements, ...(copy.blocks ?? [])]) {
+  for (const item of [...copy.elements, ...(copy.blocks ?? []), ...(copy.thermal ?? [])]) {
     for (const [param, value] of Object.entries(item.params ?? {})) {
       if (!isReference(value)) continue;
       const name = value.slice(1);

@@ -1,6 +1,6 @@
 // Shared types of the job runtime: tasks, their states and priorities, and stored results.
 import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
-import type { RunStats } from '../engine/types.js';
+import type { DeviceLossSummary, RunStats } from '../engine/types.js';
 
 export type Priority = 'CRITICAL' | 'HIGH' | 'NORMAL' | 'LOW';
 /** Highest first. */
@@ -71,6 +71,8 @@ export interface StoredResult {
   signals: Record<string, Float64Array>;
   measurements: Record<string, number>;
   stats: RunStats;
+  /** Device losses of the run (engine loss models), when it had any. */
+  losses?: DeviceLossSummary[];
 }
 
 export type StorageFormat = 'parquet' | 'hdf5' | 'csv';

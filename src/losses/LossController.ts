@@ -52,7 +52,12 @@ export class LossController extends Controller {
   }
 
   /**
-   * Losses of one device from its voltage and current waveforms. With `simulationId`, name the
+   * Losses of one device. With `simulationId` and `device` only: the losses the engine computed
+   * during the run with the device's own loss model (simple kOn/kOff/uSWnorm or measured curves
+   * `lossModel`, see docs/netlist.md), over the run's measurement window, with the mean and
+   * highest junction temperature when a PV element couples the device to a thermal network; the
+   * run has device losses when its circuit has a thermal network or LOSS blocks.
+   * Otherwise from its voltage and current waveforms. With `simulationId`, name the
    * scope channels that recorded the device: a VOLT meter across the device and an AMP meter
    * through it, both wired into a SCOPE (e.g. `SCOPE.2.ch1` voltage, `SCOPE.2.ch2` current; GET
    * /api/v1/simulations/{id} lists the recorded signals); `startTime`/`endTime` choose the window.
@@ -63,6 +68,7 @@ export class LossController extends Controller {
    */
   @Post('detailed')
   @Example<DetailedLossResponse>({ device: 'S.1', conductionLoss: 12.5, switchingLoss: 46.7, totalLoss: 59.2, switchingEvents: 40, averageCurrent: 5, rmsCurrent: 7.07 })
+  @Example<DetailedLossResponse>({ device: 'IGBT.1', conductionLoss: 18.2, switchingLoss: 31.4, totalLoss: 49.6, switchingEvents: 400, averageCurrent: 9.1, rmsCurrent: 14.2, junctionTemperature: 88.5, maxJunctionTemperature: 91.2 })
   @Response<ErrorBody>(404, 'Unknown simulation', { error: 'SIMULATION_NOT_FOUND', message: `No simulation ${ID}; GET /api/v1/simulations lists them`, path: '/api/v1/loss/detailed', timestamp: AT })
   @Response<ErrorBody>(409, 'The simulation has not completed', { error: 'INVALID_STATE', message: `Simulation ${ID} is running; its results exist once it is completed`, path: '/api/v1/loss/detailed', timestamp: AT })
   public async detailed(@Body() body: DetailedLossRequest): Promise<DetailedLossResponse> {

@@ -16,9 +16,10 @@ export function presentConduction(c: { loss: number; onStateVoltage: number }): 
   return { conductionLoss: c.loss, onStateVoltage: c.onStateVoltage };
 }
 
-export function presentDetailed(d: WaveformLosses & { device: string }): DetailedLossResponse {
+export function presentDetailed(d: WaveformLosses & { device: string; junctionTemperature?: number; maxJunctionTemperature?: number }): DetailedLossResponse {
   return {
     device: d.device, conductionLoss: d.conductionLoss, switchingLoss: d.switchingLoss, totalLoss: d.totalLoss,
     switchingEvents: d.switchingEvents, averageCurrent: d.averageCurrent, rmsCurrent: d.rmsCurrent,
+    ...(d.junctionTemperature !== undefined ? { junctionTemperature: d.junctionTemperature, maxJunctionTemperature: d.maxJunctionTemperature } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { windowOf } from '../analysis/signal-source.js';
 import { conductionLoss, switchingLosses, type SwitchingLosses } from './formulas.js';
 import type { ConductionLossRequest, DetailedLossRequest, SwitchingLossRequest } from './model.js';
 import { WaveformError, waveformLosses, type DeviceWaveforms, type WaveformLosses } from './waveform-losses.js';
+import type { DeviceLossSummary } from '../engine/types.js';
 
 const DEFAULT_REFERENCE_TEMPERATURE = 25;
 
@@ -22,6 +23,25 @@ function requirePositiveReferences(body: { referenceVoltage: number; referenceCu
   for (const field of ['referenceVoltage', 'referenceCurrent'] as const) {
     if (!(body[field] > 0)) throw invalid(field, `must be greater than 0, got ${body[field]}`);
   }
+}
+
+const REFERENCE_FIELDS = ['referenceVoltage', 'referenceCurrent', 'e_on_ref', 'e_off_ref'] as const;
+type References = Required<Pick<DetailedLossRequest, (typeof REFERENCE_FIELDS)[number]>>;
+
+/** The waveform forms need the reference energies (optional in the schema for the engine form). */
+function requireReferences(body: DetailedLossRequest): References {
+  for (const field of REFERENCE_FIELDS) {
+    if (body[field] === undefined) throw invalid(field, 'is required with voltageSignal/currentSignal or direct waveforms');
+  }
+  const refs = body as References;
+  requirePositiveReferences(refs);
+  return refs;
+}
+
+/** The engine form: a simulationId and a device, nothing that names waveforms. */
+function isEngineForm(body: DetailedLossRequest): boolean {
+  return body.simulationId !== undefined && body.voltageSignal === undefined && body.currentSignal === undefined &&
+    body.time === undefined && body.voltage === undefined && body.current === undefined;
 }
 
 export class LossService {
@@ -61,18 +81,39 @@ export class LossService {
   }
 
   async detailed(body: DetailedLossRequest): Promise<WaveformLosses & { device: string }> {
-    requirePositiveReferences(body);
+    if (isEngineForm(body)) return this.engineLosses(body);
+    const refs = requireReferences(body);
     const waveforms = await this.waveforms(body);
     try {
       const losses = waveformLosses(waveforms, {
-        referenceVoltage: body.referenceVoltage, referenceCurrent: body.referenceCurrent,
-        eOnRef: body.e_on_ref, eOffRef: body.e_off_ref, onStateVoltageThreshold: body.onStateVoltageThreshold,
+        referenceVoltage: refs.referenceVoltage, referenceCurrent: refs.referenceCurrent,
+        eOnRef: refs.e_on_ref, eOffRef: refs.e_off_ref, onStateVoltageThreshold: body.onStateVoltageThreshold,
       });
       return { device: body.device ?? 'device', ...losses };
     } catch (error) {
       if (error instanceof WaveformError) throw invalid(error.field, error.message);
       throw error;
     }
+  }
+
+  /** The device's losses as the engine computed them during the run (its measurement window). */
+  private async engineLosses(body: DetailedLossRequest): Promise<DeviceLossSummary> {
+    if (body.device === undefined) {
+      throw invalid('device', 'is required with simulationId alone (or name voltageSignal and currentSignal)');
+    }
+    for (const field of [...REFERENCE_FIELDS, 'onStateVoltageThreshold', 'startTime', 'endTime'] as const) {
+      if (body[field] !== undefined) {
+        throw invalid(field, 'applies only with voltageSignal/currentSignal; with simulationId and device alone the engine\'s loss model and measurement window are used');
+      }
+    }
+    const result = await this.readResult(body.simulationId ?? '');
+    const losses = result.losses ?? [];
+    const found = losses.find((l) => l.device === body.device);
+    if (found) return found;
+    const known = losses.map((l) => l.device).join(', ');
+    throw invalid('device', known
+      ? `the run computed no losses for ${body.device}; devices with losses: ${known}`
+      : 'the run computed no device losses: the circuit needs a thermal network (PV elements) or LOSS blocks; or name voltageSignal, currentSignal and reference energies');
   }
 
   private async waveforms(body: DetailedLossRequest): Promise<DeviceWaveforms> {

@@ -74,9 +74,12 @@ export interface ConductionLossResponse {
 }
 
 /**
- * Losses of one device from its simulated voltage and current waveforms: either a completed
- * simulation (`simulationId` with the names of the scope channels that recorded the device's
- * voltage and current) or the waveforms themselves (`time`, `voltage`, `current`).
+ * Losses of one device. Three forms: a completed simulation and a device name only (`simulationId`,
+ * `device`): the loss model the engine ran for that device (simple kOn/kOff or measured curves,
+ * with the junction temperature when a thermal network is coupled); a completed simulation with
+ * the scope channels that recorded the device's voltage and current (`voltageSignal`,
+ * `currentSignal`) and reference energies; or the waveforms themselves (`time`, `voltage`,
+ * `current`) and reference energies.
  * @example { "simulationId": "3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b", "device": "S.1", "voltageSignal": "SCOPE.2.ch1", "currentSignal": "SCOPE.2.ch2", "referenceVoltage": 600, "referenceCurrent": 100, "e_on_ref": 0.004, "e_off_ref": 0.003 }
  */
 export interface DetailedLossRequest {
@@ -98,14 +101,14 @@ export interface DetailedLossRequest {
   voltage?: number[];
   /** Device current per sample [A] (direct waveforms). */
   current?: number[];
-  /** Voltage of the reference energies [V]. @minimum 0 (must be greater than 0) */
-  referenceVoltage: number;
-  /** Current of the reference energies [A]. @minimum 0 (must be greater than 0) */
-  referenceCurrent: number;
-  /** Turn-on energy at the reference point [J]. @minimum 0 */
-  e_on_ref: number;
-  /** Turn-off energy at the reference point [J]. @minimum 0 */
-  e_off_ref: number;
+  /** Voltage of the reference energies [V] (waveform forms). @minimum 0 (must be greater than 0) */
+  referenceVoltage?: number;
+  /** Current of the reference energies [A] (waveform forms). @minimum 0 (must be greater than 0) */
+  referenceCurrent?: number;
+  /** Turn-on energy at the reference point [J] (waveform forms). @minimum 0 */
+  e_on_ref?: number;
+  /** Turn-off energy at the reference point [J] (waveform forms). @minimum 0 */
+  e_off_ref?: number;
   /** The device counts as on while |v| ≤ this [V]; default 10 % of max |v| in the window. @minimum 0 */
   onStateVoltageThreshold?: number;
 }
@@ -124,4 +127,8 @@ export interface DetailedLossResponse {
   averageCurrent: number;
   /** Time rms of the current [A]. */
   rmsCurrent: number;
+  /** Mean junction temperature over the window [°C] (engine form, device coupled to a thermal network). */
+  junctionTemperature?: number;
+  /** Highest junction temperature in the window [°C] (engine form, thermal network). */
+  maxJunctionTemperature?: number;
 }

@@ -6,6 +6,8 @@
 //    e_off_ref·(V/Vref)·(I/Iref), V after and I before; the sum divided by the window;
 //  - average and rms current: trapezoidal time averages.
 
+import { energyScale } from './formulas.js';
+
 export interface DeviceWaveforms {
   time: ArrayLike<number>;
   voltage: ArrayLike<number>;
@@ -58,7 +60,11 @@ export function waveformLosses(w: DeviceWaveforms, ref: ReferenceEnergies): Wave
   for (let j = 0; j < n; j++) peak = Math.max(peak, Math.abs(w.voltage[j]));
   const threshold = ref.onStateVoltageThreshold ?? 0.1 * peak;
   const on = (j: number): boolean => Math.abs(w.voltage[j]) <= threshold;
-  const scale = (v: number, i: number): number => (Math.abs(v) / ref.referenceVoltage) * (Math.abs(i) / ref.referenceCurrent);
+  // The switching endpoint's scaling (formulas.ts) with kv = ki = 1 and no temperature term.
+  const scale = (v: number, i: number): number => energyScale({
+    voltage: Math.abs(v), current: Math.abs(i), temperature: 0, referenceVoltage: ref.referenceVoltage, referenceCurrent: ref.referenceCurrent,
+    referenceTemperature: 0, voltageExponent: 1, currentExponent: 1, temperatureCoefficient: 0,
+  });
 
   let conductionEnergy = 0;
   let switchingEnergy = 0;

@@ -23,7 +23,7 @@ export default async function runTask(request: ExecutionRequest): Promise<unknow
     for (const [key, values] of Object.entries(result.signals)) {
       if (!wanted || wanted.includes(key)) signals[key] = values;
     }
-    const stored = { time: result.time, signals, measurements: result.measurements, stats: result.stats };
+    const stored = { time: result.time, signals, measurements: result.measurements, stats: result.stats, losses: result.losses };
     if (request.output && writableInWorker(request.output.format)) {
       const { path, format, compression, sync } = request.output;
       await writeResultInWorker(path, stored, format, compression, { sync });

@@ -3,6 +3,7 @@
 // waveforms, and the 400/404/409 rows. Responses are checked against the served OpenAPI description.
 import { expect } from 'chai';
 import { amp, buck, scope, volt } from '../../fixtures/circuits.js';
+import type { Netlist } from '../../../src/formats/netlist.js';
 import { circuitFileOf, startHarness, type Harness } from './harness.js';
 
 interface ErrorBody {
@@ -11,6 +12,34 @@ interface ErrorBody {
 }
 
 const reference = { referenceVoltage: 400, referenceCurrent: 10, e_on_ref: 1e-4, e_off_ref: 2e-4 };
+
+/**
+ * 400 V, 40 Ω load, IGBT (vf 0, Ron 0.01 Ω, kOn 2e-4, kOff 3e-4 Ws/A at 400 V) switched at
+ * 10 kHz, duty 0.5; its loss heats a junction through 0.5 K/W from 25 °C (no capacitance: the
+ * junction follows the loss of each step).
+ */
+function thermalChopper(): Netlist {
+  return {
+    name: 'thermal chopper',
+    settings: { tEnd: 10e-3, dt: 1e-6 },
+    elements: [
+      { name: 'V.1', type: 'V', nodes: ['in', '0'], params: { waveform: 'dc', value: 400 } },
+      { name: 'R.1', type: 'R', nodes: ['in', 'c'], params: { R: 40 } },
+      { name: 'IGBT.1', type: 'IGBT', nodes: ['c', '0'], params: { vf: 0, ron: 0.01, kOn: 2e-4, kOff: 3e-4, uSWnorm: 400 } },
+    ],
+    blocks: [
+      { name: 'SIGNAL.1', type: 'SIGNAL', outputs: ['g'], params: { waveform: 'rectangle', amplitude: 1, frequency: 10e3, duty: 0.5 } },
+      { name: 'GATE.1', type: 'GATE', inputs: ['g'], params: { target: 'IGBT.1' } },
+      { name: 'TEMP.1', type: 'TEMP', outputs: ['tj'], params: { nodes: ['j', '0'] } },
+      scope('SCOPE.1', ['tj']),
+    ],
+    thermal: [
+      { name: 'Pv.1', type: 'PV', nodes: ['j', '0'], params: { device: 'IGBT.1' } },
+      { name: 'Rth.1', type: 'RTH', nodes: ['j', 'amb'], params: { R: 0.5 } },
+      { name: 'Tamb', type: 'TSRC', nodes: ['amb', '0'], params: { T: 25 } },
+    ],
+  };
+}
 
 describe('simulation service: losses', () => {
   let h: Harness;
@@ -86,6 +115,25 @@ describe('simulation service: losses', () => {
     expect(r.body.rmsCurrent as number).to.be.greaterThan(r.body.averageCurrent as number);
   });
 
+  it('detailed from the engine: the loss model and junction temperature the run used', async () => {
+    const run = await h.client.post<{ simulationId: string }>('/api/v1/simulations', { circuitFile: circuitFileOf(thermalChopper()) });
+    expect(run.status).to.equal(202);
+    await h.client.waitForState(run.body.simulationId, 'completed');
+    const r = await h.client.post<Record<string, number | string>>('/api/v1/loss/detailed', { simulationId: run.body.simulationId, device: 'IGBT.1' });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect(r.body.device).to.equal('IGBT.1');
+    // Window 8–10 ms: 20 periods, E = (kOn + kOff)·i·v/uSWnorm per period, i = 400/40.01 A, v ≈ 400 V.
+    const iOn = 400 / 40.01;
+    const vOff = (400 * 1e7) / (1e7 + 40);
+    expect(r.body.switchingEvents as number).to.be.within(39, 41);
+    expect(r.body.switchingLoss as number).to.be.closeTo(10e3 * 5e-4 * iOn * (vOff / 400), 1.5);
+    expect(r.body.conductionLoss as number).to.be.closeTo(0.5 * iOn * iOn * 0.01, 0.02);
+    expect(r.body.averageCurrent as number).to.be.closeTo(0.5 * iOn, 0.15);
+    // Tj = 25 °C + 0.5 K/W · P(t) at every step, so its mean is 25 + 0.5 · the mean loss.
+    expect(r.body.junctionTemperature as number).to.be.closeTo(25 + 0.5 * (r.body.totalLoss as number), 1e-6);
+    expect(r.body.maxJunctionTemperature as number).to.be.greaterThan(r.body.junctionTemperature as number);
+  });
+
   it('400 naming the field, 404 unknown simulation, 409 unfinished simulation', async () => {
     const cases: Array<[string, unknown, string]> = [
       ['/api/v1/loss/switching', { voltage: 1, current: 1, frequency: 1, referenceVoltage: 0, referenceCurrent: 1, e_on_ref: 1, e_off_ref: 1 }, 'referenceVoltage'],
@@ -95,6 +143,8 @@ describe('simulation service: losses', () => {
       ['/api/v1/loss/detailed', { ...reference, time: [0, 1], voltage: [0], current: [0, 1] }, 'voltage'],
       ['/api/v1/loss/detailed', { ...reference, simulationId: buckId, currentSignal: 'SCOPE.2.ch2' }, 'voltageSignal'],
       ['/api/v1/loss/detailed', { ...reference, simulationId: buckId, voltageSignal: 'SCOPE.7.ch1', currentSignal: 'SCOPE.2.ch2' }, 'voltageSignal'],
+      ['/api/v1/loss/detailed', { simulationId: buckId, device: 'S.1' }, 'device'],
+      ['/api/v1/loss/detailed', { simulationId: buckId, voltageSignal: 'SCOPE.2.ch1', currentSignal: 'SCOPE.2.ch2' }, 'referenceVoltage'],
     ];
     for (const [path, body, field] of cases) {
       const r = await h.client.post<ErrorBody>(path, body);

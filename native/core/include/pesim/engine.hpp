@@ -48,6 +48,20 @@ struct Measurement {
   double value = 0.0;
 };
 
+// Losses of one semiconductor over the measurement window, from the loss model the run used.
+struct DeviceLossSummary {
+  std::string device;
+  double conductionLoss = 0.0;   // [W], mean over the window
+  double switchingLoss = 0.0;    // [W]
+  double totalLoss = 0.0;        // [W]
+  long switchingEvents = 0;      // turn-ons plus turn-offs in the window
+  double averageCurrent = 0.0;   // [A]
+  double rmsCurrent = 0.0;       // [A]
+  bool hasJunction = false;      // a PV element couples the device to a thermal network
+  double junctionTemperature = 0.0;     // mean T_j over the window [°C] (when hasJunction)
+  double maxJunctionTemperature = 0.0;  // [°C]
+};
+
 struct RunStats {
   long steps = 0;
   long preSteps = 0;
@@ -68,6 +82,7 @@ struct Result {
   std::vector<Measurement> measurements;
   RunStats stats;
   std::vector<std::string> warnings;
+  std::vector<DeviceLossSummary> losses;  // devices with a loss model, netlist order
 };
 
 // Checks the netlist (throws pesim::Error) and returns its warnings without running it.

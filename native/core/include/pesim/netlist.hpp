@@ -38,6 +38,23 @@ struct BlockSpec {
 // Seed of the random sources when the netlist gives none: runs are reproducible by default.
 constexpr std::uint64_t kDefaultSeed = 20240229;
 
+// One measured loss curve of a semiconductor (GeckoCIRCUITS LeitverlusteMesskurve /
+// SwitchingLossCurve): at junction temperature T [°C], y(i) sampled at the currents i [A]; y is the
+// on-state voltage [V] (conduction) or the switching energy [J] measured at blocking voltage uRef [V].
+struct LossCurve {
+  double T = 0.0;
+  double uRef = 0.0;  // switching curves only
+  std::vector<double> i;
+  std::vector<double> y;
+};
+
+// Detailed loss model (netlist `lossModels`): on-state voltage and turn-on / turn-off energies.
+struct LossModelSpec {
+  std::vector<LossCurve> conduction;
+  std::vector<LossCurve> turnOn;
+  std::vector<LossCurve> turnOff;
+};
+
 enum class Method { BackwardEuler, Trapezoidal, Gear };
 
 struct Settings {
@@ -60,6 +77,8 @@ struct Netlist {
   std::string name;
   std::vector<ElementSpec> elements;
   std::vector<BlockSpec> blocks;
+  std::vector<ElementSpec> thermal;                    // RTH, CTH, TSRC, QSRC, PV (own node names)
+  std::map<std::string, LossModelSpec> lossModels;     // referenced by a device's `lossModel`
   Settings settings;
 };
 

@@ -38,6 +38,11 @@ Circuit::Circuit(const Netlist& netlist) {
   SignalTable signals(netlist.blocks);
   signalCount_ = signals.size();
   buildElements(netlist, signals);
+  std::vector<SwitchingDevice*> switching;  // the devices a loss model can belong to
+  for (StateDevice* device : devices_) {
+    if (auto* s = dynamic_cast<SwitchingDevice*>(device)) switching.push_back(s);
+  }
+  thermal_ = ThermalDomain::build(netlist, switching);
   control_ = std::make_unique<ControlSystem>(netlist.blocks, signals, *this, netlist.settings.dt,
                                              netlist.settings.seed);
   bindGates();

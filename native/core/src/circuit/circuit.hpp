@@ -13,6 +13,7 @@
 #include "elements/switching.hpp"
 #include "mna/pattern.hpp"
 #include "pesim/netlist.hpp"
+#include "thermal/domain.hpp"
 
 namespace pesim {
 
@@ -22,6 +23,9 @@ class Circuit : public CircuitLookup {
 
   const Element* element(const std::string& name) const override;
   int node(const std::string& name) const override;
+  const ThermalDomain* thermal() const override { return thermal_.get(); }
+  // Device losses and thermal network; null without thermal elements and LOSS blocks.
+  ThermalDomain* thermalDomain() { return thermal_.get(); }
 
   int unknowns() const { return unknowns_; }
   // Length of the solution vector: the unknowns, then one slot per source-driven node.
@@ -53,6 +57,7 @@ class Circuit : public CircuitLookup {
   std::vector<std::unique_ptr<Element>> elements_;
   std::unordered_map<std::string, Element*> byName_;
   std::vector<StateDevice*> devices_;
+  std::unique_ptr<ThermalDomain> thermal_;  // before control_: its blocks refer to it
   std::unique_ptr<ControlSystem> control_;
   std::size_t signalCount_ = 0;
   int unknowns_ = 0;

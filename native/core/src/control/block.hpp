@@ -12,6 +12,7 @@
 namespace pesim {
 
 class Element;
+class ThermalDomain;
 
 struct ControlContext {
   double t = 0.0;
@@ -71,6 +72,7 @@ class CircuitLookup {
   virtual ~CircuitLookup() = default;
   virtual const Element* element(const std::string& name) const = 0;  // null if unknown
   virtual int node(const std::string& name) const = 0;                // throws if unknown
+  virtual const ThermalDomain* thermal() const { return nullptr; }      // losses and thermal network
 };
 
 // Builds one block; `inputs`/`outputs` are resolved signal indices. Throws pesim::Error.
@@ -87,5 +89,7 @@ BlockPtr makeRecordedBlock(const std::string& type, const std::string& name, con
                            std::vector<int> outputs, std::uint64_t seed);
 BlockPtr makeMeterBlock(const std::string& type, const std::string& name, const Params& params,
                         std::vector<int> outputs, const CircuitLookup& circuit);
+BlockPtr makeThermalBlock(const std::string& type, const std::string& name, const Params& params,
+                          std::vector<int> outputs, const CircuitLookup& circuit);
 
 }  // namespace pesim

@@ -53,6 +53,7 @@ BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<i
   if (auto block = makeRecordedBlock(spec.type, spec.name, p, outputs, seed)) return block;
   if (auto block = makeMeterBlock(spec.type, spec.name, p, outputs, circuit)) return block;
   if (auto block = makeMultiOutputBlock(spec.type, spec.name, p, inputs, outputs)) return block;
+  if (auto block = makeThermalBlock(spec.type, spec.name, p, outputs, circuit)) return block;
   throw Error(ErrorCode::UnknownElementType, spec.name + ": unknown control block type '" + spec.type + "'", spec.name);
 }
 
@@ -69,7 +70,8 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
                   spec.name);
     }
     bool takesInputs = spec.type != "SIGNAL" && spec.type != "CONST" && spec.type != "TIME" &&
-                       spec.type != "VOLT" && spec.type != "AMP" && spec.type != "PWL" && spec.type != "RANDOM";
+                       spec.type != "VOLT" && spec.type != "AMP" && spec.type != "PWL" && spec.type != "RANDOM" &&
+                       spec.type != "TEMP" && spec.type != "FLOW" && spec.type != "LOSS";
     if (!takesInputs && !spec.inputs.empty()) {
       throw Error(ErrorCode::NetlistInvalid, spec.name + ": a " + spec.type + " block takes no inputs", spec.name);
     }

@@ -28,6 +28,7 @@ class SwitchingDevice : public StateDevice {
 
   bool on() const { return state() != 0; }
   double forwardVoltage() const { return vf_; }
+  double onResistance() const { return ron_; }
 
  protected:
   void setOn(bool on) { setState(on ? 1 : 0); }

@@ -50,6 +50,7 @@ Transient::Transient(Circuit& circuit, const Settings& settings, const RunContro
     : circuit_(circuit),
       settings_(settings),
       control_(control),
+      thermal_(circuit.thermalDomain()),
       factorizer_(circuit.pattern(),
                   circuit.unknowns() <= (settings.denseLimit > 0 ? settings.denseLimit : kDefaultDenseLimit)),
       cache_(static_cast<std::size_t>(settings.cacheSize)),
@@ -86,12 +87,15 @@ Result Transient::run() {
   const double t0 = preSteps > 0 ? -static_cast<double>(preSteps) * dtPre : 0.0;
 
   initialSolve(t0, preSteps > 0 ? dtPre : s.dt);
+  if (thermal_ != nullptr) thermal_->start(x_.data(), preSteps > 0 ? dtPre : s.dt);
   ControlContext initial{t0, preSteps > 0 ? dtPre : s.dt, signals_.data(), x_.data(), true};
   circuit_.control().evaluate(initial);
   if (preSteps > 0) runPhase(t0, dtPre, preSteps, 0, nullptr);
 
   double from = s.measureFrom >= 0.0 ? s.measureFrom : 0.8 * s.tEnd;
   double to = s.measureTo >= 0.0 ? s.measureTo : s.tEnd;
+  measureFrom_ = from;
+  measureTo_ = to;
   Recorder recorder(circuit_.control().channels(), steps, s.dt, s.maxPoints, from, to, control_.sampleStorage);
   recorder.record(0, 0.0, signals_.data());
   runPhase(0.0, s.dt, steps, 1, &recorder);
@@ -104,6 +108,7 @@ Result Transient::run() {
   stats_.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   result.stats = stats_;
   result.warnings = circuit_.warnings();
+  if (thermal_ != nullptr) result.losses = thermal_->summaries();
   return result;
 }
 
@@ -115,6 +120,10 @@ void Transient::runPhase(double tStart, double dt, long steps, int phase, Record
     double t = tStart + static_cast<double>(n) * dt;
     if (n == steps && phase == 0) t = 0.0;
     step(t, dt, n == 1);
+    if (thermal_ != nullptr) {
+      // Loss statistics cover the steps (t − dt, t] inside the measurement window [from, to].
+      thermal_->advance(x_.data(), t, dt, n == 1, recorder != nullptr && t > measureFrom_ && t <= measureTo_ + 0.5 * dt);
+    }
     ControlContext ctx{t, dt, signals_.data(), x_.data(), false};
     circuit_.control().evaluate(ctx);
     if (recorder != nullptr) recorder->record(n, t, signals_.data());

@@ -51,6 +51,8 @@ class Transient {
   Circuit& circuit_;
   Settings settings_;
   RunControl control_;
+  ThermalDomain* thermal_;                     // null: no losses and no thermal network
+  double measureFrom_ = 0.0, measureTo_ = 0.0;  // measurement window of the main run
   Factorizer factorizer_;
   LuCache cache_;
   // The elements called every step, in netlist order (typed_list.hpp: the common types inline).

@@ -3,7 +3,7 @@
 // canonical NaN), measurements and run statistics, as exact JSON (exact-json.ts: NaN, ±Infinity
 // and -0 survive). Also the shared checks and the assembly (with checksum verification) of a StoredResult.
 import { bindingFeature } from '../../../engine/binding.js';
-import type { RunStats } from '../../../engine/types.js';
+import type { DeviceLossSummary, RunStats } from '../../../engine/types.js';
 import type { StoredResult } from '../../types.js';
 import { parseExact, stringifyExact } from '../../exact-json.js';
 import { DecodeError, InvalidResultError } from './errors.js';
@@ -20,6 +20,8 @@ export interface ResultMeta {
   checksums: number[];
   measurements: Record<string, number>;
   stats: RunStats;
+  /** Device losses (absent when the run had no loss models). */
+  losses?: DeviceLossSummary[];
 }
 
 /** Checks that the result can be stored (typed arrays, equal lengths) and returns its signal names. */
@@ -65,6 +67,7 @@ export function encodeMeta(result: StoredResult, names: string[]): string {
     checksums: [result.time, ...names.map((name) => result.signals[name])].map(columnChecksum),
     measurements: result.measurements,
     stats: result.stats,
+    ...(result.losses && result.losses.length > 0 ? { losses: result.losses } : {}),
   };
   return stringifyExact(doc);
 }
@@ -83,7 +86,7 @@ export function decodeMeta(text: string): ResultMeta {
   }
   if (!isRecord(doc) || doc.format !== META_FORMAT) throw new DecodeError(`metadata is not a ${META_FORMAT} document`);
   if (doc.version !== META_VERSION) throw new DecodeError(`metadata version ${String(doc.version)} is not supported (expected ${META_VERSION})`);
-  const { rows, signals, checksums, measurements, stats } = doc;
+  const { rows, signals, checksums, measurements, stats, losses } = doc;
   if (typeof rows !== 'number' || !Number.isSafeInteger(rows) || rows < 0) throw new DecodeError('metadata row count is not a non-negative integer');
   if (!Array.isArray(signals) || !signals.every((name) => typeof name === 'string')) throw new DecodeError('metadata signal list is not a list of names');
   if (new Set(signals).size !== signals.length) throw new DecodeError('metadata signal list repeats a name');
@@ -98,7 +101,11 @@ export function decodeMeta(text: string): ResultMeta {
     if (typeof stats[field] !== 'number') throw new DecodeError(`metadata stats.${field} is not a number`);
   }
   if (stats.solver !== 'dense' && stats.solver !== 'sparse') throw new DecodeError('metadata stats.solver is not dense or sparse');
+  if (losses !== undefined && !(Array.isArray(losses) && losses.every((l) => isRecord(l) && typeof l.device === 'string'))) {
+    throw new DecodeError('metadata losses are not a list of device losses');
+  }
   return {
+    ...(losses !== undefined ? { losses: losses as DeviceLossSummary[] } : {}),
     rows,
     signals: signals as string[],
     checksums: checksums as number[],
@@ -130,5 +137,6 @@ export function assemble(meta: ResultMeta, time: Float64Array, columns: Float64A
     signals: Object.fromEntries(meta.signals.map((name, i) => [name, columns[i]])),
     measurements: meta.measurements,
     stats: meta.stats,
+    ...(meta.losses ? { losses: meta.losses } : {}),
   };
 }

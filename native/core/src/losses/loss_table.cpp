@@ -1,0 +1,67 @@
+// Loss curve lookup table (see loss_table.hpp).
+#include "losses/loss_table.hpp"
+
+#include <cmath>
+
+#include "pesim/errors.hpp"
+
+namespace pesim {
+
+namespace {
+
+[[noreturn]] void invalid(const std::string& owner, const std::string& field, const std::string& what) {
+  throw Error(ErrorCode::ParameterOutOfRange, owner + ": " + field + " " + what, owner);
+}
+
+}  // namespace
+
+LossTable::LossTable(const std::vector<LossCurve>& curves, bool perVolt, const std::string& owner,
+                     const std::string& field) {
+  if (curves.empty()) invalid(owner, field, "needs at least one measured curve");
+  for (std::size_t k = 0; k < curves.size(); ++k) {
+    const LossCurve& c = curves[k];
+    const std::string at = field + "[" + std::to_string(k) + "]";
+    if (!std::isfinite(c.T)) invalid(owner, at + ".T", "must be a finite temperature");
+    if (k > 0 && !(c.T > curves[k - 1].T)) invalid(owner, at + ".T", "must be greater than the previous curve's T (curves sorted by temperature)");
+    if (c.i.size() < 2) invalid(owner, at + ".i", "needs at least two currents");
+    if (c.y.size() != c.i.size()) {
+      invalid(owner, at, "has " + std::to_string(c.i.size()) + " currents but " + std::to_string(c.y.size()) + " values");
+    }
+    for (std::size_t j = 1; j < c.i.size(); ++j) {
+      if (!(c.i[j] > c.i[j - 1])) invalid(owner, at + ".i[" + std::to_string(j) + "]", "must be greater than the previous current");
+    }
+    if (perVolt && !(c.uRef > 0.0)) invalid(owner, at + ".uRef", "must be a reference voltage greater than 0");
+    std::vector<double> values = c.y;
+    if (perVolt) {
+      for (double& v : values) v /= c.uRef;
+    }
+    for (double i : c.i) {
+      if (i < 0.0) nonNegativeCurrents_ = false;
+    }
+    temperatures_.push_back(c.T);
+    currents_.push_back(c.i);
+    values_.push_back(std::move(values));
+  }
+}
+
+double LossTable::onCurve(double current, const std::vector<double>& i, const std::vector<double>& y) {
+  std::size_t right = 1;
+  while (right + 1 < i.size() && i[right] <= current) ++right;
+  const std::size_t left = right - 1;
+  const double w = (current - i[left]) / (i[right] - i[left]);
+  return y[left] + w * (y[right] - y[left]);
+}
+
+double LossTable::lookup(double temperature, double current) const {
+  const double i = nonNegativeCurrents_ ? std::fabs(current) : current;
+  std::size_t upper = 0;
+  while (upper + 1 < temperatures_.size() && temperature > temperatures_[upper]) ++upper;
+  const double high = onCurve(i, currents_[upper], values_[upper]);
+  if (upper == 0) return high;
+  const std::size_t lower = upper - 1;
+  const double low = onCurve(i, currents_[lower], values_[lower]);
+  const double w = (temperature - temperatures_[lower]) / (temperatures_[upper] - temperatures_[lower]);
+  return low + w * (high - low);
+}
+
+}  // namespace pesim

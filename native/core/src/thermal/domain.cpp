@@ -1,0 +1,188 @@
+// Electro-thermal coupling (see domain.hpp).
+#include "thermal/domain.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "circuit/params.hpp"
+#include "integration/integrator.hpp"
+#include "pesim/errors.hpp"
+
+namespace pesim {
+
+namespace {
+
+bool isLossBlock(const BlockSpec& b) { return b.type == "LOSS"; }
+
+bool hasLossParameters(const ElementSpec& e) {
+  const auto& n = e.params.numbers;
+  return n.count("kOn") || n.count("kOff") || e.params.strings.count("lossModel");
+}
+
+const ElementSpec* findSpec(const Netlist& netlist, const std::string& name) {
+  for (const auto& e : netlist.elements) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+std::shared_ptr<const DetailedLossModel> detailedModel(const Netlist& netlist, const ElementSpec& spec, const std::string& key) {
+  auto it = netlist.lossModels.find(key);
+  if (it == netlist.lossModels.end()) {
+    throw Error(ErrorCode::UnknownReference,
+                spec.name + ": loss model '" + key + "' is not an entry of the netlist's lossModels", spec.name);
+  }
+  const std::string field = "lossModels." + key;
+  const LossModelSpec& m = it->second;
+  return std::make_shared<const DetailedLossModel>(DetailedLossModel{
+      LossTable(m.conduction, false, spec.name, field + ".conduction"),
+      LossTable(m.turnOn, true, spec.name, field + ".turnOn"),
+      LossTable(m.turnOff, true, spec.name, field + ".turnOff")});
+}
+
+std::unique_ptr<DeviceLoss> makeLoss(const Netlist& netlist, const SwitchingDevice& device) {
+  const ElementSpec* spec = findSpec(netlist, device.name());
+  if (spec == nullptr) return std::make_unique<DeviceLoss>(device, 0.0, 0.0, 400.0, 1);  // anti-parallel diode
+  Params p(spec->name, spec->params);
+  const double paralleled = p.number("paralleled", 1.0);
+  if (!(paralleled >= 1.0) || paralleled != std::floor(paralleled)) p.outOfRange("paralleled", "a whole number of at least 1");
+  const int n = static_cast<int>(paralleled);
+  if (spec->params.strings.count("lossModel")) {
+    return std::make_unique<DeviceLoss>(device, detailedModel(netlist, *spec, p.text("lossModel")), n);
+  }
+  // GeckoCIRCUITS LossCalculationSimple: uSWnorm defaults to 400 V (UK_DEFAULT_VALUE).
+  return std::make_unique<DeviceLoss>(device, p.nonNegative("kOn", 0.0), p.nonNegative("kOff", 0.0),
+                                      p.positive("uSWnorm", 400.0), n);
+}
+
+}  // namespace
+
+std::unique_ptr<ThermalDomain> ThermalDomain::build(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices) {
+  bool lossBlocks = false;
+  for (const auto& b : netlist.blocks) lossBlocks = lossBlocks || isLossBlock(b);
+  if (netlist.thermal.empty() && !lossBlocks) return nullptr;
+  return std::make_unique<ThermalDomain>(netlist, devices);
+}
+
+DeviceLoss* ThermalDomain::track(const std::string& name, const std::string& user, const Netlist& netlist,
+                                 const std::vector<SwitchingDevice*>& devices) {
+  for (auto& t : tracked_) {
+    if (t.loss->name() == name) return t.loss.get();
+  }
+  for (SwitchingDevice* device : devices) {
+    if (device->name() != name) continue;
+    tracked_.push_back({makeLoss(netlist, *device), kGround, false});
+    return tracked_.back().loss.get();
+  }
+  throw Error(ErrorCode::UnknownReference,
+              user + ": device '" + name + "' is not a semiconductor or switch of the circuit (D, THYR, IGBT, MOSFET, S)", user);
+}
+
+ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices)
+    : method_(netlist.settings.method) {
+  // Devices with loss parameters, in netlist order; then those only a PV or LOSS names.
+  for (const auto& e : netlist.elements) {
+    if (hasLossParameters(e)) track(e.name, e.name, netlist, devices);
+  }
+  std::size_t heatSources = 0;
+  for (const auto& e : netlist.thermal) heatSources += e.type == "QSRC" || e.type == "PV";
+  power_.reserve(heatSources);
+  energy_.assign(heatSources, 0.0);
+  auto power = [&](const ElementSpec& spec) -> const double* {
+    Params p(spec.name, spec.params);
+    if (spec.type == "QSRC") {
+      sources_.push_back({nullptr, LossPart::Total});
+      power_.push_back(p.number("P"));
+    } else {
+      DeviceLoss* loss = track(p.text("device"), spec.name, netlist, devices);
+      sources_.push_back({loss, lossPart(p.text("part", "total"), spec.name)});
+      power_.push_back(0.0);
+    }
+    return &power_.back();
+  };
+  if (!netlist.thermal.empty()) network_ = std::make_unique<ThermalNetwork>(netlist.thermal, power);
+  for (const auto& e : netlist.thermal) {
+    if (e.type != "PV") continue;
+    const std::string device = Params(e.name, e.params).text("device");
+    for (auto& t : tracked_) {
+      if (t.loss->name() != device || t.coupled) continue;
+      t.junction = network_->node(e.nodes[0], e.name);
+      t.coupled = true;
+    }
+  }
+  for (const auto& b : netlist.blocks) {
+    if (isLossBlock(b)) track(Params(b.name, b.params).text("device"), b.name, netlist, devices);
+  }
+}
+
+double ThermalDomain::junctionTemperature(const Tracked& t) const {
+  return t.coupled ? network_->temperature(t.junction) : std::numeric_limits<double>::quiet_NaN();
+}
+
+void ThermalDomain::start(const double* x, double dt) {
+  for (auto& t : tracked_) t.loss->start(x);
+  if (network_) network_->initialize(dt);
+}
+
+// The thermal network is advanced every `stride` circuit steps with their mean loss power, so that
+// its step stays below a thousandth of its shortest time constant: thermal time constants are
+// usually many orders of magnitude above the circuit's step, and solving the network at every
+// circuit step would cost as much as the circuit solve itself.
+long ThermalDomain::stride(double dt) {
+  if (dt == strideDt_) return stride_;
+  strideDt_ = dt;
+  const double tau = network_ ? network_->shortestTimeConstant() : 0.0;
+  stride_ = std::isfinite(tau) ? std::max(1L, static_cast<long>(std::floor(tau / (1000.0 * dt)))) : 1L;
+  stride_ = std::min(stride_, 1000L);
+  return stride_;
+}
+
+void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPhase, bool measuring) {
+  for (auto& tracked : tracked_) tracked.loss->update(x, dt, junctionTemperature(tracked));
+  if (network_) {
+    if (firstOfPhase) phaseStart_ = true;
+    for (std::size_t k = 0; k < sources_.size(); ++k) {
+      const double p = sources_[k].device != nullptr ? sources_[k].device->part(sources_[k].part) : power_[k];
+      if (sources_[k].device != nullptr) energy_[k] += p * dt;
+    }
+    if (++pending_ >= stride(dt)) {
+      const double span = static_cast<double>(pending_) * dt;
+      for (std::size_t k = 0; k < sources_.size(); ++k) {
+        if (sources_[k].device == nullptr) continue;
+        power_[k] = energy_[k] / span;
+        energy_[k] = 0.0;
+      }
+      // Backward Euler on a phase's first step (no history for the multi-step methods).
+      const bool backwardEuler = phaseStart_ || method_ == Method::BackwardEuler;
+      network_->advance(t, span, backwardEuler ? backwardEulerCoefficients() : coefficientsFor(method_), backwardEuler);
+      pending_ = 0;
+      phaseStart_ = false;
+    }
+  }
+  if (!measuring) return;
+  for (auto& tracked : tracked_) tracked.loss->accumulate(dt, junctionTemperature(tracked));
+}
+
+const DeviceLoss* ThermalDomain::loss(const std::string& device) const {
+  for (const auto& t : tracked_) {
+    if (t.loss->name() == device) return t.loss.get();
+  }
+  return nullptr;
+}
+
+const ThermalNetwork& ThermalDomain::network(const std::string& user) const {
+  if (!network_) {
+    throw Error(ErrorCode::UnknownReference, user + ": the netlist has no thermal elements to measure", user);
+  }
+  return *network_;
+}
+
+std::vector<DeviceLossSummary> ThermalDomain::summaries() const {
+  std::vector<DeviceLossSummary> out;
+  for (const auto& t : tracked_) out.push_back(t.loss->summary(t.coupled));
+  return out;
+}
+
+}  // namespace pesim

@@ -1,0 +1,66 @@
+// The electro-thermal coupling of a run: the loss models of the semiconductors that a PV element
+// or a LOSS block refers to (and of every device with loss parameters, once there is a thermal
+// network or a LOSS block), and the thermal network they heat. After each accepted circuit step:
+// device losses at the junction temperatures of the previous step, then one thermal solve with
+// those losses (PV sources); the new junction temperatures enter the losses of the next step.
+// Circuits without thermal elements and LOSS blocks have no domain (nothing added to the step).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "losses/device_loss.hpp"
+#include "pesim/engine.hpp"
+#include "thermal/network.hpp"
+
+namespace pesim {
+
+class ThermalDomain {
+ public:
+  // Null when the netlist has neither thermal elements nor LOSS blocks.
+  static std::unique_ptr<ThermalDomain> build(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices);
+
+  ThermalDomain(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices);
+
+  // Before the first step: remembers device states, solves the initial temperatures.
+  void start(const double* x, double dt);
+  // After the circuit step ending at t has been accepted; `measuring` inside the window.
+  void advance(const double* x, double t, double dt, bool firstOfPhase, bool measuring);
+
+  const DeviceLoss* loss(const std::string& device) const;
+  // The thermal network (throws naming `user` when the netlist has no thermal elements).
+  const ThermalNetwork& network(const std::string& user) const;
+  std::vector<DeviceLossSummary> summaries() const;
+
+ private:
+  struct Tracked {
+    std::unique_ptr<DeviceLoss> loss;
+    int junction = kGround;  // thermal node of the first PV that the device heats
+    bool coupled = false;
+  };
+  struct HeatSource {
+    const DeviceLoss* device;  // null for QSRC
+    LossPart part;
+  };
+
+  DeviceLoss* track(const std::string& name, const std::string& user, const Netlist& netlist,
+                    const std::vector<SwitchingDevice*>& devices);
+  double junctionTemperature(const Tracked& t) const;
+
+  // Circuit steps per thermal step for step size dt (see domain.cpp).
+  long stride(double dt);
+
+  Method method_;
+  double strideDt_ = 0.0;
+  long stride_ = 1;
+  long pending_ = 0;          // circuit steps whose losses await the next thermal step
+  bool phaseStart_ = true;    // the next thermal step is the first of a phase
+  std::vector<double> energy_;  // per heat source: loss energy of the pending steps [J]
+  std::vector<Tracked> tracked_;
+  std::vector<HeatSource> sources_;
+  std::vector<double> power_;  // per QSRC/PV, in sources_ order (stable: reserved once)
+  std::unique_ptr<ThermalNetwork> network_;
+};
+
+}  // namespace pesim

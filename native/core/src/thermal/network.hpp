@@ -1,0 +1,84 @@
+// The thermal network: a second linear MNA system beside the circuit's, by the analogy
+// temperature ↔ voltage, heat flow ↔ current (GeckoCIRCUITS' thermal domain, eTH elements).
+// RTH is a resistor [K/W], CTH a capacitor [J/K] with initial temperature difference T0, TSRC a
+// voltage source [°C], QSRC and PV current sources [W] into their first node. Node "0" is the
+// reference at 0 °C. The matrix is constant, so it is factorised once per (dt, method) and the
+// factorisation reused; each step only builds the right-hand side and solves.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "elements/element.hpp"
+#include "mna/factorization.hpp"
+#include "pesim/netlist.hpp"
+
+namespace pesim {
+
+// A heat flow source: `*power` [W] flows into node a and out of node b (QSRC: a constant, PV: the
+// loss of a device, updated before every solve).
+class HeatFlowSource final : public Element {
+ public:
+  HeatFlowSource(std::string name, std::vector<int> nodes, const double* power)
+      : Element(std::move(name), std::move(nodes)), power_(power) {}
+  void declare(Pattern&) override {}
+  void stampMatrix(double*, const StepContext&) const override {}
+  bool hasRhs() const override { return true; }
+  void stampRhs(double* rhs, const StepContext&) override { addSourceCurrent(rhs, node(0), node(1), -*power_); }
+  // The heat delivered into node a [W].
+  double current(const double*) const override { return *power_; }
+
+ private:
+  const double* power_;
+};
+
+class ThermalNetwork {
+ public:
+  // `power(spec)` gives the location of a PV element's loss value (the caller owns it).
+  ThermalNetwork(const std::vector<ElementSpec>& specs, const std::function<const double*(const ElementSpec&)>& power);
+
+  // A consistent solution at the start (capacitors at T0), nothing committed.
+  void initialize(double dt);
+  // Solves one step of size dt with the given integration coefficients and commits it.
+  void advance(double t, double dt, const Coefficients& k, bool backwardEuler);
+
+  // Node index of a thermal node name (kGround for "0"); throws UnknownReference naming `user`.
+  int node(const std::string& name, const std::string& user) const;
+  double temperature(int node) const { return node == kGround ? 0.0 : x_[node]; }
+  const Element* element(const std::string& name) const;
+  const double* solution() const { return x_.data(); }
+  // Shortest node time constant C_ii/G_ii over the nodes with heat capacity (RTH conductances and
+  // CTH capacitances at the node); infinity when no node has both.
+  double shortestTimeConstant() const { return shortestTau_; }
+
+ private:
+  void checkGrounded(const std::vector<ElementSpec>& specs) const;
+  const Factorization& factorization(double dt, const Coefficients& k, bool backwardEuler);
+  void solve(const StepContext& ctx, bool backwardEuler);
+
+  std::unordered_map<std::string, int> nodeIndex_;
+  std::vector<std::string> nodeNames_;
+  std::vector<std::unique_ptr<Element>> elements_;
+  std::vector<Element*> withRhs_;
+  std::vector<Element*> withHistory_;
+  int unknowns_ = 0;
+  Pattern pattern_{0};
+  std::unique_ptr<Factorizer> factorizer_;
+  // Factorisations by (dt, backward Euler or the run's method): a run needs one or two.
+  struct Cached {
+    double dt;
+    bool backwardEuler;
+    std::unique_ptr<Factorization> lu;
+  };
+  std::vector<Cached> cache_;
+  Eigen::VectorXd x_, rhs_;
+  double shortestTau_;
+};
+
+}  // namespace pesim

@@ -1,0 +1,93 @@
+// Semiconductor loss models: interpolation of measured curves in current and temperature, and the
+// switching and conduction losses of a hard-switched IGBT against hand calculation.
+#include <cmath>
+
+#include "builders.hpp"
+#include "harness.hpp"
+#include "losses/loss_table.hpp"
+#include "pesim/errors.hpp"
+
+using namespace pesim;
+using namespace pesim::test;
+
+namespace {
+
+// Turn-on energies measured at 600 V: at 25 °C E(i) = 1, 3, 7 mJ at 0, 50, 100 A; at 125 °C
+// 2, 5, 11 mJ.
+LossTable switchingTable() {
+  std::vector<LossCurve> curves = {{25.0, 600.0, {0.0, 50.0, 100.0}, {1e-3, 3e-3, 7e-3}},
+                                   {125.0, 600.0, {0.0, 50.0, 100.0}, {2e-3, 5e-3, 11e-3}}};
+  return LossTable(curves, true, "IGBT.1", "lossModels.m.turnOn");
+}
+
+}  // namespace
+
+TEST(loss_table_at_measured_points) {
+  LossTable t = switchingTable();
+  CHECK_NEAR(t.lookup(25.0, 50.0) * 600.0, 3e-3, 1e-15);
+  CHECK_NEAR(t.lookup(125.0, 100.0) * 600.0, 11e-3, 1e-15);
+  // Below the lowest temperature: that curve (no extrapolation).
+  CHECK_NEAR(t.lookup(-10.0, 0.0) * 600.0, 1e-3, 1e-15);
+  // Negative current looked up at |i| (curves measured at i ≥ 0 only).
+  CHECK_NEAR(t.lookup(25.0, -50.0) * 600.0, 3e-3, 1e-15);
+}
+
+TEST(loss_table_between_points) {
+  LossTable t = switchingTable();
+  // Between currents at a measured temperature: 25 A → (1 + 3)/2 mJ.
+  CHECK_NEAR(t.lookup(25.0, 25.0) * 600.0, 2e-3, 1e-15);
+  // Between temperatures at a measured current: 75 °C, 50 A → (3 + 5)/2 mJ.
+  CHECK_NEAR(t.lookup(75.0, 50.0) * 600.0, 4e-3, 1e-15);
+  // Both: 50 °C, 75 A: 25 °C → 5 mJ, 125 °C → 8 mJ, a quarter of the way → 5.75 mJ.
+  CHECK_NEAR(t.lookup(50.0, 75.0) * 600.0, 5.75e-3, 1e-15);
+  // Beyond the largest current: the last segment's line (GeckoCIRCUITS findLossValueOnCurve).
+  CHECK_NEAR(t.lookup(25.0, 150.0) * 600.0, 11e-3, 1e-15);
+  // Above the highest temperature: the line through the two highest curves.
+  CHECK_NEAR(t.lookup(175.0, 0.0) * 600.0, 2.5e-3, 1e-15);
+}
+
+TEST(loss_table_rejects_unsorted_currents) {
+  std::vector<LossCurve> curves = {{25.0, 600.0, {0.0, 50.0, 40.0}, {1e-3, 3e-3, 7e-3}}};
+  bool threw = false;
+  try {
+    LossTable t(curves, true, "IGBT.1", "lossModels.m.turnOn");
+  } catch (const Error& e) {
+    threw = std::string(e.what()).find("lossModels.m.turnOn[0].i[2]") != std::string::npos;
+  }
+  CHECK(threw);
+}
+
+// 400 V, 40 Ω load, IGBT (vf 0, Ron 0.01 Ω) switched at 10 kHz, duty 0.5. Simple loss model
+// (GeckoCIRCUITS LossCalculationSimple): E_on = kOn·|i|·|v|/uSWnorm at every turn-on, E_off the
+// same with kOff at every turn-off; conduction i²·Ron while on. Window of exactly 20 periods.
+TEST(simple_model_switching_loss_is_energy_times_frequency) {
+  Netlist n;
+  n.elements = {element("V.1", "V", {"in", "0"}, {{"value", 400.0}}, {{"waveform", "dc"}}),
+                element("R.1", "R", {"in", "c"}, {{"R", 40.0}}),
+                element("IGBT.1", "IGBT", {"c", "0"}, {{"vf", 0.0}, {"ron", 0.01}, {"kOn", 2e-4}, {"kOff", 3e-4}, {"uSWnorm", 400.0}})};
+  BlockSpec loss = block("LOSS.1", "LOSS", {}, {"psw"});
+  loss.params.strings = {{"device", "IGBT.1"}, {"part", "switching"}};
+  n.blocks = {block("SIGNAL.1", "SIGNAL", {}, {"g"}, {{"frequency", 10e3}, {"duty", 0.5}}, {{"waveform", "rectangle"}}),
+              block("GATE.1", "GATE", {"g"}, {}, {}, {{"target", "IGBT.1"}}), loss, block("SCOPE.1", "SCOPE", {"psw"}, {})};
+  n.settings.tEnd = 10e-3;
+  n.settings.dt = 1e-6;
+  n.settings.measureFrom = 7.975e-3;
+  n.settings.measureTo = 9.975e-3;
+  Result r = simulate(n, RunControl{});
+  CHECK(r.losses.size() == 1);
+  const DeviceLossSummary& s = r.losses[0];
+  const double iOn = 400.0 / 40.01;
+  const double vOff = 400.0 * 1e7 / (1e7 + 40.0);
+  const double energy = (2e-4 + 3e-4) * iOn * vOff / 400.0;  // one turn-on plus one turn-off
+  CHECK(s.switchingEvents == 40);
+  CHECK_NEAR(s.switchingLoss, energy * 10e3, 1e-6 * energy * 10e3);
+  // Conduction i²·Ron over half of each period (the rectangle's rounding may keep the gate on for
+  // one step more per period: 1 step in 50).
+  CHECK_NEAR(s.conductionLoss, 0.5 * iOn * iOn * 0.01, 0.5 * iOn * iOn * 0.01 / 50.0);
+  CHECK_NEAR(s.totalLoss, s.switchingLoss + s.conductionLoss, 1e-12);
+  CHECK_NEAR(s.averageCurrent, 0.5 * iOn, 0.5 * iOn / 50.0);
+  CHECK_NEAR(s.rmsCurrent, iOn * std::sqrt(0.5), iOn / 100.0);
+  CHECK(!s.hasJunction);
+  // The LOSS signal is the energy spread over the step of the event: its mean is the same.
+  CHECK_NEAR(measurement(r, "SCOPE.1.ch1.avg"), s.switchingLoss, 0.05 * s.switchingLoss);
+}
