@@ -3,12 +3,15 @@
 // components (`enabledShorted 0`), shorted ones (`enabledShorted 2`, replaced by connections
 // XIN[i]–YOUT[i]), text fields (sp typ 70), and display/export blocks whose outputs feed nothing.
 // Unsupported (one error lists them all): subcircuits (sp typ 27) and anything on a subcircuit
-// sheet, thermal elements (eTH), motors, reluctance, Java blocks and the other types the engine
-// lacks.
+// sheet, thermal modules and terminals (eTH typ 42, 49, 50), motors, reluctance, Java blocks and
+// the other types the engine lacks. Thermal elements and TEMP/FLOW meters: thermal.ts,
+// thermal-blocks.ts.
 import type { ComponentRecord } from './components.js';
 import { BLOCK_KINDS, DISPLAY_ONLY_BLOCKS, ELEMENT_KINDS, UNSUPPORTED_BLOCK_NAMES, UNSUPPORTED_ELEMENT_NAMES } from './catalog.js';
 import { componentTerminals, type Connectivity, type PlacedComponent } from './geometry.js';
 import { unsupported, type ReadContext } from './params.js';
+import { thermalTerminals, unsupportedThermal } from './thermal.js';
+import { isThermalMeter, thermalMeterTerminals } from './thermal-blocks.js';
 
 export type Status = 'active' | 'inactive' | 'unsupported' | 'display';
 
@@ -18,11 +21,6 @@ export interface Classified {
   /** Drops display-only blocks whose outputs feed nothing; the others become unsupported. */
   dropDisplayBlocks(conn: Connectivity, driver: Map<number, number>): void;
 }
-
-const THERMAL_NAMES: Record<number, string> = {
-  41: 'loss source Pv', 42: 'thermal module', 44: 'heat source', 45: 'temperature source', 46: 'thermal resistance Rth',
-  47: 'thermal capacitance Cth', 48: 'ambient temperature', 49: 'thermal terminal', 50: 'thermal terminal',
-};
 
 function statusOf(ctx: ReadContext, c: ComponentRecord): Status {
   if (c.sheet !== 0) {
@@ -42,8 +40,21 @@ function statusOf(ctx: ReadContext, c: ComponentRecord): Status {
       ctx.warnings.push(`${c.name}: disabled thermal element ignored`);
       return 'inactive';
     }
-    unsupported(ctx, c, `thermal network element (${THERMAL_NAMES[c.typ] ?? `typ ${c.typ}`})`);
-    return 'unsupported';
+    const why = unsupportedThermal(c.typ);
+    if (why) {
+      unsupported(ctx, c, why);
+      return 'unsupported';
+    }
+    if (c.enabled === 2) {
+      ctx.warnings.push(`${c.name}: shorted in the file (enabledShorted 2); replaced by a connection`);
+      return 'inactive';
+    }
+    return 'active';
+  }
+  if (c.block === 'c' && isThermalMeter(c)) {
+    if (c.enabled !== 0) return 'active';
+    ctx.warnings.push(`${c.name}: disabled in the file; not simulated`);
+    return 'inactive';
   }
   const known = c.block === 'e' ? ELEMENT_KINDS[c.typ] : BLOCK_KINDS[c.typ];
   if (c.enabled === 0) {
@@ -68,7 +79,7 @@ export function classify(ctx: ReadContext, records: ComponentRecord[]): Classifi
   const placed = records.map((c, i): PlacedComponent | undefined => {
     if (status[i] === 'unsupported') return undefined;
     if (status[i] === 'inactive' && c.enabled !== 2) return undefined;
-    const geometry = componentTerminals(c);
+    const geometry = c.block === 'eTH' ? thermalTerminals(c) : isThermalMeter(c) ? thermalMeterTerminals(c) : componentTerminals(c);
     return geometry ? { geometry, shorted: status[i] === 'inactive' } : undefined;
   });
   return {

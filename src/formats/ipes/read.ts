@@ -1,11 +1,13 @@
 // GeckoCIRCUITS .ipes → pesim netlist (the reader's entry point). Steps: container → blocks
 // (tokens.ts) → records (components.ts) → classification (simulated / dropped with a warning /
 // unsupported) → connectivity (geometry.ts) → node and signal names (naming.ts) → elements and
-// blocks (elements.ts, controls.ts, signals.ts) → settings, global parameters and layout.
+// blocks (elements.ts, controls.ts, signals.ts) → thermal network, meters and loss data
+// (read-thermal.ts) → settings, global parameters and layout.
 // Everything the engine cannot simulate is collected and reported in one UNSUPPORTED_COMPONENTS
 // error; dangling references in one UNKNOWN_REFERENCE error; syntax errors name the line.
 import { NetlistError, type ErrorDetail } from '../errors.js';
-import { assertNetlistShape, NETLIST_FORMAT, type ControlBlock, type Netlist, type NetlistElement, type NetlistSettings, type SolverMethod } from '../netlist.js';
+import { NETLIST_FORMAT, type ControlBlock, type NetlistElement, type NetlistSettings, type SolverMethod } from '../netlist.js';
+import { assertThermalNetlistShape, type ThermalNetlist } from '../thermal-netlist.js';
 import { decodeIpes } from './container.js';
 import { scanIpes, syntaxError, type ScannedIpes } from './tokens.js';
 import { readComponent, readWire, uniqueNames, type ComponentRecord, type WireRecord } from './components.js';
@@ -17,10 +19,21 @@ import { mapBlock, type ControlEnv, type PendingBlock } from './controls.js';
 import { mapSignal, resolvePending } from './signals.js';
 import type { ReadContext } from './params.js';
 import type { IpesLayout, LayoutComponent } from './layout.js';
+import { readGeckoFiles } from './loss-files.js';
+import { addLossParams, meterEnv, readThermal } from './read-thermal.js';
+import { isThermalMeter, mapThermalMeter } from './thermal-blocks.js';
 
 export interface IpesReadResult {
-  netlist: Netlist;
+  netlist: ThermalNetlist;
   warnings: string[];
+}
+
+export interface IpesReadOptions {
+  /**
+   * Bytes of a file beside the .ipes file, by file name (loss files that are not embedded);
+   * undefined when there is none. Without it, only embedded loss files are read.
+   */
+  readBeside?: (name: string) => Uint8Array | undefined;
 }
 
 const SOLVERS: Record<number, SolverMethod> = { 0: 'backward-euler', 1: 'trapezoidal', 2: 'gear-shichman' };
@@ -75,7 +88,7 @@ function terminalOrder(records: ComponentRecord[], cls: Classified, block: 'e' |
 }
 
 function layoutComponent(r: ComponentRecord, extra?: Record<string, unknown>): LayoutComponent {
-  const c: LayoutComponent = { block: r.block as 'e' | 'c', typ: r.typ, x: r.x, y: r.y, orientation: r.block === 'c' ? 503 : r.orientation, uid: r.uid, inLabels: r.inLabels, outLabels: r.outLabels };
+  const c: LayoutComponent = { block: r.block as 'e' | 'c' | 'eTH', typ: r.typ, x: r.x, y: r.y, orientation: r.block === 'c' ? 503 : r.orientation, uid: r.uid, inLabels: r.inLabels, outLabels: r.outLabels };
   if (extra && Object.keys(extra).length > 0) c.extra = extra;
   return c;
 }
@@ -114,7 +127,7 @@ function checkWires(wires: WireRecord[], conn: Connectivity, fileName?: string):
 }
 
 /** Reads .ipes text (already decompressed). */
-export function readIpesText(text: string, fileName?: string): IpesReadResult {
+export function readIpesText(text: string, fileName?: string, options: IpesReadOptions = {}): IpesReadResult {
   const scanned = scanIpes(text, fileName);
   const hasContent = scanned.blocks.some((b) => b.key !== 'GeckoFileManager') || scanned.trailer.has('tDURATION');
   if (!hasContent) throw syntaxError(1, 'not a GeckoCIRCUITS .ipes file: no components, wires or simulation settings found', fileName);
@@ -197,6 +210,9 @@ export function readIpesText(text: string, fileName?: string): IpesReadResult {
     layout.components[r.name] = layoutComponent(r, mapped.extra);
   });
   const elementNames = new Set(elements.map((e) => e.name));
+  const thermalPart = readThermal(ctx, records, cls, conn, coupled, elements);
+  Object.assign(layout.components, thermalPart.layout);
+  const meters = meterEnv(ctx, thermalPart, coupled, (i) => control.names.get(conn.nodeOf(i, 'out', 0)!)!);
 
   const controlEnv: ControlEnv = {
     ctx,
@@ -224,6 +240,14 @@ export function readIpesText(text: string, fileName?: string): IpesReadResult {
       }
       return;
     }
+    if (isThermalMeter(r)) {
+      const meter = mapThermalMeter(meters, i, r);
+      if (meter) {
+        slots.push({ index: i, blocks: [meter] });
+        layout.components[r.name] = layoutComponent(r);
+      }
+      return;
+    }
     const mapped = mapBlock(controlEnv, i, r);
     if (!mapped) {
       if (!ctx.unsupported.some((u) => u.component === r.name) && !ctx.issues.some((u) => u.component === r.name)) layout.inactive.push(r.raw.lines);
@@ -247,9 +271,11 @@ export function readIpesText(text: string, fileName?: string): IpesReadResult {
     layout.components[pending.record.name] = layoutComponent(pending.record, resolved.extra);
     layout.synthetic.push(...(resolved.synthetic ?? []));
   }
+  const blocks = slots.flatMap((s) => s.blocks);
+  const geckoFiles = readGeckoFiles(scanned.blocks.find((b) => b.key === 'GeckoFileManager'), fileName);
+  const lossModels = addLossParams(ctx, records, elements, thermalPart.thermal, blocks, geckoFiles, options.readBeside);
   throwCollected(ctx, fileName);
 
-  const blocks = slots.flatMap((s) => s.blocks);
   // The zero source only when a mapped block or source reads it (dropped blocks asked for it too).
   const kept = new Set([...blocks.map((b) => b.name), '']);
   const readers = unconnected.filter((u) => kept.has(u.component));
@@ -264,17 +290,22 @@ export function readIpesText(text: string, fileName?: string): IpesReadResult {
   for (const w of wires) {
     layout.wires.push({ domain: w.domain, label: w.label, x: w.x, y: w.y, ...(w.enabled !== 1 ? { enabled: w.enabled } : {}) });
   }
-  const netlist: Netlist = { format: NETLIST_FORMAT, settings, elements };
+  layout.inactive.push(...thermalPart.ties);
+  layout.synthetic.push(...thermalPart.hidden);
+  if (Object.keys(thermalPart.names.fileLabels).length > 0) layout.thermalLabels = thermalPart.names.fileLabels;
+  const netlist: ThermalNetlist = { format: NETLIST_FORMAT, settings, elements };
   if (fileName) netlist.name = fileName.replace(/^.*[\\/]/, '').replace(/\.ipes$/i, '');
   if (Object.keys(globals).length > 0) netlist.parameters = globals;
   if (blocks.length > 0) netlist.blocks = blocks;
+  if (thermalPart.thermal.length > 0) netlist.thermal = thermalPart.thermal;
+  if (Object.keys(lossModels).length > 0) netlist.lossModels = lossModels;
   netlist.layout = { ipes: layout };
-  assertNetlistShape(netlist);
+  assertThermalNetlistShape(netlist);
   return { netlist, warnings: ctx.warnings };
 }
 
 /** Reads a GeckoCIRCUITS .ipes file (gzip, raw zlib or plain text) into a pesim netlist. */
-export function readIpes(bytes: Uint8Array, fileName?: string): IpesReadResult {
+export function readIpes(bytes: Uint8Array, fileName?: string, options: IpesReadOptions = {}): IpesReadResult {
   const { text } = decodeIpes(bytes, fileName);
-  return readIpesText(text, fileName);
+  return readIpesText(text, fileName, options);
 }
