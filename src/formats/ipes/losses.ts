@@ -60,10 +60,14 @@ function locate(c: ComponentRecord, sources: LossSources): Located {
   const path = entry ? entry.relPath || entry.absPath : datnam;
   if (path && path !== NOT_DEFINED) {
     const name = baseName(path);
-    const bytes = sources.readBeside?.(name);
-    return { bytes, path, identity: `file:${name}`, tried: `the file '${name}' beside the .ipes file (saved path ${path})` };
+    const beside = sources.readBeside?.(name);
+    if (beside) return { bytes: beside, path, identity: `file:${name}`, tried: '' };
+    // An embedded copy of a file of that name (files saved with an external link keep one).
+    const copy = [...sources.files.values()].find((f) => !f.external && f.contents && baseName(f.absPath || f.relPath) === name);
+    if (copy) return { bytes: copy.contents, path, identity: `#${copy.hash}`, tried: '' };
+    return { path, identity: '', tried: `'${name}' (saved path ${path}): it is not embedded in <GeckoFileManager> and not beside the .ipes file` };
   }
-  return { path: '', identity: '', tried: hash !== 0 ? `<GeckoFile> ${hash} (not in <GeckoFileManager>; no loss-file name saved)` : 'no loss file (lossFileHashValue 0, datnamGemesseneVerluste not_defined)' };
+  return { path: '', identity: '', tried: hash !== 0 ? `<GeckoFile> ${hash} is not in <GeckoFileManager> and no file name is saved` : 'not given (lossFileHashValue 0, datnamGemesseneVerluste not_defined)' };
 }
 
 /**
@@ -79,7 +83,7 @@ export function lossParams(ctx: ReadContext, c: ComponentRecord, sources: LossSo
   if (!detailed) return params;
   const found = locate(c, sources);
   if (!found.bytes) {
-    const text = `detailed loss model (verlustTyp 2): loss file not found; looked for ${found.tried}`;
+    const text = `detailed loss model (verlustTyp 2): loss file ${found.tried}`;
     if (needed) issue(ctx, c, text);
     else ctx.warnings.push(`${c.name}: ${text}; ignored because no Pv element or FLOW block uses its losses`);
     return params;
