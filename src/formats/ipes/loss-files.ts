@@ -99,7 +99,7 @@ const sameNumbers = (a: number[], b: number[]): boolean => a.length === b.length
  * turn-on and turn-off energies of one temperature and voltage on the same current points.
  */
 export function lossFileText(model: LossModel): { text?: string; problem?: string } {
-  if (model.turnOn.length !== model.turnOff.length) return { problem: 'needs as many turn-off as turn-on curves' };
+  if (model.turnOn.length !== model.turnOff.length) return { problem: 'it needs as many turn-off as turn-on curves' };
   const out: string[] = ['', `anzMesskurvenPvSWITCH ${model.turnOn.length}`];
   for (let k = 0; k < model.turnOn.length; k++) {
     const on = model.turnOn[k];

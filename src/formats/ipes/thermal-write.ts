@@ -123,7 +123,7 @@ export function putLosses(ctx: PlanContext, e: NetlistElement, plan: Plan): void
     return;
   }
   const { problem: why } = lossFileText(model);
-  if (why) problem(ctx, e.name, `loss model ${key} cannot be saved as a GeckoCIRCUITS loss file: it ${why}`);
+  if (why) problem(ctx, e.name, `loss model ${key} cannot be saved as a GeckoCIRCUITS loss file: ${why}`);
   plan.lossModel = key;
 }
 

@@ -174,6 +174,13 @@ function render(netlist: Netlist, layout: IpesLayout | undefined, allPlans: Plan
   return w.text();
 }
 
+/** Thermal elements without the hidden Pv resistors (GeckoCIRCUITS adds those itself). */
+function thermalOf(n: Netlist): ThermalNetlist['thermal'] & object {
+  const thermal = (n as ThermalNetlist).thermal ?? [];
+  const hidden = hiddenResistors(thermal);
+  return thermal.filter((t) => !hidden.has(t.name));
+}
+
 /**
  * Connectivity and references of each component, reference node names unified. A netlist without
  * a reference node gets one when read back (the reader names the first node `0`): `alias` is it.
@@ -184,7 +191,7 @@ function connectivity(n: Netlist, alias?: string): string[] {
     ['nodes', 'element', 'target', 'signal', 'inductors', 'waveform', 'device', 'part'].map((k) => (k === 'nodes' && Array.isArray(p?.[k]) ? (p![k] as string[]).map(node) : p?.[k] ?? null));
   return [
     ...n.elements.map((e) => JSON.stringify([e.name, e.type, e.nodes.map(node), refs(e.params)])),
-    ...((n as ThermalNetlist).thermal ?? []).map((t) => JSON.stringify([t.name, t.type, t.nodes, t.params?.device ?? null])),
+    ...thermalOf(n).map((t) => JSON.stringify([t.name, t.type, t.nodes, t.params?.device ?? null])),
     ...(n.blocks ?? []).map((b) => JSON.stringify([b.name, b.type, b.inputs ?? [], b.outputs ?? [], refs(b.params)])),
   ];
 }
