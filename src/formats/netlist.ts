@@ -28,7 +28,7 @@ export interface ThermalElement {
   name: string;
   type: ThermalElementType;
   /** [a, b]: heat flow is counted from a to b. */
-  nodes: [string, string];
+  nodes: string[];
   params?: Record<string, ParamValue>;
 }
 

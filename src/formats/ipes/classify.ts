@@ -4,14 +4,17 @@
 // XIN[i]–YOUT[i]), text fields (sp or c typ 70), and display/export and Java blocks whose outputs
 // feed nothing (status 'display' until observers.ts has looked at their outputs). Unsupported (one
 // error lists them all): subcircuits (sp typ 27) and anything on a subcircuit sheet, thermal
-// elements (eTH), motors, reluctance, native C and FromEXTERNAL blocks and the other types the
-// engine lacks.
+// modules and terminals (eTH typ 42, 49, 50), motors, reluctance, native C and FromEXTERNAL blocks
+// and the other types the engine lacks. Thermal elements and TEMP/FLOW meters: thermal.ts,
+// thermal-blocks.ts.
 import type { ComponentRecord } from './components.js';
 import { BLOCK_KINDS, ELEMENT_KINDS, UNSUPPORTED_BLOCK_NAMES, UNSUPPORTED_ELEMENT_NAMES } from './catalog.js';
 import { specialTerminals } from './footprints.js';
 import { componentTerminals, type PlacedComponent } from './geometry.js';
 import { isObserverBlock } from './observers.js';
 import { unsupported, type ReadContext } from './params.js';
+import { thermalTerminals, unsupportedThermal } from './thermal.js';
+import { isThermalMeter, thermalMeterTerminals } from './thermal-blocks.js';
 
 const TEXT_FIELD_TYP = 70;
 
@@ -27,11 +30,6 @@ export interface Classified {
   status: Status[];
   placed: Array<PlacedComponent | undefined>;
 }
-
-const THERMAL_NAMES: Record<number, string> = {
-  41: 'loss source Pv', 42: 'thermal module', 44: 'heat source', 45: 'temperature source', 46: 'thermal resistance Rth',
-  47: 'thermal capacitance Cth', 48: 'ambient temperature', 49: 'thermal terminal', 50: 'thermal terminal',
-};
 
 function statusOf(ctx: ReadContext, c: ComponentRecord): Status {
   if (c.sheet !== 0) {
@@ -52,8 +50,21 @@ function statusOf(ctx: ReadContext, c: ComponentRecord): Status {
       ctx.warnings.push(`${c.name}: disabled thermal element ignored`);
       return 'inactive';
     }
-    unsupported(ctx, c, `thermal network element (${THERMAL_NAMES[c.typ] ?? `typ ${c.typ}`})`);
-    return 'unsupported';
+    const why = unsupportedThermal(c.typ);
+    if (why) {
+      unsupported(ctx, c, why);
+      return 'unsupported';
+    }
+    if (c.enabled === 2) {
+      ctx.warnings.push(`${c.name}: shorted in the file (enabledShorted 2); replaced by a connection`);
+      return 'inactive';
+    }
+    return 'active';
+  }
+  if (c.block === 'c' && isThermalMeter(c)) {
+    if (c.enabled !== 0) return 'active';
+    ctx.warnings.push(`${c.name}: disabled in the file; not simulated`);
+    return 'inactive';
   }
   const known = c.block === 'e' ? ELEMENT_KINDS[c.typ] : BLOCK_KINDS[c.typ];
   if (c.enabled === 0) {
@@ -78,7 +89,7 @@ export function classify(ctx: ReadContext, records: ComponentRecord[]): Classifi
   const placed = records.map((c, i): PlacedComponent | undefined => {
     if (status[i] === 'unsupported') return undefined;
     if (status[i] === 'inactive' && c.enabled !== 2) return undefined;
-    const geometry = specialTerminals(c) ?? componentTerminals(c);
+    const geometry = c.block === 'eTH' ? thermalTerminals(c) : isThermalMeter(c) ? thermalMeterTerminals(c) : specialTerminals(c) ?? componentTerminals(c);
     return geometry ? { geometry, shorted: status[i] === 'inactive' } : undefined;
   });
   return { status, placed };

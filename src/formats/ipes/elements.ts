@@ -44,7 +44,6 @@ function checkUnsupportedOptions(ctx: ReadContext, c: ComponentRecord, kind: Ele
   if (c.typ === 12 && c.tokens.boolean('isNonlinear')) unsupported(ctx, c, 'nonlinear L(i) characteristic of a coupled inductor');
   if (kind.semiconductor) {
     if (c.tokens.boolean('useNonlinearChar')) unsupported(ctx, c, 'nonlinear diode characteristic');
-    if (c.tokens.integer('verlustTyp') === 2) unsupported(ctx, c, 'detailed loss model from measured curves (verlustTyp 2)');
   }
   if (kind.type === 'IGBT' && boolParam(c, 'satCurEnabled', 10, false)) unsupported(ctx, c, 'saturation-current limit');
   return ctx.unsupported.length === before;

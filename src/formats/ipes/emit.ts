@@ -23,7 +23,7 @@ export const stringArray = (values: readonly string[]): string => values.map((v)
 const numberArray = (values: readonly number[]): string => values.map((v) => `${javaDouble(v)} `).join('');
 
 export interface ComponentText {
-  block: 'e' | 'c';
+  block: 'e' | 'c' | 'eTH';
   typ: number;
   name: string;
   uid: number;
@@ -42,7 +42,11 @@ export interface ComponentText {
   named: Array<[string, string]>;
   /** Loss block of semiconductors. */
   losses?: boolean;
+  /** Hash and path of the embedded loss file (detailed loss model, verlustTyp 2). */
+  lossFile?: { hash: number; path: string };
 }
+
+const TAGS = { e: 'ElementLK', c: 'ElementCONTROL', eTH: 'ElementTHERM' } as const;
 
 const CONNECTOR: Record<Domain, { header: string; type: number }> = {
   LK: { header: 'verbindungLK', type: 0 },
@@ -63,14 +67,14 @@ export class IpesWriter {
       `connectorType ${c.type}`, '<\\Verbindung>');
   }
 
-  /** A block kept verbatim (its header renumbered). */
+  /** A block kept verbatim (its header's running index too: readers ignore it). */
   raw(lines: readonly string[]): void {
-    const key = lines[0].split(' ', 1)[0];
-    this.lines.push(`${key} (${this.index++})`, ...lines.slice(1));
+    this.index++;
+    this.lines.push(...lines);
   }
 
   component(c: ComponentText): void {
-    const tag = c.block === 'e' ? 'ElementLK' : 'ElementCONTROL';
+    const tag = TAGS[c.block];
     const out = this.lines;
     out.push(`${c.block} (${this.index++})`, `<${tag}>`,
       `labelAnfangsKnoten[] ${stringArray(c.inLabels)}`, `labelEndKnoten[] ${stringArray(c.outLabels)}`,
@@ -82,7 +86,11 @@ export class IpesWriter {
       out.push(`coupledReferenceID[] ${ids}`, `copyCoupledReferenceID[] ${ids}`, 'internalIndex -1', `internalString ${NIX}`);
     }
     for (const [key, value] of c.named) out.push(`${key} ${value}`);
-    if (c.losses) out.push('<Verluste>', 'datnamGemesseneVerluste not_defined', 'lossFileHashValue 0', 'verlustTyp 1', '<\\Verluste>');
+    if (c.losses) {
+      const file = c.lossFile;
+      out.push('<Verluste>', `datnamGemesseneVerluste ${file ? file.path : 'not_defined'}`, `lossFileHashValue ${file ? file.hash : 0}`,
+        `verlustTyp ${file ? 2 : 1}`, '<\\Verluste>');
+    }
     out.push('dxTxt 1.0', 'dyTxt -1.0', '', `<\\${tag}>`);
   }
 

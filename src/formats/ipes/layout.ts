@@ -3,13 +3,14 @@
 // position, orientation, unique id, terminal labels as saved, and type-specific extras (external
 // inputs, reversed transformer, ...). Wires with their labels; components that are in the file
 // but not in the netlist (disabled, shorted, text fields, ...) as their raw lines; the names of
-// blocks the reader added (zero source, PWM expansion); node labels that differ from node names;
+// blocks and thermal elements the reader added (zero source, PWM expansion, the Pv's parallel
+// resistor); node labels (power and thermal) that differ from node names;
 // trailer settings without a netlist field.
 import type { Netlist } from '../netlist.js';
 import type { Domain } from './components.js';
 
 export interface LayoutComponent {
-  block: 'e' | 'c';
+  block: 'e' | 'c' | 'eTH';
   typ: number;
   x: number;
   y: number;
@@ -39,6 +40,8 @@ export interface IpesLayout {
   synthetic: string[];
   /** Node name → label in the file, where they differ (the reference node, renamed labels). */
   nodeLabels: Record<string, string>;
+  /** Thermal node name → label in the file, where they differ (the thermal reference). */
+  thermalLabels?: Record<string, string>;
   trailer: { tPause: number };
 }
 
@@ -50,7 +53,7 @@ const isNumberArray = (v: unknown): v is number[] => Array.isArray(v) && v.every
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 function isComponent(v: unknown): v is LayoutComponent {
-  return isObject(v) && (v.block === 'e' || v.block === 'c') && ['typ', 'x', 'y', 'orientation', 'uid'].every((k) => typeof v[k] === 'number')
+  return isObject(v) && (v.block === 'e' || v.block === 'c' || v.block === 'eTH') && ['typ', 'x', 'y', 'orientation', 'uid'].every((k) => typeof v[k] === 'number')
     && isStringArray(v.inLabels) && isStringArray(v.outLabels) && (v.extra === undefined || isObject(v.extra));
 }
 
@@ -75,8 +78,13 @@ export function layoutOf(netlist: Netlist): IpesLayout | undefined {
   if (isObject(raw.nodeLabels)) {
     for (const [k, v] of Object.entries(raw.nodeLabels)) if (typeof v === 'string') nodeLabels[k] = v;
   }
+  const thermalLabels: Record<string, string> = {};
+  if (isObject(raw.thermalLabels)) {
+    for (const [k, v] of Object.entries(raw.thermalLabels)) if (typeof v === 'string') thermalLabels[k] = v;
+  }
   return {
     version: 1,
+    thermalLabels,
     components,
     wires: raw.wires.filter(isWire),
     inactive,

@@ -6,6 +6,8 @@
 // labelled `0` when there is one, else one labelled `gnd`/`GND`, else the node of the first
 // potential area (the first wire, or the first terminal), and names it `0`. A label that would
 // alias the engine's reference names (`gnd`, `GND`) on another node is renamed `node_<label>`.
+// Thermal nodes follow the same rules with their own names (`t1`, ...); their reference "0" is
+// every node given in `references` (the thermal zero of Pv and TREF elements) when there are any.
 import type { Connectivity, NodeInfo, TerminalRef } from './geometry.js';
 import type { Domain } from './components.js';
 
@@ -28,7 +30,7 @@ function labelled(nodes: NodeInfo[], label: string): NodeInfo | undefined {
  * Names the nodes of one domain. `order` lists the terminals of mapped components in file order;
  * only their nodes are named.
  */
-export function nameNodes(conn: Connectivity, domain: Domain, order: TerminalRef[], warnings: string[]): DomainNames {
+export function nameNodes(conn: Connectivity, domain: Domain, order: TerminalRef[], warnings: string[], references?: Set<number>): DomainNames {
   const used = new Set<number>();
   for (const t of order) {
     const id = conn.nodeOf(t.component, t.side, t.index);
@@ -40,34 +42,38 @@ export function nameNodes(conn: Connectivity, domain: Domain, order: TerminalRef
   const fileLabels: Record<string, string> = {};
   const taken = new Set<string>();
 
-  if (domain === 'LK' && nodes.length > 0) {
-    const reference = labelled(nodes, '0') ?? labelled(nodes, 'gnd') ?? labelled(nodes, 'GND') ?? nodes[0];
+  const grounded = domain === 'LK' || domain === 'THERMAL';
+  const tied = nodes.filter((n) => references?.has(n.id));
+  for (const node of tied.slice(1)) names.set(node.id, '0');
+  if (grounded && nodes.length > 0) {
+    const reference = tied[0] ?? labelled(nodes, '0') ?? labelled(nodes, 'gnd') ?? labelled(nodes, 'GND') ?? nodes[0];
     names.set(reference.id, '0');
     taken.add('0');
+    const what = domain === 'THERMAL' ? 'thermal reference node' : 'reference node';
     if (reference.labels.length > 0 && !reference.labels.includes('0')) {
       fileLabels['0'] = reference.labels[0];
-      warnings.push(`the reference node (labelled '${reference.labels[0]}' in the file) is node '0' in the netlist`);
-    } else if (reference.labels.length === 0) {
-      warnings.push('no node is labelled 0: the node of the first potential area is the reference node 0');
+      if (!tied[0]) warnings.push(`the ${what} (labelled '${reference.labels[0]}' in the file) is node '0' in the netlist`);
+    } else if (reference.labels.length === 0 && !tied[0]) {
+      warnings.push(`no node is labelled 0: the node of the first potential area is the ${what} 0`);
     }
   }
   for (const node of nodes) {
     if (names.has(node.id) || node.labels.length === 0) continue;
     let name = node.labels[0];
-    if (domain === 'LK' && REFERENCE_LABELS.includes(name)) {
+    if (grounded && REFERENCE_LABELS.includes(name)) {
       name = `node_${name}`;
       while (taken.has(name)) name = `${name}_`;
       fileLabels[name] = node.labels[0];
       warnings.push(`node labelled '${node.labels[0]}' is not the reference node; it is named '${name}' in the netlist`);
     }
     if (node.labels.length > 1) {
-      warnings.push(`${domain === 'LK' ? 'node' : 'signal'} with several labels (${node.labels.join(', ')}) is named '${name}'`);
+      warnings.push(`${domain === 'CONTROL' ? 'signal' : 'node'} with several labels (${node.labels.join(', ')}) is named '${name}'`);
     }
     names.set(node.id, name);
     taken.add(name);
   }
   for (const node of nodes) for (const label of node.labels) taken.add(label);
-  const prefix = domain === 'LK' ? 'n' : 's';
+  const prefix = domain === 'LK' ? 'n' : domain === 'THERMAL' ? 't' : 's';
   let counter = 0;
   for (const t of order) {
     const id = conn.nodeOf(t.component, t.side, t.index);

@@ -7,13 +7,14 @@ import type { ErrorDetail } from '../errors.js';
 import { ELEMENT_KINDS, TYP_OF_ELEMENT, type ParamSpec } from './catalog.js';
 import { javaDouble } from './emit.js';
 import type { IpesLayout } from './layout.js';
+import { putLosses } from './thermal-write.js';
 
 /** A parameterString entry: literal text, or the file label of a node / signal. */
-export type StringRef = string | { node: string } | { signal: string };
+export type StringRef = string | { node: string } | { signal: string } | { thermal: string };
 
 export interface Plan {
   name: string;
-  block: 'e' | 'c';
+  block: 'e' | 'c' | 'eTH';
   typ: number;
   orientation: number;
   /** Node names (power circuit) or signal names (control) at the terminals; undefined = open. */
@@ -30,6 +31,8 @@ export interface Plan {
   losses?: boolean;
   /** `<GeckoFile>` entries (lines) this component adds to the `<GeckoFileManager>` block. */
   files?: string[];
+  /** Key of the netlist's loss model written as the element's loss file (verlustTyp 2). */
+  lossModel?: string;
 }
 
 export interface PlanContext {
@@ -45,7 +48,7 @@ export function problem(ctx: PlanContext, name: string, message: string): void {
   ctx.problems.push({ field: name, message: `${name}: ${message}`, component: name });
 }
 
-export function newPlan(name: string, block: 'e' | 'c', typ: number): Plan {
+export function newPlan(name: string, block: 'e' | 'c' | 'eTH', typ: number): Plan {
   return { name, block, typ, orientation: 503, ins: [], outs: [], baseInputs: 0, slots: [], nameOpt: [], named: [], strings: ['', '', '0'] };
 }
 
@@ -190,5 +193,6 @@ export function elementPlan(ctx: PlanContext, e: NetlistElement, coupledInductor
   }
   if (kind.type === 'L' || kind.type === 'C') nonlinearPlan(plan, p, kind.type);
   if (kind.type === 'IGBT') putFlag(plan, 'satCurEnabled', 10, false);
+  if (kind.semiconductor) putLosses(ctx, e, plan);
   return plan;
 }

@@ -1,11 +1,13 @@
 // GeckoCIRCUITS .ipes → pesim netlist (the reader's entry point). Steps: container → blocks
 // (tokens.ts) → records (components.ts) → classification (simulated / dropped with a warning /
 // unsupported) → connectivity (geometry.ts) → node and signal names (naming.ts) → elements and
-// blocks (elements.ts, controls.ts, signals.ts) → settings, global parameters and layout.
+// blocks (elements.ts, controls.ts, signals.ts) → thermal network, meters and loss data
+// (read-thermal.ts) → settings, global parameters and layout.
 // Everything the engine cannot simulate is collected and reported in one UNSUPPORTED_COMPONENTS
 // error; dangling references in one UNKNOWN_REFERENCE error; syntax errors name the line.
 import { NetlistError } from '../errors.js';
-import { assertNetlistShape, NETLIST_FORMAT, type ControlBlock, type Netlist, type NetlistElement, type NetlistSettings, type SolverMethod } from '../netlist.js';
+import { assertNetlistShape, NETLIST_FORMAT, type ControlBlock, type NetlistElement, type NetlistSettings, type SolverMethod } from '../netlist.js';
+import type { ThermalNetlist } from '../thermal-netlist.js';
 import { decodeIpes } from './container.js';
 import { scanIpes, syntaxError, type ScannedIpes } from './tokens.js';
 import { readComponent, readWire, uniqueNames, type ComponentRecord, type WireRecord } from './components.js';
@@ -20,14 +22,20 @@ import { mapSignal, resolvePending } from './signals.js';
 import type { ReadContext } from './params.js';
 import { readFileManager, type CompanionReader } from './datafiles.js';
 import type { IpesLayout, LayoutComponent } from './layout.js';
+import { readGeckoFiles } from './loss-files.js';
+import { addLossParams, meterEnv, readThermal } from './read-thermal.js';
+import { isThermalMeter, mapThermalMeter } from './thermal-blocks.js';
 
 export interface IpesReadResult {
-  netlist: Netlist;
+  netlist: ThermalNetlist;
   warnings: string[];
 }
 
 export interface IpesReadOptions {
-  /** Reads a data file beside the .ipes file by name (signals imported from files). */
+  /**
+   * Reads a file beside the .ipes file by plain name: data files of imported signals and loss
+   * files that are not embedded; undefined when there is none.
+   */
   companion?: CompanionReader;
 }
 
@@ -83,7 +91,7 @@ function terminalOrder(records: ComponentRecord[], cls: Classified, block: 'e' |
 }
 
 function layoutComponent(r: ComponentRecord, extra?: Record<string, unknown>): LayoutComponent {
-  const c: LayoutComponent = { block: r.block as 'e' | 'c', typ: r.typ, x: r.x, y: r.y, orientation: r.block === 'c' ? 503 : r.orientation, uid: r.uid, inLabels: r.inLabels, outLabels: r.outLabels };
+  const c: LayoutComponent = { block: r.block as 'e' | 'c' | 'eTH', typ: r.typ, x: r.x, y: r.y, orientation: r.block === 'c' ? 503 : r.orientation, uid: r.uid, inLabels: r.inLabels, outLabels: r.outLabels };
   if (extra && Object.keys(extra).length > 0) c.extra = extra;
   return c;
 }
@@ -186,6 +194,9 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
     layout.components[r.name] = layoutComponent(r, mapped.extra);
   });
   const elementNames = new Set(elements.map((e) => e.name));
+  const thermalPart = readThermal(ctx, records, cls, conn, coupled, elements);
+  Object.assign(layout.components, thermalPart.layout);
+  const meters = meterEnv(ctx, thermalPart, coupled, (i) => control.names.get(conn.nodeOf(i, 'out', 0)!)!);
 
   const controlEnv: ControlEnv = {
     ctx,
@@ -213,6 +224,14 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
       }
       return;
     }
+    if (isThermalMeter(r)) {
+      const meter = mapThermalMeter(meters, i, r);
+      if (meter) {
+        slots.push({ index: i, blocks: [meter] });
+        layout.components[r.name] = layoutComponent(r);
+      }
+      return;
+    }
     const mapped = mapBlock(controlEnv, i, r);
     if (!mapped) {
       if (!ctx.unsupported.some((u) => u.component === r.name) && !ctx.issues.some((u) => u.component === r.name)) layout.inactive.push(unnumbered(r.raw.lines));
@@ -236,9 +255,11 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
     layout.components[pending.record.name] = layoutComponent(pending.record, resolved.extra);
     layout.synthetic.push(...(resolved.synthetic ?? []));
   }
+  const blocks = slots.flatMap((s) => s.blocks);
+  const geckoFiles = readGeckoFiles(scanned.blocks.find((b) => b.key === 'GeckoFileManager'), fileName);
+  const lossModels = addLossParams(ctx, records, elements, thermalPart.thermal, blocks, geckoFiles, options.companion);
   throwCollected(ctx, fileName);
 
-  const blocks = slots.flatMap((s) => s.blocks);
   // The zero source only when a mapped block or source reads it (dropped blocks asked for it too).
   const kept = new Set([...blocks.map((b) => b.name), '']);
   const readers = unconnected.filter((u) => kept.has(u.component));
@@ -253,10 +274,15 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
   for (const w of wires) {
     layout.wires.push({ domain: w.domain, label: w.label, x: w.x, y: w.y, ...(w.enabled !== 1 ? { enabled: w.enabled } : {}) });
   }
-  const netlist: Netlist = { format: NETLIST_FORMAT, settings, elements };
+  layout.inactive.push(...thermalPart.ties);
+  layout.synthetic.push(...thermalPart.hidden);
+  if (Object.keys(thermalPart.names.fileLabels).length > 0) layout.thermalLabels = thermalPart.names.fileLabels;
+  const netlist: ThermalNetlist = { format: NETLIST_FORMAT, settings, elements };
   if (fileName) netlist.name = fileName.replace(/^.*[\\/]/, '').replace(/\.ipes$/i, '');
   if (Object.keys(globals).length > 0) netlist.parameters = globals;
   if (blocks.length > 0) netlist.blocks = blocks;
+  if (thermalPart.thermal.length > 0) netlist.thermal = thermalPart.thermal;
+  if (Object.keys(lossModels).length > 0) netlist.lossModels = lossModels;
   netlist.layout = { ipes: layout };
   assertNetlistShape(netlist);
   return { netlist, warnings: ctx.warnings };

@@ -8,15 +8,18 @@
 // Parameters always come from the netlist (new-format named lines plus `parameter[]` slots).
 // Not written: settings GeckoCIRCUITS has no field for (maxPoints, measurement window,
 // maxSwitchIterations, dampAfterSwitch), GUI details the layout does not keep (scope settings,
-// text offsets), loss parameters, and the blocks the reader added.
+// text offsets), and the blocks and hidden elements the reader added. The thermal network, its
+// meters and loss data: thermal-write.ts.
 import { NetlistError } from '../errors.js';
 import type { Netlist } from '../netlist.js';
+import { isThermalBlock, type ThermalNetlist } from '../thermal-netlist.js';
 import { encodeIpes } from './container.js';
 import { IpesWriter, type ComponentText } from './emit.js';
 import { layoutOf, type IpesLayout } from './layout.js';
 import { elementPlan, type Plan, type PlanContext } from './plan.js';
 import { blockPlan } from './plan-blocks.js';
 import { readIpesText } from './read.js';
+import { hiddenResistors, lossFileBlocks, lossFileHash, referencePlan, thermalBlockPlan, thermalPlan } from './thermal-write.js';
 
 type Mode = 'layout' | 'labels' | 'grid';
 const SOLVER_TYPES: Record<string, number> = { 'backward-euler': 0, trapezoidal: 1, 'gear-shichman': 2 };
@@ -43,15 +46,23 @@ function planAll(ctx: PlanContext): Plan[] {
     const plan = elementPlan(ctx, e, coupled);
     if (plan) plans.push(plan);
   }
+  const thermal = (ctx.netlist as ThermalNetlist).thermal ?? [];
+  const hidden = hiddenResistors(thermal);
+  for (const t of thermal) {
+    if (synthetic.has(t.name) || hidden.has(t.name)) continue;
+    const plan = thermalPlan(ctx, t);
+    if (plan) plans.push(plan);
+  }
   for (const b of ctx.netlist.blocks ?? []) {
     if (synthetic.has(b.name)) continue;
-    const plan = blockPlan(ctx, b);
+    const plan = isThermalBlock(b) ? thermalBlockPlan(ctx, b) : blockPlan(ctx, b);
     if (!plan) continue;
     plan.ins = plan.ins.map((s) => (s !== undefined && syntheticSignals.has(s) ? undefined : s));
     plans.push(plan);
   }
   const produced = new Set((ctx.netlist.blocks ?? []).flatMap((b) => b.outputs ?? []));
   const nodes = new Set(ctx.netlist.elements.flatMap((e) => e.nodes).map(unifyReference));
+  const thermalNodes = new Set(((ctx.netlist as ThermalNetlist).thermal ?? []).flatMap((t) => t.nodes));
   for (const plan of plans) {
     if (plan.block === 'e') {
       plan.ins = plan.ins.map((n) => n && unifyReference(n));
@@ -59,6 +70,9 @@ function planAll(ctx: PlanContext): Plan[] {
     }
     plan.strings = plan.strings.map((s) => (typeof s === 'object' && 'node' in s ? { node: unifyReference(s.node) } : s));
     for (const s of plan.strings) {
+      if (typeof s === 'object' && 'thermal' in s && !thermalNodes.has(s.thermal)) {
+        ctx.problems.push({ field: plan.name, component: plan.name, message: `${plan.name}: ${s.thermal} is not a node of any thermal element` });
+      }
       if (typeof s === 'object' && 'node' in s && !nodes.has(s.node)) {
         ctx.problems.push({ field: plan.name, component: plan.name, message: `${plan.name}: node ${s.node} is not a node of any element` });
       }
@@ -80,7 +94,7 @@ function planAll(ctx: PlanContext): Plan[] {
 /** Grid positions for plans without kept positions, below `top`. */
 function gridPositions(plans: Plan[], top: number): Map<string, { x: number; y: number }> {
   const at = new Map<string, { x: number; y: number }>();
-  const elements = plans.filter((p) => p.block === 'e');
+  const elements = plans.filter((p) => p.block !== 'c');
   elements.forEach((p, k) => at.set(p.name, { x: 4 + 6 * (k % 10), y: top + 4 + 6 * Math.floor(k / 10) }));
   let y = top + 6 * Math.ceil(elements.length / 10) + 6;
   let rowHeight = 0;
@@ -103,7 +117,10 @@ function extent(layout: IpesLayout | undefined): number {
   return bottom;
 }
 
-function render(netlist: Netlist, layout: IpesLayout | undefined, plans: Plan[], mode: Mode): string {
+function render(netlist: Netlist, layout: IpesLayout | undefined, allPlans: Plan[], mode: Mode): string {
+  const hasThermal = ((netlist as ThermalNetlist).thermal ?? []).length > 0;
+  // Layout mode writes the file's own TREF elements (kept raw); the others tie node 0 with a new one.
+  const plans = hasThermal && mode !== 'layout' ? [...allPlans, referencePlan()] : allPlans;
   const kept = mode === 'grid' ? {} : layout?.components ?? {};
   const grid = gridPositions(plans.filter((p) => !kept[p.name]), mode === 'grid' ? 0 : extent(layout));
   const uids = new Map<string, number>();
@@ -115,6 +132,7 @@ function render(netlist: Netlist, layout: IpesLayout | undefined, plans: Plan[],
     used.add(uid);
   }
   const nodeLabel = (node: string): string => (mode === 'layout' ? layout?.nodeLabels[node] ?? node : node);
+  const thermalLabel = (node: string): string => (mode === 'layout' ? layout?.thermalLabels?.[node] ?? node : node);
   const w = new IpesWriter();
   let width = 60;
   let height = 60;
@@ -123,20 +141,21 @@ function render(netlist: Netlist, layout: IpesLayout | undefined, plans: Plan[],
     const k = kept[p.name];
     const pos = k ?? grid.get(p.name)!;
     const label = (ref: string | undefined, saved: string | undefined): string =>
-      k && mode === 'layout' ? saved ?? '' : ref === undefined ? '' : p.block === 'e' ? nodeLabel(ref) : ref;
+      k && mode === 'layout' ? saved ?? '' : ref === undefined ? '' : p.block === 'e' ? nodeLabel(ref) : p.block === 'eTH' ? thermalLabel(ref) : ref;
     const last = p.slots.findIndex((s) => s === undefined);
     const count = last < 0 ? p.slots.length : last;
     const text: ComponentText = {
       block: p.block, typ: p.typ, name: p.name, uid: uids.get(p.name)!, x: pos.x, y: pos.y,
-      orientation: p.block === 'e' ? (k?.orientation ?? p.orientation) : 503,
+      orientation: p.block !== 'c' ? (k?.orientation ?? p.orientation) : 503,
       inLabels: p.ins.map((s, i) => label(s, k?.inLabels[i])),
       outLabels: p.outs.map((s, i) => label(s, k?.outLabels[i])),
       slots: p.slots.slice(0, count) as number[],
       nameOpt: p.nameOpt.slice(0, count).map((s) => s ?? ''),
-      strings: p.strings.map((s) => (typeof s === 'string' ? s : 'node' in s ? nodeLabel(s.node) : s.signal)),
+      strings: p.strings.map((s) => (typeof s === 'string' ? s : 'node' in s ? nodeLabel(s.node) : 'thermal' in s ? thermalLabel(s.thermal) : s.signal)),
       coupled: p.coupled?.map((n) => (n ? uids.get(n) ?? 0 : 0)),
       named: p.named,
       losses: p.losses,
+      lossFile: p.lossModel ? { hash: lossFileHash(p.lossModel), path: `${p.lossModel}.scl` } : undefined,
     };
     w.component(text);
     width = Math.max(width, pos.x + 10);
@@ -146,13 +165,20 @@ function render(netlist: Netlist, layout: IpesLayout | undefined, plans: Plan[],
   const s = netlist.settings;
   const names = Object.keys(netlist.parameters ?? {});
   w.trailer({
+    files: [...lossFileBlocks((netlist as ThermalNetlist).lossModels, plans, uids), ...plans.flatMap((p) => p.files ?? [])],
     names: names.map((n) => `$${n}`), values: names.map((n) => netlist.parameters![n]),
     tEnd: s.tEnd, dt: s.dt, tPause: layout?.trailer.tPause ?? -1,
     tPre: s.tPre && s.tPre > 0 ? s.tPre : -1, dtPre: s.dtPre ?? s.dt,
     solverType: SOLVER_TYPES[s.solver ?? 'backward-euler'], width, height, fileId: hash(netlist.name ?? names.join()),
-    files: plans.flatMap((p) => p.files ?? []),
   });
   return w.text();
+}
+
+/** Thermal elements without the hidden Pv resistors (GeckoCIRCUITS adds those itself). */
+function thermalOf(n: Netlist): ThermalNetlist['thermal'] & object {
+  const thermal = (n as ThermalNetlist).thermal ?? [];
+  const hidden = hiddenResistors(thermal);
+  return thermal.filter((t) => !hidden.has(t.name));
 }
 
 /**
@@ -162,9 +188,10 @@ function render(netlist: Netlist, layout: IpesLayout | undefined, plans: Plan[],
 function connectivity(n: Netlist, alias?: string): string[] {
   const node = (x: string): string => (x === alias ? '0' : unifyReference(x));
   const refs = (p: Record<string, unknown> | undefined): unknown[] =>
-    ['nodes', 'element', 'target', 'signal', 'inductors', 'waveform'].map((k) => (k === 'nodes' && Array.isArray(p?.[k]) ? (p![k] as string[]).map(node) : p?.[k] ?? null));
+    ['nodes', 'element', 'target', 'signal', 'inductors', 'waveform', 'device', 'part'].map((k) => (k === 'nodes' && Array.isArray(p?.[k]) ? (p![k] as string[]).map(node) : p?.[k] ?? null));
   return [
     ...n.elements.map((e) => JSON.stringify([e.name, e.type, e.nodes.map(node), refs(e.params)])),
+    ...thermalOf(n).map((t) => JSON.stringify([t.name, t.type, t.nodes, t.params?.device ?? null])),
     ...(n.blocks ?? []).map((b) => JSON.stringify([b.name, b.type, b.inputs ?? [], b.outputs ?? [], refs(b.params)])),
   ];
 }

@@ -105,8 +105,8 @@ describe('ipes reader', () => {
   });
 
   it('lists every component the engine cannot simulate in one error', () => {
-    const thermal = ['eTH (0)', '<ElementTHERM>', 'labelAnfangsKnoten[] /t1', 'labelEndKnoten[] /t0', 'enabledShorted 1', 'typ 46',
-      'x 30', 'y 30', 'parameter[] 1.0 ', 'orientierung 503', 'idStringDialog Rth.1', '<\\ElementTHERM>'];
+    const thermal = ['eTH (0)', '<ElementTHERM>', 'labelAnfangsKnoten[] /t1', 'labelEndKnoten[] /t0', 'enabledShorted 1', 'typ 42',
+      'x 30', 'y 30', 'parameter[] 1.0 ', 'orientierung 503', 'idStringDialog MOD.1', '<\\ElementTHERM>'];
     const java = ['c (20)', '<ElementCONTROL>', 'labelAnfangsKnoten[] /u1', 'labelEndKnoten[] /jo', 'enabledShorted 1', 'typ 61',
       'x 40', 'y 40', 'orientierung 503', 'idStringDialog JAVA.1', '<\\ElementCONTROL>'];
     const pt2 = ['c (21)', '<ElementCONTROL>', 'labelAnfangsKnoten[] /jo', 'labelEndKnoten[] /p2out', 'enabledShorted 1', 'typ 9',
@@ -115,8 +115,8 @@ describe('ipes reader', () => {
     const error = netlistError(() => readIpes(textBytes(text), 'buck.ipes'));
     expect(error.code).to.equal('UNSUPPORTED_COMPONENTS');
     // The Java block feeds PT2.1 (label jo); it is judged once its outputs' readers are known.
-    expect(error.details.map((d) => d.component)).to.deep.equal(['Rth.1', 'PT2.1', 'JAVA.1']);
-    expect(error.details[0].message).to.match(/thermal network element/);
+    expect(error.details.map((d) => d.component)).to.deep.equal(['MOD.1', 'PT2.1', 'JAVA.1']);
+    expect(error.details[0].message).to.match(/thermal module/);
     expect(error.details[1].message).to.match(/PT2/);
     expect(error.details[2].message).to.match(/Java block whose outputs feed PT2\.1/);
     expect(error.message).to.match(/3 component\(s\) the engine cannot simulate/);
