@@ -52,9 +52,12 @@ std::unique_ptr<DeviceLoss> makeLoss(const Netlist& netlist, const SwitchingDevi
   if (spec->params.strings.count("lossModel")) {
     return std::make_unique<DeviceLoss>(device, detailedModel(netlist, *spec, p.text("lossModel")), n);
   }
-  // GeckoCIRCUITS LossCalculationSimple: uSWnorm defaults to 400 V (UK_DEFAULT_VALUE).
+  // GeckoCIRCUITS LossCalculationSimple: uSWnorm defaults to 400 V (UK_DEFAULT_VALUE); the voltage
+  // factor is |u / uSWnorm|, so only its magnitude counts (files save −1 for 1 V).
+  const double uSwNorm = p.number("uSWnorm", 400.0);
+  if (!(std::isfinite(uSwNorm) && uSwNorm != 0.0)) p.outOfRange("uSWnorm", "a finite voltage other than 0");
   return std::make_unique<DeviceLoss>(device, p.nonNegative("kOn", 0.0), p.nonNegative("kOff", 0.0),
-                                      p.positive("uSWnorm", 400.0), n);
+                                      std::fabs(uSwNorm), n);
 }
 
 }  // namespace

@@ -83,7 +83,7 @@ describe('ipes reader: thermal domain', () => {
     expect(error.code).to.equal('UNKNOWN_REFERENCE');
     expect(error.message).to.contain("D.1: detailed loss model (verlustTyp 2): loss file 'diode.scl' (saved path Z:\\lab\\diode.scl)");
     const files: Record<string, Uint8Array> = { 'diode.scl': gzipSync(Buffer.from(LOSS_FILE)) };
-    const n = read(text, { readBeside: (name: string) => files[name] });
+    const n = read(text, { companion: (name: string) => files[name] });
     expect(element(n, 'D.1').params?.lossModel).to.equal('diode');
     expect(n.lossModels).to.deep.equal({ diode: {
       conduction: [{ T: 100, u: [0, 1, 1.5], i: [0, 10, 30] }],

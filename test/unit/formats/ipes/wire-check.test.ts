@@ -23,10 +23,12 @@ describe('ipes reader: wires on components the engine does not simulate', () => 
   // Cth at (14, 47) turned 502: XIN (0, 2) → (12, 47), YOUT → (16, 47).
   const network = [...thermal('Rth.1', 46, 14, 45, 504), ...thermal('Cth.1', 47, 14, 47, 502)];
 
-  it('does not blame thermal wires that end on thermal two-port terminals', () => {
-    const error = netlistError(() => readIpes(textBytes(withParts([...network, ...thermalWire([[12, 45], [12, 46], [12, 47]])]))));
-    expect(error.code).to.equal('UNSUPPORTED_COMPONENTS');
-    expect(error.details.map((d) => d.component)).to.deep.equal(['Rth.1', 'Cth.1']);
+  it('connects thermal wires that end on thermal two-port terminals', () => {
+    const { netlist } = readIpes(textBytes(withParts([...network, ...thermalWire([[12, 45], [12, 46], [12, 47]])])));
+    const rth = netlist.thermal!.find((e) => e.name === 'Rth.1')!;
+    const cth = netlist.thermal!.find((e) => e.name === 'Cth.1')!;
+    expect(rth.nodes[1]).to.equal(cth.nodes[0]);
+    expect(rth.nodes[0]).to.not.equal(rth.nodes[1]);
   });
 
   it('still blames a thermal wire that misses every terminal', () => {
@@ -36,12 +38,12 @@ describe('ipes reader: wires on components the engine does not simulate', () => 
   });
 
   it('does not judge wires when a component without known terminal positions is in the circuit', () => {
-    // An op-amp (e typ 22): its terminal positions are not known here, so the wire is not judged.
-    const opamp = ['e (9)', '<ElementLK>', 'labelAnfangsKnoten[] /NIX_NIX_NIX/NIX_NIX_NIX', 'labelEndKnoten[] /NIX_NIX_NIX', 'enabledShorted 1', 'typ 22',
-      'x 40', 'y 40', 'parameter[] 1.0 ', 'orientierung 503', 'idStringDialog OPV.1', '<\\ElementLK>'];
+    // A DC machine (e typ 14): its terminal positions are not known here, so the wire is not judged.
+    const opamp = ['e (9)', '<ElementLK>', 'labelAnfangsKnoten[] /NIX_NIX_NIX/NIX_NIX_NIX', 'labelEndKnoten[] /NIX_NIX_NIX', 'enabledShorted 1', 'typ 14',
+      'x 40', 'y 40', 'parameter[] 1.0 ', 'orientierung 503', 'idStringDialog DCM.1', '<\\ElementLK>'];
     const wire = ['verbindungLK (9)', '<Verbindung>', 'label NIX_NIX_NIX', 'x[] 37 36 ', 'y[] 40 40 ', 'connectorType 0', '<\\Verbindung>'];
     const error = netlistError(() => readIpes(textBytes(withParts([...opamp, ...wire]))));
     expect(error.code).to.equal('UNSUPPORTED_COMPONENTS');
-    expect(error.details.map((d) => d.component)).to.deep.equal(['OPV.1']);
+    expect(error.details.map((d) => d.component)).to.deep.equal(['DCM.1']);
   });
 });
