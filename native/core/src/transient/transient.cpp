@@ -152,10 +152,20 @@ bool Transient::applyGates(const StepContext& ctx) {
 // backward-Euler step 1000 times shorter than dt, in which capacitors hold their initial voltage and
 // inductors their initial current (their companion terms dominate). Nothing is committed.
 void Transient::initialSolve(double t, double dt) {
-  StepContext ctx{t, dt * 1e-3, backwardEuler_, signals_.data()};
   // Device states found here are only the starting guess of the first step, which settles them
   // again: a cycle ends with its least inconsistent state whatever its contradiction.
-  solveStep(ctx, true, std::numeric_limits<double>::infinity());
+  // A very large capacitor (1 F DC links) makes C/(dt·1e-3) so much larger than the off-state
+  // conductances that the matrix is numerically singular; the capacitors then hold their voltage
+  // over a full dt as well, so the start is solved with the step itself before giving up.
+  for (double fraction : {1e-3, 1.0}) {
+    StepContext ctx{t, dt * fraction, backwardEuler_, signals_.data()};
+    try {
+      solveStep(ctx, true, std::numeric_limits<double>::infinity());
+      return;
+    } catch (const Error& error) {
+      if (error.code() != ErrorCode::SingularMatrix || fraction == 1.0) throw;
+    }
+  }
 }
 
 void Transient::step(double t, double dt, bool firstOfPhase) {
