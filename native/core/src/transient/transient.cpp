@@ -242,6 +242,7 @@ void Transient::solveLinear(const StepContext& ctx, bool useBackwardEuler) {
   rhsElements_.forEach([&](auto* e) { e->stampRhs(rhs, ctx); });
   const Factorization& lu = factorization(ctx, useBackwardEuler);
   lu.solve(rhs, x_.data());
+  if (lu.refines()) lu.refine(rhs, x_.data());
   for (Eigen::Index i = circuit_.unknowns(); i < rhs_.size(); ++i) x_[i] = rhs[i];
 }
 
