@@ -147,8 +147,7 @@ void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPh
   if (network_) {
     if (firstOfPhase) phaseStart_ = true;
     for (std::size_t k = 0; k < sources_.size(); ++k) {
-      const double p = sources_[k].device != nullptr ? sources_[k].device->part(sources_[k].part) : power_[k];
-      if (sources_[k].device != nullptr) energy_[k] += p * dt;
+      if (sources_[k].device != nullptr) energy_[k] += sources_[k].device->part(sources_[k].part) * dt;
     }
     if (++pending_ >= stride(dt)) {
       const double span = static_cast<double>(pending_) * dt;
