@@ -53,7 +53,9 @@ class DeviceLoss {
   void update(const double* x, double dt, double tj) {
     const bool on = device_.on();
     const double v = nodeVoltage(x, a_) - nodeVoltage(x, b_);
-    const double i = on ? (v - vf_) / ron_ : v / roff_;
+    // Selected operands rather than a branch (the state changes unpredictably between devices);
+    // v − 0 is v, so the off current is v/Roff as in the device.
+    const double i = (v - (on ? vf_ : 0.0)) / (on ? ron_ : roff_);
     switched_ = on != wasOn_;
     conduction_ = on ? conductionLoss(i, tj) : 0.0;
     switching_ = switched_ ? switchingEnergy(on, i, v, tj) / dt : 0.0;
@@ -68,10 +70,10 @@ class DeviceLoss {
   }
 
   // Window statistics for DeviceLossSummary: call once per step inside the measurement window,
-  // after update(). A loss of 0 leaves its energy sum as it is (the sums start at +0 and never
-  // become −0), so the sums skip it.
+  // after update(). A switching loss of 0 leaves its energy sum as it is (the sum starts at +0
+  // and never becomes −0), so only the steps with a change of state add to it.
   void accumulate(double dt, double tj) {
-    if (conduction_ != 0.0) conductionEnergy_ += conduction_ * dt;
+    conductionEnergy_ += conduction_ * dt;
     if (switched_) {
       switchingEnergy_ += switching_ * dt;
       ++events_;
