@@ -29,6 +29,7 @@ class SwitchingDevice : public StateDevice {
   bool on() const { return state() != 0; }
   double forwardVoltage() const { return vf_; }
   double onResistance() const { return ron_; }
+  double offResistance() const { return roff_; }
 
  protected:
   void setOn(bool on) { setState(on ? 1 : 0); }
