@@ -71,6 +71,7 @@ export class CircuitController extends Controller {
     if (!part?.filepath) throw validationError('Send the circuit file as the multipart part "file"', [{ field: 'file', message: 'is required' }]);
     try {
       const bytes = await readFile(part.filepath);
+      if (bytes.length === 0) throw validationError('The uploaded circuit file is empty', [{ field: 'file', message: 'is empty; expected a GeckoCIRCUITS .ipes file, a SPICE deck or a pesim JSON netlist' }]);
       const record = await this.services.circuits.parse(bytes, part.originalFilename ?? undefined);
       this.setStatus(201);
       this.setHeader('Location', `/api/v1/circuits/${record.id}/info`);

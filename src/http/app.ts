@@ -59,7 +59,7 @@ export function createApp(services: ServiceContext): Koa {
       formLimit: limit,
       textLimit: limit,
       jsonStrict: true,
-      formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 4, maxFields: 100, keepExtensions: false },
+      formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 4, maxFields: 100, keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
     }),
   );
   app.use(async (ctx, next) => {

@@ -77,6 +77,11 @@ describe('simulation service: circuits', () => {
     expect(none.status).to.equal(400);
     expect(none.body.error).to.equal('VALIDATION_ERROR');
     expect(none.body.details?.[0].field).to.equal('file');
+    const empty = await upload(new Uint8Array(0), 'empty.ipes');
+    expect(empty.status, JSON.stringify(empty.body)).to.equal(400);
+    expect(empty.body.error).to.equal('VALIDATION_ERROR');
+    expect(empty.body.details?.[0].field).to.equal('file');
+    expect(empty.body.message).to.match(/empty/);
     const big = await upload(new Uint8Array(400 * 1024).fill(0x20), 'big.cir');
     expect(big.status).to.equal(413);
     expect(big.body.error).to.equal('PAYLOAD_TOO_LARGE');
