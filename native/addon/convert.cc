@@ -107,6 +107,22 @@ Settings toSettings(const Napi::Value& value) {
   return s;
 }
 
+// Elements of the power circuit (`elements`) or of the thermal network (`thermal`): same shape.
+std::vector<ElementSpec> toElements(const Napi::Array& array, const std::string& list) {
+  std::vector<ElementSpec> out;
+  for (uint32_t i = 0; i < array.Length(); ++i) {
+    std::string field = list + "[" + std::to_string(i) + "]";
+    Napi::Object e = requireObject(array.Get(i), field);
+    ElementSpec spec;
+    spec.name = requireString(e.Get("name"), field + ".name");
+    spec.type = requireString(e.Get("type"), field + ".type");
+    spec.nodes = stringList(e.Get("nodes"), field + ".nodes");
+    spec.params = toParams(e.Get("params"), field + ".params");
+    out.push_back(std::move(spec));
+  }
+  return out;
+}
+
 }  // namespace
 
 Netlist toNetlist(const Napi::Value& value) {
@@ -116,17 +132,7 @@ Netlist toNetlist(const Napi::Value& value) {
   n.settings = toSettings(o.Get("settings"));
   Napi::Value elements = o.Get("elements");
   if (!elements.IsArray()) throwInvalid(value.Env(), "elements", "an array");
-  Napi::Array elementArray = elements.As<Napi::Array>();
-  for (uint32_t i = 0; i < elementArray.Length(); ++i) {
-    std::string field = "elements[" + std::to_string(i) + "]";
-    Napi::Object e = requireObject(elementArray.Get(i), field);
-    ElementSpec spec;
-    spec.name = requireString(e.Get("name"), field + ".name");
-    spec.type = requireString(e.Get("type"), field + ".type");
-    spec.nodes = stringList(e.Get("nodes"), field + ".nodes");
-    spec.params = toParams(e.Get("params"), field + ".params");
-    n.elements.push_back(std::move(spec));
-  }
+  n.elements = toElements(elements.As<Napi::Array>(), "elements");
   Napi::Value blocks = o.Get("blocks");
   if (!blocks.IsUndefined()) {
     if (!blocks.IsArray()) throwInvalid(value.Env(), "blocks", "an array");
@@ -146,17 +152,7 @@ Netlist toNetlist(const Napi::Value& value) {
   Napi::Value thermal = o.Get("thermal");
   if (!thermal.IsUndefined()) {
     if (!thermal.IsArray()) throwInvalid(value.Env(), "thermal", "an array");
-    Napi::Array thermalArray = thermal.As<Napi::Array>();
-    for (uint32_t i = 0; i < thermalArray.Length(); ++i) {
-      std::string field = "thermal[" + std::to_string(i) + "]";
-      Napi::Object e = requireObject(thermalArray.Get(i), field);
-      ElementSpec spec;
-      spec.name = requireString(e.Get("name"), field + ".name");
-      spec.type = requireString(e.Get("type"), field + ".type");
-      spec.nodes = stringList(e.Get("nodes"), field + ".nodes");
-      spec.params = toParams(e.Get("params"), field + ".params");
-      n.thermal.push_back(std::move(spec));
-    }
+    n.thermal = toElements(thermal.As<Napi::Array>(), "thermal");
   }
   n.lossModels = toLossModels(o.Get("lossModels"));
   return n;

@@ -162,9 +162,8 @@ export const DISPLAY_ONLY_BLOCKS: Record<number, string> = {
 /** Control types the engine cannot simulate, by typ, for error messages. */
 export const UNSUPPORTED_BLOCK_NAMES: Record<number, string> = {
   9: 'PT2 (undamped second-order LC filter)', 16: 'temperature meter', 17: 'heat-flow meter', 23: 'FromEXTERNAL',
-  26: 'sample and hold', 29: 'PD controller', 35: 'ASIN', 37: 'ACOS', 38: 'TAN', 44: 'POW', 53: 'counter',
-  59: 'sparse-matrix block', 60: 'CISPR16 test receiver', 61: 'Java block', 63: 'space vector modulator',
-  65: 'ABC-DQ transform', 66: 'DQ-ABC transform', 72: 'thyristor control', 73: 'U_ZI block', 74: 'transfer function',
+  35: 'ASIN', 37: 'ACOS', 38: 'TAN', 44: 'POW',
+  60: 'CISPR16 test receiver', 61: 'Java block', 74: 'transfer function',
   76: 'PMSM control', 77: 'PMSM modulator', 78: 'subcircuit terminal', 79: 'MMF meter', 80: 'flux meter',
   81: 'global terminal', 82: 'sliding DFT', 84: 'MUX', 85: 'DEMUX', 87: 'small-signal analysis', 88: 'native C block',
   89: 'import-from-file source', 90: 'random source',

@@ -189,20 +189,20 @@ Eigen::MatrixXd Factorizer::denseMatrix(const std::vector<double>& values) const
   return a;
 }
 
-void Factorization::keepForRefinement(const std::vector<std::pair<int, int>>& entries,
+void Factorization::keepForRefinement(int size, const std::vector<std::pair<int, int>>& entries,
                                       const std::vector<double>& values) {
   refineEntries_ = entries;
   refineValues_ = values;
+  residual_.resize(static_cast<std::size_t>(size));
+  correction_.resize(static_cast<std::size_t>(size));
 }
 
 void Factorization::refine(const double* b, double* x) const {
-  std::size_t n = 0;
-  for (const auto& [row, col] : refineEntries_) n = std::max(n, static_cast<std::size_t>(std::max(row, col)) + 1);
-  correction_.resize(n);
+  const std::size_t n = residual_.size();
   // Two passes: the first takes the error of a 1 F DC link from volts to millivolts, the second
   // to microvolts (test/native/initial-solve.test.ts).
   for (int pass = 0; pass < 2; ++pass) {
-    residual_.assign(b, b + n);
+    std::copy(b, b + n, residual_.begin());
     for (std::size_t slot = 0; slot < refineEntries_.size(); ++slot) {
       const auto& [row, col] = refineEntries_[slot];
       residual_[static_cast<std::size_t>(row)] -= refineValues_[slot] * x[col];
@@ -226,7 +226,7 @@ std::unique_ptr<Factorization> Factorizer::factorize(const std::vector<double>& 
     if (!lu->ok()) return nullptr;
     result = std::move(lu);
   }
-  if (result->rcond() < kRefineBelowRcond) result->keepForRefinement(entries_, values);
+  if (result->rcond() < kRefineBelowRcond) result->keepForRefinement(size_, entries_, values);
   return result;
 }
 

@@ -32,7 +32,7 @@ class Factorization {
   // Stability of Numerical Algorithms", ch. 12). A floating DC link of 1 F capacitors tied to the
   // rest through off-state switches (C/dt ≈ 2e6 S against 1e-7 S) otherwise loses its common mode,
   // and with it the capacitor voltage, to rounding step after step.
-  void keepForRefinement(const std::vector<std::pair<int, int>>& entries, const std::vector<double>& values);
+  void keepForRefinement(int size, const std::vector<std::pair<int, int>>& entries, const std::vector<double>& values);
   bool refines() const { return !refineValues_.empty(); }
   void refine(const double* b, double* x) const;
 
