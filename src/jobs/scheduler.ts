@@ -75,7 +75,7 @@ export class Scheduler {
   private stopping = false;
   private pumping = false;
   /** One progress poll for all running tasks (a timer per task cost more than the polls). */
-  private progressTimer: NodeJS.Timeout | undefined;
+  private progressTimer: unknown;
   /** Set inside inOneCommit: state events wait there for the commit. */
   private deferredEvents: TaskRecord[] | undefined;
 
@@ -307,7 +307,7 @@ export class Scheduler {
       }, this.settings.taskTimeoutMs);
     }
     this.running.set(id, run);
-    this.progressTimer ??= setInterval(() => this.reportAllProgress(), this.settings.progressIntervalMs);
+    this.armProgressPoll();
     const attempts = task.attempts + 1;
     run.task = this.transition(
       id,
@@ -345,8 +345,18 @@ export class Scheduler {
     }
   }
 
+  /** Polls progress every progressIntervalMs on the scheduler's clock while runs go on. */
+  private armProgressPoll(): void {
+    if (this.progressTimer !== undefined) return;
+    this.progressTimer = this.clock.setTimeout(() => {
+      this.progressTimer = undefined;
+      this.reportAllProgress();
+      if (this.running.size > 0 && !this.stopping) this.armProgressPoll();
+    }, this.settings.progressIntervalMs);
+  }
+
   private stopProgressPoll(): void {
-    if (this.progressTimer) clearInterval(this.progressTimer);
+    if (this.progressTimer !== undefined) this.clock.clearTimeout(this.progressTimer);
     this.progressTimer = undefined;
   }
 

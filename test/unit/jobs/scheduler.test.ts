@@ -241,23 +241,32 @@ describe('scheduler', function () {
     expect(runtime.store.tasks.list({}).total).to.equal(3);
   });
 
-  it('emits progress at most every 100 ms per task and a state event on every change', async () => {
-    runtime = testRuntime((s) => (s.cache.enabled = false));
-    const stamps: number[] = [];
+  it('emits progress once per poll interval of its clock, only when the run moved, and a state event on every change', async () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    runtime = testRuntime((s) => (s.cache.enabled = false), { clock });
     const events: { id: string; state: string }[] = [];
     runtime.events.on('state', (r) => events.push({ id: r.id, state: r.state }));
-    let last: TaskProgress | undefined;
-    runtime.events.on('progress', (_t: TaskRecord, p) => {
-      stamps.push(Date.now());
-      last = p;
-    });
-    const [t] = await runtime.scheduler.submitMany([task(buck({ tEnd: 0.4 }))]);
-    await waitForState(runtime, t.id, ['completed']);
+    const progress: TaskProgress[] = [];
+    runtime.events.on('progress', (_t: TaskRecord, p) => progress.push(p));
+    const [t] = await runtime.scheduler.submitMany([task(buck({ tEnd: 5 }))]);
+    await waitForState(runtime, t.id, ['running']);
+    const moved = async (): Promise<void> => {
+      const from = runtime!.scheduler.progress(t.id)?.step ?? 0;
+      while ((runtime!.scheduler.progress(t.id)?.step ?? 0) === from) await sleep(1);
+    };
+    for (let poll = 1; poll <= 5; poll++) {
+      await moved();
+      clock.advance(99); // before the interval (100 ms): nothing
+      expect(progress.length).to.equal(poll - 1);
+      clock.advance(1);
+      expect(progress.length).to.equal(poll);
+    }
+    const steps = progress.map((p) => p.step);
+    expect(steps).to.deep.equal([...steps].sort((a, b) => a - b));
+    expect(new Set(steps).size).to.equal(steps.length);
+    expect(progress.at(-1)!.totalSteps).to.equal(50_000_000);
+    runtime.scheduler.cancel(t.id);
     const states = events.filter((e) => e.id === t.id).map((e) => e.state);
-    expect(stamps.length).to.be.greaterThan(2);
-    for (let i = 1; i < stamps.length; i++) expect(stamps[i] - stamps[i - 1]).to.be.at.least(80);
-    expect(last!.percent).to.be.within(0, 100);
-    expect(last!.totalSteps).to.equal(4_000_000);
-    expect(states).to.deep.equal(['queued', 'running', 'completed']);
+    expect(states).to.deep.equal(['queued', 'running', 'cancelled']);
   });
 });
