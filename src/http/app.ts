@@ -15,6 +15,7 @@ import { authMiddleware } from './auth.js';
 import type { ServiceContext } from './context.js';
 import { docsMiddleware } from './docs.js';
 import { errorMiddleware } from './error-body.js';
+import { webMiddleware } from './web-static.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -51,6 +52,7 @@ export function createApp(services: ServiceContext): Koa {
     await next();
   });
   app.use(authMiddleware(services.config.authEnabled, services.config.apiKeys));
+  app.use(webMiddleware());
   app.use(docsMiddleware());
   app.use(
     koaBody({

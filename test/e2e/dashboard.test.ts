@@ -1,0 +1,70 @@
+// The dashboard in a real browser (chromium via playwright-core) against the real simulation
+// service: open a GeckoCIRCUITS file, see its schematic (one symbol per component), run it and see
+// COMPLETED and a plotted curve, a reader error shown with its line number. Screenshots of each
+// step: <os tmpdir>/pesim-e2e/*.png.
+import { expect } from 'chai';
+import { drawnPixels, openDashboard, type Dashboard } from './browser.js';
+
+const BUCK = 'test/fixtures/gecko/buck_simple.ipes';
+
+describe('dashboard (chromium)', function () {
+  this.timeout(60_000);
+  let d: Dashboard;
+  before(async function () {
+    this.timeout(90_000);
+    d = await openDashboard();
+  });
+  after(async () => d?.close());
+
+  it('serves the page with caching headers and keeps the API and the reference pages', async () => {
+    const index = await fetch(`${d.service.url}/`);
+    expect(index.status).to.equal(200);
+    expect(index.headers.get('content-type')).to.match(/text\/html/);
+    expect(index.headers.get('cache-control')).to.equal('no-cache');
+    const html = await index.text();
+    const script = /src="(app-[\w-]+\.js)"/.exec(html)?.[1];
+    expect(script, 'bundle referenced from index.html').to.be.a('string');
+    const bundle = await fetch(`${d.service.url}/${script}`);
+    expect(bundle.headers.get('cache-control')).to.contain('immutable');
+    const again = await fetch(`${d.service.url}/`, { headers: { 'If-None-Match': index.headers.get('etag')! } });
+    expect(again.status).to.equal(304);
+    expect((await fetch(`${d.service.url}/api/v1/health`)).status).to.equal(200);
+    expect((await fetch(`${d.service.url}/swagger-ui/`)).status).to.equal(200);
+    expect((await fetch(`${d.service.url}/no-such-file.js`)).status).to.equal(404);
+  });
+
+  it('opens a GeckoCIRCUITS file and draws one symbol per component', async () => {
+    const { page } = d;
+    await page.setInputFiles('#file', BUCK);
+    await page.waitForSelector('#schematic svg g.component');
+    const list = (await (await fetch(`${d.service.url}/api/v1/circuits`)).json()) as { circuits: Array<{ componentCount: number; name: string }> };
+    expect(list.circuits).to.have.length(1);
+    const symbols = await page.locator('#schematic svg g.component').count();
+    expect(symbols).to.equal(list.circuits[0].componentCount);
+    expect(await page.locator('#schematic svg polyline.wire').count()).to.be.greaterThan(0);
+    expect(await page.locator('#component-table tbody tr').count()).to.equal(list.circuits[0].componentCount);
+    await d.screenshot('1-schematic');
+  });
+
+  it('runs the circuit, reaches COMPLETED and plots a curve', async () => {
+    const { page } = d;
+    await page.click('#run-start');
+    await page.waitForSelector('#run[data-state="COMPLETED"]', { timeout: 30_000 });
+    expect(await page.textContent('#run-state')).to.equal('COMPLETED');
+    await page.waitForSelector('#plot canvas');
+    const points = Number(await page.getAttribute('#plot', 'data-points'));
+    expect(points).to.be.greaterThan(10);
+    await page.waitForFunction(() => document.querySelectorAll('#measurements tbody tr').length > 0);
+    expect(await drawnPixels(page, '#plot')).to.be.greaterThan(50);
+    await d.screenshot('2-completed');
+  });
+
+  it('shows the reader error with its line number', async () => {
+    const { page } = d;
+    await page.setInputFiles('#file', { name: 'broken.cir', mimeType: 'text/plain', buffer: Buffer.from('* deck\nR1 a 0 1k\nQ9 x y z nonsense\n.tran 1u 1m\n.end\n') });
+    await page.waitForSelector('#open-errors li');
+    const errors = await page.textContent('#open-errors');
+    expect(errors).to.match(/line \d+/);
+    await d.screenshot('3-error');
+  });
+});
