@@ -1,7 +1,8 @@
 // The dashboard in a real browser (chromium via playwright-core) against the real simulation
 // service: open a GeckoCIRCUITS file, see its schematic (one symbol per component), run it and see
-// COMPLETED and a plotted curve, a reader error shown with its line number. Screenshots of each
-// step: <os tmpdir>/pesim-e2e/*.png.
+// COMPLETED and a plotted curve, a reader error shown with its line number, a 5-value sweep (5
+// rows, a 5-point plot), the simulations list, a long run paused, resumed and cancelled.
+// Screenshots of each step: <os tmpdir>/pesim-e2e/*.png.
 import { expect } from 'chai';
 import { drawnPixels, openDashboard, type Dashboard } from './browser.js';
 
@@ -66,5 +67,55 @@ describe('dashboard (chromium)', function () {
     const errors = await page.textContent('#open-errors');
     expect(errors).to.match(/line \d+/);
     await d.screenshot('3-error');
+  });
+
+  it('runs a 5-value sweep: 5 rows in the table and a 5-point plot', async () => {
+    const { page } = d;
+    await page.fill('#sweep-p1', 'R.1.R');
+    await page.fill('#sweep-v1', '2:10:5');
+    await page.click('#sweep-start');
+    await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr[data-status="completed"]').length === 5, undefined, { timeout: 45_000 });
+    await page.waitForSelector('#sweep-plot[data-points="5"]');
+    expect(await page.locator('#sweep-table tbody tr').count()).to.equal(5);
+    const firstColumn = await page.locator('#sweep-table tbody tr td:first-child').allTextContents();
+    expect(firstColumn.map(Number).sort((a, b) => a - b)).to.deep.equal([2, 4, 6, 8, 10]);
+    expect(await page.inputValue('#sweep-measure')).to.match(/_(avg|rms|min|max)$/);
+    expect(await drawnPixels(page, '#sweep-plot')).to.be.greaterThan(20);
+    await page.locator('#sweep').scrollIntoViewIfNeeded();
+    await d.screenshot('4-sweep');
+  });
+
+  it('lists the simulations, filtered by state', async () => {
+    const { page } = d;
+    await page.selectOption('#sim-status', 'completed');
+    await page.click('#sim-filter button[type="submit"]');
+    await page.waitForFunction(() => document.querySelectorAll('#sim-table tbody tr').length === 6);
+    expect(await page.locator('#sim-table tbody tr[data-status="completed"]').count()).to.equal(6);
+    await page.selectOption('#sim-status', 'failed');
+    await page.click('#sim-filter button[type="submit"]');
+    await page.waitForFunction(() => document.querySelectorAll('#sim-table tbody tr').length === 0);
+    await page.locator('#simulations').scrollIntoViewIfNeeded();
+    await d.screenshot('5-simulations');
+  });
+
+  it('pauses, resumes and cancels a long run', async () => {
+    const { page } = d;
+    await page.locator('#components').scrollIntoViewIfNeeded();
+    await page.fill('#set-duration', '40');
+    await page.click('#settings-form button[type="submit"]');
+    await page.waitForSelector('#params-status:has-text("Settings saved")');
+    await page.click('#run-start');
+    await page.waitForSelector('#run[data-state="RUNNING"]', { timeout: 30_000 });
+    await page.click('#run-pause');
+    await page.waitForSelector('#run[data-state="PAUSED"]');
+    await page.click('#run-resume');
+    await page.waitForSelector('#run[data-state="RUNNING"]');
+    await page.waitForFunction(() => Number(document.querySelector<HTMLProgressElement>('#run-progress')?.value) > 0);
+    await page.click('#run-cancel');
+    await page.waitForSelector('#run[data-state="CANCELLED"]');
+    expect(await page.textContent('#run-state')).to.equal('CANCELLED');
+    expect(await page.isDisabled('#run-cancel')).to.equal(true);
+    await page.locator('#run').scrollIntoViewIfNeeded();
+    await d.screenshot('6-cancelled');
   });
 });

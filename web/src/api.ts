@@ -25,11 +25,12 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** One line per detail: "line 12: unknown element type Q", "R.9.R: no such component". */
+  /** One line per detail ("line 12: unknown element type Q", "R.9.R: no such component"), else the message. */
   lines(): string[] {
     const details = this.body?.details ?? [];
     const where = (d: ErrorDetail): string => (d.line !== undefined ? `line ${d.line}` : d.component ?? d.field ?? '');
-    return [this.message, ...details.map((d) => `${where(d)}${where(d) ? ': ' : ''}${d.message}`)];
+    // The details repeat the message's content with their place (line, component, field).
+    return details.length ? details.map((d) => `${where(d)}${where(d) ? ': ' : ''}${d.message}`) : [this.message];
   }
 }
 

@@ -15,7 +15,8 @@ export function lowerBound(time: ArrayLike<number>, t: number): number {
 }
 
 /**
- * The part of [from, to] (one sample either side, so lines reach the edges) in `buckets` columns:
+ * The part of [from, to] (from the sample before `from` to the first at or after `to`, so lines
+ * reach the edges) in `buckets` columns:
  * [time, ...series] as uPlot takes them. Raw samples when there are fewer than 2 per column.
  */
 export function decimate(time: Float64Array, series: Float64Array[], from: number, to: number, buckets: number): number[][] {

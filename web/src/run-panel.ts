@@ -82,6 +82,7 @@ export class RunPanel {
     this.showState(final.status);
     if (final.durationMs !== null) byId('run-elapsed').textContent = duration(final.durationMs);
     if (final.status === 'completed') this.showProgress(100);
+    else byId('run-remaining').textContent = '–';
     if (final.errorMessage) byId('run-errors').textContent = final.errorMessage;
     this.onFinished(simulationId, final.status);
   }
