@@ -16,8 +16,11 @@ export interface Dashboard {
   service: SimulationServiceHandle;
   browser: Browser;
   page: Page;
-  /** Saves a full-page screenshot as <SCREENSHOT_DIR>/<name>.png and returns its path. */
-  screenshot(name: string): Promise<string>;
+  /**
+   * Saves a screenshot as <SCREENSHOT_DIR>/<name>.png and returns its path: the viewport, or the
+   * top `height` pixels of the whole page.
+   */
+  screenshot(name: string, height?: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,9 +45,10 @@ export async function openDashboard(config: Partial<SimulationServiceConfig> = {
       service,
       browser: opened,
       page,
-      async screenshot(name) {
+      async screenshot(name, height) {
         const path = join(SCREENSHOT_DIR, `${name}.png`);
-        await page.screenshot({ path, fullPage: false });
+        const clip = height === undefined ? undefined : { x: 0, y: 0, width: viewport.width, height };
+        await page.screenshot({ path, fullPage: height !== undefined, clip });
         return path;
       },
       async close() {

@@ -58,6 +58,8 @@ describe('dashboard (chromium)', function () {
     await page.waitForFunction(() => document.querySelectorAll('#measurements tbody tr').length > 0);
     expect(await drawnPixels(page, '#plot')).to.be.greaterThan(50);
     await d.screenshot('2-completed');
+    // The overview of the README (docs/dashboard.png is a copy of it).
+    await d.screenshot('dashboard', 1380);
   });
 
   it('shows the reader error with its line number', async () => {

@@ -41,3 +41,16 @@ export function duration(ms: number | null | undefined): string {
   const s = ms / 1000;
   return s < 120 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }
+
+const PREFIXES: Array<[number, string]> = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k'], [1, ''], [1e-3, 'm'], [1e-6, 'µ'], [1e-9, 'n'], [1e-12, 'p']];
+
+/** A number with an SI prefix (axis ticks): 0.00025 → "250µ", 48 → "48", 35000 → "35k". */
+export function si(v: number): string {
+  const a = Math.abs(v);
+  if (a === 0) return '0';
+  for (const [scale, prefix] of PREFIXES) if (a >= scale * 0.9999) return `${Number((v / scale).toPrecision(4))}${prefix}`;
+  return v.toExponential(2);
+}
+
+/** uPlot axis `values`: ticks written with SI prefixes. */
+export const siTicks = (_u: unknown, splits: number[]): string[] => splits.map(si);

@@ -4,7 +4,7 @@
 // a plot of that measurement against the first swept parameter (one line per value of the second).
 import uPlot from 'uplot';
 import { errorLines, getJson, sendJson, type BatchStatus, type SimulationStatus } from './api.js';
-import { byId, fmt, h } from './dom.js';
+import { byId, fmt, h, siTicks } from './dom.js';
 import { parseValues } from './sweep-values.js';
 import { PALETTE } from './waveform-plot.js';
 
@@ -105,11 +105,12 @@ export class SweepPanel {
     const ys = groups.map((g) => xs.map((x) => points.find((p) => p.params[k1] === x && (g === undefined || p.params[k2] === g))?.value ?? null));
     container.dataset.points = String(ys.flat().filter((v) => v !== null).length);
     this.plot?.destroy();
+    const fg = getComputedStyle(document.documentElement).getPropertyValue('--fg').trim();
     const options: uPlot.Options = {
       width: Math.max(240, container.clientWidth || 400),
       height: 260,
       scales: { x: { time: false } },
-      axes: [{ label: k1, stroke: getComputedStyle(document.documentElement).getPropertyValue('--fg') }, { label: measure, stroke: getComputedStyle(document.documentElement).getPropertyValue('--fg') }],
+      axes: [{ label: k1, stroke: fg, values: siTicks }, { label: measure, stroke: fg, values: siTicks, size: 60 }],
       series: [{ label: k1 }, ...groups.map((g, i) => ({ label: g === undefined ? measure : `${k2} = ${fmt(g)}`, stroke: PALETTE[i % PALETTE.length], width: 1.5, spanGaps: true, points: { show: true, size: 7 } }))],
     };
     this.plot = new uPlot(options, [xs, ...ys] as uPlot.AlignedData, container);

@@ -4,7 +4,7 @@
 // to zoom, double-click to reset, the legend is the cursor read-out; toolbar buttons zoom and pan
 // without a mouse.
 import uPlot from 'uplot';
-import { byId } from './dom.js';
+import { byId, siTicks } from './dom.js';
 import { decimate } from './decimate.js';
 
 export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
@@ -45,7 +45,7 @@ export class WaveformPlot {
       this.container.replaceChildren();
       return;
     }
-    const axis = { stroke: cssVar('--fg'), grid: { stroke: cssVar('--grid') }, ticks: { stroke: cssVar('--grid') } };
+    const axis = { stroke: cssVar('--fg'), grid: { stroke: cssVar('--grid') }, ticks: { stroke: cssVar('--grid') }, values: siTicks, size: 56 };
     const options: uPlot.Options = {
       width: this.width(),
       height: 320,
