@@ -104,6 +104,8 @@ export class SweepPanel {
     const groups = k2 ? [...new Set(points.map((p) => p.params[k2]))] : [undefined];
     const ys = groups.map((g) => xs.map((x) => points.find((p) => p.params[k1] === x && (g === undefined || p.params[k2] === g))?.value ?? null));
     container.dataset.points = String(ys.flat().filter((v) => v !== null).length);
+    container.setAttribute('role', 'img');
+    container.setAttribute('aria-label', `${measure} against ${k1}${k2 ? `, one line per ${k2}` : ''}`);
     this.plot?.destroy();
     const fg = getComputedStyle(document.documentElement).getPropertyValue('--fg').trim();
     const options: uPlot.Options = {

@@ -41,6 +41,8 @@ export class WaveformPlot {
     this.series = values;
     this.container.dataset.points = String(time.length);
     this.container.dataset.series = String(names.length);
+    this.container.setAttribute('role', 'img');
+    this.container.setAttribute('aria-label', names.length ? `Waveforms of ${names.join(', ')} over ${time.length} samples` : 'No signal chosen');
     if (time.length === 0 || names.length === 0) {
       this.container.replaceChildren();
       return;
