@@ -1,7 +1,9 @@
 // The dashboard's access paths in chromium: with API keys on, the page says a key is needed and
-// works once one is entered (kept in sessionStorage, sent as X-API-Key); the job-queue panel shows
-// a real job-queue service's statistics and tasks; the page at phone width in the dark scheme, and
-// keyboard use (Tab reaches the file input, Enter runs). Screenshots: <os tmpdir>/pesim-e2e/.
+// works once one is entered (kept in sessionStorage, sent as X-API-Key), with a file dropped on
+// the page and the run started from the keyboard; the job-queue panel shows a real job-queue
+// service's statistics and tasks; the page at phone width in the dark scheme.
+// Screenshots: <os tmpdir>/pesim-e2e/.
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { openDashboard, type Dashboard } from './browser.js';
 import { startTestService, type TestService } from '../integration/jobq/harness.js';
@@ -26,7 +28,14 @@ describe('dashboard (chromium): API key, job queue, phone width', function () {
       expect(await page.textContent('#open-errors')).to.contain('API key');
       await page.fill('#api-key', 'e2e-key');
       await page.press('#api-key', 'Enter');
-      await page.setInputFiles('#file', BUCK);
+      // This time the file is dropped on the page.
+      const bytes = [...readFileSync(BUCK)];
+      const transfer = await page.evaluateHandle((content) => {
+        const data = new DataTransfer();
+        data.items.add(new File([new Uint8Array(content)], 'buck_simple.ipes'));
+        return data;
+      }, bytes);
+      await page.dispatchEvent('#drop', 'drop', { dataTransfer: transfer });
       await page.waitForSelector('#schematic svg g.component');
       expect(await page.evaluate(() => sessionStorage.getItem('pesim.apiKey'))).to.equal('e2e-key');
       // Keyboard only: the Run button is reached and pressed without the mouse.
@@ -35,6 +44,7 @@ describe('dashboard (chromium): API key, job queue, phone width', function () {
       await page.waitForSelector('#run[data-state="COMPLETED"]', { timeout: 30_000 });
       await page.waitForSelector('#plot canvas');
       await d.screenshot('7-api-key');
+      expect(d.pageErrors).to.deep.equal([]);
     });
   });
 
@@ -78,6 +88,7 @@ describe('dashboard (chromium): API key, job queue, phone width', function () {
       expect(background).to.equal('rgb(21, 24, 28)');
       await page.locator('#circuit').scrollIntoViewIfNeeded();
       await d.screenshot('9-phone-schematic');
+      expect(d.pageErrors).to.deep.equal([]);
     });
   });
 });

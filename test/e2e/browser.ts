@@ -16,6 +16,8 @@ export interface Dashboard {
   service: SimulationServiceHandle;
   browser: Browser;
   page: Page;
+  /** Uncaught exceptions of the page's scripts, in order. */
+  pageErrors: string[];
   /**
    * Saves a screenshot as <SCREENSHOT_DIR>/<name>.png and returns its path: the viewport, or the
    * top `height` pixels of the whole page.
@@ -39,12 +41,15 @@ export async function openDashboard(config: Partial<SimulationServiceConfig> = {
     });
     const page = await browser.newPage({ viewport });
     page.setDefaultTimeout(20_000);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(service.url, { waitUntil: 'load' });
     const opened = browser;
     return {
       service,
       browser: opened,
       page,
+      pageErrors,
       async screenshot(name, height) {
         const path = join(SCREENSHOT_DIR, `${name}.png`);
         const clip = height === undefined ? undefined : { x: 0, y: 0, width: viewport.width, height };

@@ -1,7 +1,8 @@
 // The dashboard in a real browser (chromium via playwright-core) against the real simulation
 // service: open a GeckoCIRCUITS file, see its schematic (one symbol per component), run it and see
 // COMPLETED and a plotted curve, a reader error shown with its line number, a 5-value sweep (5
-// rows, a 5-point plot), the simulations list, a long run paused, resumed and cancelled.
+// rows, a 5-point plot), the simulations list, a parameter edited (stored as a copy), a long run
+// paused, resumed and cancelled.
 // Screenshots of each step: <os tmpdir>/pesim-e2e/*.png.
 import { expect } from 'chai';
 import { drawnPixels, openDashboard, type Dashboard } from './browser.js';
@@ -100,6 +101,19 @@ describe('dashboard (chromium)', function () {
     await d.screenshot('5-simulations');
   });
 
+  it('stores a copy with an edited parameter value and opens it', async () => {
+    const { page } = d;
+    await page.fill('input[data-key="R.1.R"]', '20');
+    await page.click('#apply-params');
+    await page.waitForSelector('#params-status:has-text("Stored as")');
+    await page.waitForFunction(() => document.querySelector('#circuit-name')?.textContent?.includes('(copy)'));
+    const copyId = await page.getAttribute('#circuit', 'data-circuit-id');
+    const components = (await (await fetch(`${d.service.url}/api/v1/circuits/${copyId}/components`)).json()) as { components: Array<{ name: string; parameters: Record<string, unknown> }> };
+    expect(components.components.find((c) => c.name === 'R.1')?.parameters.R).to.equal(20);
+    expect(await page.inputValue('input[data-key="R.1.R"]')).to.equal('20');
+    expect(await page.locator('#circuit-select option').count()).to.equal(3);
+  });
+
   it('pauses, resumes and cancels a long run', async () => {
     const { page } = d;
     await page.locator('#components').scrollIntoViewIfNeeded();
@@ -119,5 +133,9 @@ describe('dashboard (chromium)', function () {
     expect(await page.isDisabled('#run-cancel')).to.equal(true);
     await page.locator('#run').scrollIntoViewIfNeeded();
     await d.screenshot('6-cancelled');
+  });
+
+  it('raised no script error on the way', () => {
+    expect(d.pageErrors).to.deep.equal([]);
   });
 });
