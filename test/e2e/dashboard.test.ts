@@ -1,7 +1,7 @@
 // The dashboard in a real browser (chromium via playwright-core) against the real simulation
 // service: open a GeckoCIRCUITS file, see its schematic (one symbol per component), run it and see
 // COMPLETED and a plotted curve, a reader error shown with its line number, a 5-value sweep (5
-// rows, a 5-point plot), the simulations list, a parameter edited (stored as a copy), a long run
+// rows, a 5-point plot), a 2 × 2 grid, the simulations list, a parameter edited (stored as a copy), a long run
 // paused, resumed and cancelled.
 // Screenshots of each step: <os tmpdir>/pesim-e2e/*.png.
 import { expect } from 'chai';
@@ -88,12 +88,26 @@ describe('dashboard (chromium)', function () {
     await d.screenshot('4-sweep');
   });
 
+  it('runs a 2 × 2 grid of two parameters: 4 rows, one line per value of the second', async () => {
+    const { page } = d;
+    await page.fill('#sweep-v1', '5, 10');
+    await page.fill('#sweep-p2', 'L.1.L');
+    await page.fill('#sweep-v2', '0.0003, 0.0006');
+    await page.click('#sweep-start');
+    await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr[data-status="completed"]').length === 4, undefined, { timeout: 45_000 });
+    await page.waitForSelector('#sweep-plot[data-points="4"]');
+    expect(await page.locator('#sweep-table thead th').allTextContents()).to.include.members(['R.1.R', 'L.1.L']);
+    expect(await page.locator('#sweep-plot .u-legend .u-series').count()).to.equal(3);
+    await page.fill('#sweep-p2', '');
+    await page.fill('#sweep-v2', '');
+  });
+
   it('lists the simulations, filtered by state', async () => {
     const { page } = d;
     await page.selectOption('#sim-status', 'completed');
     await page.click('#sim-filter button[type="submit"]');
-    await page.waitForFunction(() => document.querySelectorAll('#sim-table tbody tr').length === 6);
-    expect(await page.locator('#sim-table tbody tr[data-status="completed"]').count()).to.equal(6);
+    await page.waitForFunction(() => document.querySelectorAll('#sim-table tbody tr').length === 10);
+    expect(await page.locator('#sim-table tbody tr[data-status="completed"]').count()).to.equal(10);
     await page.selectOption('#sim-status', 'failed');
     await page.click('#sim-filter button[type="submit"]');
     await page.waitForFunction(() => document.querySelectorAll('#sim-table tbody tr').length === 0);

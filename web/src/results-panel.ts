@@ -23,7 +23,16 @@ export class ResultsPanel {
     }
   }
 
+  /** Shows the simulation's signals, waveforms and measurements; failures are shown. */
   async show(simulationId: string): Promise<void> {
+    try {
+      await this.load(simulationId);
+    } catch (error) {
+      byId('run-errors').textContent = errorLines(error).join(' · ');
+    }
+  }
+
+  private async load(simulationId: string): Promise<void> {
     const status = await getJson<SimulationStatus>(`/api/v1/simulations/${simulationId}`);
     this.simulationId = simulationId;
     this.samples.clear();

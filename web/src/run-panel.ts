@@ -52,14 +52,22 @@ export class RunPanel {
     byId('run-errors').replaceChildren();
     try {
       const submitted = await sendJson<{ simulationId: string }>('POST', '/api/v1/simulations', { circuitFile: this.circuitId });
-      await this.watch(submitted.simulationId);
+      await this.follow(submitted.simulationId);
     } catch (error) {
       byId('run-errors').textContent = errorLines(error).join(' · ');
     }
   }
 
-  /** Shows the simulation's state and follows its progress until it ends. */
+  /** Shows the simulation's state and follows its progress until it ends; failures are shown. */
   async watch(simulationId: string): Promise<void> {
+    try {
+      await this.follow(simulationId);
+    } catch (error) {
+      byId('run-errors').textContent = errorLines(error).join(' · ');
+    }
+  }
+
+  private async follow(simulationId: string): Promise<void> {
     this.watching?.abort();
     const watching = new AbortController();
     this.watching = watching;

@@ -12,6 +12,8 @@ export class SweepPanel {
   private circuitId: string | undefined;
   private batchId: string | undefined;
   private keys: string[] = [];
+  private mode = 'grid';
+  private refreshing = false;
   private timer: number | undefined;
   private readonly measured = new Map<string, Record<string, number>>();
   private plot: uPlot | undefined;
@@ -43,6 +45,7 @@ export class SweepPanel {
       const submitted = await sendJson<{ batchId: string; totalSimulations: number }>('POST', '/api/v1/simulations/batch', { base: { circuitFile: this.circuitId }, sweep, mode });
       this.batchId = submitted.batchId;
       this.keys = Object.keys(sweep);
+      this.mode = mode;
       this.measured.clear();
       byId<HTMLButtonElement>('sweep-cancel').disabled = false;
       byId('sweep').dataset.batchId = submitted.batchId;
@@ -65,20 +68,28 @@ export class SweepPanel {
   }
 
   private async refresh(): Promise<void> {
-    if (!this.batchId) return;
+    if (!this.batchId || this.refreshing) return;
+    this.refreshing = true;
     let batch: BatchStatus;
     try {
       batch = await getJson<BatchStatus>(`/api/v1/simulations/batch/${this.batchId}`);
+      const runs = Object.entries(batch.simulations);
+      await Promise.all(runs.filter(([id, r]) => r.status === 'completed' && !this.measured.has(id)).map(async ([id]) => {
+        const status = await getJson<SimulationStatus>(`/api/v1/simulations/${id}`);
+        this.measured.set(id, status.results?.measurements ?? {});
+      }));
     } catch (error) {
       byId('sweep-errors').textContent = errorLines(error).join(' · ');
       window.clearInterval(this.timer);
       return;
+    } finally {
+      this.refreshing = false;
     }
+    this.render(batch);
+  }
+
+  private render(batch: BatchStatus): void {
     const runs = Object.entries(batch.simulations);
-    await Promise.all(runs.filter(([id, r]) => r.status === 'completed' && !this.measured.has(id)).map(async ([id]) => {
-      const status = await getJson<SimulationStatus>(`/api/v1/simulations/${id}`);
-      this.measured.set(id, status.results?.measurements ?? {});
-    }));
     const names = [...new Set([...this.measured.values()].flatMap((m) => Object.keys(m)))];
     const measureInput = byId<HTMLInputElement>('sweep-measure');
     if (!measureInput.value && names.length) measureInput.value = names[0];
@@ -101,11 +112,12 @@ export class SweepPanel {
     const container = byId('sweep-plot');
     const [k1, k2] = this.keys;
     const xs = [...new Set(points.map((p) => p.params[k1]))].sort((a, b) => a - b);
-    const groups = k2 ? [...new Set(points.map((p) => p.params[k2]))] : [undefined];
+    // A grid gets one line per value of the second parameter; a zip sweep is one line.
+    const groups = k2 && this.mode === 'grid' ? [...new Set(points.map((p) => p.params[k2]))] : [undefined];
     const ys = groups.map((g) => xs.map((x) => points.find((p) => p.params[k1] === x && (g === undefined || p.params[k2] === g))?.value ?? null));
     container.dataset.points = String(ys.flat().filter((v) => v !== null).length);
     container.setAttribute('role', 'img');
-    container.setAttribute('aria-label', `${measure} against ${k1}${k2 ? `, one line per ${k2}` : ''}`);
+    container.setAttribute('aria-label', `${measure} against ${k1}${groups.length > 1 ? `, one line per ${k2}` : ''}`);
     this.plot?.destroy();
     const fg = getComputedStyle(document.documentElement).getPropertyValue('--fg').trim();
     const options: uPlot.Options = {
