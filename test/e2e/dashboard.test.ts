@@ -124,8 +124,9 @@ describe('dashboard (chromium)', function () {
     const copyId = await page.getAttribute('#circuit', 'data-circuit-id');
     const components = (await (await fetch(`${d.service.url}/api/v1/circuits/${copyId}/components`)).json()) as { components: Array<{ name: string; parameters: Record<string, unknown> }> };
     expect(components.components.find((c) => c.name === 'R.1')?.parameters.R).to.equal(20);
-    expect(await page.inputValue('input[data-key="R.1.R"]')).to.equal('20');
-    expect(await page.locator('#circuit-select option').count()).to.equal(3);
+    // The page refreshes its component table and circuit list after the copy: wait for both.
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[data-key="R.1.R"]')?.value === '20');
+    await page.waitForFunction(() => document.querySelectorAll('#circuit-select option').length === 3);
   });
 
   it('pauses, resumes and cancels a long run', async () => {
