@@ -31,10 +31,16 @@ export class ServiceRunner implements SimulationRunner {
     private readonly runtime: Runtime,
     /** What the simulation's record names as its circuit (the loaded file). */
     private readonly describe: () => string,
+    /** Largest simulated time / time step accepted (sim.api.max-steps). */
+    private readonly maxSteps: number,
   ) {}
 
   async run(netlist: Netlist, options: RunOptions): Promise<ControlRun> {
     const source = this.describe();
+    const steps = netlist.settings.tEnd / netlist.settings.dt;
+    if (steps > this.maxSteps) {
+      throw new ControlError('INVALID_ARGUMENT', `runSimulation: ${steps.toExponential(3)} steps (end time / time step) exceed the limit of ${this.maxSteps} (sim.api.max-steps)`);
+    }
     const request: StoredRequest = { circuitFile: `XML-RPC loadCircuit ${source}`, circuitName: netlist.name ?? source };
     try {
       const { task, result } = await runOnRuntime(

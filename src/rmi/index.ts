@@ -1,0 +1,51 @@
+// Assembly of the XML-RPC remote-control server of `pesim serve`: one ControlSession (shared by all
+// connections, its runs on the service's job runtime), the specification's methods, the PLECS
+// dialect and the introspection methods, on their own port (SIM_RMI_PORT) and the service's host.
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { ControlSession } from '../control/session.js';
+import { engineInfo } from '../engine/simulate.js';
+import type { Runtime } from '../jobs/runtime.js';
+import { controlMethods } from './control-methods.js';
+import { methodTable, type MethodTable } from './methods.js';
+import { plecsMethods } from './plecs-methods.js';
+import { startRmiServer, type RmiServerHandle } from './server.js';
+import { ServiceRunner } from './service-runner.js';
+import { systemMethods } from './system-methods.js';
+
+export interface RmiSettings {
+  host: string;
+  port: number;
+  /** Folder every path of loadCircuit, saveCircuit, exportData and plecs.load must stay in. */
+  root: string;
+  maxBodyBytes: number;
+  /** Most nested XML elements in a request. */
+  maxDepth: number;
+  auth: { enabled: boolean; keys: readonly string[] };
+  /** Largest TimeSpan / FixedStep of a plecs.simulate run. */
+  maxSteps: number;
+  version: string;
+}
+
+export type { RmiServerHandle } from './server.js';
+
+export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logger: Logger): Promise<RmiServerHandle> {
+  const root = resolve(settings.root);
+  let session: ControlSession | undefined = undefined;
+  const runner = new ServiceRunner(runtime, () => session?.circuitFile()?.path ?? 'circuit', settings.maxSteps);
+  session = new ControlSession({ runner, baseDir: root, root });
+  let table: MethodTable = new Map();
+  table = methodTable(
+    controlMethods(session),
+    plecsMethods({ runtime, root, maxSteps: settings.maxSteps, version: settings.version, engineVersion: engineInfo().version }),
+    systemMethods(() => table),
+  );
+  return startRmiServer({
+    host: settings.host,
+    port: settings.port,
+    limits: { maxBodyBytes: settings.maxBodyBytes, maxDepth: settings.maxDepth },
+    auth: settings.auth,
+    methods: table,
+    logger: logger.child({ component: 'xmlrpc' }),
+  });
+}
