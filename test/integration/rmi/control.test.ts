@@ -7,10 +7,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startRmiHarness, type RmiHarness } from './harness.js';
 
-interface Fault {
-  fault: { code: number; string: string };
-}
-
 describe('XML-RPC: the specification\'s remote-control methods', function () {
   this.timeout(120_000);
   let h: RmiHarness;
