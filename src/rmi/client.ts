@@ -37,14 +37,14 @@ export class XmlRpcClient {
     return `http://${this.options.host}:${this.options.port}${this.options.path ?? '/RPC2'}`;
   }
 
-  /** Calls a method; `timeoutSeconds` overrides the client's time-out for this call. */
-  call(methodName: string, params: XmlRpcValue[], timeoutSeconds = this.options.timeoutSeconds): Promise<XmlRpcValue> {
+  /** Calls a method; `timeoutSeconds` overrides the client's time-out for this call; aborting `signal` drops the call. */
+  call(methodName: string, params: XmlRpcValue[], timeoutSeconds = this.options.timeoutSeconds, signal?: AbortSignal): Promise<XmlRpcValue> {
     const body = Buffer.from(encodeMethodCall(methodName, params), 'utf8');
     const headers: Record<string, string | number> = { 'Content-Type': 'text/xml', 'Content-Length': body.length };
     if (this.options.apiKey) headers['X-API-Key'] = this.options.apiKey;
     return new Promise((resolve, reject) => {
       const req = httpRequest(
-        { host: this.options.host, port: this.options.port, path: this.options.path ?? '/RPC2', method: 'POST', headers, agent: this.agent },
+        { host: this.options.host, port: this.options.port, path: this.options.path ?? '/RPC2', method: 'POST', headers, agent: this.agent, signal },
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
