@@ -31,9 +31,12 @@ export type { RmiServerHandle } from './server.js';
 
 export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logger: Logger): Promise<RmiServerHandle> {
   const root = resolve(settings.root);
-  let session: ControlSession | undefined = undefined;
-  const runner = new ServiceRunner(runtime, () => session?.circuitFile()?.path ?? 'circuit', settings.maxSteps);
-  session = new ControlSession({ runner, baseDir: root, root });
+  // The runner names the session's circuit file in the simulations it submits.
+  const loaded: { session?: ControlSession } = {};
+  const runner = new ServiceRunner(runtime, () => loaded.session?.circuitFile()?.path ?? 'circuit', settings.maxSteps);
+  const session = new ControlSession({ runner, baseDir: root, root });
+  loaded.session = session;
+  // system.listMethods and system.methodHelp read the table they are part of.
   let table: MethodTable = new Map();
   table = methodTable(
     controlMethods(session),

@@ -33,6 +33,7 @@ export interface FinishedRun {
 export function awaitTask(runtime: Runtime, submitted: TaskRecord, options: WaitOptions = {}): Promise<FinishedRun> {
   const { scheduler, events } = runtime;
   const id = submitted.id;
+  let timedOut = false;
   return new Promise<TaskRecord>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     const finish = (task: TaskRecord): void => {
@@ -60,10 +61,8 @@ export function awaitTask(runtime: Runtime, submitted: TaskRecord, options: Wait
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.timeoutSeconds && options.timeoutSeconds > 0) {
       timer = setTimeout(() => {
-        const current = scheduler.get(id);
-        if (FINAL_STATES.includes(current.state)) return;
-        const cancelled = scheduler.cancel(id);
-        finish({ ...cancelled, errorCode: 'TIMEOUT', errorMessage: `the run exceeded its time-out of ${options.timeoutSeconds} s` });
+        timedOut = true;
+        cancel(); // the cancelled state event ends the wait
       }, options.timeoutSeconds * 1000);
     }
     const current = FINAL_STATES.includes(submitted.state) ? submitted : scheduler.get(id);
@@ -72,7 +71,7 @@ export function awaitTask(runtime: Runtime, submitted: TaskRecord, options: Wait
   }).then(async (task) => {
     if (task.state === 'completed') return { task, result: await scheduler.result(id) };
     if (task.state === 'cancelled') {
-      throw new RuntimeRunError(task, task.errorCode === 'TIMEOUT' ? `TIMEOUT: ${task.errorMessage}` : `CANCELLED: simulation ${id} was cancelled`);
+      throw new RuntimeRunError(task, timedOut ? `TIMEOUT: the run exceeded its time-out of ${options.timeoutSeconds} s and was cancelled` : 'CANCELLED: the simulation was cancelled');
     }
     throw new RuntimeRunError(task, `${task.errorCode ?? 'FAILED'}: ${task.errorMessage ?? 'the simulation failed'}`);
   });

@@ -51,7 +51,7 @@ export class ServiceRunner implements SimulationRunner {
       return { id: task.id, result: withChannels(netlist, result) };
     } catch (error) {
       if (error instanceof RuntimeRunError) {
-        if (error.task.state === 'cancelled') throw new ControlError('CANCELLED', `runSimulation: simulation ${error.task.id} was stopped by stopSimulation()`);
+        if (error.task.state === 'cancelled') throw new ControlError('CANCELLED', `runSimulation: simulation ${error.task.id} was cancelled (stopSimulation(), or DELETE over HTTP)`);
         throw new ControlError('SIMULATION_FAILED', `runSimulation: simulation ${error.task.id} failed: ${error.message}`);
       }
       throw error;

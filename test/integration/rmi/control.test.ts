@@ -124,7 +124,7 @@ out(res)
 
   it('stopSimulation from a second connection ends the blocked runSimulation with CANCELLED', async () => {
     // A 1-second buck at 50 ns steps (20 million steps) runs long enough to be stopped.
-    const r = await h.python<{ run: [number, string]; stopped: boolean; again: boolean }>(`
+    const r = await h.python<{ run: [number, string]; stopped: boolean; busy: [number, string] | null; again: boolean }>(`
 import threading, time
 server.loadCircuit("models/buck.json")
 server.setEndTime(1.0)
@@ -139,15 +139,22 @@ def run():
 t = threading.Thread(target=run)
 t.start()
 stopped = False
+busy = None
 for _ in range(200):
     time.sleep(0.05)
+    try:
+        connect().runSimulation()
+    except xmlrpc.Fault as f:
+        busy = [f.faultCode, f.faultString]
     if connect().stopSimulation():
         stopped = True
         break
 t.join(60)
-out({"run": result.get("run"), "stopped": stopped, "again": connect().stopSimulation()})
+out({"run": result.get("run"), "stopped": stopped, "busy": busy, "again": connect().stopSimulation()})
 `);
     expect(r.stopped).to.equal(true);
+    expect(r.busy![0]).to.equal(10);
+    expect(r.busy![1]).to.match(/^BUSY: /);
     expect(r.run[0]).to.equal(11);
     expect(r.run[1]).to.match(/^CANCELLED: /);
     expect(r.again).to.equal(false);

@@ -101,6 +101,24 @@ out(server.plecs.simulate("buck", {"ModelVars": {"R.1.R": 5.0}}))
     expect(JSON.stringify(listed.body)).to.contain('buck');
   });
 
+  it('ends a run past its SolverOpts.Timeout: a fault for one run, a string in a list', async () => {
+    const r = await h.python<unknown[]>(`
+server.plecs.load(${JSON.stringify(model)})
+slow = {"SolverOpts": {"TimeSpan": 2.0, "FixedStep": 5e-8, "Timeout": 0.3}}
+try:
+    server.plecs.simulate("buck", slow)
+    single = "no fault"
+except xmlrpc.Fault as f:
+    single = [f.faultCode, f.faultString]
+listed = server.plecs.simulate("buck", [slow, {"SolverOpts": {"TimeSpan": 1e-4}}])
+out([single, listed[0], len(listed[1]["Time"])])
+`);
+    expect((r[0] as [number, string])[0]).to.equal(12);
+    expect((r[0] as [number, string])[1], String(r[0])).to.match(/TIMEOUT: the run exceeded its time-out of 0\.3 s/);
+    expect(r[1]).to.be.a('string').and.match(/TIMEOUT/);
+    expect(r[2]).to.be.greaterThan(10);
+  });
+
   it('faults for unknown methods, bad options and a model outside the root', async () => {
     const r = await h.python<[number, string][]>(`
 res = []
