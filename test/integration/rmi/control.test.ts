@@ -3,9 +3,10 @@
 // waveforms checked against the buck converter's physics, save and export inside SIM_RMI_ROOT, the
 // faults of each method, and a stop from a second connection.
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRmiHarness, type RmiHarness } from './harness.js';
+import { BUCK_1MS, startRmiHarness, type RmiHarness } from './harness.js';
 
 describe('XML-RPC: the specification\'s remote-control methods', function () {
   this.timeout(120_000);
@@ -69,6 +70,23 @@ out([a, b, c, g, d])
     expect(r[4]).to.equal(1e-3);
   });
 
+  it('sets a global parameter that the next run uses', async () => {
+    const r = await h.python<number[]>(`
+server.loadCircuit("models/buck-vin.json")
+server.runSimulation()
+at48 = server.getMeasurement("SCOPE.1", "ch1_max")
+server.setGlobalParameter("Vin", 24)
+vin = server.getGlobalParameter("$Vin")
+component = server.getParameter("V.1", "value")
+server.runSimulation()
+out([at48, vin, component, server.getMeasurement("SCOPE.1", "ch1_max")])
+`);
+    expect(r[1]).to.equal(24);
+    expect(r[2]).to.equal(24); // the $Vin reference resolved
+    // A linear circuit apart from the diode drop: half the input, about half the peak output.
+    expect(r[3] / r[0]).to.be.closeTo(0.5, 0.05);
+  });
+
   it('saves and exports inside SIM_RMI_ROOT', async () => {
     const r = await h.python<string[]>(`
 server.loadCircuit("models/buck.json")
@@ -77,7 +95,8 @@ saved = server.saveCircuit("saved.json")
 server.runSimulation()
 exported = server.exportData("wave.csv", "csv")
 as_json = server.exportData("wave.json", "json")
-out([saved, exported, as_json])
+as_parquet = server.exportData("wave.parquet", "parquet")
+out([saved, exported, as_json, as_parquet])
 `);
     expect(r[0]).to.equal(join(h.root, 'saved.json'));
     const saved = JSON.parse(readFileSync(r[0], 'utf8')) as { elements: { name: string; params: Record<string, number> }[] };
@@ -85,6 +104,7 @@ out([saved, exported, as_json])
     expect(existsSync(join(h.root, 'wave.csv'))).to.equal(true);
     expect(readFileSync(join(h.root, 'wave.csv'), 'utf8').split('\n').length).to.be.greaterThan(100);
     expect(existsSync(join(h.root, 'wave.json'))).to.equal(true);
+    expect(readFileSync(r[3]).subarray(0, 4).toString()).to.equal('PAR1');
   });
 
   it('answers each method\'s faults with its code and a message naming the problem', async () => {
@@ -120,6 +140,34 @@ out(res)
     expect(r[2][1]).to.match(/loadCircuit: argument 1 \(path\) must be a string, got int/);
     expect(r[4][1]).to.match(/UNKNOWN_COMPONENT: .*R\.1/);
     expect(r[11][1]).to.match(/noSuchMethod/);
+  });
+
+  it('refuses paths that leave the root through a symbolic link, for reads and writes', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'pesim-rmi-outside-'));
+    try {
+      writeFileSync(join(outside, 'buck.json'), JSON.stringify(BUCK_1MS));
+      symlinkSync(outside, join(h.root, 'escape'));
+      const r = await h.python<[number, string][]>(`
+res = []
+for call in (lambda: server.loadCircuit("escape/buck.json"), lambda: server.plecs.load("escape/buck.json")):
+    try:
+        call()
+        res.append([0, "no fault"])
+    except xmlrpc.Fault as f:
+        res.append([f.faultCode, f.faultString])
+server.loadCircuit("models/buck.json")
+try:
+    server.saveCircuit("escape/written.json")
+    res.append([0, "no fault"])
+except xmlrpc.Fault as f:
+    res.append([f.faultCode, f.faultString])
+out(res)
+`);
+      expect(r.map(([code]) => code)).to.deep.equal([3, 3, 3]);
+      expect(existsSync(join(outside, 'written.json'))).to.equal(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('stopSimulation from a second connection ends the blocked runSimulation with CANCELLED', async () => {

@@ -1,5 +1,5 @@
 // The XML-RPC tests' set-up: the simulation service with its remote-control port on loopback (a
-// probed free port), a temporary SIM_RMI_ROOT holding a 1 ms buck converter as a JSON netlist, and
+// probed free port), a temporary SIM_RMI_ROOT holding 1 ms buck converters as JSON netlists, and
 // `python()`, which runs a snippet with Python's xmlrpc.client (test/fixtures/xmlrpc_run.py) and
 // returns the value it printed.
 import { execFile } from 'node:child_process';
@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Netlist } from '../../../src/formats/netlist.js';
 import type { SimulationServiceConfig } from '../../../src/http/config.js';
 import { buck } from '../../fixtures/circuits.js';
 import { startHarness, type Harness } from '../simulation/harness.js';
@@ -16,6 +17,13 @@ const RUNNER = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/xml
 
 /** A buck converter of 1 ms at 1 µs steps: SCOPE.1 = [vout, iL]. */
 export const BUCK_1MS = buck({ tEnd: 1e-3, dt: 1e-6 });
+
+/** The same buck with its input voltage as the global parameter $Vin (48 V). */
+export const BUCK_VIN: Netlist = {
+  ...BUCK_1MS,
+  parameters: { Vin: 48 },
+  elements: BUCK_1MS.elements.map((e) => (e.name === 'V.1' ? { ...e, params: { waveform: 'dc', value: '$Vin' } } : e)),
+};
 
 /** A port nobody listens on right now. */
 export function freePort(): Promise<number> {
@@ -59,6 +67,7 @@ export async function startRmiHarness(config: Partial<SimulationServiceConfig> =
   const root = mkdtempSync(join(tmpdir(), 'pesim-rmi-root-'));
   mkdirSync(join(root, 'models'));
   writeFileSync(join(root, 'models', 'buck.json'), JSON.stringify(BUCK_1MS));
+  writeFileSync(join(root, 'models', 'buck-vin.json'), JSON.stringify(BUCK_VIN));
   const rmiPort = await freePort();
   const harness = await startHarness({ rmiPort, rmiRoot: root, ...config });
   const rmiUrl = harness.handle.rmiUrl!;
