@@ -63,7 +63,8 @@ export function plecsMethods(context: PlecsContext): RmiMethod[] {
       if (param === 'TimeSpan') return String(m.overrides.TimeSpan ?? m.netlist.settings.tEnd);
       if (param === 'FixedStep' || param === 'MaxStep') return String(m.overrides[param] ?? m.netlist.settings.dt);
       const key = overrideKey(m.netlist, param, 'plecs.get');
-      return String(m.overrides[key] ?? m.netlist.parameters?.[key.slice(1)]);
+      if (!key.startsWith('$')) return describe(m, key.slice(0, key.lastIndexOf('.')), key.slice(key.lastIndexOf('.') + 1));
+      return String(m.overrides[key] ?? m.netlist.parameters![key.slice(1)]);
     }
     const params = componentParams(m, component);
     const key = `${component}.${param}`;

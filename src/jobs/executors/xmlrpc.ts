@@ -10,7 +10,8 @@ import { resolve } from 'node:path';
 import { RunController } from '../../engine/controller.js';
 import type { Netlist } from '../../formats/netlist.js';
 import { XmlRpcClient, XmlRpcConnectionError } from '../../rmi/client.js';
-import { isStruct, type XmlRpcValue } from '../../rmi/values.js';
+import { XmlRpcFault, isStruct, type XmlRpcValue } from '../../rmi/values.js';
+import { QUEUE_FULL_FAULT } from '../../rmi/faults.js';
 import type { StoredResult } from '../types.js';
 import type { ExecutionOutcome, ExecutionRequest, Executor } from './types.js';
 
@@ -86,7 +87,9 @@ export class XmlRpcExecutor implements Executor {
         const message = abort.signal.aborted ? 'the run was cancelled' : `cannot reach the simulator at ${this.client.address}: ${(error as Error).message}. ${CONNECTION_SUGGESTION}`;
         return { ok: false, error: { code: 'SIMULATOR_CONNECTION_ERROR', message, deterministic: false } };
       }
-      return { ok: false, error: { code: 'SIMULATION_FAILED', message: `the simulator at ${this.client.address}: ${(error as Error).message}`, deterministic: true } };
+      // A simulator whose own queue is full may take the run later: that attempt is retried.
+      const busy = error instanceof XmlRpcFault && error.faultCode === QUEUE_FULL_FAULT;
+      return { ok: false, error: { code: busy ? 'SIMULATOR_BUSY' : 'SIMULATION_FAILED', message: `the simulator at ${this.client.address}: ${(error as Error).message}`, deterministic: !busy } };
     } finally {
       clearInterval(watch);
     }

@@ -61,6 +61,7 @@ server.plecs.set("buck/R.1", "R", "2.5")
 after = server.plecs.get("buck/R.1", "R")
 server.plecs.set("buck", "TimeSpan", 4e-4)
 all_params = server.plecs.get("buck/R.1")
+by_model = server.plecs.get("buck", "R.1.R")
 res = server.plecs.simulate("buck")
 server.plecs.close("buck")
 try:
@@ -68,13 +69,14 @@ try:
     closed = "no fault"
 except xmlrpc.Fault as f:
     closed = f.faultString
-out([before, after, all_params, res["Time"][-1], closed])
+out([before, after, all_params, res["Time"][-1], closed, by_model])
 `);
     expect(r[0]).to.equal('5');
     expect(r[1]).to.equal('2.5');
     expect(r[2]).to.deep.equal({ R: '2.5' });
     expect(r[3] as number).to.be.closeTo(4e-4, 1e-6);
     expect(r[4]).to.match(/no model "buck" is loaded/);
+    expect(r[5]).to.equal('2.5');
   });
 
   it('runs a pyplecs batch plecs.simulate(name, [opts, opts, opts]) in parallel, results in input order', async () => {
