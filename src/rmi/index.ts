@@ -37,11 +37,12 @@ export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logg
   const session = new ControlSession({ runner, baseDir: root, root });
   loaded.session = session;
   // system.listMethods and system.methodHelp read the table they are part of.
+  const log = logger.child({ component: 'xmlrpc' });
   let table: MethodTable = new Map();
   table = methodTable(
     controlMethods(session),
     plecsMethods({ runtime, root, maxSteps: settings.maxSteps, version: settings.version, engineVersion: engineInfo().version }),
-    systemMethods(() => table),
+    systemMethods(() => table, (error) => log.error({ err: error }, 'XML-RPC method failed')),
   );
   return startRmiServer({
     host: settings.host,
@@ -49,6 +50,6 @@ export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logg
     limits: { maxBodyBytes: settings.maxBodyBytes, maxDepth: settings.maxDepth },
     auth: settings.auth,
     methods: table,
-    logger: logger.child({ component: 'xmlrpc' }),
+    logger: log,
   });
 }

@@ -121,6 +121,26 @@ out([single, listed[0], len(listed[1]["Time"])])
     expect(r[2]).to.be.greaterThan(10);
   });
 
+  it('answers system.multicall as Python\'s MultiCall sends it, a fault in its slot', async () => {
+    const r = await h.python<unknown[]>(`
+calls = xmlrpc.MultiCall(server)
+calls.plecs.load(${JSON.stringify(model)})
+calls.plecs.get("buck/R.1", "R")
+calls.plecs.nothing()
+results = calls()
+answers = []
+for i in range(3):
+    try:
+        answers.append(results[i])
+    except xmlrpc.Fault as f:
+        answers.append([f.faultCode, f.faultString])
+out(answers)
+`);
+    expect(r[0]).to.equal('buck');
+    expect(r[1]).to.equal('5');
+    expect((r[2] as [number, string])[0]).to.equal(-32601);
+  });
+
   it('faults for unknown methods, bad options and a model outside the root', async () => {
     const r = await h.python<[number, string][]>(`
 res = []
