@@ -58,12 +58,12 @@ export function plecsMethods(context: PlecsContext): RmiMethod[] {
     return item.params ?? {};
   };
 
-  const describe = (m: PlecsModel, component: string | undefined, param: string): string => {
+  const parameterText = (m: PlecsModel, component: string | undefined, param: string): string => {
     if (component === undefined) {
       if (param === 'TimeSpan') return String(m.overrides.TimeSpan ?? m.netlist.settings.tEnd);
       if (param === 'FixedStep' || param === 'MaxStep') return String(m.overrides[param] ?? m.netlist.settings.dt);
       const key = overrideKey(m.netlist, param, 'plecs.get');
-      if (!key.startsWith('$')) return describe(m, key.slice(0, key.lastIndexOf('.')), key.slice(key.lastIndexOf('.') + 1));
+      if (!key.startsWith('$')) return parameterText(m, key.slice(0, key.lastIndexOf('.')), key.slice(key.lastIndexOf('.') + 1));
       return String(m.overrides[key] ?? m.netlist.parameters![key.slice(1)]);
     }
     const params = componentParams(m, component);
@@ -146,9 +146,9 @@ export function plecsMethods(context: PlecsContext): RmiMethod[] {
       call(p) {
         argumentCount('plecs.get', p, 1, 1);
         const { model: m, component } = target(stringArg('plecs.get', p, 0, 'path'));
-        if (p[1] !== undefined && p[1] !== null) return describe(m, component, stringArg('plecs.get', p, 1, 'param'));
+        if (p[1] !== undefined && p[1] !== null) return parameterText(m, component, stringArg('plecs.get', p, 1, 'param'));
         const names = component === undefined ? [...MODEL_SETTINGS, ...Object.keys(m.netlist.parameters ?? {})] : Object.keys(componentParams(m, component));
-        return Object.fromEntries(names.map((name) => [name, describe(m, component, name)]));
+        return Object.fromEntries(names.map((name) => [name, parameterText(m, component, name)]));
       },
     },
     {
@@ -166,7 +166,7 @@ export function plecsMethods(context: PlecsContext): RmiMethod[] {
         } else if (component === undefined) {
           m.overrides[overrideKey(m.netlist, param, 'plecs.set')] = value;
         } else {
-          describe(m, component, param); // the parameter must exist
+          parameterText(m, component, param); // the parameter must exist
           m.overrides[`${component}.${param}`] = value;
         }
         return true;
