@@ -121,4 +121,19 @@ describe('job queue with simulator.mode xmlrpc against pesim serve', function ()
     expect(ids.some((id) => queue.runtime.store.tasks.get(id)!.attempts > 1)).to.equal(true);
     expect((await request(queue, 'GET', '/health')).body).to.include({ simulator_connected: true });
   });
+
+  it('fails a task with SIMULATOR_CONNECTION_ERROR and a suggestion once its retries are spent', async () => {
+    const submitted = await request(queue, 'POST', '/simulations', { model_file: 'medium.json', parameters: { 'R.1.R': 3 } });
+    const id = submitted.body.task_id as string;
+    await waitForState(queue, id, ['running', 'completed']);
+    await simulator!.close();
+    simulator = undefined;
+    const done = await waitForState(queue, id, ['completed', 'failed'], 90_000);
+    expect(done.state).to.equal('failed');
+    expect(done.errorCode).to.equal('SIMULATOR_CONNECTION_ERROR');
+    expect(done.attempts).to.equal(7); // the first attempt and retry_attempts = 6 retries
+    expect(done.errorMessage).to.match(/cannot reach the simulator at http:\/\/127\.0\.0\.1:\d+\/RPC2.*Start the simulator/);
+    const result = await request(queue, 'GET', `/simulations/${id}/result`);
+    expect(result.body).to.include({ status: 'failed' });
+  });
 });
