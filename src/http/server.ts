@@ -101,7 +101,7 @@ export async function startSimulationService(
       });
     });
     if (rmiPort > 0) {
-      const rmiSettings = { host: full.host, port: rmiPort, root: full.rmiRoot, maxBodyBytes: full.rmiMaxBodyBytes, maxDepth: 128 };
+      const rmiSettings = { host: full.host, port: rmiPort, root: full.rmiRoot, maxBodyBytes: full.rmiMaxBodyBytes };
       rmi = await startRemoteControl({ ...rmiSettings, auth: { enabled: full.authEnabled, keys: full.apiKeys }, maxSteps: full.maxSteps, version: services.version }, runtime, logger);
     }
   } catch (error) {

@@ -6,9 +6,6 @@ import { ControlError, type ControlErrorCode } from '../control/types.js';
 import { QueueFullError } from '../jobs/errors.js';
 import { FAULT, XmlRpcFault } from './values.js';
 
-/** The job runtime refused new runs: too many unfinished simulations. */
-export const QUEUE_FULL_FAULT = 503;
-
 export const CONTROL_FAULT_CODES: Record<ControlErrorCode, number> = {
   NO_CIRCUIT: 1,
   NO_RESULT: 2,
@@ -33,7 +30,7 @@ export const FAULT_TABLE: readonly string[] = [
   `${FAULT.INVALID_PARAMS} INVALID_PARAMS`,
   `${FAULT.INTERNAL_ERROR} INTERNAL_ERROR`,
   `${FAULT.TOO_LARGE} TOO_LARGE`,
-  `${QUEUE_FULL_FAULT} QUEUE_FULL`,
+  `${FAULT.QUEUE_FULL} QUEUE_FULL`,
 ];
 
 export function controlFault(error: ControlError): XmlRpcFault {
@@ -44,7 +41,7 @@ export function controlFault(error: ControlError): XmlRpcFault {
 export function toFault(error: unknown, log: (error: unknown) => void): XmlRpcFault {
   if (error instanceof XmlRpcFault) return error;
   if (error instanceof ControlError) return controlFault(error);
-  if (error instanceof QueueFullError) return new XmlRpcFault(QUEUE_FULL_FAULT, `QUEUE_FULL: ${error.message}`);
+  if (error instanceof QueueFullError) return new XmlRpcFault(FAULT.QUEUE_FULL, `QUEUE_FULL: ${error.message}`);
   log(error);
   return new XmlRpcFault(FAULT.INTERNAL_ERROR, 'INTERNAL_ERROR: the server failed while handling the call; its log has the details');
 }

@@ -19,8 +19,8 @@ export interface RmiSettings {
   /** Folder every path of loadCircuit, saveCircuit, exportData and plecs.load must stay in. */
   root: string;
   maxBodyBytes: number;
-  /** Most nested XML elements in a request. */
-  maxDepth: number;
+  /** Most nested XML elements in a request (default MAX_DEPTH). */
+  maxDepth?: number;
   auth: { enabled: boolean; keys: readonly string[] };
   /** Largest TimeSpan / FixedStep of a plecs.simulate run. */
   maxSteps: number;
@@ -28,6 +28,9 @@ export interface RmiSettings {
 }
 
 export type { RmiServerHandle } from './server.js';
+
+/** Most nested elements in a request: about 40 levels of arrays or structs (each adds three elements). */
+export const MAX_DEPTH = 128;
 
 export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logger: Logger): Promise<RmiServerHandle> {
   const root = resolve(settings.root);
@@ -47,7 +50,7 @@ export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logg
   return startRmiServer({
     host: settings.host,
     port: settings.port,
-    limits: { maxBodyBytes: settings.maxBodyBytes, maxDepth: settings.maxDepth },
+    limits: { maxBodyBytes: settings.maxBodyBytes, maxDepth: settings.maxDepth ?? MAX_DEPTH },
     auth: settings.auth,
     methods: table,
     logger: log,

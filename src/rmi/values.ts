@@ -30,6 +30,8 @@ export const FAULT = {
   UNAUTHORIZED: 401,
   /** The body exceeds the size limit. */
   TOO_LARGE: 413,
+  /** The job runtime refused new runs: too many unfinished simulations. */
+  QUEUE_FULL: 503,
 } as const;
 
 export class XmlRpcFault extends Error {

@@ -10,8 +10,7 @@ import { resolve } from 'node:path';
 import { RunController } from '../../engine/controller.js';
 import type { Netlist } from '../../formats/netlist.js';
 import { XmlRpcClient, XmlRpcConnectionError } from '../../rmi/client.js';
-import { XmlRpcFault, isStruct, type XmlRpcValue } from '../../rmi/values.js';
-import { QUEUE_FULL_FAULT } from '../../rmi/faults.js';
+import { FAULT, XmlRpcFault, isStruct, type XmlRpcValue } from '../../rmi/values.js';
 import type { StoredResult } from '../types.js';
 import type { ExecutionOutcome, ExecutionRequest, Executor } from './types.js';
 
@@ -88,7 +87,7 @@ export class XmlRpcExecutor implements Executor {
         return { ok: false, error: { code: 'SIMULATOR_CONNECTION_ERROR', message, deterministic: false } };
       }
       // A simulator whose own queue is full may take the run later: that attempt is retried.
-      const busy = error instanceof XmlRpcFault && error.faultCode === QUEUE_FULL_FAULT;
+      const busy = error instanceof XmlRpcFault && error.faultCode === FAULT.QUEUE_FULL;
       return { ok: false, error: { code: busy ? 'SIMULATOR_BUSY' : 'SIMULATION_FAILED', message: `the simulator at ${this.client.address}: ${(error as Error).message}`, deterministic: !busy } };
     } finally {
       clearInterval(watch);
