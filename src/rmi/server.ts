@@ -100,9 +100,10 @@ export function startRmiServer(options: RmiServerOptions): Promise<RmiServerHand
   // Runs may last long: no request time-out (clients set their own).
   server.requestTimeout = 0;
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: Error): void => reject(new Error(`the XML-RPC port ${options.host}:${options.port} (SIM_RMI_PORT, --rmi-port; 0 turns it off): ${error.message}`));
+    server.once('error', failed);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       const { port } = server.address() as AddressInfo;
       const host = options.host.includes(':') ? `[${options.host}]` : options.host === '0.0.0.0' ? '127.0.0.1' : options.host;
       const close = (): Promise<void> =>

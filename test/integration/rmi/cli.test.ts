@@ -1,7 +1,9 @@
 // `pesim serve` as a user starts it: the XML-RPC port from --rmi-port, SIM_RMI_ROOT from the
 // environment, the address printed at start-up, and Python's client running a model through it.
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +47,20 @@ out({"name": name, "rows": rows, "escape": escape})
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('names the setting when the XML-RPC port is taken', async () => {
+    const holder = createServer().listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const { port } = holder.address() as { port: number };
+    try {
+      const r = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--rmi-port', String(port), '--data-dir', join(tmpdir(), 'pesim-rmi-cli-taken')], { encoding: 'utf8', timeout: 30_000 });
+      expect(r.status).to.not.equal(0);
+      expect(r.stderr).to.contain(`the XML-RPC port 127.0.0.1:${port} (SIM_RMI_PORT, --rmi-port; 0 turns it off)`).and.contain('EADDRINUSE');
+    } finally {
+      holder.close();
+      rmSync(join(tmpdir(), 'pesim-rmi-cli-taken'), { recursive: true, force: true });
     }
   });
 });
