@@ -59,6 +59,7 @@ export function toAppError(error: unknown): AppError | undefined {
     return new AppError(400, 'VALIDATION_ERROR', `Malformed request body: ${String(e?.message)}`, [{ field: 'body', message: 'is not valid JSON' }]);
   }
   if (status === 415) return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', String(e?.message ?? 'Unsupported content type'));
+
   return undefined;
 }
 
@@ -80,6 +81,11 @@ export function errorMiddleware(logger: Logger) {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new AppError(404, 'NOT_FOUND', `No resource at ${ctx.method} ${ctx.path}; see /v3/api-docs`);
       }
+      // koa-router's allowedMethods set these with the Allow header and no body.
+      if (ctx.status === 405 && ctx.body == null) {
+        throw new AppError(405, 'METHOD_NOT_ALLOWED', `${ctx.path} does not answer ${ctx.method}; it answers ${ctx.response.get('Allow') || 'no method'}`);
+      }
+      if (ctx.status === 501 && ctx.body == null) throw new AppError(501, 'NOT_IMPLEMENTED', `The method ${ctx.method} is not implemented by this service`);
     } catch (error) {
       let app = toAppError(error);
       if (!app) {
