@@ -29,6 +29,12 @@ export interface SimulationServiceConfig {
   /** Seconds between SSE heart-beat comments. */
   sseHeartbeatSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** XML-RPC remote-control port on the same host (0: off). */
+  rmiPort: number;
+  /** Folder the remote-control paths must stay in. */
+  rmiRoot: string;
+  /** Largest accepted XML-RPC request body [bytes]. */
+  rmiMaxBodyBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -87,6 +93,9 @@ const SETTINGS: Setting[] = [
   { key: 'maxConcurrent', property: 'sim.api.max-concurrent', env: 'SIM_MAX_CONCURRENT', parse: integer(1, 1024) },
   { key: 'cacheEnabled', property: 'sim.api.cache-enabled', env: 'SIM_CACHE_ENABLED', parse: bool },
   { key: 'sseHeartbeatSeconds', property: 'sim.api.sse-heartbeat-seconds', env: 'SIM_SSE_HEARTBEAT_SECONDS', parse: integer(1, 3600) },
+  { key: 'rmiPort', property: 'sim.api.rmi-port', env: 'SIM_RMI_PORT', parse: integer(0, 65535) },
+  { key: 'rmiRoot', property: 'sim.api.rmi-root', env: 'SIM_RMI_ROOT', parse: (raw, where) => nonEmpty(raw, where) },
+  { key: 'rmiMaxBodyBytes', property: 'sim.api.rmi-max-body-size', env: 'SIM_RMI_MAX_BODY_SIZE', parse: parseSize },
   {
     key: 'logLevel', property: 'sim.api.log-level', env: 'SIM_LOG_LEVEL',
     parse: (raw, where) => {
@@ -126,6 +135,9 @@ export function defaultConfig(): SimulationServiceConfig {
     cacheEnabled: true,
     sseHeartbeatSeconds: 15,
     logLevel: 'info',
+    rmiPort: 1099,
+    rmiRoot: process.cwd(),
+    rmiMaxBodyBytes: 64 * 1024 * 1024,
   };
 }
 

@@ -46,6 +46,8 @@ export interface JobqConfig {
   simulator: {
     /** Where runs happen; `embedded` (worker threads running the engine) is the one executor offered. */
     executor: 'embedded';
+    /** `embedded`: runs on this service's worker threads; `xmlrpc`: on the simulator at host:port (PLECS dialect). */
+    mode: 'embedded' | 'xmlrpc';
     host: string;
     port: number;
     timeout: number;
@@ -86,7 +88,7 @@ export function defaultConfig(): JobqConfig {
       include_parameters: true,
       exclude_fields: [],
     },
-    simulator: { executor: 'embedded', host: 'localhost', port: 1080, timeout: 300, models_dir: process.cwd() },
+    simulator: { executor: 'embedded', mode: 'embedded', host: 'localhost', port: 1080, timeout: 300, models_dir: process.cwd() },
     data_dir: join(process.cwd(), 'data'),
   };
 }
@@ -139,6 +141,9 @@ const ENVIRONMENT: Record<string, string> = {
   JOBQ_API_PORT: 'api.port',
   JOBQ_API_LOG_LEVEL: 'api.log_level',
   JOBQ_MODELS_DIR: 'simulator.models_dir',
+  JOBQ_SIMULATOR_MODE: 'simulator.mode',
+  JOBQ_SIMULATOR_HOST: 'simulator.host',
+  JOBQ_SIMULATOR_PORT: 'simulator.port',
   PESIM_DATA_DIR: 'data_dir',
 };
 
