@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { buildWeb } from '../scripts/build-web.mjs';
-import { startSimulationService } from '../src/http/server.js';
+import { startSimulationService } from '../src/server/server.js';
 import { decimate } from '../web/src/decimate.js';
 import { benchDataDir } from './data-dir.mjs';
 

@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
-import { startSimulationService } from '../src/http/server.js';
+import { startSimulationService } from '../src/server/server.js';
 import { XmlRpcClient } from '../src/rmi/client.js';
 import { buck } from '../test/fixtures/circuits.js';
 import { benchDataDir } from './data-dir.mjs';

@@ -1,7 +1,7 @@
 // HTTP interface of a circuit's drawing (/api/v1/circuits/{id}/schematic), read by the dashboard:
 // components with their domain and .ipes grid position, wires as polylines (SchematicPresenter.ts).
 import { Controller, Example, Get, Path, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
+import type { ServiceContext } from '../server/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { presentSchematic, type Schematic } from './SchematicPresenter.js';
 

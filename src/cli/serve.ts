@@ -3,8 +3,8 @@
 // environment variables, then the flags. SIGINT or SIGTERM stops accepting connections, ends open
 // streams and stops the job runtime; queued work stays in the SQLite store and runs after a restart.
 import type { Command } from 'commander';
-import { CONFIG_KEYS, loadConfig, type SimulationServiceConfig } from '../http/config.js';
-import { startSimulationService } from '../http/server.js';
+import { CONFIG_KEYS, loadConfig, type SimulationServiceConfig } from '../server/config.js';
+import { startSimulationService } from '../server/server.js';
 import { tuneV8ForService } from '../http/v8-tuning.js';
 
 interface ServeOptions {

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildWeb } from '../../scripts/build-web.mjs';
-import { startSimulationService, type SimulationServiceHandle } from '../../src/http/server.js';
-import type { SimulationServiceConfig } from '../../src/http/config.js';
+import { startSimulationService, type SimulationServiceHandle } from '../../src/server/server.js';
+import type { SimulationServiceConfig } from '../../src/server/config.js';
 
 export const SCREENSHOT_DIR = join(tmpdir(), 'pesim-e2e');
 

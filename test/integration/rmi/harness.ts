@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Netlist } from '../../../src/formats/netlist.js';
-import type { SimulationServiceConfig } from '../../../src/http/config.js';
+import type { SimulationServiceConfig } from '../../../src/server/config.js';
 import { buck } from '../../fixtures/circuits.js';
 import { startHarness, type Harness } from '../simulation/harness.js';
 

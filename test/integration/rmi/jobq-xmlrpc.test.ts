@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { startSimulationService, type SimulationServiceHandle } from '../../../src/http/server.js';
+import { startSimulationService, type SimulationServiceHandle } from '../../../src/server/server.js';
 import { defaultConfig } from '../../../src/jobq/config.js';
 import { startJobq, type JobqServer } from '../../../src/jobq/server.js';
 import { startTestService, waitForState, writeModels, type TestService } from '../jobq/harness.js';

@@ -11,7 +11,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import Koa from 'koa';
-import { webMiddleware } from '../../../src/http/web-static.js';
+import { webMiddleware } from '../../../src/server/web-static.js';
 
 interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
 

@@ -10,11 +10,11 @@ import { Router } from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import { RegisterRoutes } from '../generated/sim/routes.js';
-import './tsoa/fast-float.js';
-import { authMiddleware } from './auth.js';
+import '../http/tsoa/fast-float.js';
+import { authMiddleware } from '../http/auth.js';
 import type { ServiceContext } from './context.js';
 import { docsMiddleware } from './docs.js';
-import { errorMiddleware } from './error-body.js';
+import { errorMiddleware } from '../http/error-body.js';
 import { webMiddleware } from './web-static.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
