@@ -28,7 +28,12 @@ function withCalls<T>(ctx: CompileContext, compile: () => T): { value: T; calls:
 
 async function awaitCalls(f: Frame, calls: PendingCall[]): Promise<void> {
   for (const call of calls) {
-    f.slots[call.slot] = await call.run(f);
+    try {
+      f.slots[call.slot] = await call.run(f);
+    } catch (error) {
+      f.checkInterrupt(call.pos);
+      throw error;
+    }
     f.checkInterrupt(call.pos);
   }
 }
