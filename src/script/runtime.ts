@@ -48,7 +48,7 @@ export class Frame {
   }
 
   checkInterrupt(pos: Position): void {
-    if (this.limits.interrupted()) throw new ScriptError('interrupted', 'interrupted', pos);
+    if (this.limits.interrupted()) throw new ScriptError('interrupted', 'interrupted by Ctrl-C', pos);
   }
 }
 
