@@ -62,7 +62,7 @@ export function compileExpr(ctx: CompileContext, e: Expr): Compiled {
 export function compileInit(ctx: CompileContext, init: Expr | ArrayInit, type: TypeName, pos: Position): Eval {
   if (!('kind' in init)) return compileArrayInit(ctx, init, type);
   const value = compileExpr(ctx, init);
-  return coerce(value, type, pos, 'the value').ev;
+  return coerce(value, type, init.kind === 'literal' || init.kind === 'name' ? init.pos : pos, 'the value').ev;
 }
 
 /** Assignment conversion of `value` to `type` (widening only), or a compile error naming both types. */

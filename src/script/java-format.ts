@@ -15,7 +15,10 @@ export function formatDouble(x: number): string {
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
   const sign = x < 0 ? '-' : '';
   const abs = Math.abs(x);
-  const [mantissa, exp] = abs.toExponential().split('e');
+  // Java writes at least two significant digits and then picks the closest: for subnormal numbers
+  // (too coarse for the one-digit form to be the closest) that is toPrecision(2).
+  const shortest = abs.toExponential();
+  const [mantissa, exp] = (abs < 2.2250738585072014e-308 && !shortest.includes('.') ? abs.toExponential(1) : shortest).split('e');
   const digits = mantissa.replace('.', '');
   const exponent = Number(exp);
   if (abs >= 1e-3 && abs < 1e7) {

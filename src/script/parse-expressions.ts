@@ -100,7 +100,7 @@ function parsePostfix(ts: TokenStream): Expr {
       expr = { kind: 'index', pos: t.pos, array: expr, index };
     } else if (ts.is('(')) {
       ts.next();
-      expr = { kind: 'call', pos: expr.pos, callee: expr, args: parseArguments(ts) };
+      expr = { kind: 'call', pos: startOf(expr), callee: expr, args: parseArguments(ts) };
     } else if (ts.is('++') || ts.is('--')) {
       ts.next();
       expr = { kind: 'update', pos: t.pos, op: t.text as '++' | '--', prefix: false, target: expr };
@@ -108,6 +108,11 @@ function parsePostfix(ts: TokenStream): Expr {
       return expr;
     }
   }
+}
+
+/** Where an expression starts: `Math.sqrt(x)` at `Math`. */
+function startOf(expr: Expr): Expr['pos'] {
+  return expr.kind === 'member' ? startOf(expr.object) : expr.pos;
 }
 
 function parseArguments(ts: TokenStream): Expr[] {
