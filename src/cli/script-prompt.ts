@@ -13,6 +13,8 @@ const CONTINUATION = '...> ';
 export async function startPrompt(thread: ScriptThread, circuit: string | undefined): Promise<number> {
   const terminal = process.stdin.isTTY === true;
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: PROMPT, terminal, historySize: 1000 });
+  // Taken at once, so that lines arriving while the circuit loads are kept, not dropped.
+  const lines = rl[Symbol.asyncIterator]();
   let buffer = '';
   let firstLine = 1;
   let lineNo = 0;
@@ -31,7 +33,8 @@ export async function startPrompt(thread: ScriptThread, circuit: string | undefi
     if (terminal) process.stdout.write('pesim script: Java-like statements, e.g. print(1.0 / 3); Ctrl-D or Ctrl-C to quit\n');
     if (circuit) report(await thread.run({ type: 'circuit', path: circuit }));
     if (terminal) rl.prompt();
-    for await (const line of rl) {
+    for (let next = await lines.next(); !next.done; next = await lines.next()) {
+      const line = next.value as string;
       lineNo++;
       if (buffer === '') firstLine = lineNo;
       buffer += `${line}\n`;

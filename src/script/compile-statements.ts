@@ -28,6 +28,7 @@ function withCalls<T>(ctx: CompileContext, compile: () => T): { value: T; calls:
 
 async function awaitCalls(f: Frame, calls: PendingCall[]): Promise<void> {
   for (const call of calls) {
+    f.checkInterrupt(call.pos);
     try {
       f.slots[call.slot] = await call.run(f);
     } catch (error) {
