@@ -2,7 +2,7 @@
 // that circuit), or, without a file, an interactive prompt. The interpreter runs on a worker thread
 // so that Ctrl-C stops even a loop that never waits: the first Ctrl-C stops the script and a running
 // simulation (exit status 130), a second one ends the process at once.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
 import { detectFormat } from '../formats/read.js';
 import { startPrompt } from './script-prompt.js';
@@ -30,6 +30,7 @@ function isIpes(file: string): boolean {
 }
 
 async function runFile(file: string, o: ScriptCommandOptions, maxSteps: number | undefined): Promise<number> {
+  if (!existsSync(file)) throw new Error(`cannot read the script ${file}: no such file`);
   const ipes = isIpes(file);
   if (ipes && o.circuit) throw new Error('--circuit cannot be used with an .ipes file: its script runs against the circuit of that file');
   const thread = new ScriptThread(file, maxSteps);

@@ -43,6 +43,16 @@ export class Scopes {
     return variable;
   }
 
+  /** The outermost variables, to undo the declarations of a program that does not compile. */
+  globals(): Map<string, Variable> {
+    return new Map(this.stack[0]);
+  }
+
+  restoreGlobals(saved: Map<string, Variable>): void {
+    this.stack.length = 1;
+    this.stack[0] = new Map(saved);
+  }
+
   allocate(): number {
     return this.slotCount++;
   }

@@ -89,3 +89,30 @@ describe('script: language', () => {
     expect(await lines('import static java.lang.Math.*;\nimport java.util.*;\nprint(sqrt(9));')).to.deep.equal(['3.0']);
   });
 });
+
+describe('script: variables across inputs (the prompt)', () => {
+  it('forgets the declarations of an input that does not compile, and defaults those an error skipped', async () => {
+    let out = '';
+    const { ScriptContext } = await import('../../../src/script/context.js');
+    const context = new ScriptContext({ write: (t) => (out += t) });
+    const input = (text: string) => context.run({ name: '<prompt>', text, firstLine: 1 }).catch((e: Error) => (out += `error: ${e.message}\n`));
+    await input('int a = 1; nosuch();');
+    await input('int a = 2; print(a);');
+    await input('int z = 0; double b = 1 / z;');
+    await input('print(b);');
+    expect(out.split('\n').filter((l) => !l.startsWith('error')).join('\n')).to.equal('2\n0.0\n');
+  });
+});
+
+describe('script: prompt input', () => {
+  it('waits for more lines while braces, parentheses or a comment are open', async () => {
+    const { isCompleteInput } = await import('../../../src/script/repl-input.js');
+    expect(isCompleteInput('print(1);\n')).to.equal(true);
+    expect(isCompleteInput('for (int i = 0; i < 3; i++) {\n')).to.equal(false);
+    expect(isCompleteInput('for (int i = 0; i < 3; i++) {\n  print(i);\n}\n')).to.equal(true);
+    expect(isCompleteInput('print(max(1,\n')).to.equal(false);
+    expect(isCompleteInput('/* note\n')).to.equal(false);
+    expect(isCompleteInput('print("{");\n')).to.equal(true);
+    expect(isCompleteInput('print("unclosed);\n')).to.equal(true);
+  });
+});
