@@ -71,6 +71,7 @@ const OPTIONAL: ReadonlyArray<{ file: string; title: string; exportName: string 
   { file: 'http.ts', title: 'HTTP service', exportName: 'benchSection' },
   { file: 'jobq.ts', title: 'Job-queue service', exportName: 'benchSection' },
   { file: 'realtime.ts', title: 'Real-time progress (SSE, STOMP)', exportName: 'benchSection' },
+  { file: 'dashboard.ts', title: 'Dashboard', exportName: 'benchSection' },
   { file: 'script.ts', title: 'Scripting language', exportName: 'benchSection' },
 ];
 

@@ -36,6 +36,7 @@ export function registerServe(program: Command): void {
       tuneV8ForService();
       const service = await startSimulationService(config);
       console.log(`pesim: simulation service on ${service.url}/api/v1/health (API reference: ${service.url}/swagger-ui/)`);
+      console.log(`pesim: dashboard on ${service.url}/`);
       await new Promise<void>((resolve, reject) => {
         let stopping = false;
         const stop = (signal: NodeJS.Signals): void => {

@@ -18,6 +18,9 @@ export const API_VERSION = '1.0.0';
 const MIB = 1024 * 1024;
 
 function withIndex(error: unknown, index: number | undefined): unknown {
+  if (index !== undefined && error instanceof RequestValidationError) {
+    return new RequestValidationError(error.items.map((item) => ({ ...item, loc: item.loc[0] === 'body' ? ['body', index, ...item.loc.slice(1)] : item.loc })));
+  }
   if (index === undefined || !(error instanceof JobqError)) return error;
   const field = error.extra.field ? `[${index}].${error.extra.field}` : `[${index}]`;
   return new JobqError(error.status, error.code, `Item ${index}: ${error.message}`, { ...error.extra, field });
