@@ -87,6 +87,19 @@ describe('script: GeckoSCRIPT', function () {
     }
   });
 
+  it('stops the script of a real GeckoCIRCUITS example at the GeckoSCRIPT function it lacks, before running any of it', async () => {
+    const tutorial = fileURLToPath(new URL('../../fixtures/gecko-corpus/017_tutorialBuck.ipes', import.meta.url));
+    try {
+      await runIpes(tutorial);
+      expect.fail('the script ran');
+    } catch (error) {
+      const e = error as ScriptError;
+      expect(e.reason).to.equal("the GeckoSCRIPT function 'initSteadyStateDetection' is not supported by pesim");
+      const lines = gunzipSync(readFileSync(tutorial)).toString('utf8').split('\n');
+      expect(lines[e.position!.line - 1]).to.match(/^initSteadyStateDetection\(/);
+    }
+  });
+
   it('refuses statements other than declarations in the declarations section', async () => {
     const file = ipesWith('double a = 1;\nwriteOutputLn(a);', 'writeOutputLn(2);');
     try {
