@@ -1,6 +1,7 @@
 // The interactive prompt of `pesim script` (no file): reads statements line by line, with history
 // (up/down arrows) and multi-line input while braces or parentheses are open, and runs each
 // complete input on the script thread; variables and the loaded circuit persist between inputs.
+// A bare expression (`1.0 / 3`) prints its value.
 // Ctrl-C stops a running input, discards an unfinished one, or, at an empty prompt, quits; so does
 // Ctrl-D.
 import { createInterface } from 'node:readline';

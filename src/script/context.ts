@@ -57,6 +57,26 @@ export class ScriptContext {
     await this.runProgram(parseProgram(source));
   }
 
+  /**
+   * One input at the prompt: statements, or else a bare expression (`1.0 / 3`, `x + 1;`), whose
+   * value is printed. The statements' error is reported when the input is neither.
+   */
+  async runInput(source: SourceText): Promise<void> {
+    let program: Program;
+    try {
+      program = parseProgram(source);
+    } catch (error) {
+      const expression = source.text.trim().replace(/;$/, '');
+      if (!(error instanceof ScriptError) || expression === '') throw error;
+      try {
+        program = parseProgram({ ...source, text: `print(${expression});` });
+      } catch {
+        throw error;
+      }
+    }
+    await this.runProgram(program);
+  }
+
   private async runProgram(program: Program): Promise<void> {
     this.probes.probe(outputsRead(program.body));
     this.interpreter.frame.resetSteps();

@@ -26,7 +26,7 @@ async function handle(message: Exclude<ToWorker, { type: 'stop' }>): Promise<voi
     else if (message.type === 'file') {
       const { readFile } = await import('node:fs/promises');
       await context.run({ name: message.path, text: await readFile(message.path, 'utf8'), firstLine: 1 });
-    } else await context.run(message.source);
+    } else await context.runInput(message.source);
     send({ type: 'done' });
   } catch (error) {
     if (error instanceof ScriptError) send({ type: 'done', error: { kind: error.kind, text: formatScriptError(error) } });

@@ -149,9 +149,9 @@ describe('pesim script', function () {
   });
 
   it('reads statements from standard input without a file, over several lines', () => {
-    const r = pesim([], 'int total = 0;\nfor (int i = 1; i <= 4; i++) {\n  total += i;\n}\nprint(total);\nprint(undefinedName);\nprint(total * 2);\n');
+    const r = pesim([], 'int total = 0;\nfor (int i = 1; i <= 4; i++) {\n  total += i;\n}\nprint(total);\nprint(undefinedName);\nprint(total * 2);\ntotal / 3.0\n');
     expect(r.status, r.stderr).to.equal(0);
-    expect(r.stdout).to.equal('10\n20\n');
+    expect(r.stdout).to.equal('10\n20\n3.3333333333333335\n');
     expect(r.stderr).to.contain("<prompt>:6:7: unknown variable 'undefinedName'");
   });
 
