@@ -73,6 +73,7 @@ const OPTIONAL: ReadonlyArray<{ file: string; title: string; exportName: string 
   { file: 'realtime.ts', title: 'Real-time progress (SSE, STOMP)', exportName: 'benchSection' },
   { file: 'dashboard.ts', title: 'Dashboard', exportName: 'benchSection' },
   { file: 'rmi.ts', title: 'XML-RPC remote control', exportName: 'benchSection' },
+  { file: 'script.ts', title: 'Scripting language', exportName: 'benchSection' },
 ];
 
 async function optionalSection(file: string, title: string, exportName: string): Promise<string[] | undefined> {

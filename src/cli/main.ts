@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerJobq } from './jobq.js';
 import { registerRun } from './run.js';
+import { registerScript } from './script.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
 
@@ -15,6 +16,7 @@ export async function main(argv: string[]): Promise<number> {
   registerJobq(program);
   registerRun(program);
   registerValidate(program);
+  registerScript(program);
   try {
     await program.parseAsync(argv);
     return 0;
