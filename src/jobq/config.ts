@@ -2,9 +2,8 @@
 // config file, the environment (JOBQ_API_HOST, JOBQ_API_PORT, JOBQ_API_LOG_LEVEL, JOBQ_MODELS_DIR,
 // PESIM_DATA_DIR) and the command line, in that order. Every setting is checked at start-up; all
 // problems are reported together, each naming its setting.
-import { readFileSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
-import { load as loadYaml } from 'js-yaml';
+import { join, resolve } from 'node:path';
+import { readConfigTree } from '../http/config-file.js';
 import { SUPPORTED_COMPRESSIONS } from '../jobs/cache/formats/index.js';
 import { COMPRESSIONS, STORAGE_FORMATS, type Compression, type StorageFormat } from '../jobs/types.js';
 import { checkSetting, SETTINGS, type SettingValue } from './settings.js';
@@ -95,16 +94,10 @@ export function defaultConfig(): JobqConfig {
 
 /** Reads a YAML (.yaml/.yml) or JSON config file into a plain object. */
 export function readConfigFile(path: string): unknown {
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    return readConfigTree(path);
   } catch (error) {
-    throw new ConfigError([`cannot read the config file: ${(error as Error).message}`], path);
-  }
-  try {
-    return extname(path).toLowerCase() === '.json' ? JSON.parse(text) : loadYaml(text);
-  } catch (error) {
-    throw new ConfigError([`the file is not valid ${extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`], path);
+    throw new ConfigError([(error as Error).message], path);
   }
 }
 
