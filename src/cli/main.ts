@@ -4,6 +4,7 @@ import { registerJobq } from './jobq.js';
 import { registerRun } from './run.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
+import { registerWorker } from './worker.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('pesim')
@@ -15,6 +16,7 @@ export async function main(argv: string[]): Promise<number> {
   registerJobq(program);
   registerRun(program);
   registerValidate(program);
+  registerWorker(program);
   try {
     await program.parseAsync(argv);
     return 0;

@@ -161,7 +161,9 @@ export class JobqService {
 
   health(): HealthResponse {
     const connected = this.runtime.executor.connected();
-    return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected };
+    const remote = this.runtime.executor.status?.();
+    const scaleOut = remote ? { redis_connected: remote.redis === 'UP', workers: remote.workers } : {};
+    return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected, ...scaleOut };
   }
 
   stats(): StatsResponse {
@@ -176,7 +178,7 @@ export class JobqService {
         speedup_factor: figures.speedupFactor,
       },
       system: {
-        cpu_cores: availableParallelism(),
+        cpu_cores: this.runtime.executor.status?.().cores ?? availableParallelism(),
         batch_size: this.config.orchestration.batch_size,
         max_concurrent: this.config.orchestration.max_concurrent_simulations,
         uptime_seconds: this.uptimeSeconds,

@@ -88,6 +88,7 @@ export class Scheduler {
     private readonly clock: Clock = systemClock,
   ) {
     mkdirSync(settings.resultsDir, { recursive: true });
+    executor.onCapacityChange?.(() => this.pump());
     this.resultExtension = fileExtension(settings.resultFormat, settings.resultCompression);
   }
 
@@ -313,7 +314,7 @@ export class Scheduler {
       task,
     );
     this.executor
-      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id) })
+      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id), priority: task.priority })
       .then(
         (outcome) => this.finish(id, outcome),
         (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }),

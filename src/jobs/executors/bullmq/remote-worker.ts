@@ -1,0 +1,143 @@
+// A `pesim worker` process: a BullMQ Worker that runs the jobs of the services' queue with the
+// addon on worker threads (the embedded executor's pool and task code), reports progress through
+// job.updateProgress, obeys pause/resume/cancel messages of the control channel, returns the
+// result file's bytes (bounded by the service's limit) and keeps a heartbeat key while alive.
+// A worker killed mid-run loses its job's lock; BullMQ's stalled-job check of another worker moves
+// the job back to waiting, and it runs again there.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker, type Job } from 'bullmq';
+import { RunController } from '../../../engine/index.js';
+import { fileExtension, writeResult } from '../../cache/formats/index.js';
+import { EmbeddedExecutor } from '../embedded.js';
+import type { RunSummary } from '../types.js';
+import { bullConnection, redisClient } from './connection.js';
+import {
+  CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, resultTooLarge, workerKey,
+  type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult, type WorkerBeat,
+} from './protocol.js';
+import type { RedisClient } from './redis-client.js';
+
+export interface RemoteWorkerOptions {
+  redisUrl: string;
+  /** Runs at once (simulation threads). */
+  concurrency: number;
+  /** BullMQ job lock [ms]: a job whose worker stopped renewing it for this long is stalled. */
+  lockDurationMs: number;
+  /** How often this worker looks for stalled jobs [ms]. */
+  stalledIntervalMs: number;
+  /** How often a job may stall before BullMQ fails it (the service then retries the task). */
+  maxStalledCount: number;
+  heartbeatMs: number;
+  progressIntervalMs: number;
+}
+
+export const DEFAULT_WORKER_OPTIONS: Omit<RemoteWorkerOptions, 'redisUrl' | 'concurrency'> = {
+  lockDurationMs: 30_000,
+  stalledIntervalMs: 30_000,
+  maxStalledCount: 2,
+  heartbeatMs: 2000,
+  progressIntervalMs: 250,
+};
+
+export class RemoteWorker {
+  readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  private readonly pool: EmbeddedExecutor;
+  private readonly worker: Worker<RunJobData, RunJobResult>;
+  private readonly client: RedisClient;
+  private readonly subscriber: RedisClient;
+  private readonly running = new Map<string, RunController>();
+  private readonly scratch = join(tmpdir(), `pesim-worker-${process.pid}`);
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly beat: WorkerBeat;
+
+  constructor(private readonly options: RemoteWorkerOptions) {
+    mkdirSync(this.scratch, { recursive: true });
+    this.pool = new EmbeddedExecutor({ threads: options.concurrency });
+    this.client = redisClient(options.redisUrl, `pesim:worker:${this.id}`);
+    this.subscriber = redisClient(options.redisUrl, `pesim:worker:${this.id}:control`);
+    for (const c of [this.client, this.subscriber]) c.on('error', () => undefined);
+    this.subscriber.on('message', (_channel: string, text: string) => this.control(JSON.parse(text) as ControlMessage));
+    this.beat = { id: this.id, host: hostname(), pid: process.pid, concurrency: options.concurrency, startedAt: new Date().toISOString() };
+    this.worker = new Worker<RunJobData, RunJobResult>(QUEUE_NAME, (job) => this.process(job), {
+      connection: bullConnection(options.redisUrl),
+      prefix: KEY_PREFIX,
+      concurrency: options.concurrency,
+      lockDuration: options.lockDurationMs,
+      stalledInterval: options.stalledIntervalMs,
+      maxStalledCount: options.maxStalledCount,
+      autorun: false,
+    });
+    this.worker.on('error', () => undefined); // connection errors: the client reconnects
+  }
+
+  /** Subscribes to the control channel, starts the heartbeat and takes jobs. */
+  async start(): Promise<void> {
+    await this.subscriber.subscribe(CONTROL_CHANNEL);
+    await this.sendHeartbeat();
+    this.heartbeat = setInterval(() => void this.sendHeartbeat(), this.options.heartbeatMs);
+    void this.worker.run();
+    await this.worker.waitUntilReady();
+  }
+
+  /** Stops taking jobs, lets the running ones finish, and removes the heartbeat key. */
+  async close(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.worker.close();
+    await this.client.del(workerKey(this.id)).catch(() => undefined);
+    await Promise.allSettled([this.pool.close(), this.client.quit(), this.subscriber.quit()]);
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+
+  private async sendHeartbeat(): Promise<void> {
+    await this.client.set(workerKey(this.id), JSON.stringify(this.beat), { PX: this.options.heartbeatMs * HEARTBEAT_LIVES }).catch(() => undefined);
+  }
+
+  private control(message: ControlMessage): void {
+    const controller = this.running.get(message.jobId);
+    if (!controller) return;
+    if (message.cancel) controller.cancel();
+    if (message.pause) controller.pause();
+    else controller.resume();
+  }
+
+  private async process(job: Job<RunJobData, RunJobResult>): Promise<RunJobResult> {
+    const jobId = job.id!;
+    const data = job.data;
+    const controller = new RunController();
+    this.running.set(jobId, controller);
+    const earlier = await this.client.get(controlKey(jobId)).catch(() => null);
+    if (earlier) this.control(JSON.parse(earlier) as ControlMessage);
+    let last = '';
+    const report = setInterval(() => {
+      const p = controller.progress();
+      const seen = `${p.phase}/${p.step}/${p.paused}`;
+      if (seen === last) return;
+      last = seen;
+      const progress: RunJobProgress = { step: p.step, totalSteps: p.totalSteps, time: p.time, phase: p.phase === 'pre-simulation' ? 0 : p.phase === 'done' ? 2 : 1, paused: p.paused };
+      void job.updateProgress(progress as unknown as Record<string, unknown>).catch(() => undefined);
+    }, this.options.progressIntervalMs);
+    const path = join(this.scratch, `${randomBytes(8).toString('hex')}${fileExtension(data.format, data.compression)}`);
+    try {
+      const output = { path, format: data.format, compression: data.compression, sync: false };
+      const outcome = await this.pool.run({ taskId: data.taskId, spec: data.spec, buffers: controller.buffers, output });
+      if (!outcome.ok) return { ok: false, error: outcome.error, worker: this.id };
+      let summary: RunSummary;
+      if ('written' in outcome) {
+        summary = outcome.written;
+      } else {
+        await writeResult(path, outcome.result, data.format, data.compression, { sync: false });
+        summary = { measurements: outcome.result.measurements, signals: Object.keys(outcome.result.signals), stats: outcome.result.stats };
+      }
+      const bytes = readFileSync(path);
+      if (bytes.length > data.maxResultBytes) return { ok: false, error: resultTooLarge(bytes.length, data.maxResultBytes), worker: this.id };
+      return { ok: true, summary, bytes: bytes.toString('base64'), worker: this.id };
+    } finally {
+      clearInterval(report);
+      this.running.delete(jobId);
+      rmSync(path, { force: true });
+    }
+  }
+}
