@@ -64,6 +64,7 @@ export class RemoteWorker {
     this.worker = new Worker<RunJobData, RunJobResult>(QUEUE_NAME, (job) => this.process(job), {
       connection: bullConnection(options.redisUrl),
       prefix: KEY_PREFIX,
+      name: this.id, // a job's processedBy names the worker running it
       concurrency: options.concurrency,
       lockDuration: options.lockDurationMs,
       stalledInterval: options.stalledIntervalMs,
