@@ -1,10 +1,13 @@
 // The BullMQ executor of a service: each run the scheduler starts becomes one BullMQ job (attempts
 // = 1, our priority mapped) that some `pesim worker` takes. Progress comes back through QueueEvents
 // into the run's shared progress buffer, which the scheduler reads as for local runs; pause, resume
-// and cancel set in the run's flags go out on the control channel; the result file's bytes come
-// back in the job's return value and are written where the scheduler wants the file.
-// The scheduler hands over as many runs as the live workers have slots, plus one more per slot so
-// that a worker never waits for the round trip; see protocol.ts for who owns what.
+// and cancel set in the run's flags go out on the control channel; the result file's bytes wait in
+// a Redis key named by the job's return value and are written where the scheduler wants the file.
+// The scheduler hands over as many runs as the live workers have slots, plus PREFETCH_PER_SLOT more
+// per slot so that a worker never waits for the round trip to the service (BullMQ orders the runs
+// it holds by their mapped priority, so a later CRITICAL run still goes first); see protocol.ts for
+// who owns what. The events stream is capped at EVENTS_KEPT entries; a job whose end this process
+// did not hear of (an event trimmed or lost in a Redis crash) is settled from its state in Redis.
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { FLAG_CANCEL, FLAG_PAUSE, PROGRESS_PAUSED, PROGRESS_PHASE, PROGRESS_STEP, PROGRESS_TIME, PROGRESS_TOTAL_STEPS } from '../../../engine/types.js';
@@ -13,7 +16,7 @@ import type { ExecutionFailure, ExecutionOutcome, ExecutionRequest, Executor, Ex
 import { bullConnection, redisClient } from './connection.js';
 import { LiveWorkers } from './live-workers.js';
 import {
-  BULLMQ_PRIORITY, CONTROL_CHANNEL, controlKey, KEY_PREFIX, QUEUE_NAME, type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult,
+  BULLMQ_PRIORITY, CONTROL_CHANNEL, controlKey, KEY_PREFIX, QUEUE_NAME, resultKey, type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult,
 } from './protocol.js';
 import type { RedisClient } from './redis-client.js';
 
@@ -36,10 +39,13 @@ interface InFlight {
   sentCancel: boolean;
   sentPause: boolean;
   addedAt: number;
+  /** The job's end is being handled (its event and a reconcile round may both see it). */
+  collecting: boolean;
 }
 
 /** Extra runs handed over per worker slot, so that a slot finds its next job waiting. */
-const PREFETCH_PER_SLOT = 1;
+const PREFETCH_PER_SLOT = 4;
+const EVENTS_KEPT = 100;
 const CONTROL_POLL_MS = 50;
 
 export class BullmqExecutor implements Executor {
@@ -55,7 +61,7 @@ export class BullmqExecutor implements Executor {
 
   constructor(private readonly options: BullmqExecutorOptions) {
     const connection = bullConnection(options.redisUrl);
-    this.queue = new Queue(QUEUE_NAME, { connection, prefix: KEY_PREFIX, streams: { events: { maxLen: 1000 } } });
+    this.queue = new Queue(QUEUE_NAME, { connection, prefix: KEY_PREFIX, streams: { events: { maxLen: EVENTS_KEPT } } });
     this.events = new QueueEvents(QUEUE_NAME, { connection, prefix: KEY_PREFIX });
     this.queue.on('error', () => undefined); // connection errors: the client reconnects; health shows Redis DOWN
     this.events.on('error', () => undefined);
@@ -70,7 +76,7 @@ export class BullmqExecutor implements Executor {
     void this.removeStaleJobs();
   }
 
-  /** The live workers' slots and one prefetched run per slot. */
+  /** The live workers' slots and the prefetched runs. */
   get capacity(): number {
     return this.workers.current.slots * (1 + PREFETCH_PER_SLOT);
   }
@@ -93,6 +99,7 @@ export class BullmqExecutor implements Executor {
         sentCancel: false,
         sentPause: false,
         addedAt: Date.now(),
+        collecting: false,
       });
       const priority = BULLMQ_PRIORITY[request.priority ?? 'NORMAL'];
       this.queue
@@ -128,22 +135,41 @@ export class BullmqExecutor implements Executor {
   private completed(jobId: string, result: RunJobResult): void {
     const run = this.inFlight.get(jobId);
     if (!run) {
-      if (jobId.startsWith(`${this.options.serviceId}.`)) void this.queue.remove(jobId).catch(() => undefined); // an earlier process's job
+      // A job of an earlier process of this service: its result is not wanted any more.
+      if (jobId.startsWith(`${this.options.serviceId}.`)) this.forget(jobId);
       return;
     }
-    if (!result.ok) {
+    if (run.collecting) return;
+    run.collecting = true;
+    void this.collect(jobId, run, result).finally(() => this.forget(jobId));
+  }
+
+  /** Writes the result bytes the worker left in Redis where the scheduler wants the file. */
+  private async collect(jobId: string, run: InFlight, result: RunJobResult): Promise<void> {
+    if (!result || typeof result !== 'object') {
+      this.settle(jobId, { ok: false, error: lost('the job returned no result') });
+    } else if (!result.ok) {
       this.settle(jobId, { ok: false, error: result.error });
     } else if (!run.request.output) {
       this.settle(jobId, { ok: false, error: { code: 'EXECUTOR_ERROR', message: 'the BullMQ executor needs a result file target', deterministic: true } });
     } else {
       try {
-        const bytes = Buffer.from(result.bytes, 'base64');
+        const bytes = await this.client.getBuffer(result.resultKey);
+        if (bytes === null) {
+          this.settle(jobId, { ok: false, error: lost('the result of the run is no longer in Redis') });
+          return;
+        }
         writeFileAtomicSync(run.request.output.path, bytes, { sync: run.request.output.sync });
         this.settle(jobId, { ok: true, written: result.summary });
       } catch (error) {
-        this.settle(jobId, { ok: false, error: { code: 'RESULT_WRITE_FAILED', message: `the result could not be written: ${(error as Error).message}`, deterministic: false } });
+        this.settle(jobId, { ok: false, error: { code: 'RESULT_WRITE_FAILED', message: `the result could not be fetched or written: ${(error as Error).message}`, deterministic: false } });
       }
     }
+  }
+
+  /** Removes a finished job and its result bytes from Redis. */
+  private forget(jobId: string): void {
+    void this.client.del(resultKey(jobId)).catch(() => undefined);
     void this.queue.remove(jobId).catch(() => undefined);
   }
 

@@ -20,6 +20,12 @@ export const CONTROL_CHANNEL = 'pesim:control';
 export function controlKey(jobId: string): string {
   return `pesim:control:${jobId}`;
 }
+/** The result file's bytes of a job, written by the worker, read and deleted by the service. */
+export function resultKey(jobId: string): string {
+  return `pesim:result:${jobId}`;
+}
+/** A result nobody collected (its service gone for good) is dropped after this. */
+export const RESULT_TTL_MS = 24 * 3600 * 1000;
 export const WORKER_KEY_PATTERN = 'pesim:workers:*';
 export function workerKey(workerId: string): string {
   return `pesim:workers:${workerId}`;
@@ -39,8 +45,13 @@ export interface RunJobData {
   maxResultBytes: number;
 }
 
-/** A job's return value: the result file's bytes (base64) and its summary, or the run's failure. */
-export type RunJobResult = { ok: true; summary: RunSummary; bytes: string; worker: string } | { ok: false; error: ExecutionFailure; worker: string };
+/**
+ * A job's return value: the run's summary and where its result file's bytes wait (resultKey), or
+ * the run's failure. The bytes go to their own key, raw, rather than into the return value: BullMQ
+ * serialises a return value as JSON twice and copies it into its events stream as well, which for
+ * a result of several hundred KiB cost more than the run (see bench/scaleout.ts).
+ */
+export type RunJobResult = { ok: true; summary: RunSummary; resultKey: string; bytes: number; worker: string } | { ok: false; error: ExecutionFailure; worker: string };
 
 export interface ControlMessage {
   jobId: string;

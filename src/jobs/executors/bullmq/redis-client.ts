@@ -40,6 +40,8 @@ export function parseRedisUrl(url: string): RedisAddress {
 
 interface Pending {
   args: CommandArgument[];
+  /** A bulk-string reply is wanted as bytes. */
+  binary?: boolean;
   resolve(value: RespValue): void;
   reject(error: Error): void;
 }
@@ -120,10 +122,10 @@ export class RedisClient extends EventEmitter {
   }
 
   /** Sends one command (queued until the connection is ready). */
-  send(args: CommandArgument[]): Promise<RespValue> {
+  send(args: CommandArgument[], binary = false): Promise<RespValue> {
     if (this.ended) return Promise.reject(new ConnectionClosedError('Connection is closed.'));
     return new Promise((resolve, reject) => {
-      const pending: Pending = { args, resolve, reject };
+      const pending: Pending = { args, resolve, reject, binary };
       if (this.status === 'ready') this.write(pending);
       else this.waiting.push(pending);
     });
@@ -134,6 +136,13 @@ export class RedisClient extends EventEmitter {
     const reply = await this.send(args);
     if (reply instanceof Error) throw reply;
     return reply;
+  }
+
+  /** GET of a value as bytes (null when the key does not exist). */
+  async getBuffer(key: string): Promise<Buffer | null> {
+    const reply = await this.send(['GET', key], true);
+    if (reply instanceof Error) throw reply;
+    return reply as Buffer | null;
   }
 
   // Subscriptions (this connection then serves only them).
@@ -334,7 +343,7 @@ export class RedisClient extends EventEmitter {
   private receive(chunk: Buffer): void {
     let replies: RespValue[];
     try {
-      replies = this.parser.push(chunk);
+      replies = this.parser.push(chunk, (index) => this.inFlight[index]?.binary === true);
     } catch (error) {
       this.emit('error', error);
       this.socket?.destroy();

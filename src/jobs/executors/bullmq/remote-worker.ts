@@ -1,7 +1,7 @@
 // A `pesim worker` process: a BullMQ Worker that runs the jobs of the services' queue with the
 // addon on worker threads (the embedded executor's pool and task code), reports progress through
-// job.updateProgress, obeys pause/resume/cancel messages of the control channel, returns the
-// result file's bytes (bounded by the service's limit) and keeps a heartbeat key while alive.
+// job.updateProgress, obeys pause/resume/cancel messages of the control channel, hands the result
+// file's bytes back through Redis (bounded by the service's limit) and keeps a heartbeat key while alive.
 // A worker killed mid-run loses its job's lock; BullMQ's stalled-job check of another worker moves
 // the job back to waiting, and it runs again there.
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,7 @@ import { EmbeddedExecutor } from '../embedded.js';
 import type { RunSummary } from '../types.js';
 import { bullConnection, redisClient } from './connection.js';
 import {
-  CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, resultTooLarge, workerKey,
+  CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, RESULT_TTL_MS, resultKey, resultTooLarge, workerKey,
   type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult, type WorkerBeat,
 } from './protocol.js';
 import type { RedisClient } from './redis-client.js';
@@ -42,6 +42,8 @@ export const DEFAULT_WORKER_OPTIONS: Omit<RemoteWorkerOptions, 'redisUrl' | 'con
   progressIntervalMs: 250,
 };
 
+const JOBS_PER_THREAD = 2;
+
 export class RemoteWorker {
   readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   private readonly pool: EmbeddedExecutor;
@@ -65,7 +67,9 @@ export class RemoteWorker {
       connection: bullConnection(options.redisUrl),
       prefix: KEY_PREFIX,
       name: this.id, // a job's processedBy names the worker running it
-      concurrency: options.concurrency,
+      // Two jobs per thread: while one runs, the next is already taken, so the Redis round trips
+      // of finishing one job and fetching the next overlap with a run instead of idling the thread.
+      concurrency: options.concurrency * JOBS_PER_THREAD,
       lockDuration: options.lockDurationMs,
       stalledInterval: options.stalledIntervalMs,
       maxStalledCount: options.maxStalledCount,
@@ -109,8 +113,9 @@ export class RemoteWorker {
     const data = job.data;
     const controller = new RunController();
     this.running.set(jobId, controller);
-    const earlier = await this.client.get(controlKey(jobId)).catch(() => null);
-    if (earlier) this.control(JSON.parse(earlier) as ControlMessage);
+    // A pause or cancel sent before this worker took the job (the engine looks at its flags every
+    // few steps, so the run need not wait for this answer).
+    void this.client.get(controlKey(jobId)).then((earlier) => earlier && this.control(JSON.parse(earlier) as ControlMessage), () => undefined);
     let last = '';
     const report = setInterval(() => {
       const p = controller.progress();
@@ -134,7 +139,8 @@ export class RemoteWorker {
       }
       const bytes = readFileSync(path);
       if (bytes.length > data.maxResultBytes) return { ok: false, error: resultTooLarge(bytes.length, data.maxResultBytes), worker: this.id };
-      return { ok: true, summary, bytes: bytes.toString('base64'), worker: this.id };
+      await this.client.call('SET', resultKey(jobId), bytes, 'PX', RESULT_TTL_MS);
+      return { ok: true, summary, resultKey: resultKey(jobId), bytes: bytes.length, worker: this.id };
     } finally {
       clearInterval(report);
       this.running.delete(jobId);

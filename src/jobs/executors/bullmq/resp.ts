@@ -2,7 +2,7 @@
 // reply parser. Replies that arrive in many chunks (a result of several MiB) are assembled once,
 // when enough bytes are there, rather than re-joined on every chunk.
 
-export type RespValue = string | number | null | Error | RespValue[];
+export type RespValue = string | number | null | Error | Buffer | RespValue[];
 
 export class ReplyError extends Error {
   constructor(message: string) {
@@ -34,8 +34,11 @@ export class RespParser {
   /** No parse is attempted before this many bytes are buffered. */
   private needed = 0;
 
-  /** Adds received bytes; returns the complete replies they finish, in order. */
-  push(chunk: Buffer): RespValue[] {
+  /**
+   * Adds received bytes; returns the complete replies they finish, in order. `binary(i)`: whether
+   * the i-th reply of this call, if a bulk string, is wanted as bytes rather than text.
+   */
+  push(chunk: Buffer, binary: (index: number) => boolean = () => false): RespValue[] {
     this.chunks.push(chunk);
     this.buffered += chunk.length;
     const replies: RespValue[] = [];
@@ -44,7 +47,7 @@ export class RespParser {
     let offset = 0;
     while (offset < buffer.length) {
       try {
-        const [value, next] = this.parse(buffer, offset);
+        const [value, next] = this.parse(buffer, offset, binary(replies.length));
         replies.push(value);
         offset = next;
       } catch (error) {
@@ -74,7 +77,7 @@ export class RespParser {
     return [buffer.toString('utf8', offset, end), end + 2];
   }
 
-  private parse(buffer: Buffer, offset: number): [RespValue, number] {
+  private parse(buffer: Buffer, offset: number, binary = false): [RespValue, number] {
     const type = String.fromCharCode(buffer[offset]);
     const [text, next] = this.line(buffer, offset + 1);
     switch (type) {
@@ -88,7 +91,8 @@ export class RespParser {
         const length = Number(text);
         if (length < 0) return [null, next];
         if (next + length + 2 > buffer.length) throw new Incomplete(next + length + 2);
-        return [buffer.toString('utf8', next, next + length), next + length + 2];
+        const value = binary ? Buffer.from(buffer.subarray(next, next + length)) : buffer.toString('utf8', next, next + length);
+        return [value, next + length + 2];
       }
       case '*': {
         const count = Number(text);
