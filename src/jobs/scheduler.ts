@@ -350,12 +350,14 @@ export class Scheduler {
 
   private async finish(id: string, outcome: ExecutionOutcome): Promise<void> {
     const run = this.running.get(id);
+    // A run ends once: a second report of it (a remote executor hearing of a job twice) is ignored.
+    if (!run) return;
     this.running.delete(id);
-    if (run?.timeout) this.clock.clearTimeout(run.timeout);
+    if (run.timeout) this.clock.clearTimeout(run.timeout);
     if (this.running.size === 0) this.stopProgressPoll();
-    const task = run ? run.task : this.store.tasks.get(id);
-    if (!task || this.stopping) return;
-    if (run?.cancelled || task.state === 'cancelled') {
+    const task = run.task;
+    if (this.stopping) return;
+    if (run.cancelled || task.state === 'cancelled') {
       rmSync(this.resultPath(id), { force: true }); // written by a run that finished as it was cancelled
       this.pump(); // a cancelled run never enters the cache
       return;
@@ -368,7 +370,7 @@ export class Scheduler {
         this.pump();
       });
     } else {
-      const error: ExecutionFailure = run?.timedOut
+      const error: ExecutionFailure = run.timedOut
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
         : outcome.error;
       this.inOneCommit(() => {
