@@ -150,7 +150,7 @@ export async function waitForWorkers(redisUrl: string, count: number, timeoutMs 
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const [, keys] = await client.scan('0', { MATCH: 'pesim:workers:*', COUNT: 1000 });
+      const [, keys] = await client.scan('0', { MATCH: 'pesim:workers:*', COUNT: 10_000 });
       if (keys.length >= count) return;
       if (Date.now() > deadline) throw new Error(`${keys.length} workers alive after ${timeoutMs} ms, expected ${count}`);
       await new Promise((r) => setTimeout(r, 100));

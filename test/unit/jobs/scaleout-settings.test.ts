@@ -3,7 +3,7 @@
 // (PESIM_QUEUE=bullmq without a Redis URL stops the start-up, naming the setting).
 import { expect } from 'chai';
 import { encodeCommand, ReplyError, RespParser } from '../../../src/jobs/executors/bullmq/resp.js';
-import { parseRedisUrl } from '../../../src/jobs/executors/bullmq/redis-client.js';
+import { parseRedisUrl } from '../../../src/jobs/executors/bullmq/redis-url.js';
 import { queueSettingsFromEnv } from '../../../src/jobs/executors/bullmq/settings.js';
 import { loadConfig as loadServeConfig } from '../../../src/http/config.js';
 import { loadConfig as loadJobqConfig } from '../../../src/jobq/config.js';

@@ -2,7 +2,8 @@
 // of its IRedisClient interface through RedisConnection.clientFactory, so every Queue, Worker and
 // QueueEvents of this process gets one, from connection options that carry the Redis URL.
 import { RedisConnection, type IRedisClient, type RedisOptions } from 'bullmq';
-import { parseRedisUrl, RedisClient } from './redis-client.js';
+import { RedisClient } from './redis-client.js';
+import { parseRedisUrl } from './redis-url.js';
 
 let installed = false;
 

@@ -86,6 +86,7 @@ export class BullmqExecutor implements Executor {
   }
 
   run(request: ExecutionRequest): Promise<ExecutionOutcome> {
+    if (this.closed) return Promise.resolve({ ok: false, error: lost('the service is stopping') });
     const jobId = `${this.options.serviceId}.${request.taskId}.${randomBytes(4).toString('hex')}`;
     const format = request.output?.format ?? 'parquet';
     const compression = request.output?.compression ?? 'snappy';

@@ -1,8 +1,9 @@
 // The services' view of the live `pesim worker` processes: each worker keeps a heartbeat key with
-// a time to live of HEARTBEAT_LIVES intervals; the service reads them every interval and tells
-// listeners when the number of runs the workers take at once changes.
+// a time to live of HEARTBEAT_LIVES intervals and its id in the set WORKER_SET; the service reads
+// them every interval (two commands, whatever else Redis holds), drops the ids whose key expired,
+// and tells listeners when the number of runs the workers take at once changes.
 import type { RedisClient } from './redis-client.js';
-import { WORKER_KEY_PATTERN, type WorkerBeat } from './protocol.js';
+import { WORKER_SET, workerKey, type WorkerBeat } from './protocol.js';
 
 export interface WorkerCensus {
   workers: number;
@@ -35,14 +36,10 @@ export class LiveWorkers {
     if (this.reading || this.client.status !== 'ready') return this.census;
     this.reading = true;
     try {
-      const keys: string[] = [];
-      let cursor = '0';
-      do {
-        const [next, found] = await this.client.scan(cursor, { MATCH: WORKER_KEY_PATTERN, COUNT: 1000 });
-        cursor = next;
-        keys.push(...found);
-      } while (cursor !== '0');
-      const values = keys.length > 0 ? ((await this.client.call('MGET', ...keys)) as (string | null)[]) : [];
+      const ids = (await this.client.call('SMEMBERS', WORKER_SET)) as string[];
+      const values = ids.length > 0 ? ((await this.client.call('MGET', ...ids.map(workerKey))) as (string | null)[]) : [];
+      const gone = ids.filter((_, i) => values[i] === null);
+      if (gone.length > 0) await this.client.call('SREM', WORKER_SET, ...gone);
       let workers = 0;
       let slots = 0;
       for (const value of values) {

@@ -26,7 +26,9 @@ export function resultKey(jobId: string): string {
 }
 /** A result nobody collected (its service gone for good) is dropped after this. */
 export const RESULT_TTL_MS = 24 * 3600 * 1000;
-export const WORKER_KEY_PATTERN = 'pesim:workers:*';
+/** The ids of workers that have beaten (a set; ids whose heartbeat key expired are dropped by readers). */
+export const WORKER_SET = 'pesim:workers';
+/** A worker's heartbeat: WorkerBeat as JSON, expiring HEARTBEAT_LIVES intervals after the last beat. */
 export function workerKey(workerId: string): string {
   return `pesim:workers:${workerId}`;
 }

@@ -8,35 +8,9 @@ import { EventEmitter } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { ConnectionClosedError } from 'bullmq';
+import { pairs, RedisBatch } from './redis-batch.js';
+import { parseRedisUrl, type RedisAddress } from './redis-url.js';
 import { encodeCommand, RespParser, type CommandArgument, type RespValue } from './resp.js';
-
-export interface RedisAddress {
-  host: string;
-  port: number;
-  username?: string;
-  password?: string;
-  db: number;
-}
-
-/** redis://[user[:password]@]host[:port][/db]; anything else is an error naming what is expected. */
-export function parseRedisUrl(url: string): RedisAddress {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`the Redis URL must look like redis://host:6379/0, got ${JSON.stringify(url)}`);
-  }
-  if (parsed.protocol !== 'redis:') throw new Error(`the Redis URL must start with redis:// (TLS is not supported), got ${JSON.stringify(url)}`);
-  const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0;
-  if (!Number.isInteger(db) || db < 0) throw new Error(`the database in the Redis URL must be a number such as /0, got ${JSON.stringify(parsed.pathname)}`);
-  return {
-    host: parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
-    port: parsed.port ? Number(parsed.port) : 6379,
-    username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
-    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
-    db,
-  };
-}
 
 interface Pending {
   args: CommandArgument[];
@@ -60,18 +34,11 @@ function argument(value: unknown): CommandArgument {
   return typeof value === 'number' ? value : String(value);
 }
 
-function pairs(flat: RespValue): Record<string, string> {
-  const out: Record<string, string> = {};
-  const list = (flat ?? []) as string[];
-  for (let i = 0; i + 1 < list.length; i += 2) out[list[i]] = list[i + 1];
-  return out;
-}
-
 export class RedisClient extends EventEmitter {
   status: Status = 'wait';
   readonly isCluster = false;
   options: Record<string, unknown>;
-  /** Called with (channel, message) for messages of subscribed channels. */
+  /** Subscribed channels (their messages are emitted as 'message' (channel, text), and renewed on reconnect). */
   private readonly channels = new Set<string>();
   private readonly address: RedisAddress;
   private readonly scripts = new Map<string, Script>();
@@ -384,73 +351,5 @@ export class RedisClient extends EventEmitter {
     for (const pending of waiting) pending.reject(new ConnectionClosedError('Connection is closed.'));
     this.emit('close');
     this.emit('end');
-  }
-}
-
-/** MULTI/EXEC transaction or plain pipeline, with ioredis's `[error, value][]` result. */
-export class RedisBatch {
-  private readonly commands: CommandArgument[][] = [];
-  private readonly loads: { args: CommandArgument[]; sha: string }[] = [];
-  private readonly transforms: ((value: RespValue) => unknown)[] = [];
-
-  constructor(private readonly client: RedisClient, private readonly atomic: boolean) {}
-
-  private add(args: CommandArgument[], transform: (value: RespValue) => unknown = (v) => v): this {
-    this.commands.push(args);
-    this.transforms.push(transform);
-    return this;
-  }
-  hgetall(key: string): this {
-    return this.add(['HGETALL', key], pairs);
-  }
-  hset(key: string, data: Record<string, string | number>): this {
-    return this.add(['HSET', key, ...Object.entries(data).flat()]);
-  }
-  hscan(key: string, cursor: string | number, options: { COUNT?: number } = {}): this {
-    return this.add(['HSCAN', key, cursor, ...(options.COUNT ? ['COUNT', options.COUNT] : [])]);
-  }
-  smembers(key: string): this {
-    return this.add(['SMEMBERS', key]);
-  }
-  sscan(key: string, cursor: string | number, options: { COUNT?: number } = {}): this {
-    return this.add(['SSCAN', key, cursor, ...(options.COUNT ? ['COUNT', options.COUNT] : [])]);
-  }
-  zrange(key: string, start: number, end: number): this {
-    return this.add(['ZRANGE', key, start, end]);
-  }
-  lrange(key: string, start: number, end: number): this {
-    return this.add(['LRANGE', key, start, end]);
-  }
-  llen(key: string): this {
-    return this.add(['LLEN', key]);
-  }
-  del(...keys: string[]): this {
-    return keys.length === 0 ? this : this.add(['DEL', ...keys]);
-  }
-  runCommand(name: string, args: unknown[]): this {
-    const { load, call, sha } = this.client.scriptCall(name, args);
-    if (load && !this.loads.some((l) => l.sha === sha)) this.loads.push({ args: load, sha });
-    return this.add(call);
-  }
-
-  async exec(): Promise<[Error | null, unknown][] | null> {
-    for (const load of this.loads) {
-      await this.client.call(...load.args);
-      this.client.markLoaded(load.sha);
-    }
-    if (this.commands.length === 0) return [];
-    if (!this.atomic) {
-      const replies = await Promise.all(this.commands.map((args) => this.client.send(args)));
-      return replies.map((reply, i) => (reply instanceof Error ? [reply, null] : [null, this.transforms[i](reply)]));
-    }
-    const sent = [this.client.send(['MULTI']), ...this.commands.map((args) => this.client.send(args))];
-    const exec = this.client.send(['EXEC']);
-    const queued = await Promise.all(sent);
-    const failed = queued.find((r) => r instanceof Error);
-    const results = await exec;
-    if (failed instanceof Error) throw failed;
-    if (results instanceof Error) throw results;
-    if (results === null) return null;
-    return (results as RespValue[]).map((reply, i) => (reply instanceof Error ? [reply, null] : [null, this.transforms[i](reply)]));
   }
 }

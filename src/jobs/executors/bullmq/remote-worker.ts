@@ -15,7 +15,7 @@ import { EmbeddedExecutor } from '../embedded.js';
 import type { RunSummary } from '../types.js';
 import { bullConnection, redisClient } from './connection.js';
 import {
-  CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, RESULT_TTL_MS, resultKey, resultTooLarge, workerKey,
+  CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, RESULT_TTL_MS, resultKey, resultTooLarge, WORKER_SET, workerKey,
   type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult, type WorkerBeat,
 } from './protocol.js';
 import type { RedisClient } from './redis-client.js';
@@ -92,12 +92,18 @@ export class RemoteWorker {
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.worker.close();
     await this.client.del(workerKey(this.id)).catch(() => undefined);
+    await this.client.call('SREM', WORKER_SET, this.id).catch(() => undefined);
     await Promise.allSettled([this.pool.close(), this.client.quit(), this.subscriber.quit()]);
     rmSync(this.scratch, { recursive: true, force: true });
   }
 
   private async sendHeartbeat(): Promise<void> {
-    await this.client.set(workerKey(this.id), JSON.stringify(this.beat), { PX: this.options.heartbeatMs * HEARTBEAT_LIVES }).catch(() => undefined);
+    try {
+      await this.client.set(workerKey(this.id), JSON.stringify(this.beat), { PX: this.options.heartbeatMs * HEARTBEAT_LIVES });
+      await this.client.call('SADD', WORKER_SET, this.id);
+    } catch {
+      // Redis unreachable: the next beat tries again (after three missed beats services count this worker gone)
+    }
   }
 
   private control(message: ControlMessage): void {

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseRedisUrl } from './redis-client.js';
+import { parseRedisUrl } from './redis-url.js';
 
 export const QUEUE_BACKENDS = ['embedded', 'bullmq'] as const;
 export type QueueBackend = (typeof QUEUE_BACKENDS)[number];
