@@ -1,6 +1,6 @@
 // Scale-out through BullMQ on a real redis-server with two `pesim worker` processes: a run through
 // the simulation service gives the same result as the engine in this process, its progress reaches
-// the service's event bus, health reports Redis and the workers, and a result above the size
+// the service's event bus and SSE stream, health reports Redis and the workers, and a result above the size
 // limit fails with an error naming the limit.
 import { expect } from 'chai';
 import { simulateSync } from '../../../src/engine/index.js';
@@ -46,12 +46,17 @@ describe('scale-out: runs on worker processes through BullMQ', function () {
     expect(rows.length - 1).to.equal(local.time.length);
   });
 
-  it('brings a running simulation\'s progress from the worker to the service\'s event bus', async () => {
+  it('brings a running simulation\'s progress from the worker to the event bus and its SSE stream', async () => {
     const seen: number[] = [];
     const listener = (_task: unknown, progress: { percent: number }): void => void seen.push(progress.percent);
     h.handle.runtime.events.on('progress', listener);
+    let streamed: { progress: number; status: string }[] = [];
     try {
       const r = await h.client.post<Submission>('/api/v1/simulations', { circuitFile: circuitFileOf(buck({ tEnd: 1 })) });
+      // The SSE stream of the run, read to its end (the service ends it after the final message).
+      const response = await fetch(`${h.baseUrl}/api/v1/simulations/${r.body.simulationId}/stream`);
+      const text = await response.text();
+      streamed = text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as { progress: number; status: string });
       const done = await h.client.waitForState(r.body.simulationId, ['completed', 'failed']);
       expect(done.status).to.equal('completed');
     } finally {
@@ -60,6 +65,8 @@ describe('scale-out: runs on worker processes through BullMQ', function () {
     const midRun = seen.filter((p) => p > 0 && p < 100);
     expect(midRun.length, `progress seen: ${seen.join(', ')}`).to.be.greaterThan(0);
     expect([...midRun].sort((a, b) => a - b)).to.deep.equal(midRun); // never backwards
+    expect(streamed.some((m) => m.status === 'RUNNING' && m.progress > 0 && m.progress < 100), JSON.stringify(streamed)).to.equal(true);
+    expect(streamed.at(-1)).to.deep.include({ status: 'COMPLETED', progress: 100 });
   });
 
   it('reports Redis and the live workers in /api/v1/health and /actuator/health', async () => {
