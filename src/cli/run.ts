@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { simulate, type Progress, type SimulationResult } from '../engine/index.js';
 import { SOLVER_METHODS, type Netlist, type SolverMethod } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
-import { companionFiles } from './companion.js';
+import { companionFiles } from '../formats/companion.js';
 import { checkOutputPath, signalNames, writeSignals } from './output.js';
 
 interface RunOptions {

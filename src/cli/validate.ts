@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { validateNetlist } from '../engine/index.js';
 import { readCircuitFile } from '../formats/read.js';
-import { companionFiles } from './companion.js';
+import { companionFiles } from '../formats/companion.js';
 
 export function registerValidate(program: Command): void {
   program

@@ -311,7 +311,15 @@ export function resolveNetlistSharing(netlist: Netlist, overrides: ParameterOver
       ]);
     }
     const current = owner.params?.[parts.param];
-    if (current !== undefined && typeof current !== 'number' && !isReference(current)) {
+    if (current === undefined) {
+      // A misspelt name would otherwise run silently with the default value.
+      const known = Object.keys(owner.params ?? {});
+      const listing = known.length > 0 ? known.join(', ') : 'none';
+      throw new NetlistError('UNKNOWN_PARAMETER', `Unknown parameter ${key}: ${parts.owner} has the parameters ${listing}`, [
+        { field: key, message: `no parameter '${parts.param}' on ${parts.owner}; its parameters: ${listing}` },
+      ]);
+    }
+    if (typeof current !== 'number' && !isReference(current)) {
       throw new NetlistError('UNKNOWN_PARAMETER', `Parameter ${key} is not numeric`, [{ field: key, message: 'not a numeric parameter' }]);
     }
     owner.params = { ...(owner.params ?? {}), [parts.param]: value };

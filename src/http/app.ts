@@ -74,6 +74,7 @@ export function createApp(services: ServiceContext): Koa {
     }
   });
   app.use(router.routes());
+  // Sets 405/501 with Allow; the error renderer turns them into the service's JSON error body.
   app.use(router.allowedMethods());
   return app;
 }

@@ -116,7 +116,7 @@ export async function buildSubmission(
 ): Promise<SubmitInput> {
   if (typeof request.circuitFile !== 'string') throw validationError(`${prefix}circuitFile is required`, [{ field: `${prefix}circuitFile`, message: 'is required' }]);
   const base = await circuitOf(request.circuitFile, circuits, `${prefix}circuitFile`, cache, recent);
-  let netlist = applySettings(base.netlist, { simulationDuration: request.simulationTime, timeStep: request.timeStep, solverType: request.solverType }, prefix);
+  let netlist = applySettings(base.netlist, { simulationDuration: request.simulationTime, timeStep: request.timeStep, solverType: request.solverType }, prefix, { simulationDuration: 'simulationTime' });
   const tEnd = netlist.settings.tEnd;
   const steps = tEnd / netlist.settings.dt;
   if (steps > limits.maxSteps) {

@@ -160,6 +160,16 @@ describe('job-queue service: endpoints', () => {
       const param = await submit({ model_file: 'buck.json', parameters: { 'R.9.R': 1 } });
       expect(param.status).to.equal(400);
       expect(param.body).to.include({ error_code: 'VALIDATION_ERROR', field: 'parameters.R.9.R' });
+      const dotted = await submit({ model_file: 'buck.json', parameters: { 'R.1.R': 'ten' } });
+      expect(dotted.status).to.equal(422);
+      expect((dotted.body as { detail: { loc: unknown[] }[] }).detail[0].loc).to.deep.equal(['body', 'parameters', 'R.1.R']);
+      const big = await service.request('POST', '/simulations', `{"model_file": "${'x'.repeat(17 * 1024 * 1024)}"}`);
+      expect(big.status).to.equal(413);
+      expect(big.body).to.include({ error_code: 'PAYLOAD_TOO_LARGE', field: 'body' });
+      const name = await submit({ model_file: 'buck.json', parameters: { 'R.1.Z': 1 } });
+      expect(name.status).to.equal(400);
+      expect(name.body).to.include({ error_code: 'VALIDATION_ERROR', field: 'parameters.R.1.Z' });
+      expect((name.body as Json).detail).to.contain('has the parameters');
       const variable = await submit({ model_file: 'buck.json', output_variables: ['out', 'nowhere'] });
       expect(variable.status).to.equal(400);
       expect(variable.body).to.include({ error_code: 'VALIDATION_ERROR', field: 'output_variables[1]' });
@@ -189,6 +199,10 @@ describe('job-queue service: endpoints', () => {
       const over = await service.request('GET', '/logs?limit=1001');
       expect(over.status).to.equal(422);
       expect((over.body as { detail: { loc: unknown[] }[] }).detail[0].loc).to.deep.equal(['query', 'limit']);
+      const word = await service.request('GET', '/logs?limit=abc');
+      expect(word.status).to.equal(422);
+      expect((word.body as { detail: { loc: unknown[]; msg: string }[] }).detail[0]).to.deep.include({ loc: ['query', 'limit'] });
+      expect((word.body as { detail: { msg: string }[] }).detail[0].msg).to.contain('from 1 to 1000');
       const level = await service.request('GET', '/logs?level=LOUD');
       expect(level.status).to.equal(422);
       expect((level.body as { detail: { loc: unknown[] }[] }).detail[0].loc).to.deep.equal(['query', 'level']);

@@ -218,7 +218,7 @@ export class ApiClient {
 export interface SimulationStatusBody {
   simulationId: string;
   status: string;
-  progress: { currentStep: number; totalSteps: number; mainSimProgress: number };
+  progress: { currentStep: number; totalSteps: number; mainSimProgress: number; estimatedRemainingMs: number };
   results: { measurements: Record<string, number>; signals: string[] } | null;
   errorMessage: string | null;
   cacheHit: boolean;

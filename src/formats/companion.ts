@@ -2,7 +2,7 @@
 // the reader asks for them by name; only plain names in the circuit file's folder are read.
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { CompanionReader } from '../formats/ipes/datafiles.js';
+import type { CompanionReader } from './ipes/datafiles.js';
 
 export function companionFiles(circuitFile: string): CompanionReader {
   const folder = dirname(circuitFile);
