@@ -41,6 +41,7 @@ export function registerWorker(program: Command): void {
         lockDurationMs: positiveInteger(flags.lockDuration ?? env.PESIM_WORKER_LOCK_MS, '--lock-duration', DEFAULT_WORKER_OPTIONS.lockDurationMs),
         stalledIntervalMs: positiveInteger(flags.stalledInterval ?? env.PESIM_WORKER_STALLED_MS, '--stalled-interval', DEFAULT_WORKER_OPTIONS.stalledIntervalMs),
         heartbeatMs: positiveInteger(flags.heartbeat ?? env.PESIM_WORKER_HEARTBEAT_MS, '--heartbeat', DEFAULT_WORKER_OPTIONS.heartbeatMs),
+        log: (message) => console.error(`pesim: worker: ${message}`),
       });
       await worker.start();
       console.log(`pesim: worker ${worker.id} taking jobs from ${redisUrl.replace(/\/\/[^@/]*@/, '//***@')}`);

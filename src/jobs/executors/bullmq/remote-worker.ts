@@ -32,6 +32,8 @@ export interface RemoteWorkerOptions {
   maxStalledCount: number;
   heartbeatMs: number;
   progressIntervalMs: number;
+  /** Where the worker reports Redis outages and recoveries. */
+  log?: (message: string) => void;
 }
 
 export const DEFAULT_WORKER_OPTIONS: Omit<RemoteWorkerOptions, 'redisUrl' | 'concurrency'> = {
@@ -53,6 +55,8 @@ export class RemoteWorker {
   private readonly running = new Map<string, RunController>();
   private readonly scratch = join(tmpdir(), `pesim-worker-${process.pid}`);
   private heartbeat: NodeJS.Timeout | undefined;
+  /** Redis could not be reached since the last report (reported once per outage). */
+  private outage = false;
   private readonly beat: WorkerBeat;
 
   constructor(private readonly options: RemoteWorkerOptions) {
@@ -60,8 +64,10 @@ export class RemoteWorker {
     this.pool = new EmbeddedExecutor({ threads: options.concurrency });
     this.client = redisClient(options.redisUrl, `pesim:worker:${this.id}`);
     this.subscriber = redisClient(options.redisUrl, `pesim:worker:${this.id}:control`);
-    for (const c of [this.client, this.subscriber]) c.on('error', () => undefined);
-    this.subscriber.on('message', (_channel: string, text: string) => this.control(JSON.parse(text) as ControlMessage));
+    this.subscriber.on('error', () => undefined); // the main client reports outages
+    this.subscriber.on('message', (_channel: string, text: string) => this.control(parseControl(text)));
+    this.client.on('error', (error: Error & { code?: string }) => this.unreachable(error));
+    this.client.on('ready', () => this.reachable());
     this.beat = { id: this.id, host: hostname(), pid: process.pid, concurrency: options.concurrency, startedAt: new Date().toISOString() };
     this.worker = new Worker<RunJobData, RunJobResult>(QUEUE_NAME, (job) => this.process(job), {
       connection: bullConnection(options.redisUrl),
@@ -106,7 +112,20 @@ export class RemoteWorker {
     }
   }
 
-  private control(message: ControlMessage): void {
+  private unreachable(error: Error & { code?: string }): void {
+    if (this.outage) return;
+    this.outage = true;
+    this.options.log?.(`Redis unreachable (${error.code ?? error.message}); retrying`);
+  }
+
+  private reachable(): void {
+    if (!this.outage) return;
+    this.outage = false;
+    this.options.log?.('Redis reachable again');
+  }
+
+  private control(message: ControlMessage | undefined): void {
+    if (!message) return;
     const controller = this.running.get(message.jobId);
     if (!controller) return;
     if (message.cancel) controller.cancel();
@@ -121,7 +140,7 @@ export class RemoteWorker {
     this.running.set(jobId, controller);
     // A pause or cancel sent before this worker took the job (the engine looks at its flags every
     // few steps, so the run need not wait for this answer).
-    void this.client.get(controlKey(jobId)).then((earlier) => earlier && this.control(JSON.parse(earlier) as ControlMessage), () => undefined);
+    void this.client.get(controlKey(jobId)).then((earlier) => earlier && this.control(parseControl(earlier)), () => undefined);
     let last = '';
     const report = setInterval(() => {
       const p = controller.progress();
@@ -152,5 +171,15 @@ export class RemoteWorker {
       this.running.delete(jobId);
       rmSync(path, { force: true });
     }
+  }
+}
+
+/** A control message, or undefined for text that is not one (ignored rather than fatal). */
+function parseControl(text: string): ControlMessage | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<ControlMessage>;
+    return typeof value?.jobId === 'string' ? { jobId: value.jobId, cancel: value.cancel === true, pause: value.pause === true } : undefined;
+  } catch {
+    return undefined;
   }
 }
