@@ -47,6 +47,8 @@ interface InFlight {
 const PREFETCH_PER_SLOT = 4;
 const EVENTS_KEPT = 100;
 const CONTROL_POLL_MS = 50;
+/** How long closing waits for Redis before it lets go. */
+const CLOSE_WAIT_MS = 3000;
 
 export class BullmqExecutor implements Executor {
   readonly name = 'bullmq';
@@ -124,13 +126,20 @@ export class BullmqExecutor implements Executor {
     clearInterval(this.controlTimer);
     clearInterval(this.reconcileTimer);
     this.workers.close();
-    for (const jobId of [...this.inFlight.keys()]) {
-      // Jobs still waiting are withdrawn; running ones are told to stop (their tasks run again on the next start).
-      const removed = await this.queue.remove(jobId).catch(() => 0);
-      if (!removed) await this.publish({ jobId, cancel: true, pause: false }).catch(() => undefined);
-      this.settle(jobId, { ok: false, error: lost('the service stopped') });
+    const jobIds = [...this.inFlight.keys()];
+    for (const jobId of jobIds) this.settle(jobId, { ok: false, error: lost('the service stopped') });
+    // Jobs still waiting are withdrawn and running ones told to stop (their tasks run again on the
+    // next start); with Redis away, the next start does it instead of this close waiting for Redis.
+    if (this.client.status === 'ready') {
+      await withinMs(CLOSE_WAIT_MS, (async () => {
+        for (const jobId of jobIds) {
+          const removed = await this.queue.remove(jobId).catch(() => 0);
+          if (!removed) await this.publish({ jobId, cancel: true, pause: false }).catch(() => undefined);
+        }
+      })());
     }
-    await Promise.allSettled([this.events.close(), this.queue.close(), this.client.quit()]);
+    this.client.disconnect();
+    await withinMs(CLOSE_WAIT_MS, Promise.allSettled([this.events.close(), this.queue.close()]));
   }
 
   private completed(jobId: string, result: RunJobResult): void {
@@ -246,6 +255,16 @@ export class BullmqExecutor implements Executor {
       // Redis not reachable at start-up: the stale jobs finish, and their results are ignored.
     }
   }
+}
+
+/** Waits for `work`, at most `ms`. */
+async function withinMs(ms: number, work: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([work.then(() => undefined, () => undefined), limit]);
+  clearTimeout(timer);
 }
 
 function lost(message: string): ExecutionFailure {
