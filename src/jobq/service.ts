@@ -164,11 +164,13 @@ export class JobqService {
     };
   }
 
-  /** `simulator_connected` from a probe of a remote simulator (system.listMethods), else the executor's state. */
+  /** `simulator_connected` from a probe of a remote simulator (system.listMethods), else the executor's state; Redis and workers in scale-out. */
   async health(): Promise<HealthResponse> {
     const executor = this.runtime.executor;
     const connected = executor.probe ? await executor.probe() : executor.connected();
-    return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected };
+    const remote = executor.status?.();
+    const scaleOut = remote ? { redis_connected: remote.redis === 'UP', workers: remote.workers } : {};
+    return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected, ...scaleOut };
   }
 
   stats(): StatsResponse {
@@ -183,7 +185,7 @@ export class JobqService {
         speedup_factor: figures.speedupFactor,
       },
       system: {
-        cpu_cores: availableParallelism(),
+        cpu_cores: this.runtime.executor.status?.().cores ?? availableParallelism(),
         batch_size: this.config.orchestration.batch_size,
         max_concurrent: this.config.orchestration.max_concurrent_simulations,
         uptime_seconds: this.uptimeSeconds,
