@@ -2,7 +2,7 @@
 // Spring-style /actuator/health with one status per component. Both are public (no API key).
 import { Controller, Example, Get, NoSecurity, Response, Route, Tags } from '@tsoa/runtime';
 import { engineInfo } from '../engine/index.js';
-import type { ServiceContext } from '../server/context.js';
+import type { Runtime } from '../jobs/runtime.js';
 import type { ErrorBody } from '../http/error-body.js';
 import type { Executor } from '../jobs/executors/types.js';
 
@@ -48,12 +48,20 @@ export interface ActuatorHealthResponse {
   components: { engine: ComponentHealth; queue: ComponentHealth; store: ComponentHealth; redis?: ComponentHealth; workers?: WorkersHealth };
 }
 
+/** What the health endpoints need of the service. */
+export interface HealthDeps {
+  runtime: Pick<Runtime, 'executor' | 'countTasks'>;
+  /** Process start of the service (uptime). */
+  startedAt: number;
+  version: string;
+}
+
 @Route('')
 @Tags('health')
 @NoSecurity()
 @Response<ErrorBody>(500, 'Internal error')
 export class HealthController extends Controller {
-  constructor(private readonly services: ServiceContext) {
+  constructor(private readonly services: HealthDeps) {
     super();
   }
 
@@ -80,7 +88,7 @@ export class HealthController extends Controller {
     const queue = probe(() => {
       if (!this.services.runtime.executor.connected()) throw new Error('executor closed');
     });
-    const store = probe(() => this.services.runtime.store.tasks.countByState());
+    const store = probe(() => this.services.runtime.countTasks());
     const remote = this.services.runtime.executor.status?.();
     const up = engine === 'UP' && queue === 'UP' && store === 'UP' && (!remote || remote.redis === 'UP');
     if (!up) this.setStatus(503);

@@ -100,7 +100,7 @@ export class JobqService {
   }
 
   task(id: string): TaskRecord {
-    const task = this.runtime.store.tasks.get(id);
+    const task = this.runtime.task(id);
     if (!task || task.owner !== OWNER) throw taskNotFound(id);
     return task;
   }
@@ -174,7 +174,7 @@ export class JobqService {
   }
 
   stats(): StatsResponse {
-    const counts = this.runtime.store.tasks.countByState(OWNER);
+    const counts = this.runtime.countTasks(OWNER);
     const figures = this.performance.figures();
     return {
       queue: { pending: counts.queued, running: counts.running + counts.paused, completed: counts.completed, failed: counts.failed, cancelled: counts.cancelled },
@@ -195,7 +195,7 @@ export class JobqService {
 
   logs(limit: number, level: LogLevelName | undefined): LogsResponse {
     if (!this.config.api.enable_logs) throw new JobqError(404, 'NOT_FOUND', 'Log access is disabled (api.enable_logs: false)');
-    const logs = this.runtime.store.logs.recent(limit, level).map((r) => ({
+    const logs = this.runtime.recentLogs(limit, level).map((r) => ({
       timestamp: r.timestamp,
       level: r.level,
       message: r.message,

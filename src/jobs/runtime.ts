@@ -4,7 +4,8 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { engineInfo } from '../engine/index.js';
 import { openStore } from '../store/open.js';
-import type { Store } from '../store/types.js';
+import type { BatchRecord, Store, TaskFilter } from '../store/types.js';
+import type { LogLevel, LogRecord, TaskRecord, TaskState } from '../store/records.js';
 import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
@@ -66,13 +67,35 @@ export function defaultRuntimeSettings(dataDir: string): RuntimeSettings {
   };
 }
 
-export interface Runtime {
+/** Reads of the store that the services make through the runtime (they do not open the store). */
+export interface RuntimeQueries {
+  task(id: string): TaskRecord | undefined;
+  listTasks(filter: TaskFilter): { tasks: TaskRecord[]; total: number };
+  countTasks(owner?: string): Record<TaskState, number>;
+  recordBatch(batch: BatchRecord): void;
+  batch(id: string): BatchRecord | undefined;
+  recentLogs(limit: number, level?: LogLevel): LogRecord[];
+}
+
+export interface Runtime extends RuntimeQueries {
+  /** The durable store; the runtime's own parts use it, services go through RuntimeQueries. */
   store: Store;
   cache: ResultCache;
   executor: Executor;
   events: TaskEvents;
   scheduler: Scheduler;
   close(): Promise<void>;
+}
+
+function queriesOf(store: Store): RuntimeQueries {
+  return {
+    task: (id) => store.tasks.get(id),
+    listTasks: (filter) => store.tasks.list(filter),
+    countTasks: (owner) => store.tasks.countByState(owner),
+    recordBatch: (batch) => store.batches.insert(batch),
+    batch: (id) => store.batches.get(id),
+    recentLogs: (limit, level) => store.logs.recent(limit, level),
+  };
 }
 
 export interface RuntimeOptions {
@@ -110,6 +133,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
     if (marker.uncleanBefore) removeAbandonedTemporaries([schedulerSettings.resultsDir, join(settings.dataDir, 'cache')]);
     scheduler.start();
     return {
+      ...queriesOf(store),
       store,
       cache,
       executor,
