@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { startSimulationService } from '../src/server/server.js';
-import { XmlRpcClient } from '../src/rmi/client.js';
+import { XmlRpcClient } from '../src/xmlrpc/client.js';
 import { buck } from '../test/fixtures/circuits.js';
 import { benchDataDir } from './data-dir.mjs';
 

@@ -1,6 +1,6 @@
 // HTTP interface of signal analysis (/api/v1/analysis): characteristics, Fourier coefficients and
 // RMS of raw samples or of a stored simulation signal. Thin: AnalysisService does the work,
-// AnalysisPresenter shapes the bodies. Definitions: docs/analysis.md and decisions.md §1.4.
+// AnalysisPresenter shapes the bodies. Definitions: docs/analysis.md and docs/spec/decisions.md §1.4.
 import { Body, Controller, Example, Post, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { SimulationService } from '../simulations/SimulationService.js';
 import type { ErrorBody } from '../http/error-body.js';

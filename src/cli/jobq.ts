@@ -1,4 +1,4 @@
-// `pesim jobq`: the job-queue service (spec job-queue-service.md) on port 8000, configured from
+// `pesim jobq`: the job-queue service (spec docs/spec/job-queue-service.md) on port 8000, configured from
 // defaults, a YAML/JSON config file (--config), the environment and these options.
 import type { Command } from 'commander';
 import { exposureWarning, loadConfig } from '../jobq/config.js';

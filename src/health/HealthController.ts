@@ -1,4 +1,4 @@
-// Health checks (decisions.md §1.3): /api/v1/health with the service and engine versions, and the
+// Health checks (docs/spec/decisions.md §1.3): /api/v1/health with the service and engine versions, and the
 // Spring-style /actuator/health with one status per component. Both are public (no API key).
 import { Controller, Example, Get, NoSecurity, Response, Route, Tags } from '@tsoa/runtime';
 import { engineInfo } from '../engine/index.js';

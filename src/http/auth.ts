@@ -1,4 +1,4 @@
-// Optional API-key authentication (simulation-service.md §5, decisions.md §1.6): when enabled,
+// Optional API-key authentication (docs/spec/simulation-service.md §5, docs/spec/decisions.md §1.6): when enabled,
 // every request under /api/ except /api/v1/health needs `X-API-Key` carrying one of the configured
 // keys; health, the API reference (/swagger-ui/**, /docs, /v3/api-docs/**), the WebSocket
 // endpoints (/ws/**, /ws-raw/**) and the dashboard's static files stay public. Keys are compared by

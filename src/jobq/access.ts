@@ -1,4 +1,4 @@
-// The spec's planned access controls as opt-in settings, off by default (decisions.md §2): Bearer
+// The spec's planned access controls as opt-in settings, off by default (docs/spec/decisions.md §2): Bearer
 // API keys (`api.api_keys`, compared in constant time) and a per-minute rate limit per client address
 // or key (`api.rate_limit`) with X-RateLimit-Limit / -Remaining / -Reset headers.
 import { createHash } from 'node:crypto';

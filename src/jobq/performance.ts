@@ -1,7 +1,7 @@
 // Performance figures of the job-queue service, kept in the store's persistent counters so they
 // survive a restart: run time of completed tasks (cache hits at the run time of the run that filled
 // the entry), task durations, and the busy wall-clock time — time during which at least one of the
-// service's tasks was queued or running. speedup_factor (decisions.md §2) is their ratio.
+// service's tasks was queued or running. speedup_factor (docs/spec/decisions.md §2) is their ratio.
 import type { TaskEvents } from '../jobs/events.js';
 import { FINAL_STATES, type TaskRecord } from '../jobs/types.js';
 import type { Store } from '../store/types.js';

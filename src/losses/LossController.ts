@@ -1,6 +1,6 @@
 // HTTP interface of loss calculation (/api/v1/loss): switching and conduction losses from
 // datasheet-style parameters, and detailed losses of one device from simulated waveforms. Thin:
-// LossService applies the formulas of decisions.md §1.5, LossPresenter shapes the bodies.
+// LossService applies the formulas of docs/spec/decisions.md §1.5, LossPresenter shapes the bodies.
 import { Body, Controller, Example, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { SimulationService } from '../simulations/SimulationService.js';
 import type { ErrorBody } from '../http/error-body.js';

@@ -4,7 +4,7 @@
 // states its return value and faults; the README's table repeats them.
 import type { ControlExportFormat, ControlOperations } from '../control/types.js';
 import { argumentCount, numberArg, stringArg, type RmiMethod } from './methods.js';
-import type { XmlRpcValue } from './values.js';
+import type { XmlRpcValue } from '../xmlrpc/values.js';
 
 const F = {
   none: 'Faults: INVALID_PARAMS (-32602).',

@@ -4,7 +4,7 @@
 // INTERNAL_ERROR without internals.
 import { ControlError, type ControlErrorCode } from '../control/types.js';
 import { QueueFullError } from '../jobs/errors.js';
-import { FAULT, XmlRpcFault } from './values.js';
+import { FAULT, XmlRpcFault } from '../xmlrpc/values.js';
 
 export const CONTROL_FAULT_CODES: Record<ControlErrorCode, number> = {
   NO_CIRCUIT: 1,

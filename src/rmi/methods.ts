@@ -2,7 +2,7 @@
 // system.methodHelp and listed in the README) and implementation, plus the argument checks the
 // implementations share. A wrong argument is an INVALID_PARAMS fault naming the method, the
 // argument and what was expected.
-import { FAULT, XmlRpcFault, isStruct, typeName, type XmlRpcStruct, type XmlRpcValue } from './values.js';
+import { FAULT, XmlRpcFault, isStruct, typeName, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 
 export interface RmiMethod {
   name: string;

@@ -1,4 +1,4 @@
-// The PLECS remote-control dialect (plecs-xmlrpc-notes.md) on the same port: plecs.load / close /
+// The PLECS remote-control dialect (docs/spec/plecs-xmlrpc-notes.md) on the same port: plecs.load / close /
 // get / set / simulate / statistics. plecs.simulate runs each option struct as a simulation of the
 // service's job runtime (so the runs are listed, cached and spread over the worker pool), blocks
 // until they end and returns {Time, Values}: Values has one row per scope channel, SCOPE blocks in
@@ -16,7 +16,7 @@ import { CONTROL_FAULT_CODES } from './faults.js';
 import { argumentCount, invalidParams, stringArg, type RmiMethod } from './methods.js';
 import { MODEL_SETTINGS, channelOrder, modelName, numericValue, overrideKey, planRun, type PlecsModel, type PlecsRun } from './plecs-models.js';
 import { awaitTask } from './runtime-runs.js';
-import { FAULT, XmlRpcFault, type XmlRpcStruct, type XmlRpcValue } from './values.js';
+import { FAULT, XmlRpcFault, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 
 export interface PlecsContext {
   runtime: Runtime;

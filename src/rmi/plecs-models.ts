@@ -5,7 +5,7 @@ import { basename, extname } from 'node:path';
 import { validateNetlist } from '../engine/simulate.js';
 import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
 import { invalidParams } from './methods.js';
-import { FAULT, XmlRpcFault, isStruct, typeName, type XmlRpcStruct, type XmlRpcValue } from './values.js';
+import { FAULT, XmlRpcFault, isStruct, typeName, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 
 export interface PlecsModel {
   name: string;

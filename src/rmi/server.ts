@@ -1,4 +1,4 @@
-// The XML-RPC listener of `pesim serve` (decisions.md §1.7): POST on `/` and `/RPC2`, an API key
+// The XML-RPC listener of `pesim serve` (docs/spec/decisions.md §1.7): POST on `/` and `/RPC2`, an API key
 // when authentication is on (HTTP basic auth with the key as password, as `xmlrpc.client` sends for
 // http://user:KEY@host/RPC2, or X-API-Key; checked by the service's one KeyChecker), the body read
 // by the bounded reader, the call dispatched on the method table, the answer a response or a fault.
@@ -7,11 +7,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { KeyChecker } from '../http/auth.js';
-import { readMethodCall, type BodyLimits } from './body.js';
-import { encodeFault, encodeResponse } from './encode.js';
+import { readMethodCall, type BodyLimits } from '../xmlrpc/body.js';
+import { encodeFault, encodeResponse } from '../xmlrpc/encode.js';
 import { toFault } from './faults.js';
 import type { MethodTable } from './methods.js';
-import { FAULT, XmlRpcFault } from './values.js';
+import { FAULT, XmlRpcFault } from '../xmlrpc/values.js';
 
 export interface RmiServerOptions {
   host: string;

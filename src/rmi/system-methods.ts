@@ -3,7 +3,7 @@
 // system.multicall (several calls in one request, as Python's xmlrpc.client.MultiCall sends them).
 import { FAULT_TABLE, toFault } from './faults.js';
 import { argumentCount, invalidParams, stringArg, type MethodTable, type RmiMethod } from './methods.js';
-import { FAULT, XmlRpcFault, isStruct, type XmlRpcValue } from './values.js';
+import { FAULT, XmlRpcFault, isStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 
 /** Most calls in one system.multicall. */
 const MAX_MULTICALL = 1000;

@@ -1,6 +1,6 @@
 // The Koa application of the simulation service, assembled in the order requests pass through it:
 // request id and access log → error rendering (error-body.ts, so every failure below has the
-// decisions.md §1.1 body) → the ServiceContext on ctx.state (context.ts) → API-key check (auth.ts) →
+// docs/spec/decisions.md §1.1 body) → the ServiceContext on ctx.state (context.ts) → API-key check (auth.ts) →
 // the dashboard's files (web-static.ts) → API reference pages (docs.ts) → body parsing with the size
 // limit (JSON and multipart) → the routes tsoa generates from the controllers (src/generated/sim/routes.ts).
 import { randomUUID } from 'node:crypto';
@@ -14,7 +14,8 @@ import '../http/tsoa/fast-float.js';
 import { authMiddleware } from '../http/auth.js';
 import type { ServiceContext } from './context.js';
 import { docsMiddleware } from './docs.js';
-import { errorMiddleware } from '../http/error-body.js';
+import { errorRenderer } from '../http/error-renderer.js';
+import { simulationErrors } from './error-format.js';
 import { webMiddleware } from './web-static.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -39,14 +40,14 @@ function requestLog(logger: Logger) {
 export function createApp(services: ServiceContext): Koa {
   const app = new Koa();
   app.proxy = false;
-  // Errors are rendered by errorMiddleware; Koa's default handler would log them a second time.
+  // Errors are rendered by errorRenderer; Koa's default handler would log them a second time.
   app.silent = true;
   const limit = services.config.maxBodyBytes;
   const router = new Router();
   RegisterRoutes(router);
 
   app.use(requestLog(services.logger));
-  app.use(errorMiddleware(services.logger));
+  app.use(errorRenderer(simulationErrors, services.logger));
   app.use(async (ctx, next) => {
     ctx.state.services = services;
     await next();

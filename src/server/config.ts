@@ -1,6 +1,6 @@
 // The simulation service's configuration: one typed object built from defaults, then an optional
 // config file (`--config` / SIM_CONFIG: Spring-style `.properties` or YAML with `sim.api.*` keys,
-// simulation-service.md §5), then environment variables, then explicit overrides (command-line
+// docs/spec/simulation-service.md §5), then environment variables, then explicit overrides (command-line
 // flags, tests), validated at start-up with messages naming the setting at fault.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';

@@ -41,7 +41,7 @@ export class BatchController extends Controller {
     return { batchId: batch.id, simulationIds: batch.taskIds, totalSimulations: batch.taskIds.length };
   }
 
-  /** Counts per state, overall progress and one entry per simulation (simulation-service.md §2.5). */
+  /** Counts per state, overall progress and one entry per simulation (docs/spec/simulation-service.md §2.5). */
   @Get('{batchId}')
   @Example<BatchStatus>({
     batchId: '7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', totalSimulations: 2, completed: 1, failed: 1, running: 0, pending: 0, paused: 0, cancelled: 0,

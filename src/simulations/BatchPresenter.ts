@@ -1,5 +1,5 @@
 // Response shapes of the batch endpoints: the submission and the batch status of
-// simulation-service.md §2.5 (counts per state, overall progress, per-simulation entries).
+// docs/spec/simulation-service.md §2.5 (counts per state, overall progress, per-simulation entries).
 import type { TaskRecord } from '../jobs/types.js';
 import type { BatchStatusData } from './BatchService.js';
 import type { SimulationState } from './SimulationPresenter.js';

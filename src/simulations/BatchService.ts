@@ -1,4 +1,4 @@
-// Batches (POST /simulations/batch, decisions.md §1.3): an explicit list of SimulationRequests, or a
+// Batches (POST /simulations/batch, docs/spec/decisions.md §1.3): an explicit list of SimulationRequests, or a
 // base request with a parameter sweep (grid = Cartesian product, zip = element-wise). Every item is
 // checked before anything is queued (one bad item queues nothing), then all are queued at once.
 // Status counts the batch's simulations by state; cancel stops the unfinished ones.

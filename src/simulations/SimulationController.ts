@@ -137,7 +137,7 @@ export class SimulationController extends Controller {
     return { simulationId: task.id, status: task.state };
   }
 
-  /** Progress details (simulation-service.md §2.3). */
+  /** Progress details (docs/spec/simulation-service.md §2.3). */
   @Get('{simulationId}/progress')
   @Example<ProgressDetails>({ preCalcProgress: 100, mainSimProgress: 42.5, currentStep: 85000, totalSteps: 200000, estimatedRemainingMs: 1350 })
   public progress(@Path() simulationId: string): ProgressDetails {
@@ -174,7 +174,7 @@ export class SimulationController extends Controller {
   }
 
   /**
-   * Server-sent events: one progress message (simulation-service.md §2.4) per update, `id:` its
+   * Server-sent events: one progress message (docs/spec/simulation-service.md §2.4) per update, `id:` its
    * sequence number, the final message, then the end of the stream; `: heartbeat` comments in
    * between. Send `Last-Event-ID` (or `?lastEventId=`) to resume; 204 when the run had already
    * finished and everything was delivered.
@@ -207,7 +207,7 @@ export class SimulationController extends Controller {
     return stream as unknown as string;
   }
 
-  /** Where to subscribe to the same progress messages over STOMP (simulation-service.md §2.8). */
+  /** Where to subscribe to the same progress messages over STOMP (docs/spec/simulation-service.md §2.8). */
   @Get('{simulationId}/ws-info')
   @Example<WebSocketInfo>({ simulationId: '3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b', stompEndpoint: '/ws', rawWebSocketEndpoint: '/ws-raw', subscribeDestination: '/topic/simulations/3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b', protocol: 'STOMP/1.2', supportsBidirectional: false, baseUrl: 'http://127.0.0.1:8080' })
   public wsInfo(@Path() simulationId: string, @Request() request: KoaRequest): WebSocketInfo {

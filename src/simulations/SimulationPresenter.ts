@@ -1,5 +1,5 @@
-// Response shapes of the simulation endpoints (decisions.md §1.3): submission, status with results,
-// list entries, ProgressDetails (simulation-service.md §2.3) and state changes. The only place
+// Response shapes of the simulation endpoints (docs/spec/decisions.md §1.3): submission, status with results,
+// list entries, ProgressDetails (docs/spec/simulation-service.md §2.3) and state changes. The only place
 // these bodies are built. Measurement keys are `<SCOPE>.<index>.ch<n>_<avg|rms|min|max>`.
 import type { TaskProgress, TaskRecord } from '../jobs/types.js';
 import type { StoredRequest } from './SimulationRequest.js';

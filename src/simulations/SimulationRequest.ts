@@ -1,4 +1,4 @@
-// The SimulationRequest (simulation-service.md §2.1 with decisions.md §1.3's extra fields) and its
+// The SimulationRequest (docs/spec/simulation-service.md §2.1 with docs/spec/decisions.md §1.3's extra fields) and its
 // translation into a job-runtime submission: the circuit (base64 file content or a stored circuit's
 // id), settings overrides, parameter overrides, signals and measurement window, each checked with
 // an error naming the field, and the step-count limit.

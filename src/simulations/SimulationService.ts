@@ -1,6 +1,6 @@
 // Simulations as a resource over the job runtime: submission (checked by SimulationRequest.ts),
 // status with live progress and stored results, listing, pause/resume/cancel with the state rules
-// of decisions.md §1.2, and reading results for export and analysis. Only tasks owned by this
+// of docs/spec/decisions.md §1.2, and reading results for export and analysis. Only tasks owned by this
 // service ('simulation') are visible here.
 import { AppError } from '../http/errors.js';
 import type { Runtime } from '../jobs/runtime.js';

@@ -9,8 +9,8 @@
 import { resolve } from 'node:path';
 import { RunController } from '../../engine/controller.js';
 import type { Netlist } from '../../formats/netlist.js';
-import { XmlRpcClient, XmlRpcConnectionError } from '../../rmi/client.js';
-import { FAULT, XmlRpcFault, isStruct, type XmlRpcValue } from '../../rmi/values.js';
+import { XmlRpcClient, XmlRpcConnectionError } from '../../xmlrpc/client.js';
+import { FAULT, XmlRpcFault, isStruct, type XmlRpcValue } from '../../xmlrpc/values.js';
 import type { StoredResult } from '../types.js';
 import type { ExecutionOutcome, ExecutionRequest, Executor } from './types.js';
 

@@ -4,10 +4,10 @@
 // back equal. Also the reader's refusals: DOCTYPE, depth, malformed XML, non-XML-RPC documents.
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
-import { decodeMethodCall, decodeMethodResponse } from '../../../src/rmi/decode.js';
-import { encodeFault, encodeMethodCall, encodeResponse } from '../../../src/rmi/encode.js';
-import { readXml } from '../../../src/rmi/xml-reader.js';
-import { XmlRpcFault, type XmlRpcValue } from '../../../src/rmi/values.js';
+import { decodeMethodCall, decodeMethodResponse } from '../../../src/xmlrpc/decode.js';
+import { encodeFault, encodeMethodCall, encodeResponse } from '../../../src/xmlrpc/encode.js';
+import { readXml } from '../../../src/xmlrpc/xml-reader.js';
+import { XmlRpcFault, type XmlRpcValue } from '../../../src/xmlrpc/values.js';
 
 function python(code: string, input = ''): string {
   return execFileSync('python3', ['-c', code], { input, encoding: 'utf8', timeout: 30_000 });

@@ -1,6 +1,6 @@
 // Batches through HTTP: a grid sweep of 20 buck variants whose measured output averages follow
 // D·Vin, an explicit list in zip mode, atomic validation (one bad item queues nothing), the
-// batch-size limit, batch status (simulation-service.md §2.5), cancel (204) and 404.
+// batch-size limit, batch status (docs/spec/simulation-service.md §2.5), cancel (204) and 404.
 import { expect } from 'chai';
 import { buck, rcStep } from '../../fixtures/circuits.js';
 import { circuitFileOf, startHarness, type Harness } from './harness.js';

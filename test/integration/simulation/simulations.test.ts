@@ -1,6 +1,6 @@
 // Simulation endpoints through HTTP: submission (inline file or stored circuit, overrides), status
 // with measurements, list with filters and paging, progress, ws-info, export in three formats
-// parsed back, and every error row of decisions.md §1.1 that a submission can hit. Responses are
+// parsed back, and every error row of docs/spec/decisions.md §1.1 that a submission can hit. Responses are
 // checked against the served OpenAPI description by the harness.
 import { expect } from 'chai';
 import { tableFromIPC } from 'apache-arrow';

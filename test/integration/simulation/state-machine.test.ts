@@ -1,4 +1,4 @@
-// The simulation state machine of decisions.md §1.2 through HTTP: pause mid-run and resume
+// The simulation state machine of docs/spec/decisions.md §1.2 through HTTP: pause mid-run and resume
 // continues the same run to the same result as an uninterrupted one; cancel mid-run and while
 // queued; and the 409 INVALID_STATE answers naming the current state. One worker thread, no
 // result cache (the comparison run must really run).

@@ -1,5 +1,5 @@
 // Element factory (see factory.hpp). Default device values follow GeckoCIRCUITS (Ron 0.01 Ω,
-// Roff 1e7 Ω, diode vf 0.6 V; engine-notes.md).
+// Roff 1e7 Ω, diode vf 0.6 V; docs/engine-notes.md).
 #include "elements/factory.hpp"
 
 #include "circuit/params.hpp"

@@ -1,4 +1,4 @@
-// Semiconductors and switches as two-state resistances (engine-notes.md, "Switches and diodes"):
+// Semiconductors and switches as two-state resistances (docs/engine-notes.md, "Switches and diodes"):
 // Ron when on, Roff when off; diode-like devices add a forward voltage vf in series when on, i.e.
 // i = (v − vf)/Ron, stamped as conductance 1/Ron plus the source current −vf/Ron from a to b.
 // Gate-driven changes happen at the start of a step (applyGate); voltage- and current-driven

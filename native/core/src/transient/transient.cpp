@@ -183,7 +183,7 @@ void Transient::step(double t, double dt, bool firstOfPhase) {
 // two-state devices can have no consistent state at all: a diode whose on-state current reverses and
 // whose off-state voltage exceeds vf (e.g. a rectifier diode behind a tightly coupled transformer
 // while the other windings are open). The iteration then cycles through the same states;
-// GeckoCIRCUITS damps this with moving thresholds (engine-notes.md). Here a repeated state vector
+// GeckoCIRCUITS damps this with moving thresholds (docs/engine-notes.md). Here a repeated state vector
 // ends the iteration: of the states in the cycle, the one whose solution contradicts its device
 // states least (largest violation, SwitchingDevice::violation) is solved and accepted if that
 // contradiction is within kCycleTolerance.
