@@ -7,6 +7,7 @@ import { type Card, lineError } from './lexer.js';
 import { CardCursor, type NumericValue, type ReadContext } from './cursor.js';
 import { currentSwitchParams, diodeParams, type SpiceModel, switchParams } from './models.js';
 import { readSourceSpec, type TranTimes } from './sources.js';
+import { scopedElement, scopedNode } from './scope.js';
 
 export interface ElementContext extends ReadContext {
   models: Map<string, SpiceModel>;
@@ -28,7 +29,7 @@ export interface ReadElement {
 }
 
 const UNSUPPORTED_LETTERS: Record<string, string> = {
-  m: 'MOSFET (M)', q: 'bipolar transistor (Q)', j: 'JFET (J)', x: 'subcircuit instance (X)',
+  m: 'MOSFET (M)', q: 'bipolar transistor (Q)', j: 'JFET (J)',
   b: 'behavioural source (B)', z: 'MESFET (Z)', t: 'transmission line (T)', o: 'lossy transmission line (O)',
   u: 'uniform RC line (U)', a: 'XSPICE code model (A)', y: 'transmission line (Y)', p: 'coupled line (P)',
   n: 'OSDI/Verilog-A device (N)',
@@ -40,15 +41,11 @@ function param(v: NumericValue): ParamValue {
   return v.ref !== undefined ? `$${v.ref}` : v.value;
 }
 
-/** Canonical node name: lower case, `gnd` is ground `0`. */
-export function nodeName(text: string): string {
-  const lower = text.toLowerCase();
-  return lower === 'gnd' ? '0' : lower;
-}
+export { nodeName } from './scope.js';
 
 function nodes(cursor: CardCursor, count: number, name: string): string[] {
   const result: string[] = [];
-  for (let i = 0; i < count; i++) result.push(nodeName(cursor.word(`node ${i + 1} of ${name}`).text));
+  for (let i = 0; i < count; i++) result.push(scopedNode(cursor.word(`node ${i + 1} of ${name}`).text, cursor.card.scope));
   return result;
 }
 
@@ -102,17 +99,20 @@ function twoTerminalPassive(cursor: CardCursor, name: string, key: 'R' | 'L' | '
 }
 
 /** Reads one element card. */
-export function readElementCard(card: Card, ctx: ElementContext): ReadElement {
+export function readElementCard(card: Card, deckCtx: ElementContext): ReadElement {
+  const ctx: ElementContext = card.scope || card.file
+    ? { ...deckCtx, params: card.scope?.params ?? deckCtx.params, fileName: card.file ?? deckCtx.fileName }
+    : deckCtx;
   const cursor = new CardCursor(card, ctx);
   const nameToken = cursor.word('element name');
-  const name = nameToken.text;
+  const name = scopedElement(nameToken.text, card.scope);
   const letter = nameToken.lower[0];
   const references: PendingReference[] = [];
   const reference = (element: NetlistElement, p: PendingReference['param'], types: readonly string[], what: string, count = 1) => {
     const names = [];
     for (let i = 0; i < count; i++) {
       const t = cursor.word(what);
-      names.push({ text: t.text, line: t.line });
+      names.push({ text: scopedElement(t.text, card.scope), line: t.line });
     }
     references.push({ element, param: p, names, types, what });
   };
@@ -204,7 +204,7 @@ export function readElementCard(card: Card, ctx: ElementContext): ReadElement {
         'SPICE_UNSUPPORTED',
         nameToken.line,
         what
-          ? `${name}: ${what} is not supported by the SPICE reader (supported: R L C K V I E F G H S W D)`
+          ? `${name}: ${what} is not supported by the SPICE reader (supported: R L C K V I E F G H S W D X)`
           : `${name}: unknown element letter '${nameToken.text[0]}'`,
         ctx.fileName,
         name,

@@ -89,13 +89,14 @@ export class CardCursor {
     const origin = { line: t.line, fileName: this.ctx.fileName };
     if (t.kind === 'expr') {
       const value = this.ctx.params.evaluate(t.text, origin);
-      return isIdentifier(t.text) && this.ctx.params.has(t.text) ? { value, ref: t.lower } : { value };
+      return isIdentifier(t.text) && this.ctx.params.isDeckParameter(t.text) ? { value, ref: t.lower } : { value };
     }
     if (t.kind === 'word') {
       const number = parseSpiceNumber(t.text);
       if (number !== undefined) return { value: number };
       if (isIdentifier(t.text) && this.ctx.params.has(t.text)) {
-        return { value: this.ctx.params.get(t.text)!, ref: t.lower };
+        const value = this.ctx.params.get(t.text)!;
+        return this.ctx.params.isDeckParameter(t.text) ? { value, ref: t.lower } : { value };
       }
     }
     throw lineError('SPICE_SYNTAX', t.line, `${what}: '${t.text}' is not a number`, this.ctx.fileName);

@@ -166,13 +166,22 @@ export class ParameterTable {
   private readonly values = new Map<string, number>();
   private readonly evaluating = new Set<string>();
 
+  /** `parent`: the table of the enclosing scope (a subcircuit instance sees the deck's parameters). */
+  constructor(private readonly parent?: ParameterTable) {}
+
   define(name: string, expression: string, origin: Origin): void {
     this.definitions.set(name.toLowerCase(), { expression, origin });
     this.values.clear();
   }
 
   has(name: string): boolean {
-    return this.definitions.has(name.toLowerCase());
+    return this.definitions.has(name.toLowerCase()) || (this.parent?.has(name) ?? false);
+  }
+
+  /** True when the name is defined by the deck's own `.param` (not shadowed by a subcircuit's). */
+  isDeckParameter(name: string): boolean {
+    if (this.definitions.has(name.toLowerCase())) return this.parent === undefined;
+    return this.parent?.isDeckParameter(name) ?? false;
   }
 
   /** The value of a parameter (lower-case name), or undefined when it is not defined. */
@@ -181,7 +190,7 @@ export class ParameterTable {
     const cached = this.values.get(key);
     if (cached !== undefined) return cached;
     const definition = this.definitions.get(key);
-    if (!definition) return undefined;
+    if (!definition) return this.parent?.get(key);
     if (this.evaluating.has(key)) {
       throw lineError('SPICE_SYNTAX', definition.origin.line, `parameter '${key}' is defined in terms of itself`, definition.origin.fileName);
     }

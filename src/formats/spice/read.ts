@@ -15,6 +15,14 @@ import { readModelCard, type SpiceModel } from './models.js';
 import { type ElementContext, type PendingReference, readElementCard } from './cards.js';
 import type { TranTimes } from './sources.js';
 import { outputBlocks } from './outputs.js';
+import { type DeckFileReader, expandIncludes } from './includes.js';
+import { collectSubcircuits, expandInstance } from './subckt.js';
+import { nodeName } from './scope.js';
+
+export interface SpiceReadOptions {
+  /** Reads files the deck includes (`.include`, `.lib`, PWL files), by path relative to the deck. */
+  files?: DeckFileReader;
+}
 
 export interface SpiceReadResult {
   netlist: Netlist;
@@ -23,7 +31,7 @@ export interface SpiceReadResult {
 
 const OUTPUT_CARDS = new Set(['.meas', '.measure', '.print', '.save', '.plot', '.probe', '.four', '.fourier', '.width', '.op']);
 const OTHER_ANALYSES = new Set(['.ac', '.dc', '.noise', '.tf', '.sens', '.disto', '.pz', '.sp', '.pss']);
-const IGNORED_CARDS = new Set(['.temp', '.nodeset', '.global', '.endc']);
+const IGNORED_CARDS = new Set(['.temp', '.nodeset', '.endc']);
 
 interface Tran extends TranTimes {
   dt: number;
@@ -131,8 +139,10 @@ function resolveReferences(elements: NetlistElement[], pending: PendingReference
 }
 
 /** Reads a SPICE deck (the subset in README "SPICE") into a pesim netlist. */
-export function readSpice(text: string, fileName?: string): SpiceReadResult {
+export function readSpice(text: string, fileName?: string, deckOptions: SpiceReadOptions = {}): SpiceReadResult {
   const deck = lexDeck(text, fileName);
+  const { cards, definitions } = collectSubcircuits(expandIncludes(deck.cards, deckOptions.files, fileName), fileName);
+  const globals = new Set<string>();
   const warnings: string[] = [];
   const params = new ParameterTable();
   const ctx: ReadContext = { params, fileName, warnings };
@@ -143,17 +153,20 @@ export function readSpice(text: string, fileName?: string): SpiceReadResult {
   const optionCards: Card[] = [];
   let title = deck.title;
 
-  for (const card of deck.cards) {
+  const addModel = (card: Card) => {
+    const model = readModelCard(card, card.file ? { ...ctx, fileName: card.file } : ctx);
+    const previous = models.get(model.name.toLowerCase());
+    if (previous) warnings.push(`${where(card.line)}: .model ${model.name} replaces the one on line ${previous.line}`);
+    models.set(model.name.toLowerCase(), model);
+  };
+  for (const card of cards) {
     const head = card.tokens[0];
     const keyword = head.lower;
     if (!keyword.startsWith('.')) { elementCards.push(card); continue; }
-    if (keyword === '.param') readParamCard(card, params, fileName);
-    else if (keyword === '.model') {
-      const model = readModelCard(card, ctx);
-      const previous = models.get(model.name.toLowerCase());
-      if (previous) warnings.push(`${where(card.line)}: .model ${model.name} replaces the one on line ${previous.line}`);
-      models.set(model.name.toLowerCase(), model);
-    } else if (keyword === '.tran') {
+    if (keyword === '.param') readParamCard(card, params, card.file ?? fileName);
+    else if (keyword === '.model') addModel(card);
+    else if (keyword === '.global') for (const t of card.tokens.slice(1)) globals.add(nodeName(t.text));
+    else if (keyword === '.tran') {
       if (tranCard) warnings.push(`${where(card.line)}: second .tran replaces the one on line ${tranCard.line}`);
       tranCard = card;
     } else if (keyword === '.options' || keyword === '.option' || keyword === '.opt' || keyword === '.opts') optionCards.push(card);
@@ -179,11 +192,17 @@ export function readSpice(text: string, fileName?: string): SpiceReadResult {
   for (const card of optionCards) readOptions(card, ctx, options);
   const solver = solverFrom(options, ctx);
 
+  const subcircuitModels: Card[] = [];
+  const sink = { models: subcircuitModels, readParam: readParamCard };
+  const flatCards = elementCards.flatMap((card) => card.tokens[0].lower.startsWith('x')
+    ? expandInstance(card, (name) => definitions.get(name), { ...ctx, globals }, sink)
+    : [card]);
+  for (const card of new Set(subcircuitModels)) addModel(card);
   const elementCtx: ElementContext = { ...ctx, models, tran };
   const elements: NetlistElement[] = [];
   const pending: PendingReference[] = [];
   const lines = new Map<NetlistElement, number>();
-  for (const card of elementCards) {
+  for (const card of flatCards) {
     const { element, references } = readElementCard(card, elementCtx);
     elements.push(element);
     lines.set(element, card.line);

@@ -12,15 +12,15 @@ describe('spice reader: errors', () => {
     expectLineError(withCard('M1 d g s b nmos'), 3, /M1: MOSFET \(M\) is not supported/, 'SPICE_UNSUPPORTED');
     expectLineError(withCard('Q1 c b e npn'), 3, /bipolar transistor \(Q\)/);
     expectLineError(withCard('J1 d g s njf'), 3, /JFET \(J\)/);
-    expectLineError(withCard('X1 a b sub'), 3, /X1: subcircuit instance \(X\) is not supported/);
+    expectLineError(withCard('X1 a b sub'), 3, /X1: subcircuit 'sub' is not defined/);
     expectLineError(withCard('B1 a 0 V=v(a)*2'), 3, /behavioural source \(B\)/);
     expectLineError(withCard('1R a 0 1'), 3, /unknown element letter '1'/);
   });
 
   it('rejects unsupported control cards, .ic included', () => {
-    expectLineError(withCard('.subckt sub a b'), 3, /\.subckt is not supported/, 'SPICE_UNSUPPORTED');
-    expectLineError(withCard('.include models.lib'), 3, /\.include is not supported/);
-    expectLineError(withCard('.lib models.lib tt'), 3, /\.lib is not supported/);
+    expectLineError(withCard('.subckt sub a b'), 3, /\.subckt sub without \.ends/, 'SPICE_SYNTAX');
+    expectLineError(withCard('.include models.lib'), 3, /\.include models\.lib: this deck was given without its folder/);
+    expectLineError(withCard('.lib models.lib tt'), 3, /\.lib models\.lib: this deck was given without its folder/);
     expectLineError(withCard('.func f(x) {2*x}'), 3, /\.func is not supported/);
     expectLineError(withCard('.ic v(a)=1'), 3, /\.ic is not supported: give initial conditions with IC=/);
   });
