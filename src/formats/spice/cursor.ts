@@ -4,6 +4,7 @@
 // the physical line of the offending token.
 import type { NetlistError } from '../errors.js';
 import type { ParameterTable } from './expressions.js';
+import type { DeckFileReader } from './includes.js';
 import { type Card, type Token, isIdentifier, lineError, parseSpiceNumber } from './lexer.js';
 
 /** A numeric card value; `ref` is set when the value is exactly a `.param` name (`{r}`, `'r'`). */
@@ -16,6 +17,8 @@ export interface ReadContext {
   params: ParameterTable;
   fileName?: string;
   warnings: string[];
+  /** Reads files the deck names (includes, PWL files); absent for a deck given without its folder. */
+  files?: DeckFileReader;
 }
 
 export class CardCursor {

@@ -34,7 +34,6 @@ const OTHER_ANALYSES = new Set(['.ac', '.dc', '.noise', '.tf', '.sens', '.disto'
 const IGNORED_CARDS = new Set(['.temp', '.nodeset', '.endc']);
 
 interface Tran extends TranTimes {
-  dt: number;
   uic: boolean;
 }
 
@@ -145,7 +144,7 @@ export function readSpice(text: string, fileName?: string, deckOptions: SpiceRea
   const globals = new Set<string>();
   const warnings: string[] = [];
   const params = new ParameterTable();
-  const ctx: ReadContext = { params, fileName, warnings };
+  const ctx: ReadContext = { params, fileName, warnings, files: deckOptions.files };
   const where = (line: number) => `${fileName ? `${fileName}:` : 'line '}${line}`;
   const models = new Map<string, SpiceModel>();
   const elementCards: Card[] = [];

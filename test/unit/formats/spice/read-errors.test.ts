@@ -41,8 +41,8 @@ describe('spice reader: errors', () => {
   });
 
   it('rejects unsupported source functions and bad waveform arguments', () => {
-    expectLineError(withCard('V2 b 0 SIN(0 1 50 0 10)'), 3, /SIN damping factor THETA = 10 is not supported/, 'SPICE_UNSUPPORTED');
-    expectLineError(withCard('V2 b 0 EXP(0 1 1u 1u 2u 1u)'), 3, /source function EXP is not supported/);
+    expectLineError(withCard('V2 b 0 EXP(0 1 1u 1u 2u 1u 5)'), 3, /EXP takes 2 to 6 arguments, got 7/);
+    expectLineError(withCard('V2 b 0 PULSE(0 1 0 1u 1u 1u 4u 2.5)'), 3, /pulse count must be a whole number/);
     expectLineError(withCard('V2 b 0 SFFM(0 1 1k 5 100)'), 3, /SFFM is not supported/);
     expectLineError(withCard('V2 b 0 SIN(0)'), 3, /SIN takes 2 to 6 arguments, got 1/);
     expectLineError(withCard('V2 b 0 PWL(0 0 1m)'), 3, /PWL needs time-value pairs, got 3 numbers/);
