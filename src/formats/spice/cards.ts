@@ -2,7 +2,9 @@
 // lower-cased (SPICE is case-insensitive) and `gnd` becomes `0`; element names are kept as written.
 // References to other elements (K's inductors, F/H/W's controlling source) are returned as pending
 // and resolved by read.ts once every card is known. Any other element letter is an error.
-import type { NetlistElement, ParamValue } from '../netlist.js';
+import type { ControlBlock, NetlistElement, ParamValue } from '../netlist.js';
+import type { CurrentProbe } from './behavioural.js';
+import { readBSource, readValueSource } from './behavioural-cards.js';
 import { type Card, lineError } from './lexer.js';
 import { CardCursor, type NumericValue, type ReadContext } from './cursor.js';
 import { currentSwitchParams, diodeParams, type SpiceModel, switchParams } from './models.js';
@@ -26,16 +28,19 @@ export interface PendingReference {
 export interface ReadElement {
   element: NetlistElement;
   references: PendingReference[];
+  /** Control blocks of a behavioural source (B, E/G VALUE and TABLE). */
+  blocks: ControlBlock[];
+  probes: CurrentProbe[];
 }
 
 const UNSUPPORTED_LETTERS: Record<string, string> = {
   m: 'MOSFET (M)', q: 'bipolar transistor (Q)', j: 'JFET (J)',
-  b: 'behavioural source (B)', z: 'MESFET (Z)', t: 'transmission line (T)', o: 'lossy transmission line (O)',
+  z: 'MESFET (Z)', t: 'transmission line (T)', o: 'lossy transmission line (O)',
   u: 'uniform RC line (U)', a: 'XSPICE code model (A)', y: 'transmission line (Y)', p: 'coupled line (P)',
   n: 'OSDI/Verilog-A device (N)',
 };
 
-const CONTROLLED_KEYWORDS = new Set(['value', 'poly', 'table', 'laplace', 'vol', 'cur', 'freq', 'and', 'or', 'nand', 'nor']);
+const CONTROLLED_KEYWORDS = new Set(['poly', 'laplace', 'vol', 'cur', 'freq', 'and', 'or', 'nand', 'nor']);
 
 function param(v: NumericValue): ParamValue {
   return v.ref !== undefined ? `$${v.ref}` : v.value;
@@ -108,6 +113,8 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
   const name = scopedElement(nameToken.text, card.scope);
   const letter = nameToken.lower[0];
   const references: PendingReference[] = [];
+  const blocks: ControlBlock[] = [];
+  const probes: CurrentProbe[] = [];
   const reference = (element: NetlistElement, p: PendingReference['param'], types: readonly string[], what: string, count = 1) => {
     const names = [];
     for (let i = 0; i < count; i++) {
@@ -135,12 +142,26 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
       element = { name, type: letter === 'v' ? 'V' : 'I', nodes: n, params: readSourceSpec(cursor, name, ctx.tran) };
       break;
     }
+    case 'b': {
+      const behavioural = readBSource(cursor, name, nodes(cursor, 2, name));
+      element = behavioural.element;
+      blocks.push(...behavioural.chain.blocks);
+      probes.push(...behavioural.chain.probes);
+      break;
+    }
     case 'e':
     case 'g': {
       const n = nodes(cursor, 2, name);
       const next = cursor.peek();
+      if (next && (next.lower === 'value' || next.lower === 'table')) {
+        const behavioural = readValueSource(cursor, name, letter, n);
+        element = behavioural.element;
+        blocks.push(...behavioural.chain.blocks);
+        probes.push(...behavioural.chain.probes);
+        break;
+      }
       if (next && CONTROLLED_KEYWORDS.has(next.lower)) {
-        throw lineError('SPICE_UNSUPPORTED', next.line, `${name}: ${next.text.toUpperCase()} form of a controlled source is not supported (only linear ${letter.toUpperCase()} n+ n- nc+ nc- gain)`, ctx.fileName, name);
+        throw lineError('SPICE_UNSUPPORTED', next.line, `${name}: ${next.text.toUpperCase()} form of a controlled source is not supported (linear ${letter.toUpperCase()} n+ n- nc+ nc- gain, VALUE={expr} or TABLE)`, ctx.fileName, name);
       }
       n.push(...nodes(cursor, 2, name));
       const gain = cursor.value(`${letter === 'e' ? 'gain' : 'transconductance'} of ${name}`);
@@ -204,7 +225,7 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
         'SPICE_UNSUPPORTED',
         nameToken.line,
         what
-          ? `${name}: ${what} is not supported by the SPICE reader (supported: R L C K V I E F G H S W D X)`
+          ? `${name}: ${what} is not supported by the SPICE reader (supported: R L C K V I E F G H B S W D X)`
           : `${name}: unknown element letter '${nameToken.text[0]}'`,
         ctx.fileName,
         name,
@@ -212,5 +233,5 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
     }
   }
   cursor.end(`the ${name} card`);
-  return { element, references };
+  return { element, references, blocks, probes };
 }

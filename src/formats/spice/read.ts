@@ -6,7 +6,8 @@
 // Mappings: `.tran TSTEP TSTOP [TSTART [TMAX]] [UIC]` → dt = TSTEP, or TMAX when given and smaller;
 // tEnd = TSTOP. `.options method=trap` → trapezoidal (also the default, as in SPICE), `method=gear`
 // → gear-shichman (backward-euler with `maxord=1`).
-import { assertNetlistShape, type Netlist, type NetlistElement, type SolverMethod } from '../netlist.js';
+import { assertNetlistShape, type ControlBlock, type Netlist, type NetlistElement, type SolverMethod } from '../netlist.js';
+import type { CurrentProbe } from './behavioural.js';
 import { NetlistError } from '../errors.js';
 import { type Card, lexDeck, lineError, isIdentifier } from './lexer.js';
 import { ParameterTable } from './expressions.js';
@@ -137,6 +138,17 @@ function resolveReferences(elements: NetlistElement[], pending: PendingReference
   }
 }
 
+/** Points the AMP blocks of `i(name)` in expressions at their element (names are case-insensitive). */
+function resolveProbes(elements: NetlistElement[], probes: CurrentProbe[], fileName?: string): void {
+  const byName = new Map(elements.map((e) => [e.name.toLowerCase(), e]));
+  for (const probe of probes) {
+    const wanted = String(probe.block.params!.element);
+    const target = byName.get(wanted.toLowerCase());
+    if (!target) throw lineError('UNKNOWN_REFERENCE', probe.line, `i(${probe.text}): element '${wanted}' is not defined`, fileName);
+    probe.block.params!.element = target.name;
+  }
+}
+
 /** Reads a SPICE deck (the subset in README "SPICE") into a pesim netlist. */
 export function readSpice(text: string, fileName?: string, deckOptions: SpiceReadOptions = {}): SpiceReadResult {
   const deck = lexDeck(text, fileName);
@@ -201,13 +213,18 @@ export function readSpice(text: string, fileName?: string, deckOptions: SpiceRea
   const elements: NetlistElement[] = [];
   const pending: PendingReference[] = [];
   const lines = new Map<NetlistElement, number>();
+  const behaviouralBlocks: ControlBlock[] = [];
+  const probes: CurrentProbe[] = [];
   for (const card of flatCards) {
-    const { element, references } = readElementCard(card, elementCtx);
-    elements.push(element);
-    lines.set(element, card.line);
-    pending.push(...references);
+    const read = readElementCard(card, elementCtx);
+    elements.push(read.element);
+    lines.set(read.element, card.line);
+    pending.push(...read.references);
+    behaviouralBlocks.push(...read.blocks);
+    probes.push(...read.probes);
   }
   resolveReferences(elements, pending, lines, fileName);
+  resolveProbes(elements, probes, fileName);
   if (!tran.uic && elements.some((e) => e.type === 'C' || e.type === 'L')) {
     warnings.push(`${where(tranCard.line)}: .tran without UIC: pesim starts from the IC= values (0 when absent), not from a DC operating point`);
   }
@@ -219,7 +236,7 @@ export function readSpice(text: string, fileName?: string, deckOptions: SpiceRea
     settings: { tEnd: tran.tstop, dt: tran.dt, solver },
     ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
     elements,
-    blocks: outputBlocks(elements, warnings),
+    blocks: [...behaviouralBlocks, ...outputBlocks(elements, warnings)],
   };
   assertNetlistShape(netlist);
   return { netlist, warnings: [...new Set(warnings)] };

@@ -13,7 +13,7 @@ describe('spice reader: errors', () => {
     expectLineError(withCard('Q1 c b e npn'), 3, /bipolar transistor \(Q\)/);
     expectLineError(withCard('J1 d g s njf'), 3, /JFET \(J\)/);
     expectLineError(withCard('X1 a b sub'), 3, /X1: subcircuit 'sub' is not defined/);
-    expectLineError(withCard('B1 a 0 V=v(a)*2'), 3, /behavioural source \(B\)/);
+    expectLineError(withCard('Z1 a 0 b mes'), 3, /MESFET \(Z\)/);
     expectLineError(withCard('1R a 0 1'), 3, /unknown element letter '1'/);
   });
 
@@ -61,7 +61,7 @@ describe('spice reader: errors', () => {
     expectLineError(withCard('R2 a'), 3, /missing node 2 of R2/);
     expectLineError(withCard('R2 a b 1k tc1=0.01'), 3, /R2: parameter 'tc1' is not supported/, 'SPICE_UNSUPPORTED');
     expectLineError(withCard('L2 a b 1m foo=1'), 3, /L2: parameter 'foo' is not supported/);
-    expectLineError(withCard('E2 a b VALUE={v(a)*2}'), 3, /VALUE form of a controlled source is not supported/);
+    expectLineError(withCard('E2 a b LAPLACE {v(a)} {1/s}'), 3, /LAPLACE form of a controlled source is not supported/);
     expectLineError(withCard('F2 a b POLY(1) V1 0 1'), 3, /POLY form/);
   });
 

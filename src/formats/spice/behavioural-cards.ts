@@ -1,0 +1,79 @@
+// The cards of behavioural sources: `Bname n+ n- V=expr` / `I=expr` (expression braced, quoted or
+// written plainly to the end of the card) and the `VALUE=` / `TABLE` forms of E and G. Each becomes
+// a V (B V=, E) or I (B I=, G) source driven by the blocks of behavioural.ts; a constant expression
+// becomes a DC source. Other B options (LTspice's Rpar, ic, tripdv, ...) are errors.
+import type { NetlistElement, ParamValue } from '../netlist.js';
+import { type Token, lineError } from './lexer.js';
+import type { CardCursor } from './cursor.js';
+import { type BehaviouralChain, type ChainContext, behaviouralChain, tableChain } from './behavioural.js';
+import { scopedElement, scopedNode } from './scope.js';
+
+export interface BehaviouralSource {
+  element: NetlistElement;
+  chain: BehaviouralChain;
+}
+
+/** The remaining tokens of the card as expression text (commas and operators kept). */
+function restAsExpression(cursor: CardCursor, what: string): { text: string; line: number } {
+  const first = cursor.peek();
+  if (!first) throw cursor.error(`missing expression of ${what}`);
+  if (first.kind === 'expr') {
+    cursor.next();
+    return { text: first.text, line: first.line };
+  }
+  const raw = cursor.card.tokens;
+  const start = raw.indexOf(first);
+  const text = raw.slice(start).map((t: Token) => (t.kind === 'expr' ? `(${t.text})` : t.text)).join('');
+  while (!cursor.atEnd()) cursor.next();
+  return { text, line: first.line };
+}
+
+function chainContext(cursor: CardCursor, owner: string, line: number): ChainContext {
+  const scope = cursor.card.scope;
+  return {
+    owner, params: cursor.ctx.params, origin: { line, fileName: cursor.ctx.fileName },
+    node: (text) => scopedNode(text, scope), element: (text) => scopedElement(text, scope),
+  };
+}
+
+function source(name: string, type: 'V' | 'I', nodes: string[], chain: BehaviouralChain): BehaviouralSource {
+  const params: Record<string, ParamValue> = typeof chain.output === 'number' ? { waveform: 'dc', value: chain.output } : { waveform: 'signal', signal: chain.output };
+  return { element: { name, type, nodes, params }, chain };
+}
+
+/** `Bname n+ n- V=expr` or `I=expr` (nodes already read). */
+export function readBSource(cursor: CardCursor, name: string, nodes: string[]): BehaviouralSource {
+  const key = cursor.peek();
+  if (!key || !['v', 'i'].includes(key.lower) || !cursor.isPunct('=', 1)) {
+    throw cursor.error(`${name}: expected V=expression or I=expression`, 'SPICE_SYNTAX', name);
+  }
+  cursor.next();
+  cursor.next();
+  const { text, line } = restAsExpression(cursor, name);
+  const type = key.lower === 'v' ? 'V' : 'I';
+  return source(name, type, nodes, behaviouralChain(text, chainContext(cursor, name, line)));
+}
+
+/** `E/G n+ n- VALUE={expr}` or `TABLE {expr} = (x,y) ...` (nodes read, the keyword next). */
+export function readValueSource(cursor: CardCursor, name: string, letter: 'e' | 'g', nodes: string[]): BehaviouralSource {
+  const keyword = cursor.next()!;
+  const type = letter === 'e' ? 'V' : 'I';
+  if (cursor.isPunct('=')) cursor.next();
+  if (keyword.lower === 'value') {
+    const { text, line } = restAsExpression(cursor, name);
+    return source(name, type, nodes, behaviouralChain(text, chainContext(cursor, name, line)));
+  }
+  const input = cursor.next();
+  if (!input || input.kind === 'punct') throw cursor.error(`${name}: TABLE needs an expression`, 'SPICE_SYNTAX', name);
+  if (cursor.isPunct('=')) cursor.next();
+  const numbers: number[] = [];
+  while (!cursor.atEnd()) {
+    const t = cursor.next()!;
+    if (t.kind === 'punct' && (t.text === '(' || t.text === ')')) continue;
+    numbers.push(cursor.valueOf(t, `${name} TABLE value`).value);
+  }
+  if (numbers.length % 2 !== 0) throw lineError('SPICE_SYNTAX', keyword.line, `${name}: TABLE needs (x, y) pairs, got ${numbers.length} numbers`, cursor.ctx.fileName, name);
+  const xs = numbers.filter((_, i) => i % 2 === 0);
+  const ys = numbers.filter((_, i) => i % 2 === 1);
+  return source(name, type, nodes, tableChain(input.text, xs, ys, chainContext(cursor, name, keyword.line)));
+}
