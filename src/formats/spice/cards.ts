@@ -10,6 +10,7 @@ import { CardCursor, type NumericValue, type ReadContext } from './cursor.js';
 import { currentSwitchParams, diodeParams, type SpiceModel, switchParams } from './models.js';
 import { readSourceSpec, type TranTimes } from './sources.js';
 import { scopedElement, scopedNode } from './scope.js';
+import { PARASITICS, withParasitics } from './parasitics.js';
 
 export interface ElementContext extends ReadContext {
   models: Map<string, SpiceModel>;
@@ -27,6 +28,8 @@ export interface PendingReference {
 
 export interface ReadElement {
   element: NetlistElement;
+  /** LTspice parasitics of the element (Rser, Cpar, ...), elements of their own. */
+  companions: NetlistElement[];
   references: PendingReference[];
   /** Control blocks of a behavioural source (B, E/G VALUE and TABLE). */
   blocks: ControlBlock[];
@@ -89,7 +92,7 @@ function switchFlags(cursor: CardCursor, name: string): void {
   }
 }
 
-function twoTerminalPassive(cursor: CardCursor, name: string, key: 'R' | 'L' | 'C'): NetlistElement {
+function twoTerminalPassive(cursor: CardCursor, name: string, key: 'R' | 'L' | 'C'): NetlistElement[] {
   const n = nodes(cursor, 2, name);
   if (key === 'R' && cursor.isKeyValue() && cursor.peek()!.lower === 'r') {
     cursor.next();
@@ -97,10 +100,10 @@ function twoTerminalPassive(cursor: CardCursor, name: string, key: 'R' | 'L' | '
   }
   const value = positive(cursor, cursor.value(`${key} value of ${name}`), key, name);
   const params: Record<string, ParamValue> = { [key]: param(value) };
-  const extra = options(cursor, name, key === 'R' ? [] : ['ic']);
+  const extra = options(cursor, name, key === 'R' ? [] : ['ic', ...PARASITICS[key]]);
   const ic = extra.get('ic');
   if (ic) params[key === 'L' ? 'i0' : 'v0'] = param(ic);
-  return { name, type: key, nodes: n, params };
+  return withParasitics({ name, type: key, nodes: n, params }, new Map([...extra].map(([k, v]) => [k, v.value])));
 }
 
 /** Reads one element card. */
@@ -115,6 +118,7 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
   const references: PendingReference[] = [];
   const blocks: ControlBlock[] = [];
   const probes: CurrentProbe[] = [];
+  let companions: NetlistElement[] = [];
   const reference = (element: NetlistElement, p: PendingReference['param'], types: readonly string[], what: string, count = 1) => {
     const names = [];
     for (let i = 0; i < count; i++) {
@@ -125,9 +129,11 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
   };
   let element: NetlistElement;
   switch (letter) {
-    case 'r': element = twoTerminalPassive(cursor, name, 'R'); break;
-    case 'l': element = twoTerminalPassive(cursor, name, 'L'); break;
-    case 'c': element = twoTerminalPassive(cursor, name, 'C'); break;
+    case 'r':
+    case 'l':
+    case 'c':
+      [element, ...companions] = twoTerminalPassive(cursor, name, letter.toUpperCase() as 'R' | 'L' | 'C');
+      break;
     case 'k': {
       element = { name, type: 'K', nodes: [], params: {} };
       reference(element, 'inductors', ['L'], `coupled inductor of ${name}`, 2);
@@ -139,7 +145,9 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
     case 'v':
     case 'i': {
       const n = nodes(cursor, 2, name);
-      element = { name, type: letter === 'v' ? 'V' : 'I', nodes: n, params: readSourceSpec(cursor, name, ctx.tran) };
+      const series = new Map<string, number>();
+      element = { name, type: letter === 'v' ? 'V' : 'I', nodes: n, params: readSourceSpec(cursor, name, ctx.tran, letter === 'v' ? series : undefined) };
+      [element, ...companions] = withParasitics(element, series);
       break;
     }
     case 'b': {
@@ -233,5 +241,5 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
     }
   }
   cursor.end(`the ${name} card`);
-  return { element, references, blocks, probes };
+  return { element, companions, references, blocks, probes };
 }

@@ -1,6 +1,7 @@
 // `.include FILE` (also `.inc`) and `.lib FILE NAME`: the cards of another file, read through the
 // caller's file reader (paths relative to the deck; in an included file, relative to that file).
-// `.lib FILE NAME` takes the cards between `.lib NAME` and `.endl` in FILE; `.lib NAME` … `.endl`
+// `.lib FILE NAME` takes the cards between `.lib NAME` and `.endl` in FILE; `.lib FILE` (LTspice)
+// takes the whole file, like `.include`; `.lib NAME` … `.endl`
 // sections of a file brought in by `.include` are left out (they are reached only through
 // `.lib FILE NAME`). Without a reader (a deck uploaded alone), a missing file, a missing section or
 // includes nested more than MAX_DEPTH deep are errors naming the card's line.
@@ -42,8 +43,7 @@ export function expandIncludes(cards: Card[], reader: DeckFileReader | undefined
   const result: Card[] = [];
   for (const card of cards) {
     const keyword = card.tokens[0].lower;
-    const isSection = keyword === '.lib' && card.tokens.length === 2;
-    if (!INCLUDE_CARDS.has(keyword) || isSection || keyword === '.endl') { result.push(card); continue; }
+    if (!INCLUDE_CARDS.has(keyword)) { result.push(card); continue; }
     const file = card.file ?? fileName;
     const written = pathOf(card.tokens[1]);
     const sectionName = keyword === '.lib' ? card.tokens[2]?.lower : undefined;

@@ -19,6 +19,7 @@ import { outputBlocks } from './outputs.js';
 import { type DeckFileReader, expandIncludes } from './includes.js';
 import { collectSubcircuits, expandInstance } from './subckt.js';
 import { nodeName } from './scope.js';
+import { applyInitialConditions, emptyInitialConditions, readIcCard } from './initial-conditions.js';
 
 export interface SpiceReadOptions {
   /** Reads files the deck includes (`.include`, `.lib`, PWL files), by path relative to the deck. */
@@ -71,9 +72,14 @@ function readTran(card: Card, ctx: ReadContext): Tran {
     if (values.length >= 4) throw cursor.error(`.tran: unexpected '${cursor.peek()!.text}'`, 'SPICE_UNSUPPORTED');
     values.push(cursor.number('.tran value'));
   }
-  const [tstep, tstop, tstart = 0, tmax = 0] = values;
-  if (tstep === undefined || tstop === undefined) throw lineError('SPICE_SYNTAX', card.line, '.tran needs TSTEP and TSTOP', ctx.fileName);
-  if (!(tstep > 0) || !(tstop > 0)) throw lineError('SPICE_SYNTAX', card.line, '.tran: TSTEP and TSTOP must be greater than 0', ctx.fileName);
+  const [given, tstop, tstart = 0, tmax = 0] = values;
+  if (given !== undefined && tstop === undefined) {
+    throw lineError('SPICE_SYNTAX', card.line, '.tran TSTOP alone (LTspice) gives no step: pesim runs at a fixed step, write .tran TSTEP TSTOP or .tran 0 TSTOP 0 TMAX', ctx.fileName);
+  }
+  if (given === undefined || tstop === undefined) throw lineError('SPICE_SYNTAX', card.line, '.tran needs TSTEP and TSTOP', ctx.fileName);
+  // LTspice writes `.tran 0 TSTOP TSTART TMAX`: the step is TMAX.
+  const tstep = given === 0 && tmax > 0 ? tmax : given;
+  if (!(tstep > 0) || !(tstop > 0)) throw lineError('SPICE_SYNTAX', card.line, '.tran: TSTEP (or, when it is 0, TMAX) and TSTOP must be greater than 0', ctx.fileName);
   if (tmax < 0 || tstart < 0 || tstart >= tstop) throw lineError('SPICE_SYNTAX', card.line, '.tran: TSTART must be in [0, TSTOP) and TMAX not negative', ctx.fileName);
   if (tstart > 0) cursor.warn(`.tran TSTART = ${tstart} s: pesim records from t = 0`, card.line);
   const dt = tmax > 0 && tmax < tstep ? tmax : tstep;
@@ -154,6 +160,7 @@ export function readSpice(text: string, fileName?: string, deckOptions: SpiceRea
   const deck = lexDeck(text, fileName);
   const { cards, definitions } = collectSubcircuits(expandIncludes(deck.cards, deckOptions.files, fileName), fileName);
   const globals = new Set<string>();
+  const initialConditions = emptyInitialConditions();
   const warnings: string[] = [];
   const params = new ParameterTable();
   const ctx: ReadContext = { params, fileName, warnings, files: deckOptions.files };
@@ -186,9 +193,9 @@ export function readSpice(text: string, fileName?: string, deckOptions: SpiceRea
     else if (OTHER_ANALYSES.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} analysis skipped (only .tran is simulated)`);
     else if (IGNORED_CARDS.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} ignored`);
     else if (keyword === '.title') title = card.tokens.slice(1).map((t) => t.text).join(' ');
-    else if (keyword === '.ic') {
-      throw lineError('SPICE_UNSUPPORTED', card.line, '.ic is not supported: give initial conditions with IC= on capacitors and inductors', fileName);
-    } else {
+    else if (keyword === '.ic') readIcCard(card, card.file ? { ...ctx, fileName: card.file } : ctx, initialConditions);
+    else if (keyword === '.backanno') warnings.push(`${where(card.line)}: .backanno skipped (LTspice schematic annotation)`);
+    else {
       throw lineError('SPICE_UNSUPPORTED', card.line, `${head.text} is not supported by the SPICE reader`, fileName);
     }
   }
@@ -217,14 +224,17 @@ export function readSpice(text: string, fileName?: string, deckOptions: SpiceRea
   const probes: CurrentProbe[] = [];
   for (const card of flatCards) {
     const read = readElementCard(card, elementCtx);
-    elements.push(read.element);
-    lines.set(read.element, card.line);
+    for (const element of [read.element, ...read.companions]) {
+      elements.push(element);
+      lines.set(element, card.line);
+    }
     pending.push(...read.references);
     behaviouralBlocks.push(...read.blocks);
     probes.push(...read.probes);
   }
   resolveReferences(elements, pending, lines, fileName);
   resolveProbes(elements, probes, fileName);
+  applyInitialConditions(elements, initialConditions, ctx);
   if (!tran.uic && elements.some((e) => e.type === 'C' || e.type === 'L')) {
     warnings.push(`${where(tranCard.line)}: .tran without UIC: pesim starts from the IC= values (0 when absent), not from a DC operating point`);
   }

@@ -38,8 +38,11 @@ function pwlOptions(cursor: CardCursor, name: string): { repeat?: number; delay:
   return { repeat, delay };
 }
 
-/** Reads the specification after the nodes of a V or I card; returns the element parameters. */
-export function readSourceSpec(cursor: CardCursor, name: string, tran: TranTimes): Record<string, ParamValue> {
+/**
+ * Reads the specification after the nodes of a V or I card; returns the element parameters. With
+ * `series` (V cards), LTspice's `Rser=` is accepted and stored there.
+ */
+export function readSourceSpec(cursor: CardCursor, name: string, tran: TranTimes, series?: Map<string, number>): Record<string, ParamValue> {
   let dc: NumericValue | undefined;
   let transient: Record<string, ParamValue> | undefined;
   while (!cursor.atEnd()) {
@@ -63,6 +66,10 @@ export function readSourceSpec(cursor: CardCursor, name: string, tran: TranTimes
       else if (t.lower === 'exp') transient = exponential(values.map((v) => v.value), t, name, tran, cursor);
       else if (file !== undefined) transient = pwlFromFile(file, t, name, tran, cursor, pwlOptions(cursor, name));
       else transient = pwlTable(values.map((v) => v.value), t, name, tran, cursor, pwlOptions(cursor, name));
+    } else if (series && cursor.isKeyValue() && t.lower === 'rser') {
+      cursor.next();
+      cursor.next();
+      series.set('rser', cursor.value(`${name} Rser`).value);
     } else if (t.kind === 'word' && UNSUPPORTED_FUNCTIONS.has(t.lower)) {
       throw lineError('SPICE_UNSUPPORTED', t.line, `${name}: source function ${t.text.toUpperCase()} is not supported (use DC, SIN, PULSE, PWL or EXP)`, cursor.ctx.fileName, name);
     } else if (dc === undefined && !transient && cursor.isValueNext()) {

@@ -17,12 +17,14 @@ describe('spice reader: errors', () => {
     expectLineError(withCard('1R a 0 1'), 3, /unknown element letter '1'/);
   });
 
-  it('rejects unsupported control cards, .ic included', () => {
+  it('rejects unsupported control cards and bad .ic cards', () => {
     expectLineError(withCard('.subckt sub a b'), 3, /\.subckt sub without \.ends/, 'SPICE_SYNTAX');
     expectLineError(withCard('.include models.lib'), 3, /\.include models\.lib: this deck was given without its folder/);
     expectLineError(withCard('.lib models.lib tt'), 3, /\.lib models\.lib: this deck was given without its folder/);
     expectLineError(withCard('.func f(x) {2*x}'), 3, /\.func is not supported/);
-    expectLineError(withCard('.ic v(a)=1'), 3, /\.ic is not supported: give initial conditions with IC=/);
+    expectLineError(withCard('.ic v(a)=1 x'), 3, /\.ic: expected V\(node\)=value or I\(inductor\)=value, got 'x'/);
+    expectLineError(withCard('.ic I(R1)=1'), 3, /\.ic I\(R1\): no inductor named R1/);
+    expectLineError(withCard('.step param r 1 10 1'), 3, /\.step is not supported/, 'SPICE_UNSUPPORTED');
   });
 
   it('requires a .tran card and validates it', () => {
@@ -33,7 +35,7 @@ describe('spice reader: errors', () => {
       expect(error).to.be.instanceOf(NetlistError);
       expect((error as NetlistError).details[0]).to.deep.equal({ field: '.tran', message: 'missing .tran card' });
     }
-    expectLineError(() => readSpice('t\nR1 a 0 1\n.tran 1u\n'), 3, /needs TSTEP and TSTOP/);
+    expectLineError(() => readSpice('t\nR1 a 0 1\n.tran 1u\n'), 3, /\.tran TSTOP alone \(LTspice\) gives no step/);
     expectLineError(() => readSpice('t\nR1 a 0 1\n.tran 0 1m\n'), 3, /must be greater than 0/);
     expectLineError(() => readSpice('t\nR1 a 0 1\n.tran 1u 1m 2m\n'), 3, /TSTART/);
     expectLineError(() => readSpice('t\nR1 a 0 1\n.tran 1u 1m 0 1u 5\n'), 3, /unexpected '5'/);
