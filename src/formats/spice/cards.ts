@@ -1,7 +1,10 @@
-// Element cards → netlist elements. Supported letters: R L C K V I E F G H S W D. Node names are
-// lower-cased (SPICE is case-insensitive) and `gnd` becomes `0`; element names are kept as written.
-// References to other elements (K's inductors, F/H/W's controlling source) are returned as pending
-// and resolved by read.ts once every card is known. Any other element letter is an error.
+// Element cards → netlist elements. Supported letters: R L C K V I E F G H B S W D (X instances are
+// flattened by subckt.ts before). Node names are lower-cased (SPICE is case-insensitive) and `gnd`
+// becomes `0`; element names are kept as written; inside subcircuit instances both are scoped
+// (scope.ts). References to other elements (K's inductors, F/H/W's controlling source) are returned
+// as pending and resolved by read.ts once every card is known. LTspice parasitics (Rser, Cpar, ...)
+// come back as companion elements, behavioural sources with their control blocks. Any other element
+// letter is an error.
 import type { ControlBlock, NetlistElement, ParamValue } from '../netlist.js';
 import type { CurrentProbe } from './behavioural.js';
 import { readBSource, readValueSource } from './behavioural-cards.js';

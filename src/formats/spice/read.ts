@@ -1,11 +1,13 @@
-// SPICE deck → pesim netlist (the reader's entry point). Three passes over the lexed cards:
-// 1. control cards: `.param` definitions, `.model`s, and the cards that are skipped with a warning
-//    (`.control` blocks, output and other analysis cards) or rejected (`.ic`, `.subckt`, ...);
+// SPICE deck → pesim netlist (the reader's entry point). The deck's includes are expanded
+// (includes.ts) and its `.subckt` definitions taken out (subckt.ts); then three passes over the cards:
+// 1. control cards: `.param` definitions, `.model`s, `.global`, `.ic`, and the cards that are skipped
+//    with a warning (`.control` blocks, output and other analysis cards, `.backanno`) or rejected;
 // 2. `.tran` and `.options` (their values may use parameters defined anywhere);
-// 3. element cards (cards.ts), then references between elements and the output blocks (outputs.ts).
-// Mappings: `.tran TSTEP TSTOP [TSTART [TMAX]] [UIC]` → dt = TSTEP, or TMAX when given and smaller;
-// tEnd = TSTOP. `.options method=trap` → trapezoidal (also the default, as in SPICE), `method=gear`
-// → gear-shichman (backward-euler with `maxord=1`).
+// 3. element cards (X instances flattened first, then cards.ts), then references between elements,
+//    `.ic` values, and the output blocks (outputs.ts) after the blocks of behavioural sources.
+// Mappings: `.tran TSTEP TSTOP [TSTART [TMAX]] [UIC]` → dt = TSTEP, or TMAX when given and smaller
+// (TSTEP 0, as LTspice writes it: TMAX); tEnd = TSTOP. `.options method=trap` → trapezoidal (also the
+// default, as in SPICE), `method=gear` → gear-shichman (backward-euler with `maxord=1`).
 import { assertNetlistShape, type ControlBlock, type Netlist, type NetlistElement, type SolverMethod } from '../netlist.js';
 import type { CurrentProbe } from './behavioural.js';
 import { NetlistError } from '../errors.js';

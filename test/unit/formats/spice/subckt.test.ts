@@ -5,6 +5,9 @@ import { expect } from 'chai';
 import { readSpice } from '../../../../src/formats/spice/index.js';
 import type { Netlist } from '../../../../src/formats/netlist.js';
 import { expectLineError } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { readCircuitBytes } from '../../../../src/formats/read.js';
+import { deckFiles } from '../../../../src/formats/deck-files.js';
 
 const SUBCKT_DECK = `rc ladder with subcircuits
 .param rl=5
@@ -110,5 +113,20 @@ describe('SPICE includes', () => {
     expectLineError(() => readSpice('t\n.include models.lib\n.tran 1u 1m\n'), 2, /given without its folder/, 'SPICE_UNSUPPORTED');
     const err = expectLineError(() => readSpice('t\n.include bad.inc\n.tran 1u 1m\n', 'deck.cir', { files: (p) => (p === 'bad.inc' ? Buffer.from('R1 a 0\n') : undefined) }), 1, /R value/);
     expect(err.message).to.match(/^bad\.inc:1:/);
+  });
+});
+
+describe('SPICE includes through readCircuitBytes', () => {
+  const path = new URL('../../../fixtures/spice/buckboost-lib.cir', import.meta.url).pathname;
+  const bytes = readFileSync(path);
+
+  it('reads the files beside the deck with deckFiles (as pesim run and validate do)', () => {
+    const { netlist } = readCircuitBytes(bytes, path, { files: deckFiles(path) });
+    expect(netlist.elements.map((e) => e.name)).to.include.members(['XDRV.VG', 'S1', 'D1']);
+    expect(netlist.elements.find((e) => e.name === 'S1')!.params).to.include({ ron: 0.01 });
+  });
+
+  it('refuses the includes of a deck given alone (an upload), naming the card', () => {
+    expectLineError(() => readCircuitBytes(bytes, 'buckboost-lib.cir'), 4, /\.lib lib\/power\.lib: this deck was given without its folder/);
   });
 });
