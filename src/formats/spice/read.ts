@@ -41,6 +41,13 @@ interface Tran extends TranTimes {
   uic: boolean;
 }
 
+/** True when `name=` starts at tokens[j] (not `>=`, `<=`, `!=` or `==` inside an expression). */
+function startsDefinition(tokens: Card['tokens'], j: number): boolean {
+  const t = tokens[j];
+  return t.kind === 'word' && isIdentifier(t.text) && tokens[j + 1]?.kind === 'punct' && tokens[j + 1].text === '='
+    && !(tokens[j + 2]?.kind === 'punct' && tokens[j + 2].text === '=');
+}
+
 function readParamCard(card: Card, params: ParameterTable, fileName?: string): void {
   const tokens = card.tokens.slice(1);
   let i = 0;
@@ -52,14 +59,15 @@ function readParamCard(card: Card, params: ParameterTable, fileName?: string): v
     }
     let j = i + 2;
     const parts: string[] = [];
-    while (j < tokens.length && !(tokens[j].kind === 'word' && tokens[j + 1]?.kind === 'punct' && tokens[j + 1].text === '=')) {
+    while (j < tokens.length && !startsDefinition(tokens, j)) {
       const t = tokens[j];
       parts.push(t.kind === 'expr' ? `(${t.text})` : t.text);
       j++;
     }
     while (parts[parts.length - 1] === ',') parts.pop();
     if (parts.length === 0) throw lineError('SPICE_SYNTAX', name.line, `.param ${name.text}: missing value`, fileName);
-    params.define(name.text, parts.join(' '), { line: name.line, fileName });
+    // Joined without spaces, so that `a >= b` and `a == b` (split at '=' by the lexer) stay operators.
+    params.define(name.text, parts.join(''), { line: name.line, fileName });
     i = j;
   }
 }

@@ -85,3 +85,10 @@ describe('spice expressions: functions and logic', () => {
     expect(value('2**3**2')).to.equal(512);
   });
 });
+
+describe('spice .param cards with comparisons', () => {
+  it('keeps >=, <=, != and == written without braces as operators', () => {
+    const { netlist } = deck('.param a=3 b = a >= 2 c=if(a == 3, 1, 2) d = 2 * a + 1, e=a != 3\nR1 x 0 1');
+    expect(netlist.parameters).to.deep.equal({ a: 3, b: 1, c: 1, d: 7, e: 0 });
+  });
+});
