@@ -10,7 +10,7 @@
 // Functions without a block form (tan, asin, ...) are errors naming the card's line.
 import type { BlockType, ControlBlock, ParamValue } from '../netlist.js';
 import { lineError } from './lexer.js';
-import { type Expr, type Origin, parseExpression } from './expression-parser.js';
+import type { Expr, Origin } from './expression-parser.js';
 import { evaluateTree, functionFor } from './expressions.js';
 import type { ParameterTable } from './expressions.js';
 
@@ -173,7 +173,7 @@ class ChainBuilder {
 
 /** The blocks computing an expression (`text` as written, without its braces). */
 export function behaviouralChain(text: string, ctx: ChainContext): BehaviouralChain {
-  const tree = parseExpression(text, ctx.origin);
+  const tree = ctx.params.parse(text, ctx.origin);
   const builder = new ChainBuilder(ctx, text);
   if (isConstant(tree)) return { blocks: [], probes: [], output: builder.evaluate(tree) };
   const output = builder.compile(tree);
@@ -186,7 +186,7 @@ export function tableChain(text: string, xs: number[], ys: number[], ctx: ChainC
   for (let k = 1; k < xs.length; k++) {
     if (!(xs[k] > xs[k - 1])) throw lineError('SPICE_SYNTAX', ctx.origin.line, `${ctx.owner}: TABLE x values must increase (${xs[k]} after ${xs[k - 1]})`, ctx.origin.fileName, ctx.owner);
   }
-  const tree = parseExpression(text, ctx.origin);
+  const tree = ctx.params.parse(text, ctx.origin);
   const builder = new ChainBuilder(ctx, text);
   const input = builder.compile(tree);
   const output = builder.table(input, xs, ys);

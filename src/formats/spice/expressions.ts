@@ -7,6 +7,7 @@
 // and undefined names are errors naming the line.
 import { lineError } from './lexer.js';
 import { type Expr, type Origin, parseExpression } from './expression-parser.js';
+import { type UserFunction, inlineFunctions } from './functions.js';
 
 export type { Origin } from './expression-parser.js';
 
@@ -97,6 +98,7 @@ export class ParameterTable {
   private readonly definitions = new Map<string, Definition>();
   private readonly values = new Map<string, number>();
   private readonly evaluating = new Set<string>();
+  private readonly functions = new Map<string, UserFunction>();
 
   /** `parent`: the table of the enclosing scope (a subcircuit instance sees the deck's parameters). */
   constructor(private readonly parent?: ParameterTable) {}
@@ -104,6 +106,21 @@ export class ParameterTable {
   define(name: string, expression: string, origin: Origin): void {
     this.definitions.set(name.toLowerCase(), { expression, origin });
     this.values.clear();
+  }
+
+  /** Defines a `.func` user function (deck-wide). */
+  defineFunction(name: string, fn: UserFunction): void {
+    this.functions.set(name, fn);
+    this.values.clear();
+  }
+
+  functionNamed(name: string): UserFunction | undefined {
+    return this.functions.get(name) ?? this.parent?.functionNamed(name);
+  }
+
+  /** Parses an expression with the calls of user functions inlined. */
+  parse(text: string, origin: Origin): Expr {
+    return inlineFunctions(parseExpression(text, origin), (n) => this.functionNamed(n));
   }
 
   has(name: string): boolean {
@@ -128,7 +145,8 @@ export class ParameterTable {
     }
     this.evaluating.add(key);
     try {
-      const value = evaluateExpression(definition.expression, (n) => this.get(n), definition.origin);
+      const { expression, origin } = definition;
+      const value = evaluateTree(this.parse(expression, origin), (n) => this.get(n), expression, origin);
       this.values.set(key, value);
       return value;
     } finally {
@@ -138,7 +156,7 @@ export class ParameterTable {
 
   /** Evaluates an expression against this table. */
   evaluate(expression: string, origin: Origin): number {
-    return evaluateExpression(expression, (n) => this.get(n), origin);
+    return evaluateTree(this.parse(expression, origin), (n) => this.get(n), expression, origin);
   }
 
   /** Every parameter with its value, in definition order (evaluates all; errors name their line). */

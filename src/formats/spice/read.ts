@@ -12,7 +12,8 @@ import { assertNetlistShape, type ControlBlock, type Netlist, type NetlistElemen
 import type { CurrentProbe } from './behavioural.js';
 import { NetlistError } from '../errors.js';
 import { type Card, lexDeck, lineError, isIdentifier } from './lexer.js';
-import { ParameterTable } from './expressions.js';
+import { FUNCTIONS, ParameterTable } from './expressions.js';
+import { readFuncCard } from './functions.js';
 import { CardCursor, type ReadContext } from './cursor.js';
 import { readModelCard, type SpiceModel } from './models.js';
 import { type ElementContext, type PendingReference, readElementCard } from './cards.js';
@@ -193,6 +194,10 @@ export function readSpice(text: string, fileName?: string, deckOptions: SpiceRea
     if (!keyword.startsWith('.')) { elementCards.push(card); continue; }
     if (keyword === '.param') readParamCard(card, params, card.file ?? fileName);
     else if (keyword === '.model') addModel(card);
+    else if (keyword === '.func') {
+      const { name, fn } = readFuncCard(card, (n) => Object.hasOwn(FUNCTIONS, n), card.file ?? fileName);
+      params.defineFunction(name, fn);
+    }
     else if (keyword === '.global') for (const t of card.tokens.slice(1)) globals.add(nodeName(t.text));
     else if (keyword === '.tran') {
       if (tranCard) warnings.push(`${where(card.line)}: second .tran replaces the one on line ${tranCard.line}`);

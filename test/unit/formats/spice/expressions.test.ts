@@ -92,3 +92,18 @@ describe('spice .param cards with comparisons', () => {
     expect(netlist.parameters).to.deep.equal({ a: 3, b: 1, c: 1, d: 7, e: 0 });
   });
 });
+
+describe('spice .func user functions', () => {
+  it('inlines calls in .param values, card values and behavioural sources', () => {
+    const { netlist } = deck([
+      '.func half(x) {x/2}', ".func clamp(x, lo, hi) = 'min(max(x, lo), hi)'", '.func twice(x) {2*half(x)*2}',
+      '.param a={half(10)} b={clamp(7, 0, 5)}', 'R1 x 0 {twice(3)}', 'B1 y 0 V={clamp(v(x), 0, half(a))}', 'R2 y 0 1',
+    ].join('\n'));
+    expect(netlist.parameters).to.deep.equal({ a: 5, b: 5 });
+    expect(element(netlist, 'R1').params).to.deep.equal({ R: 6 });
+    const limits = netlist.blocks!.filter((b) => b.name.startsWith('B1.')).map((b) => b.type);
+    expect(limits).to.include.members(['VOLT', 'MIN', 'MAX']);
+    expectLineError(() => deck('.func f(x) {f(x)}\n.param a={f(1)}\nR1 x 0 1'), 2, /calls nested more than 20 deep/);
+    expectLineError(() => deck('.func f(x, y) {x+y}\n.param a={f(1)}\nR1 x 0 1'), 2, /f\(\) takes 2 arguments, a call gives 1/);
+  });
+});

@@ -21,7 +21,8 @@ describe('spice reader: errors', () => {
     expectLineError(withCard('.subckt sub a b'), 3, /\.subckt sub without \.ends/, 'SPICE_SYNTAX');
     expectLineError(withCard('.include models.lib'), 3, /\.include models\.lib: this deck was given without its folder/);
     expectLineError(withCard('.lib models.lib tt'), 3, /\.lib models\.lib: this deck was given without its folder/);
-    expectLineError(withCard('.func f(x) {2*x}'), 3, /\.func is not supported/);
+    expectLineError(withCard('.func sqrt(x) {2*x}'), 3, /\.func: sqrt is a built-in function/);
+    expectLineError(withCard('.net I(R1) V1'), 3, /\.net is not supported/, 'SPICE_UNSUPPORTED');
     expectLineError(withCard('.ic v(a)=1 x'), 3, /\.ic: expected V\(node\)=value or I\(inductor\)=value, got 'x'/);
     expectLineError(withCard('.ic I(R1)=1'), 3, /\.ic I\(R1\): no inductor named R1/);
     expectLineError(withCard('.step param r 1 10 1'), 3, /\.step is not supported/, 'SPICE_UNSUPPORTED');
