@@ -2,7 +2,7 @@
 // RMS of raw samples or of a stored simulation signal. Thin: AnalysisService does the work,
 // AnalysisPresenter shapes the bodies. Definitions: docs/analysis.md and decisions.md §1.4.
 import { Body, Controller, Example, Post, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
+import type { ServiceContext } from '../server/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { AnalysisService } from './AnalysisService.js';
 import { presentCharacteristics, presentFourier } from './AnalysisPresenter.js';

@@ -12,8 +12,10 @@ export function registerJobq(program: Command): void {
     .option('--host <host>', 'interface to listen on (env JOBQ_API_HOST; default 0.0.0.0)')
     .option('--port <port>', 'port (env JOBQ_API_PORT; default 8000)')
     .option('--config <file>', 'YAML or JSON config file (api.*, orchestration.*, cache.*, simulator.*)')
-    .action(async (options: { host?: string; port?: string; config?: string }) => {
-      const config = loadConfig({ file: options.config, overrides: { 'api.host': options.host, 'api.port': options.port } });
+    .option('--simulator-mode <mode>', 'embedded (runs on this service) or xmlrpc (on the simulator at simulator.host:port) (env JOBQ_SIMULATOR_MODE)')
+    .action(async (options: { host?: string; port?: string; config?: string; simulatorMode?: string }) => {
+      const overrides = { 'api.host': options.host, 'api.port': options.port, 'simulator.mode': options.simulatorMode };
+      const config = loadConfig({ file: options.config, overrides });
       const warning = exposureWarning(config);
       if (warning) console.warn(`pesim: warning: ${warning}`);
       tuneV8ForService();

@@ -2,8 +2,10 @@
 import { Command, CommanderError } from 'commander';
 import { registerJobq } from './jobq.js';
 import { registerRun } from './run.js';
+import { registerScript } from './script.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
+import { registerWorker } from './worker.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('pesim')
@@ -15,6 +17,8 @@ export async function main(argv: string[]): Promise<number> {
   registerJobq(program);
   registerRun(program);
   registerValidate(program);
+  registerScript(program);
+  registerWorker(program);
   try {
     await program.parseAsync(argv);
     return 0;

@@ -52,7 +52,7 @@ function applySettings(netlist: Netlist, o: RunOptions): Netlist {
   return { ...netlist, settings };
 }
 
-function progressBar(): ((p: Progress) => void) | undefined {
+export function progressBar(): ((p: Progress) => void) | undefined {
   if (!process.stderr.isTTY) return undefined;
   return (p) => {
     const width = 30;

@@ -9,6 +9,8 @@ import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
+import { BullmqExecutor } from './executors/bullmq/executor.js';
+import { queueSettingsFromEnv, serviceIdentity, type QueueSettings } from './executors/bullmq/settings.js';
 import { DURABILITY_LEVELS, markOpen, removeAbandonedTemporaries, requeueDamagedResults, type Durability } from './durability.js';
 import { Scheduler, type SchedulerSettings } from './scheduler.js';
 import { systemClock, type Clock } from './clock.js';
@@ -23,6 +25,8 @@ export interface RuntimeSettings {
   cache: Omit<CacheSettings, 'dir'>;
   /** Seconds between sweeps of expired cache entries. */
   cacheSweepSeconds: number;
+  /** Where runs execute: embedded worker threads (default) or BullMQ on Redis (executors/bullmq). */
+  queue?: QueueSettings;
 }
 
 /** PESIM_DURABILITY (`normal` or `full`), default `normal`; anything else stops the start-up. */
@@ -58,6 +62,7 @@ export function defaultRuntimeSettings(dataDir: string): RuntimeSettings {
     },
     cacheSweepSeconds: 60,
     durability: durabilityFromEnv(),
+    queue: queueSettingsFromEnv(),
   };
 }
 
@@ -76,13 +81,22 @@ export interface RuntimeOptions {
   clock?: Clock;
 }
 
+function createExecutor(settings: RuntimeSettings): Executor {
+  const queue = settings.queue;
+  if (queue?.backend === 'bullmq' && queue.redisUrl) {
+    const maxResultBytes = Math.floor(queue.maxResultMb * 1024 * 1024);
+    return new BullmqExecutor({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
+  }
+  return new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations });
+}
+
 export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions = {}): Runtime {
   const clock = options.clock ?? systemClock;
   const store = openStore(settings.dataDir, { durability: settings.durability });
   const marker = markOpen(settings.dataDir);
   try {
     const cache = new ResultCache(store, { ...settings.cache, dir: join(settings.dataDir, 'cache') }, engineInfo().version, () => clock.now());
-    const executor = options.executor ?? new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations });
+    const executor = options.executor ?? createExecutor(settings);
     const events = new TaskEvents();
     const schedulerSettings = { ...settings.scheduler, resultsDir: join(settings.dataDir, 'results'), syncResults: settings.durability === 'full' };
     const scheduler = new Scheduler(store, executor, cache, events, schedulerSettings, clock);
