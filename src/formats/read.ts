@@ -113,7 +113,8 @@ export function readCircuitBytes(bytes: Uint8Array, fileName?: string, options: 
   try {
     return { format, ...READERS[format](bytes, fileName, options) };
   } catch (error) {
-    throw format === 'spice' && error instanceof NetlistError && !looksLikeSpice(bytes) ? notAnyFormat(error, fileName) : error;
+    const binary = error instanceof NetlistError && error.code === 'PARSE_ERROR';
+    throw format === 'spice' && error instanceof NetlistError && !binary && !looksLikeSpice(bytes) ? notAnyFormat(error, fileName) : error;
   }
 }
 
