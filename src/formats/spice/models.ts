@@ -90,7 +90,11 @@ export function switchParams(model: SpiceModel, ctx: ReadContext): { ron: number
   const ron = modelNumber(model, 'ron', SWITCH_DEFAULTS.ron, ctx);
   const roff = modelNumber(model, 'roff', SWITCH_DEFAULTS.roff, ctx);
   checkResistances(model, ron, roff, ctx);
-  const vh = Math.abs(modelNumber(model, 'vh', 0, ctx));
+  let vh = modelNumber(model, 'vh', 0, ctx);
+  if (vh < 0) {
+    ctx.warnings.push(`${ctx.fileName ? `${ctx.fileName}:` : 'line '}${model.line}: .model ${model.name}: VH < 0 (LTspice's smooth transition over VT ± |VH|) is read as a sharp switch at VT`);
+    vh = 0;
+  }
   warnUnused(model, ['ron', 'roff', 'vt', 'vh'], ctx, 'not part of the SW model subset');
   return { ron, roff, vt: modelNumber(model, 'vt', 0, ctx), vh };
 }

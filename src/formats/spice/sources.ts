@@ -4,7 +4,7 @@
 // repeats inside the run). A PULSE whose TR + PW reaches PER restarts before falling in ngspice; it
 // is mapped to width PER − TR and fall 0, which is the same waveform. Waveforms the engine has no
 // form for are tables (source-tables.ts): PWL with `r=`/`td=` or from a file, EXP, damped SIN
-// (THETA ≠ 0), PULSE with a pulse count NP (8th argument, LTspice's Ncycles).
+// (THETA ≠ 0), PULSE with a pulse count NP (8th argument, LTspice's Ncycles). LTspice's `SINE` is SIN.
 import type { ParamValue } from '../netlist.js';
 import type { Token } from './lexer.js';
 import { lineError } from './lexer.js';
@@ -55,13 +55,13 @@ export function readSourceSpec(cursor: CardCursor, name: string, tran: TranTimes
       if (cursor.isValueNext()) cursor.next();
       if (cursor.isValueNext()) cursor.next();
       cursor.warn(`${name}: AC specification ignored (transient analysis only)`, t.line);
-    } else if (t.kind === 'word' && ['sin', 'pulse', 'pwl', 'exp'].includes(t.lower)) {
+    } else if (t.kind === 'word' && ['sin', 'sine', 'pulse', 'pwl', 'exp'].includes(t.lower)) {
       if (transient) throw lineError('SPICE_SYNTAX', t.line, `${name} has more than one transient function`, cursor.ctx.fileName, name);
       cursor.next();
       const file = t.lower === 'pwl' ? pwlFileName(cursor) : undefined;
       const args = file === undefined ? cursor.argumentTokens(`${name} ${t.text.toUpperCase()}`) : [];
       const values = args.map((a) => cursor.valueOf(a, `${name} ${t.text.toUpperCase()} argument`));
-      if (t.lower === 'sin') transient = sine(values, t, name, tran, cursor);
+      if (t.lower === 'sin' || t.lower === 'sine') transient = sine(values, t, name, tran, cursor);
       else if (t.lower === 'pulse') transient = pulse(values, t, name, tran, cursor);
       else if (t.lower === 'exp') transient = exponential(values.map((v) => v.value), t, name, tran, cursor);
       else if (file !== undefined) transient = pwlFromFile(file, t, name, tran, cursor, pwlOptions(cursor, name));

@@ -52,4 +52,11 @@ describe('SPICE reader: LTspice dialect', () => {
     expect(element(r.netlist, 'C2').params).to.deep.equal({ C: 1e-6, v0: 3 });
     expect(element(r.netlist, 'C3').params).to.deep.equal({ C: 1e-6, v0: 7 });
   });
+
+  it('reads SINE as SIN and a negative Vh as a sharp switch at Vt, with a warning', () => {
+    const r = readSpice('t\nV1 a 0 SINE(0 1 50)\nS1 a 0 a 0 SM\n.model SM SW(Ron=1 Roff=1Meg Vt=0.5 Vh=-0.2)\n.tran 0 20m 0 10u\n', 'x.net');
+    expect(element(r.netlist, 'V1').params).to.include({ waveform: 'sine', amplitude: 1, frequency: 50 });
+    expect(element(r.netlist, 'S1').params).to.include({ vt: 0.5, vh: 0 });
+    expect(r.warnings.join('\n')).to.match(/x\.net:4: \.model SM: VH < 0 .* sharp switch at VT/);
+  });
 });
