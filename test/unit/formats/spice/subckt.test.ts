@@ -83,6 +83,22 @@ R1 in 0 1
     expect(netlist.elements.find((e) => e.name === 'XO.X2.K1')!.params!.k).to.equal(0.5);
   });
 
+  it('takes params: on instance cards and evaluates body models in each instance', () => {
+    const { netlist } = readSpice(`models per instance
+.subckt sw a b params: ron=1
+S1 a b a b SM
+.model SM SW(VT=0.5 RON={ron} ROFF=1e7)
+.ends
+X1 in 0 sw params: ron=0.1
+X2 in 0 sw ron={2*0.1}
+V1 in 0 1
+.tran 1u 1m
+.end
+`);
+    expect(netlist.elements.find((e) => e.name === 'X1.S1')!.params).to.include({ ron: 0.1 });
+    expect(netlist.elements.find((e) => e.name === 'X2.S1')!.params).to.include({ ron: 0.2 });
+  });
+
   it('names the line of a wrong instance', () => {
     const base = '.subckt s a b params: r=1\nR1 a b {r}\n.ends\n';
     expectLineError(() => readSpice(`t\n${base}X1 a b nosuch\n.tran 1u 1m\n`), 5, /subcircuit 'nosuch' is not defined/, 'UNKNOWN_REFERENCE');
