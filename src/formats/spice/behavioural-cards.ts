@@ -1,16 +1,66 @@
 // The cards of behavioural sources: `Bname n+ n- V=expr` / `I=expr` (expression braced, quoted or
 // written plainly to the end of the card) and the `VALUE=` / `TABLE` forms of E and G. Each becomes
 // a V (B V=, E) or I (B I=, G) source driven by the blocks of behavioural.ts; a constant expression
-// becomes a DC source. Other B options (LTspice's Rpar, ic, tripdv, ...) are errors.
+// becomes a DC source. An expression that is a constant times one probe (`2*v(a,b)`, `-i(V1)/4`)
+// becomes the exact linear controlled source instead (E, G, H or F: no step of delay). Other B
+// options (LTspice's Rpar, ic, tripdv, ...) are errors.
 import type { NetlistElement, ParamValue } from '../netlist.js';
 import { type Token, lineError } from './lexer.js';
 import type { CardCursor } from './cursor.js';
-import { type BehaviouralChain, type ChainContext, behaviouralChain, tableChain } from './behavioural.js';
+import { type BehaviouralChain, type ChainContext, behaviouralChain, isConstant, tableChain } from './behavioural.js';
+import type { Expr } from './expression-parser.js';
+import { evaluateTree } from './expressions.js';
 import { scopedElement, scopedNode } from './scope.js';
 
 export interface BehaviouralSource {
   element: NetlistElement;
   chain: BehaviouralChain;
+  /** For an F or H element: the element whose current controls it (scoped name as written). */
+  control?: { text: string; line: number };
+}
+
+type Probe = Extract<Expr, { kind: 'probe' }>;
+
+/** `gain · probe` when the expression is a constant times one probe, else undefined. */
+function linearForm(e: Expr, constant: (e: Expr) => number): { probe: Probe; gain: number } | undefined {
+  if (e.kind === 'probe') return { probe: e, gain: 1 };
+  if (e.kind === 'unary' && e.op === '-') {
+    const inner = linearForm(e.arg, constant);
+    return inner && { probe: inner.probe, gain: -inner.gain };
+  }
+  if (e.kind !== 'binary' || (e.op !== '*' && e.op !== '/')) return undefined;
+  if (isConstant(e.right)) {
+    const inner = linearForm(e.left, constant);
+    const k = constant(e.right);
+    return inner && { probe: inner.probe, gain: e.op === '*' ? inner.gain * k : inner.gain / k };
+  }
+  if (e.op === '*' && isConstant(e.left)) {
+    const inner = linearForm(e.right, constant);
+    return inner && { probe: inner.probe, gain: inner.gain * constant(e.left) };
+  }
+  return undefined;
+}
+
+/** A V (or I) source of value `text`: linear controlled source or block chain. */
+function expressionSource(name: string, type: 'V' | 'I', nodes: string[], text: string, ctx: ChainContext): BehaviouralSource {
+  const constant = (e: Expr) => evaluateTree(e, (n) => ctx.params.get(n), text, ctx.origin);
+  const linear = linearForm(ctx.params.parse(text, ctx.origin), constant);
+  const empty: BehaviouralChain = { blocks: [], probes: [], output: 0 };
+  if (linear && Number.isFinite(linear.gain) && linear.probe.probe === 'v' && linear.probe.args.length <= 2) {
+    const [a, b = '0'] = linear.probe.args;
+    const control = [ctx.node(a), ctx.node(b)];
+    const element: NetlistElement = type === 'V'
+      ? { name, type: 'E', nodes: [...nodes, ...control], params: { gain: linear.gain } }
+      : { name, type: 'G', nodes: [...nodes, ...control], params: { gm: linear.gain } };
+    return { element, chain: empty };
+  }
+  if (linear && Number.isFinite(linear.gain) && linear.probe.probe === 'i' && linear.probe.args.length === 1) {
+    const element: NetlistElement = type === 'V'
+      ? { name, type: 'H', nodes, params: { r: linear.gain } }
+      : { name, type: 'F', nodes, params: { gain: linear.gain } };
+    return { element, chain: empty, control: { text: ctx.element(linear.probe.args[0]), line: ctx.origin.line } };
+  }
+  return source(name, type, nodes, behaviouralChain(text, ctx));
 }
 
 /** The remaining tokens of the card as expression text (commas and operators kept). */
@@ -51,7 +101,7 @@ export function readBSource(cursor: CardCursor, name: string, nodes: string[]): 
   cursor.next();
   const { text, line } = restAsExpression(cursor, name);
   const type = key.lower === 'v' ? 'V' : 'I';
-  return source(name, type, nodes, behaviouralChain(text, chainContext(cursor, name, line)));
+  return expressionSource(name, type, nodes, text, chainContext(cursor, name, line));
 }
 
 /** `E/G n+ n- VALUE={expr}` or `TABLE {expr} = (x,y) ...` (nodes read, the keyword next). */
@@ -61,7 +111,7 @@ export function readValueSource(cursor: CardCursor, name: string, letter: 'e' | 
   if (cursor.isPunct('=')) cursor.next();
   if (keyword.lower === 'value') {
     const { text, line } = restAsExpression(cursor, name);
-    return source(name, type, nodes, behaviouralChain(text, chainContext(cursor, name, line)));
+    return expressionSource(name, type, nodes, text, chainContext(cursor, name, line));
   }
   const input = cursor.next();
   if (!input || input.kind === 'punct') throw cursor.error(`${name}: TABLE needs an expression`, 'SPICE_SYNTAX', name);

@@ -42,7 +42,7 @@ const UNARY_BLOCKS: Record<string, BlockType> = {
 const COMPARISONS: Record<string, BlockType> = { '<': 'LT', '<=': 'LE', '>': 'GT', '>=': 'GE', '==': 'EQ', '!=': 'NE' };
 const BOOLEAN_OPS = new Set(['<', '<=', '>', '>=', '==', '!=', '&&', '||']);
 
-function isConstant(e: Expr): boolean {
+export function isConstant(e: Expr): boolean {
   switch (e.kind) {
     case 'num': return true;
     case 'name': return e.name !== 'time';

@@ -7,7 +7,7 @@
 // letter is an error.
 import type { ControlBlock, NetlistElement, ParamValue } from '../netlist.js';
 import type { CurrentProbe } from './behavioural.js';
-import { readBSource, readValueSource } from './behavioural-cards.js';
+import { type BehaviouralSource, readBSource, readValueSource } from './behavioural-cards.js';
 import { type Card, lineError } from './lexer.js';
 import { CardCursor, type NumericValue, type ReadContext } from './cursor.js';
 import { currentSwitchParams, diodeParams, type SpiceModel, switchParams } from './models.js';
@@ -130,6 +130,12 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
     }
     references.push({ element, param: p, names, types, what });
   };
+  const behaviouralElement = (b: BehaviouralSource): NetlistElement => {
+    blocks.push(...b.chain.blocks);
+    probes.push(...b.chain.probes);
+    if (b.control) references.push({ element: b.element, param: 'control', names: [b.control], types: ['V', 'L', 'E', 'H'], what: `controlling element of ${name}` });
+    return b.element;
+  };
   let element: NetlistElement;
   switch (letter) {
     case 'r':
@@ -154,10 +160,7 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
       break;
     }
     case 'b': {
-      const behavioural = readBSource(cursor, name, nodes(cursor, 2, name));
-      element = behavioural.element;
-      blocks.push(...behavioural.chain.blocks);
-      probes.push(...behavioural.chain.probes);
+      element = behaviouralElement(readBSource(cursor, name, nodes(cursor, 2, name)));
       break;
     }
     case 'e':
@@ -165,10 +168,7 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
       const n = nodes(cursor, 2, name);
       const next = cursor.peek();
       if (next && (next.lower === 'value' || next.lower === 'table')) {
-        const behavioural = readValueSource(cursor, name, letter, n);
-        element = behavioural.element;
-        blocks.push(...behavioural.chain.blocks);
-        probes.push(...behavioural.chain.probes);
+        element = behaviouralElement(readValueSource(cursor, name, letter, n));
         break;
       }
       if (next && CONTROLLED_KEYWORDS.has(next.lower)) {

@@ -41,9 +41,29 @@ describe('SPICE behavioural sources', () => {
     expect(element(netlist, 'B1')).to.deep.equal({ name: 'B1', type: 'V', nodes: ['a', '0'], params: { waveform: 'dc', value: 6 } });
   });
 
+  it('maps a constant times one probe onto the exact linear source (E, G, H, F)', () => {
+    const { netlist } = deck([
+      'V1 a 0 DC 2', 'R1 a b 1', 'R2 b 0 1',
+      'B1 c 0 V={2*v(a,b)}', 'Rc c 0 1', 'G1 0 d VALUE={-v(a)/4}', 'Rd d 0 1',
+      'B2 e 0 V={-i(V1)*3}', 'Re e 0 1', 'B3 0 f I={i(V1)/2}', 'Rf f 0 1',
+    ].join('\n'), '.tran 1u 10u uic');
+    expect(element(netlist, 'B1')).to.deep.equal({ name: 'B1', type: 'E', nodes: ['c', '0', 'a', 'b'], params: { gain: 2 } });
+    expect(element(netlist, 'G1')).to.deep.equal({ name: 'G1', type: 'G', nodes: ['0', 'd', 'a', '0'], params: { gm: -0.25 } });
+    expect(element(netlist, 'B2')).to.deep.equal({ name: 'B2', type: 'H', nodes: ['e', '0'], params: { r: -3, control: 'V1' } });
+    expect(element(netlist, 'B3')).to.deep.equal({ name: 'B3', type: 'F', nodes: ['0', 'f'], params: { gain: 0.5, control: 'V1' } });
+    const result = simulateSync(netlist);
+    // From the first step: v(a,b) = 1 V, i(V1) = −1 A. A G or F source drives its current from its
+    // first node through itself to the second: −0.5 A from 0 into d (and into f) gives −0.5 V.
+    expect(channelOf(result, 'V(c)')[1]).to.be.closeTo(2, 1e-9);
+    expect(channelOf(result, 'V(d)')[1]).to.be.closeTo(-0.5, 1e-9);
+    expect(channelOf(result, 'V(e)')[1]).to.be.closeTo(3, 1e-9);
+    expect(channelOf(result, 'V(f)')[1]).to.be.closeTo(-0.5, 1e-9);
+  });
+
   it('names the line of what it cannot map', () => {
     expectLineError(() => deck('R1 a 0 1\nB1 b 0 V={tan(v(a))}'), 3, /B1: function tan\(\) has no control-block form/, 'SPICE_UNSUPPORTED');
-    expectLineError(() => deck('R1 a 0 1\nB1 b 0 V={i(Vx)}'), 3, /i\(Vx\): element 'Vx' is not defined/, 'UNKNOWN_REFERENCE');
+    expectLineError(() => deck('R1 a 0 1\nB1 b 0 V={i(Vx) + 1}'), 3, /i\(Vx\): element 'Vx' is not defined/, 'UNKNOWN_REFERENCE');
+    expectLineError(() => deck('R1 a 0 1\nB1 b 0 V={2*i(Vx)}'), 3, /B1: controlling element of B1 'Vx' is not defined/, 'UNKNOWN_REFERENCE');
     expectLineError(() => deck('R1 a 0 1\nB1 b 0 Q={1}'), 3, /expected V=expression or I=expression/);
     expectLineError(() => deck('R1 a 0 1\nE1 b 0 TABLE {v(a)} = (0,0) (0,1)'), 3, /TABLE x values must increase/);
     expectLineError(() => deck('R1 a 0 1\nE1 b 0 POLY(1) a 0 0 1'), 3, /POLY form of a controlled source is not supported/);
