@@ -5,7 +5,7 @@
 // becomes the exact linear controlled source instead (E, G, H or F: no step of delay). Other B
 // options (LTspice's Rpar, ic, tripdv, ...) are errors.
 import type { NetlistElement, ParamValue } from '../netlist.js';
-import { type Token, lineError } from './lexer.js';
+import { type Token, isIdentifier, lineError } from './lexer.js';
 import type { CardCursor } from './cursor.js';
 import { type BehaviouralChain, type ChainContext, behaviouralChain, isConstant, tableChain } from './behavioural.js';
 import type { Expr } from './expression-parser.js';
@@ -73,6 +73,12 @@ function restAsExpression(cursor: CardCursor, what: string): { text: string; lin
   }
   const raw = cursor.card.tokens;
   const start = raw.indexOf(first);
+  for (let i = start; i + 1 < raw.length; i++) {
+    const [t, eq, after] = [raw[i], raw[i + 1], raw[i + 2]];
+    if (t.kind === 'word' && isIdentifier(t.text) && eq.text === '=' && after?.text !== '=') {
+      throw lineError('SPICE_UNSUPPORTED', t.line, `${what}: option '${t.text}=' is not supported`, cursor.ctx.fileName, what);
+    }
+  }
   const text = raw.slice(start).map((t: Token) => (t.kind === 'expr' ? `(${t.text})` : t.text)).join('');
   while (!cursor.atEnd()) cursor.next();
   return { text, line: first.line };

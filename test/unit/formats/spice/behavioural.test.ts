@@ -65,6 +65,8 @@ describe('SPICE behavioural sources', () => {
     expectLineError(() => deck('R1 a 0 1\nB1 b 0 V={i(Vx) + 1}'), 3, /i\(Vx\): element 'Vx' is not defined/, 'UNKNOWN_REFERENCE');
     expectLineError(() => deck('R1 a 0 1\nB1 b 0 V={2*i(Vx)}'), 3, /B1: controlling element of B1 'Vx' is not defined/, 'UNKNOWN_REFERENCE');
     expectLineError(() => deck('R1 a 0 1\nB1 b 0 Q={1}'), 3, /expected V=expression or I=expression/);
+    expectLineError(() => deck('R1 a 0 1\nB1 b 0 V=v(a)*2 Rpar=1k'), 3, /B1: option 'Rpar=' is not supported/, 'SPICE_UNSUPPORTED');
+    expectLineError(() => deck('R1 a 0 1\nB1 b 0 V={v(a)*2} Rpar=1k'), 3, /unexpected 'Rpar'/, 'SPICE_UNSUPPORTED');
     expectLineError(() => deck('R1 a 0 1\nE1 b 0 TABLE {v(a)} = (0,0) (0,1)'), 3, /TABLE x values must increase/);
     expectLineError(() => deck('R1 a 0 1\nE1 b 0 POLY(1) a 0 0 1'), 3, /POLY form of a controlled source is not supported/);
   });
