@@ -6,6 +6,7 @@ import { simulate, type Progress, type SimulationResult } from '../engine/index.
 import { SOLVER_METHODS, type Netlist, type SolverMethod } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
 import { companionFiles } from '../formats/companion.js';
+import { deckFiles } from '../formats/deck-files.js';
 import { checkOutputPath, signalNames, writeSignals } from './output.js';
 
 interface RunOptions {
@@ -99,7 +100,7 @@ export function registerRun(program: Command): void {
     .option('--to <s>', 'measurement window end [s] (default the end)')
     .action(async (file: string, o: RunOptions) => {
       if (o.out) checkOutputPath(o.out);
-      const read = await readCircuitFile(await readFile(file), file, { companion: companionFiles(file) });
+      const read = await readCircuitFile(await readFile(file), file, { companion: companionFiles(file), files: deckFiles(file) });
       for (const warning of read.warnings) console.error(`warning: ${warning}`);
       const netlist = applySettings(read.netlist, o);
       const result = await simulate(netlist, { parameters: parseParameters(o.param), onProgress: progressBar(), progressIntervalMs: 100 });

@@ -4,6 +4,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { companionFiles } from '../formats/companion.js';
+import { deckFiles } from '../formats/deck-files.js';
 import { NetlistError } from '../formats/errors.js';
 import { readCircuitBytes, type CircuitFormat } from '../formats/read.js';
 import { writeIpes } from '../formats/ipes/write.js';
@@ -28,7 +29,7 @@ export async function readCircuitAt(path: string): Promise<LoadedCircuit> {
     throw new ControlError('FILE_NOT_FOUND', `loadCircuit: cannot read ${path}: ${(error as Error).message}`);
   }
   try {
-    return readCircuitBytes(bytes, path, { companion: companionFiles(path) });
+    return readCircuitBytes(bytes, path, { companion: companionFiles(path), files: deckFiles(path) });
   } catch (error) {
     if (error instanceof NetlistError) throw new ControlError('CIRCUIT_INVALID', `loadCircuit: ${error.message}`);
     throw error;

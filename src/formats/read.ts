@@ -4,7 +4,7 @@ import { NetlistError } from './errors.js';
 import { assertNetlistShape, type Netlist } from './netlist.js';
 import { maxInflatedBytes } from './ipes/container.js';
 import { readIpes, type IpesReadOptions } from './ipes/read.js';
-import { readSpice } from './spice/read.js';
+import { readSpice, type SpiceReadOptions } from './spice/read.js';
 
 export type CircuitFormat = 'json' | 'ipes' | 'spice';
 
@@ -66,8 +66,11 @@ export function readJsonNetlist(text: string): Netlist {
 
 type Reader = (bytes: Uint8Array, fileName?: string, options?: ReadOptions) => { netlist: Netlist; warnings: string[] };
 
-/** Options of the readers: files beside the circuit file (GeckoCIRCUITS data files). */
-export type ReadOptions = IpesReadOptions;
+/**
+ * Options of the readers: files beside the circuit file (GeckoCIRCUITS data files) and files a SPICE
+ * deck includes (`files`, paths relative to the deck).
+ */
+export type ReadOptions = IpesReadOptions & SpiceReadOptions;
 
 /**
  * Decodes a text file. Control characters other than tab, line breaks, form feed and escape mean
@@ -91,7 +94,7 @@ function textOf(bytes: Uint8Array, format: CircuitFormat, fileName?: string): st
 const READERS: Record<CircuitFormat, Reader> = {
   json: (bytes, fileName) => ({ netlist: readJsonNetlist(textOf(bytes, 'json', fileName)), warnings: [] }),
   ipes: (bytes, fileName, options) => readIpes(bytes, fileName, options),
-  spice: (bytes, fileName) => readSpice(textOf(bytes, 'spice', fileName), fileName),
+  spice: (bytes, fileName, options) => readSpice(textOf(bytes, 'spice', fileName), fileName, options),
 };
 
 /**
@@ -110,7 +113,8 @@ export function readCircuitBytes(bytes: Uint8Array, fileName?: string, options: 
   try {
     return { format, ...READERS[format](bytes, fileName, options) };
   } catch (error) {
-    throw format === 'spice' && error instanceof NetlistError && !looksLikeSpice(bytes) ? notAnyFormat(error, fileName) : error;
+    const binary = error instanceof NetlistError && error.code === 'PARSE_ERROR';
+    throw format === 'spice' && error instanceof NetlistError && !binary && !looksLikeSpice(bytes) ? notAnyFormat(error, fileName) : error;
   }
 }
 

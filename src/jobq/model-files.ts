@@ -9,6 +9,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Netlist } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
 import { companionFiles } from '../formats/companion.js';
+import { deckFiles } from '../formats/deck-files.js';
 import { circuitProblemOf } from '../jobs/circuit-check.js';
 import { circuitRejection } from './prepare.js';
 import { JobqError } from './errors.js';
@@ -77,7 +78,7 @@ export class ModelFiles {
     const bytes = await readFile(real);
     let netlist: Netlist;
     try {
-      netlist = (await readCircuitFile(bytes, real, { companion: companionFiles(real) })).netlist;
+      netlist = (await readCircuitFile(bytes, real, { companion: companionFiles(real), files: deckFiles(real, { root: this.rootReal }) })).netlist;
     } catch (error) {
       const problem = circuitProblemOf(error);
       throw problem ? circuitRejection(problem, modelFile) : error;
