@@ -71,6 +71,7 @@ const OPTIONAL: ReadonlyArray<{ file: string; title: string; exportName: string 
   { file: 'http.ts', title: 'HTTP service', exportName: 'benchSection' },
   { file: 'jobq.ts', title: 'Job-queue service', exportName: 'benchSection' },
   { file: 'realtime.ts', title: 'Real-time progress (SSE, STOMP)', exportName: 'benchSection' },
+  { file: 'cli-startup.ts', title: 'Command-line start-up', exportName: 'benchSection' },
 ];
 
 async function optionalSection(file: string, title: string, exportName: string): Promise<string[] | undefined> {
