@@ -49,9 +49,8 @@ describe('start-up: what the Node API and the command line load', function () {
   it('import("pesim") loads the engine and the readers, no service, store or result-file library', () => {
     const r = traced(['--input-type=module', '-e', `
       const pesim = await import('./dist/src/index.js');
-      const { readCircuitFile } = await import('./dist/src/formats/read.js');
       const { readFileSync } = await import('node:fs');
-      const read = await readCircuitFile(readFileSync(${JSON.stringify(buckDeck)}), 'buck.cir', {});
+      const read = await pesim.readCircuitFile(readFileSync(${JSON.stringify(buckDeck)}), 'buck.cir', {});
       read.netlist.settings.tEnd = 1e-4;
       console.log(pesim.simulateSync(read.netlist).stats.steps);`]);
     expect(r.status, r.stderr).to.equal(0);
