@@ -28,6 +28,17 @@ export function commanderExitCode(error: CommanderError): number {
   return EXIT.usage;
 }
 
+/**
+ * What to do about an error when there is more to say than its message: the SQLite store of the services
+ * (better-sqlite3) is an optional dependency, absent where its native build could not install.
+ */
+export function failureHint(error: { code?: string; message: string }): string | undefined {
+  if (error.code === 'ERR_MODULE_NOT_FOUND' && error.message.includes("'better-sqlite3'")) {
+    return 'the services need better-sqlite3, an optional dependency that did not install here: `npm install better-sqlite3` (needs its prebuilt binary or a C++ compiler)';
+  }
+  return undefined;
+}
+
 /** The exit code of an error thrown by a command's action. */
 export function failureExitCode(error: { code?: string }): number {
   return error.code === 'ADDON_NOT_BUILT' ? EXIT.engineMissing : EXIT.failure;

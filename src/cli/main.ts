@@ -3,7 +3,7 @@
 // do the work (`await import(...)`), so that every command starts without loading the others
 // (test/unit/cli-startup.test.ts keeps it so; bench/cli-startup.ts measures it).
 import { Command, CommanderError } from 'commander';
-import { commanderExitCode, EXIT_CODES_HELP, failureExitCode } from './exit-codes.js';
+import { commanderExitCode, EXIT_CODES_HELP, failureExitCode, failureHint } from './exit-codes.js';
 import { packageVersion } from './version.js';
 import { registerJobq } from './jobq.js';
 import { registerRun } from './run.js';
@@ -29,6 +29,8 @@ export async function main(argv: string[]): Promise<number> {
     const e = error as Error & { code?: string; details?: { field: string; message: string }[] };
     console.error(`pesim: ${e.message}`);
     for (const detail of e.details ?? []) console.error(`  ${detail.field}: ${detail.message}`);
+    const hint = failureHint(e);
+    if (hint) console.error(`pesim: ${hint}`);
     return failureExitCode(e);
   }
 }
