@@ -2,7 +2,7 @@
 // RMS of raw samples or of a stored simulation signal. Thin: AnalysisService does the work,
 // AnalysisPresenter shapes the bodies. Definitions: docs/analysis.md and decisions.md §1.4.
 import { Body, Controller, Example, Post, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
+import type { ServiceContext } from '../server/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { AnalysisService } from './AnalysisService.js';
 import { presentCharacteristics, presentFourier } from './AnalysisPresenter.js';
@@ -19,6 +19,7 @@ const AT = '2025-01-01T12:00:00.000Z';
 @Response<ErrorBody>(404, 'Unknown simulation', { error: 'SIMULATION_NOT_FOUND', message: `No simulation ${ID}; GET /api/v1/simulations lists them`, path: '/api/v1/analysis/characteristics', timestamp: AT })
 @Response<ErrorBody>(409, 'The simulation has not completed', { error: 'INVALID_STATE', message: `Simulation ${ID} is running; its results exist once it is completed`, path: '/api/v1/analysis/characteristics', timestamp: AT })
 @Response<ErrorBody>(413, 'Body larger than sim.api.max-body-size')
+@Response<ErrorBody>(422, 'A measure of finite samples lies beyond the double range (peakToPeak of ±1e308)', { error: 'RESULT_NOT_FINITE', message: 'peakToPeak of these samples exceed the range of a double (±1.8e308)', details: [{ field: 'peakToPeak', message: 'not a finite number' }], path: '/api/v1/analysis/characteristics', timestamp: AT })
 @Response<ErrorBody>(500, 'Internal error')
 export class AnalysisController extends Controller {
   private readonly analysis: AnalysisService;

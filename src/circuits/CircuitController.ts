@@ -3,7 +3,7 @@
 // service does the work, the presenter shapes the bodies.
 import { readFile, rm } from 'node:fs/promises';
 import { Body, Controller, Delete, Example, Get, Path, Post, Put, Query, Response, Route, Security, SuccessResponse, Tags, UploadedFile } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
+import type { ServiceContext } from '../server/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { validationError } from '../http/errors.js';
 import { paging } from '../http/paging.js';

@@ -7,6 +7,7 @@ import { commanderExitCode, EXIT_CODES_HELP, failureExitCode, failureHint } from
 import { packageVersion } from './version.js';
 import { registerJobq } from './jobq.js';
 import { registerRun } from './run.js';
+import { registerScript } from './script.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
 
@@ -21,6 +22,7 @@ export async function main(argv: string[]): Promise<number> {
   registerJobq(program);
   registerRun(program);
   registerValidate(program);
+  registerScript(program);
   try {
     await program.parseAsync(argv);
     return 0;

@@ -1,6 +1,8 @@
 // Progress bars of the command line (cli-progress), on standard error and only when standard error
-// is a terminal: piped or redirected output stays quiet. One bar counts either the percent of one
-// simulation (`simulationProgress`) or the runs of a sweep or script (`countingBar`).
+// is a terminal: piped or redirected output stays quiet. A bar counts either the percent of each
+// simulation (`simulationProgress`, `progressBar`) or the runs of a sweep or script (`countingBar`).
+// Imported by the commands' actions only (cli-progress is not loaded for `pesim --help`).
+import progress from 'cli-progress';
 import type { Progress } from '../engine/index.js';
 
 export interface TerminalBar {
@@ -11,9 +13,8 @@ export interface TerminalBar {
 }
 
 /** A bar from 0 to `total` labelled `label`, or undefined when standard error is not a terminal. */
-export async function countingBar(label: string, total: number, unit = ''): Promise<TerminalBar | undefined> {
+export function countingBar(label: string, total: number, unit = ''): TerminalBar | undefined {
   if (!process.stderr.isTTY) return undefined;
-  const { default: progress } = await import('cli-progress');
   const bar = new progress.SingleBar({
     stream: process.stderr,
     format: `${label} [{bar}] {value}/{total}${unit} | {note}`,
@@ -29,17 +30,29 @@ export async function countingBar(label: string, total: number, unit = ''): Prom
 }
 
 /**
- * The engine's progress callback drawing one bar per run (pre-simulation, then simulation), with
- * the simulated time reached; `stop` ends the line. Undefined when standard error is not a terminal.
+ * The engine's progress callback drawing one bar per simulation (started by the run's first report,
+ * ended by its 'done'), with the simulated time reached; `stop` ends a bar a failed run left open.
+ * Undefined when standard error is not a terminal.
  */
-export async function simulationProgress(): Promise<{ onProgress: (p: Progress) => void; stop: () => void } | undefined> {
-  const bar = await countingBar('simulate', 100, ' %');
-  if (!bar) return undefined;
+export function simulationProgress(): { onProgress: (p: Progress) => void; stop: () => void } | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  let bar: TerminalBar | undefined;
+  const stop = (): void => {
+    bar?.stop();
+    bar = undefined;
+  };
   return {
     onProgress: (p) => {
+      bar ??= countingBar('simulate', 100, ' %');
       const note = p.phase === 'pre-simulation' ? 'pre-simulation' : `t = ${p.time.toPrecision(3)} s`;
-      bar.update(Math.round(p.percent), note);
+      bar?.update(p.phase === 'done' ? 100 : Math.round(p.percent), note);
+      if (p.phase === 'done') stop();
     },
-    stop: () => bar.stop(),
+    stop,
   };
+}
+
+/** The progress callback alone, for runs that always end with a 'done' report (scripts). */
+export function progressBar(): ((p: Progress) => void) | undefined {
+  return simulationProgress()?.onProgress;
 }

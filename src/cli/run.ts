@@ -104,7 +104,7 @@ export function registerRun(program: Command): void {
       const read = await readCircuitFile(await readFile(file), file, { companion: companionFiles(file) });
       for (const warning of read.warnings) console.error(`warning: ${warning}`);
       const netlist = applySettings(read.netlist, o, SOLVER_METHODS);
-      const bar = await simulationProgress();
+      const bar = simulationProgress();
       let result: SimulationResult;
       try {
         result = await simulate(netlist, { parameters: parseParameters(o.param), onProgress: bar?.onProgress, progressIntervalMs: 100 });

@@ -265,6 +265,19 @@ export function assertNetlistShape(value: unknown): asserts value is Netlist {
   throw new NetlistError('NETLIST_INVALID', `Netlist field ${first.field} ${first.message}`, details);
 }
 
+/**
+ * The key of a scope channel in results (`SCOPE.1.ch2` for the second input of SCOPE.1), as the
+ * engine names it (native/core/src/control/system.cpp). The one place TypeScript builds these keys.
+ */
+export function scopeChannelKey(scope: string, inputIndex: number): string {
+  return `${scope}.ch${inputIndex + 1}`;
+}
+
+/** Every scope channel key of a netlist, scope by scope in input order. */
+export function channelKeys(netlist: Netlist): string[] {
+  return (netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').flatMap((b) => (b.inputs ?? []).map((_, i) => scopeChannelKey(b.name, i)));
+}
+
 /** Parameter overrides: `<element or block name>.<parameter>` or `$<global parameter>`. */
 export type ParameterOverrides = Record<string, number>;
 
@@ -317,7 +330,15 @@ export function resolveNetlistSharing(netlist: Netlist, overrides: ParameterOver
       ]);
     }
     const current = owner.params?.[parts.param];
-    if (current !== undefined && typeof current !== 'number' && !isReference(current)) {
+    if (current === undefined) {
+      // A misspelt name would otherwise run silently with the default value.
+      const known = Object.keys(owner.params ?? {});
+      const listing = known.length > 0 ? known.join(', ') : 'none';
+      throw new NetlistError('UNKNOWN_PARAMETER', `Unknown parameter ${key}: ${parts.owner} has the parameters ${listing}`, [
+        { field: key, message: `no parameter '${parts.param}' on ${parts.owner}; its parameters: ${listing}` },
+      ]);
+    }
+    if (typeof current !== 'number' && !isReference(current)) {
       throw new NetlistError('UNKNOWN_PARAMETER', `Parameter ${key} is not numeric`, [{ field: key, message: 'not a numeric parameter' }]);
     }
     owner.params = { ...(owner.params ?? {}), [parts.param]: value };

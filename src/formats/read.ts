@@ -107,7 +107,24 @@ export function readCircuitBytes(bytes: Uint8Array, fileName?: string, options: 
     ]);
   }
   const format = detectFormat(bytes);
-  return { format, ...READERS[format](bytes, fileName, options) };
+  try {
+    return { format, ...READERS[format](bytes, fileName, options) };
+  } catch (error) {
+    throw format === 'spice' && error instanceof NetlistError && !looksLikeSpice(bytes) ? notAnyFormat(error, fileName) : error;
+  }
+}
+
+/** A SPICE deck has at least one dot card (`.tran`, `.end`); text without any is not one. */
+function looksLikeSpice(bytes: Uint8Array): boolean {
+  return /^[ \t]*\.[a-z]/im.test(new TextDecoder().decode(bytes.subarray(0, 1 << 20)));
+}
+
+/** A text that is none of the three formats: say what was tried, keep the SPICE reader's details. */
+function notAnyFormat(error: NetlistError, fileName?: string): NetlistError {
+  const what = fileName ?? 'the file';
+  const tried = 'not a GeckoCIRCUITS .ipes file (neither gzip data nor <ElementLK>/<Verbindung> sections), not a JSON netlist (does not start with {), '
+    + 'and not a SPICE deck (no dot card such as .tran or .end)';
+  return new NetlistError(error.code, `${what}: ${tried}; the SPICE reader said: ${error.message}`, error.details);
 }
 
 export async function readCircuitFile(bytes: Uint8Array, fileName?: string, options: ReadOptions = {}): Promise<ReadResult> {

@@ -2,7 +2,7 @@
 // Spring-style /actuator/health with one status per component. Both are public (no API key).
 import { Controller, Example, Get, NoSecurity, Response, Route, Tags } from '@tsoa/runtime';
 import { engineInfo } from '../engine/index.js';
-import type { ServiceContext } from '../http/context.js';
+import type { ServiceContext } from '../server/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 
 export interface EngineVersions {

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ValidateError } from '@tsoa/runtime';
 import { JobError, QueueFullError } from '../jobs/errors.js';
 import { AppError, type ErrorDetail } from './errors.js';
+import { readableValidationMessage } from './validation-messages.js';
 
 /** The JSON body of every non-2xx response (OpenAPI: ErrorBody). */
 export interface ErrorBody {
@@ -25,7 +26,7 @@ function fieldName(raw: string): string {
 
 /** tsoa's field errors as details, with readable field names. */
 function validationDetails(error: ValidateError): ErrorDetail[] {
-  return Object.entries(error.fields).map(([field, { message }]) => ({ field: fieldName(field), message }));
+  return Object.entries(error.fields).map(([field, { message }]) => ({ field: fieldName(field), message: readableValidationMessage(message) }));
 }
 
 /** The AppError a failure is shown as. */
@@ -49,10 +50,16 @@ export function toAppError(error: unknown): AppError | undefined {
   if (status === 413 || e?.type === 'entity.too.large') {
     return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the configured limit (sim.api.max-body-size)');
   }
-  if (e?.type === 'entity.parse.failed' || (status === 400 && /JSON|Unexpected token|multipart/i.test(String(e?.message)))) {
+  if (status === 400 && /multipart|boundary/i.test(String(e?.message))) {
+    return new AppError(400, 'VALIDATION_ERROR', `Malformed multipart/form-data body: ${String(e?.message)}`, [
+      { field: 'body', message: 'is not a well-formed multipart/form-data body (each part needs its headers, and the body ends with the closing boundary)' },
+    ]);
+  }
+  if (e?.type === 'entity.parse.failed' || (status === 400 && /JSON|Unexpected token/i.test(String(e?.message)))) {
     return new AppError(400, 'VALIDATION_ERROR', `Malformed request body: ${String(e?.message)}`, [{ field: 'body', message: 'is not valid JSON' }]);
   }
   if (status === 415) return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', String(e?.message ?? 'Unsupported content type'));
+
   return undefined;
 }
 
@@ -74,6 +81,11 @@ export function errorMiddleware(logger: Logger) {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new AppError(404, 'NOT_FOUND', `No resource at ${ctx.method} ${ctx.path}; see /v3/api-docs`);
       }
+      // koa-router's allowedMethods set these with the Allow header and no body.
+      if (ctx.status === 405 && ctx.body == null) {
+        throw new AppError(405, 'METHOD_NOT_ALLOWED', `${ctx.path} does not answer ${ctx.method}; it answers ${ctx.response.get('Allow') || 'no method'}`);
+      }
+      if (ctx.status === 501 && ctx.body == null) throw new AppError(501, 'NOT_IMPLEMENTED', `The method ${ctx.method} is not implemented by this service`);
     } catch (error) {
       let app = toAppError(error);
       if (!app) {

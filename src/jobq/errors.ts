@@ -5,6 +5,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from '../jobs/errors.js';
 import type { ErrorResponse, HTTPValidationError, ValidationErrorItem } from './models.js';
+import { allowedValuesOf } from '../http/validation-messages.js';
 
 export class JobqError extends Error {
   constructor(
@@ -37,8 +38,14 @@ export const taskNotFound = (id: string): JobqError =>
   new JobqError(404, 'TASK_NOT_FOUND', `Simulation task ${id} not found`, { field: 'task_id', suggestion: 'Use a task_id returned by POST /simulations' });
 
 /** tsoa's field keys (`body.model_file`, `body.$3.priority`, `output_variables.$0`, `limit`) as FastAPI locations. */
+/** Fields whose keys are free-form and may hold dots (`R.1.R`): the rest of the path is one key. */
+const MAP_FIELDS = new Set(['parameters', 'metadata']);
+
 function locationOf(key: string, ctx: Context): (string | number)[] {
-  const parts = key.split('.').map((p) => (/^\$\d+$/.test(p) ? Number(p.slice(1)) : p));
+  const split = key.split('.');
+  const map = split.findIndex((p, i) => MAP_FIELDS.has(p) && i < split.length - 2);
+  const joined = map >= 0 ? [...split.slice(0, map + 1), split.slice(map + 1).join('.')] : split;
+  const parts = joined.map((p) => (/^\$\d+$/.test(p) ? Number(p.slice(1)) : p));
   if (parts[0] === 'body' || parts[0] === 'requests' || parts[0] === 'request') return ['body', ...parts.slice(1)];
   const name = String(parts[0]);
   if (Object.hasOwn(ctx.query, name)) return ['query', ...parts];
@@ -56,6 +63,8 @@ function typeOf(message: string): { type: string; msg: string } {
       ? { type: 'less_than_equal', msg: `Input should be less than or equal to ${bound[2]}` }
       : { type: 'greater_than_equal', msg: `Input should be greater than or equal to ${bound[2]}` };
   }
+  const allowed = allowedValuesOf(message);
+  if (allowed) return { type: 'enum', msg: `Input should be ${allowed.map((v) => `'${v}'`).join(', ')}` };
   if (/invalid float|invalid number|invalid double|invalid integer/i.test(message)) return { type: 'float_type', msg: 'Input should be a valid number' };
   if (/invalid string/i.test(message)) return { type: 'string_type', msg: 'Input should be a valid string' };
   if (/invalid boolean/i.test(message)) return { type: 'bool_parsing', msg: 'Input should be a valid boolean' };
@@ -111,7 +120,7 @@ export function errorMiddleware(logger: Logger) {
       } else if (mapped) {
         render(ctx, mapped.status, mapped.body(), mapped.extra.headers);
       } else if (e.status === 413 || e.type === 'entity.too.large') {
-        render(ctx, 413, { detail: 'The request body is larger than the configured limit (api.max_body_mb)', error_code: 'VALIDATION_ERROR' });
+        render(ctx, 413, { detail: 'The request body is larger than the configured limit (api.max_body_mb)', error_code: 'PAYLOAD_TOO_LARGE', field: 'body', suggestion: 'Send a smaller body (a batch in several parts) or raise api.max_body_mb' });
       } else if (e.status === 400 && (e.type === 'entity.parse.failed' || /json/i.test(e.message))) {
         render(ctx, 422, { detail: [{ loc: ['body'], msg: `JSON decode error: ${e.message}`, type: 'json_invalid' }], error_code: 'VALIDATION_ERROR' });
       } else if (e.status !== undefined && e.status >= 400 && e.status < 500 && e.expose !== false) {

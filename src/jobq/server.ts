@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { engineInfo } from '../engine/index.js';
 import { createRuntime, defaultRuntimeSettings, type Runtime, type RuntimeOptions, type RuntimeSettings } from '../jobs/runtime.js';
+import { XmlRpcExecutor } from '../jobs/executors/xmlrpc.js';
 import { ApiKeys } from './access.js';
 import { createJobqApp } from './app.js';
 import { exposureWarning, type JobqConfig } from './config.js';
@@ -55,7 +56,11 @@ const PINO_LEVELS: Record<JobqConfig['api']['log_level'], string> = { debug: 'de
 
 export async function startJobq(config: JobqConfig, options: JobqStartOptions = {}): Promise<JobqServer> {
   const logger = options.logger ?? pino({ name: 'pesim-jobq', level: PINO_LEVELS[config.api.log_level] });
-  const runtime = createRuntime(runtimeSettings(config), options);
+  const { simulator } = config;
+  const executor = options.executor ?? (simulator.mode === 'xmlrpc'
+    ? new XmlRpcExecutor({ host: simulator.host, port: simulator.port, timeoutSeconds: simulator.timeout, modelsDir: simulator.models_dir, capacity: config.orchestration.max_concurrent_simulations })
+    : undefined);
+  const runtime = createRuntime(runtimeSettings(config), { ...options, executor });
   const service = new JobqService(runtime, config, `pesim ${engineInfo().version}`);
   const keys = new ApiKeys(config.api.api_keys);
   const app = createJobqApp(service, keys, logger);

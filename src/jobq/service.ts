@@ -18,6 +18,9 @@ export const API_VERSION = '1.0.0';
 const MIB = 1024 * 1024;
 
 function withIndex(error: unknown, index: number | undefined): unknown {
+  if (index !== undefined && error instanceof RequestValidationError) {
+    return new RequestValidationError(error.items.map((item) => ({ ...item, loc: item.loc[0] === 'body' ? ['body', index, ...item.loc.slice(1)] : item.loc })));
+  }
   if (index === undefined || !(error instanceof JobqError)) return error;
   const field = error.extra.field ? `[${index}].${error.extra.field}` : `[${index}]`;
   return new JobqError(error.status, error.code, `Item ${index}: ${error.message}`, { ...error.extra, field });
@@ -67,8 +70,10 @@ export class JobqService {
     }
   }
 
-  private checkSimulator(): void {
-    if (!this.runtime.executor.connected()) {
+  /** 500 SIMULATOR_CONNECTION_ERROR unless the executor can take runs (a remote simulator is probed again first). */
+  private async checkSimulator(): Promise<void> {
+    const executor = this.runtime.executor;
+    if (!executor.connected() && !(executor.probe && (await executor.probe()))) {
       throw new JobqError(500, 'SIMULATOR_CONNECTION_ERROR', `The simulator (${this.runtime.executor.name} executor) cannot take runs`, {
         suggestion: 'Check that the service is not shutting down and the simulator settings (simulator.*) are right, then retry',
       });
@@ -77,7 +82,7 @@ export class JobqService {
 
   async submit(request: SimulationRequest): Promise<TaskRecord> {
     const input = await this.prepare(request);
-    this.checkSimulator();
+    await this.checkSimulator();
     return this.runtime.scheduler.submit(input);
   }
 
@@ -90,7 +95,7 @@ export class JobqService {
     }
     const inputs: SubmitInput[] = [];
     for (const [index, request] of requests.entries()) inputs.push(await this.prepare(request, index));
-    this.checkSimulator();
+    await this.checkSimulator();
     return this.runtime.scheduler.submitMany(inputs);
   }
 
@@ -159,8 +164,10 @@ export class JobqService {
     };
   }
 
-  health(): HealthResponse {
-    const connected = this.runtime.executor.connected();
+  /** `simulator_connected` from a probe of a remote simulator (system.listMethods), else the executor's state. */
+  async health(): Promise<HealthResponse> {
+    const executor = this.runtime.executor;
+    const connected = executor.probe ? await executor.probe() : executor.connected();
     return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected };
   }
 

@@ -45,6 +45,7 @@ export const SETTINGS: Readonly<Record<string, Setting>> = {
   'cache.include_parameters': boolean,
   'cache.exclude_fields': strings,
   'simulator.executor': { kind: 'enum', values: ['embedded'] },
+  'simulator.mode': { kind: 'enum', values: ['embedded', 'xmlrpc'] },
   'simulator.host': string,
   'simulator.port': integer(1, 65535),
   'simulator.timeout': number(0, 31_536_000),

@@ -2,7 +2,7 @@
 // datasheet-style parameters, and detailed losses of one device from simulated waveforms. Thin:
 // LossService applies the formulas of decisions.md §1.5, LossPresenter shapes the bodies.
 import { Body, Controller, Example, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
+import type { ServiceContext } from '../server/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { LossService } from './LossService.js';
 import { presentConduction, presentDetailed, presentSwitching } from './LossPresenter.js';

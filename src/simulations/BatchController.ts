@@ -1,7 +1,7 @@
 // HTTP interface of batches (/api/v1/simulations/batch): submission of a list or a parameter
 // sweep, batch status, and cancel of the batch's unfinished simulations.
 import { Body, Controller, Delete, Example, Get, Path, Post, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
+import type { ServiceContext } from '../server/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { presentBatchStatus, type BatchStatus, type BatchSubmission } from './BatchPresenter.js';
 import type { BatchRequest } from './BatchService.js';

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import {
   Body, Controller, Delete, Example, Get, Header, Path, Post, Produces, Query, Request, Response, Route, Security, SuccessResponse, Tags,
 } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
+import type { ServiceContext } from '../server/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { validationError } from '../http/errors.js';
 import { paging } from '../http/paging.js';
-import { openProgressStream, parseLastEventId } from '../http/sse.js';
+import { openEventStream, parseLastEventId } from '../http/sse.js';
 import { FINAL_STATES, type TaskState } from '../jobs/types.js';
 import { exportResult, type ExportFormat } from './export.js';
 import type { SimulationRequest } from './SimulationRequest.js';
@@ -180,9 +180,9 @@ export class SimulationController extends Controller {
     @Query() lastEventId?: string,
   ): string | undefined {
     this.services.simulations.task(simulationId);
-    const stream = openProgressStream(request.ctx, {
-      hub: this.services.hub,
-      simulationId,
+    const stream = openEventStream(request.ctx, {
+      source: this.services.hub,
+      streamId: simulationId,
       lastEventId: parseLastEventId(lastEventIdHeader ?? lastEventId),
       finished: () => FINAL_STATES.includes(this.services.simulations.task(simulationId).state),
       heartbeatMs: this.services.config.sseHeartbeatSeconds * 1000,

@@ -133,7 +133,7 @@ describe('pesim command', () => {
   });
 
   it('serves the health endpoint on the requested loopback port', async () => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--rmi-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {

@@ -49,5 +49,7 @@ export interface Executor {
   run(request: ExecutionRequest): Promise<ExecutionOutcome>;
   /** Whether the executor can run tasks now (health reporting). */
   connected(): boolean;
+  /** Asks a remote simulator whether it answers now (updates connected()); absent for in-process executors. */
+  probe?(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -1,11 +1,11 @@
 // The metadata document every storage format carries beside its columns: format tag and version,
 // row count, signal names in order, a CRC-32 of each column (time first; NaNs counted as the
-// canonical NaN), measurements and run statistics, as exact JSON (exact-json.ts: NaN, ±Infinity
+// canonical NaN), measurements and run statistics, as exact JSON (src/store/exact-json.ts: NaN, ±Infinity
 // and -0 survive). Also the shared checks and the assembly (with checksum verification) of a StoredResult.
 import { bindingFeature } from '../../../engine/binding.js';
 import type { DeviceLossSummary, RunStats } from '../../../engine/types.js';
 import type { StoredResult } from '../../types.js';
-import { parseExact, stringifyExact } from '../../exact-json.js';
+import { parseExact, stringifyExact } from '../../../store/exact-json.js';
 import { DecodeError, InvalidResultError } from './errors.js';
 
 export const META_FORMAT = 'pesim-result';

@@ -1,8 +1,8 @@
 // The Koa application of the simulation service, assembled in the order requests pass through it:
 // request id and access log → error rendering (error-body.ts, so every failure below has the
 // decisions.md §1.1 body) → the ServiceContext on ctx.state (context.ts) → API-key check (auth.ts) →
-// API reference pages (docs.ts) → body parsing with the size limit (JSON and multipart) → the
-// routes tsoa generates from the controllers (src/generated/sim/routes.ts).
+// the dashboard's files (web-static.ts) → API reference pages (docs.ts) → body parsing with the size
+// limit (JSON and multipart) → the routes tsoa generates from the controllers (src/generated/sim/routes.ts).
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import Koa, { type Context, type Next } from 'koa';
@@ -10,11 +10,12 @@ import { Router } from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import { RegisterRoutes } from '../generated/sim/routes.js';
-import './tsoa/fast-float.js';
-import { authMiddleware } from './auth.js';
+import '../http/tsoa/fast-float.js';
+import { authMiddleware } from '../http/auth.js';
 import type { ServiceContext } from './context.js';
 import { docsMiddleware } from './docs.js';
-import { errorMiddleware } from './error-body.js';
+import { errorMiddleware } from '../http/error-body.js';
+import { webMiddleware } from './web-static.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -51,6 +52,7 @@ export function createApp(services: ServiceContext): Koa {
     await next();
   });
   app.use(authMiddleware(services.config.authEnabled, services.config.apiKeys));
+  app.use(webMiddleware());
   app.use(docsMiddleware());
   app.use(
     koaBody({
@@ -74,6 +76,7 @@ export function createApp(services: ServiceContext): Koa {
     }
   });
   app.use(router.routes());
+  // Sets 405/501 with Allow; the error renderer turns them into the service's JSON error body.
   app.use(router.allowedMethods());
   return app;
 }

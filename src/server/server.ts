@@ -14,6 +14,7 @@ import { CircuitService } from '../circuits/CircuitService.js';
 import { SimulationService } from '../simulations/SimulationService.js';
 import { BatchService } from '../simulations/BatchService.js';
 import { attachRealtime } from '../realtime/index.js';
+import { startRemoteControl, type RmiServerHandle } from '../rmi/index.js';
 import { createApp } from './app.js';
 import { validateConfig, defaultConfig, type SimulationServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
@@ -25,6 +26,8 @@ export interface SimulationServiceHandle {
   runtime: Runtime;
   hub: ProgressHub;
   services: ServiceContext;
+  /** The XML-RPC remote-control endpoint (http://host:port/RPC2) when it listens. */
+  rmiUrl?: string;
   /** Stops accepting connections, ends open streams, stops the runtime (queued work stays in SQLite). */
   close(): Promise<void>;
 }
@@ -85,6 +88,10 @@ export async function startSimulationService(
     auth: { enabled: full.authEnabled, keys: full.apiKeys },
     log: logger,
   });
+  // XML-RPC remote control (src/rmi) on its own port: the configuration `pesim serve` loads carries
+  // SIM_RMI_PORT (default 1099); a partial configuration without rmiPort starts none.
+  const rmiPort = config.rmiPort ?? 0;
+  let rmi: RmiServerHandle | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -93,7 +100,12 @@ export async function startSimulationService(
         resolve();
       });
     });
+    if (rmiPort > 0) {
+      const rmiSettings = { host: full.host, port: rmiPort, root: full.rmiRoot, maxBodyBytes: full.rmiMaxBodyBytes };
+      rmi = await startRemoteControl({ ...rmiSettings, auth: { enabled: full.authEnabled, keys: full.apiKeys }, maxSteps: full.maxSteps, version: services.version }, runtime, logger);
+    }
   } catch (error) {
+    if (server.listening) server.close();
     await realtime.close();
     hub.close();
     await runtime.close();
@@ -102,12 +114,13 @@ export async function startSimulationService(
   const { port } = server.address() as AddressInfo;
   const host = full.host.includes(':') ? `[${full.host}]` : full.host;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  logger.info({ host: full.host, port, dataDir: full.dataDir, auth: full.authEnabled }, 'simulation service listening');
+  logger.info({ host: full.host, port, dataDir: full.dataDir, auth: full.authEnabled, rmiPort: rmi?.port ?? 0 }, 'simulation service listening');
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      const rmiStopped = rmi?.close();
       await realtime.close(); // upgraded WebSocket connections would otherwise keep the server open
       for (const end of [...streams]) end();
       server.closeIdleConnections();
@@ -115,11 +128,12 @@ export async function startSimulationService(
       const grace = setTimeout(() => server.closeAllConnections(), 2000);
       await stopped;
       clearTimeout(grace);
+      await rmiStopped;
       hub.close();
       await runtime.close();
       logger.info('simulation service stopped');
     })();
     return closing;
   };
-  return { server, url, runtime, hub, services, close };
+  return { server, url, runtime, hub, services, rmiUrl: rmi?.url, close };
 }

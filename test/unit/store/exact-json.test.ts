@@ -1,7 +1,7 @@
 // Exact JSON: NaN, ±Infinity and -0 survive a round trip anywhere in a document; documents
 // without them are plain JSON both ways.
 import { expect } from 'chai';
-import { parseExact, stringifyExact } from '../../../src/jobs/exact-json.js';
+import { parseExact, stringifyExact } from '../../../src/store/exact-json.js';
 
 describe('exact JSON', () => {
   it('keeps NaN, ±Infinity and -0 in objects and arrays, at any depth', () => {

@@ -3,9 +3,9 @@
 // global middleware in auth.ts (which also covers routes outside tsoa), with the keys of the
 // service that received the request.
 import type { Request as KoaRequest } from 'koa';
-import { KeyChecker } from './auth.js';
+import { KeyChecker } from '../http/auth.js';
 import { servicesOf } from './context.js';
-import { AppError } from './errors.js';
+import { AppError } from '../http/errors.js';
 
 const checkers = new WeakMap<readonly string[], KeyChecker>();
 

@@ -2,10 +2,9 @@
 // config file (`--config` / SIM_CONFIG: Spring-style `.properties` or YAML with `sim.api.*` keys,
 // simulation-service.md §5), then environment variables, then explicit overrides (command-line
 // flags, tests), validated at start-up with messages naming the setting at fault.
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { load as loadYaml } from 'js-yaml';
+import { readFlatConfigFile } from '../http/config-file.js';
 
 export interface SimulationServiceConfig {
   port: number;
@@ -29,6 +28,12 @@ export interface SimulationServiceConfig {
   /** Seconds between SSE heart-beat comments. */
   sseHeartbeatSeconds: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** XML-RPC remote-control port on the same host (0: off). */
+  rmiPort: number;
+  /** Folder the remote-control paths must stay in. */
+  rmiRoot: string;
+  /** Largest accepted XML-RPC request body [bytes]. */
+  rmiMaxBodyBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -87,6 +92,9 @@ const SETTINGS: Setting[] = [
   { key: 'maxConcurrent', property: 'sim.api.max-concurrent', env: 'SIM_MAX_CONCURRENT', parse: integer(1, 1024) },
   { key: 'cacheEnabled', property: 'sim.api.cache-enabled', env: 'SIM_CACHE_ENABLED', parse: bool },
   { key: 'sseHeartbeatSeconds', property: 'sim.api.sse-heartbeat-seconds', env: 'SIM_SSE_HEARTBEAT_SECONDS', parse: integer(1, 3600) },
+  { key: 'rmiPort', property: 'sim.api.rmi-port', env: 'SIM_RMI_PORT', parse: integer(0, 65535) },
+  { key: 'rmiRoot', property: 'sim.api.rmi-root', env: 'SIM_RMI_ROOT', parse: (raw, where) => nonEmpty(raw, where) },
+  { key: 'rmiMaxBodyBytes', property: 'sim.api.rmi-max-body-size', env: 'SIM_RMI_MAX_BODY_SIZE', parse: parseSize },
   {
     key: 'logLevel', property: 'sim.api.log-level', env: 'SIM_LOG_LEVEL',
     parse: (raw, where) => {
@@ -126,50 +134,18 @@ export function defaultConfig(): SimulationServiceConfig {
     cacheEnabled: true,
     sseHeartbeatSeconds: 15,
     logLevel: 'info',
+    rmiPort: 1099,
+    rmiRoot: process.cwd(),
+    rmiMaxBodyBytes: 64 * 1024 * 1024,
   };
 }
 
-/** `key=value` / `key: value` lines; `#` and `!` start comments (java.util.Properties, simplified). */
-function parseProperties(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [index, line] of text.split(/\r?\n/).entries()) {
-    const trimmed = line.trim();
-    if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('!')) continue;
-    const match = /^([^=:\s]+)\s*[=:]\s*(.*)$/.exec(trimmed);
-    if (!match) throw new ConfigError(`line ${index + 1}: expected key=value, got "${trimmed}"`);
-    out[match[1]] = match[2];
-  }
-  return out;
-}
-
-/** Nested YAML maps flattened to dotted keys (`sim: {api: {port: 1}}` → `sim.api.port`). */
-function flatten(value: unknown, prefix: string, out: Record<string, string>): void {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
-  } else if (Array.isArray(value)) {
-    out[prefix] = value.map(String).join(',');
-  } else if (value !== null && value !== undefined) {
-    out[prefix] = String(value);
-  }
-}
-
-/** The `sim.api.*` properties of a `.properties`, `.yml` or `.yaml` file. */
+/** The `sim.api.*` properties of a `.properties`, `.yml` or `.yaml` file, as dotted keys. */
 export function readConfigFile(path: string): Record<string, string> {
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    return readFlatConfigFile(path);
   } catch (error) {
-    throw new ConfigError(`cannot read the config file ${path}: ${(error as Error).message}`);
-  }
-  try {
-    if (/\.ya?ml$/i.test(path)) {
-      const out: Record<string, string> = {};
-      flatten(loadYaml(text), '', out);
-      return out;
-    }
-    return parseProperties(text);
-  } catch (error) {
-    throw new ConfigError(`config file ${path}: ${(error as Error).message}`);
+    throw new ConfigError((error as Error).message);
   }
 }
 
