@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run prebuild`: the prebuilt binary of the package, for this platform (linux-x64 glibc on the
-// CI machine), written to prebuilds/<platform>-<arch>/node.napi.<libc>.node where the loader
+// `npm run build:prebuild`: the prebuilt binary of the package, for this platform (linux-x64 glibc on the
+// CI machine), written to prebuilds/<platform>-<arch>/pesim.<libc>.node where the loader
 // (src/engine/binding.ts, node-gyp-build's naming) finds it. prebuildify builds binding.gyp with
 // node-gyp as a Node-API addon (one binary for every Node version ≥ 20), stripped, with snappy, lz4,
 // zlib and the C++ runtime linked statically (PESIM_STATIC_LIBS=1, see binding.gyp). node-gyp always

@@ -96,15 +96,15 @@ export function registerRun(program: Command): void {
       ['pesim run rc.json --from 0.004 --to 0.005 --solver trapezoidal', 'a JSON netlist, measured over 4–5 ms'],
     ))
     .action(async (file: string, o: RunOptions) => {
-      const [{ simulate }, { SOLVER_METHODS }, { readCircuitFile }, { companionFiles }, output, { simulationProgress }] = await Promise.all([
+      const [{ simulate }, { SOLVER_METHODS }, { readCircuitFile }, { companionFiles }, output] = await Promise.all([
         import('../engine/index.js'), import('../formats/netlist.js'), import('../formats/read.js'),
-        import('../formats/companion.js'), import('./output.js'), import('./progress.js'),
+        import('../formats/companion.js'), import('./output.js'),
       ]);
       if (o.out) output.checkOutputPath(o.out);
       const read = await readCircuitFile(await readFile(file), file, { companion: companionFiles(file) });
       for (const warning of read.warnings) console.error(`warning: ${warning}`);
       const netlist = applySettings(read.netlist, o, SOLVER_METHODS);
-      const bar = simulationProgress();
+      const bar = process.stderr.isTTY ? (await import('./progress.js')).simulationProgress() : undefined;
       let result: SimulationResult;
       try {
         result = await simulate(netlist, { parameters: parseParameters(o.param), onProgress: bar?.onProgress, progressIntervalMs: 100 });
