@@ -3,12 +3,14 @@
 //   `pesim --version` within 4× of a bare `node -e 0`;
 //   `pesim run` on the buck deck at 100 ns (bench/peers/buck.cir) at least 5× faster than the whole
 //   `ngspice -b` process on the same deck (with the `.control` block of the peer comparison);
-//   the services ready (listening, URL printed) in under 0.5 s.
+//   `pesim serve` ready (listening, URL printed) and `pesim worker` ready (taking jobs from a local
+//   redis-server) in under 0.5 s.
 // `benchSection()` returns table lines for bench/run.ts; `node --import tsx bench/cli-startup.ts`
 // prints them alone.
 import { spawn, spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TestRedis } from '../test/integration/scaleout/cluster.js';
 import { benchDataDir } from './data-dir.mjs';
 import { hasNgspice, runNgspiceDeck } from './peers/compare.js';
 import { DECKS } from './peers/decks.js';
@@ -18,13 +20,16 @@ const PESIM = fileURLToPath(new URL('../bin/pesim.js', import.meta.url));
 const BUCK = DECKS.find((deck) => deck.file === 'buck.cir')!;
 const BUCK_FILE = fileURLToPath(new URL('./peers/buck.cir', import.meta.url));
 
+interface ServiceSetting { dataDir: string; redisUrl: string }
+
 /**
  * The services whose time to ready is measured: the arguments after `pesim` and the line it prints
- * once it listens. A command this build does not have (`pesim help NAME` fails) is reported as such.
- * `pesim worker`: add its entry here — { name: 'worker', args: (dir) => ['worker', …], ready: /…/ }.
+ * once it listens (or takes jobs). A command this build does not have (`pesim help NAME` fails) is
+ * reported as such. The worker takes jobs from a redis-server started for the section.
  */
-const SERVICES: readonly { name: string; args: (dataDir: string) => string[]; ready: RegExp }[] = [
-  { name: 'serve', args: (dir) => ['serve', '--port', '0', '--data-dir', dir], ready: /simulation service on http:\/\/\S+/ },
+const SERVICES: readonly { name: string; args: (s: ServiceSetting) => string[]; ready: RegExp }[] = [
+  { name: 'serve', args: (s) => ['serve', '--port', '0', '--rmi-port', '0', '--data-dir', s.dataDir], ready: /simulation service on http:\/\/\S+/ },
+  { name: 'worker', args: (s) => ['worker', '--redis', s.redisUrl, '--concurrency', '1'], ready: /taking jobs from/ },
 ];
 
 const median = (values: number[]): number => {
@@ -73,12 +78,12 @@ async function readyMs(args: string[], ready: RegExp): Promise<number> {
   }
 }
 
-async function serviceRow(service: (typeof SERVICES)[number]): Promise<string> {
+async function serviceRow(service: (typeof SERVICES)[number], redisUrl: string): Promise<string> {
   if (spawnSync(process.execPath, [PESIM, 'help', service.name], { stdio: 'ignore' }).status !== 0) {
     return `| \`pesim ${service.name}\` ready | – | – | not in this build |`;
   }
   const times: number[] = [];
-  for (let i = 0; i < 5; i++) times.push(await readyMs(service.args(benchDataDir(`cli-${service.name}`)), service.ready));
+  for (let i = 0; i < 5; i++) times.push(await readyMs(service.args({ dataDir: benchDataDir(`cli-${service.name}`), redisUrl }), service.ready));
   const ms = median(times);
   return `| \`pesim ${service.name}\` ready | ${ms.toFixed(0)} | < 500 ms | ${ms < 500 ? 'met' : 'MISSED'} |`;
 }
@@ -102,7 +107,12 @@ export async function benchSection(): Promise<string[]> {
   } else {
     rows.push(`| \`pesim run\` ${BUCK.name} | ${run.toFixed(0)} | ≥ 5× faster than ngspice | ngspice not installed |`);
   }
-  for (const service of SERVICES) rows.push(await serviceRow(service));
+  const redis = await TestRedis.start();
+  try {
+    for (const service of SERVICES) rows.push(await serviceRow(service, redis.url));
+  } finally {
+    await redis.stop();
+  }
   return [
     '## Command-line start-up',
     '',

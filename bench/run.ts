@@ -74,6 +74,7 @@ const OPTIONAL: ReadonlyArray<{ file: string; title: string; exportName: string 
   { file: 'dashboard.ts', title: 'Dashboard', exportName: 'benchSection' },
   { file: 'rmi.ts', title: 'XML-RPC remote control', exportName: 'benchSection' },
   { file: 'script.ts', title: 'Scripting language', exportName: 'benchSection' },
+  { file: 'scaleout.ts', title: 'Scale-out (BullMQ, Redis, worker processes)', exportName: 'benchSection' },
   { file: 'cli-startup.ts', title: 'Command-line start-up', exportName: 'benchSection' },
 ];
 

@@ -2,7 +2,7 @@
 // RMS of raw samples or of a stored simulation signal. Thin: AnalysisService does the work,
 // AnalysisPresenter shapes the bodies. Definitions: docs/analysis.md and decisions.md §1.4.
 import { Body, Controller, Example, Post, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { ServiceContext } from '../server/context.js';
+import type { SimulationService } from '../simulations/SimulationService.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { AnalysisService } from './AnalysisService.js';
 import { presentCharacteristics, presentFourier } from './AnalysisPresenter.js';
@@ -10,6 +10,11 @@ import type { CharacteristicsRequest, CharacteristicsResponse, FourierRequest, F
 
 const ID = '3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b';
 const AT = '2025-01-01T12:00:00.000Z';
+
+/** What the analysis endpoints need of the service: the stored waveforms of a simulation. */
+export interface AnalysisDeps {
+  simulations: Pick<SimulationService, 'result'>;
+}
 
 @Route('api/v1/analysis')
 @Tags('analysis')
@@ -24,7 +29,7 @@ const AT = '2025-01-01T12:00:00.000Z';
 export class AnalysisController extends Controller {
   private readonly analysis: AnalysisService;
 
-  constructor(services: ServiceContext) {
+  constructor(services: AnalysisDeps) {
     super();
     this.analysis = new AnalysisService((id) => services.simulations.result(id));
   }

@@ -1,9 +1,14 @@
 // HTTP interface of a circuit's drawing (/api/v1/circuits/{id}/schematic), read by the dashboard:
 // components with their domain and .ipes grid position, wires as polylines (SchematicPresenter.ts).
 import { Controller, Example, Get, Path, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { ServiceContext } from '../server/context.js';
+import type { CircuitService } from './CircuitService.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { presentSchematic, type Schematic } from './SchematicPresenter.js';
+
+/** What the schematic endpoint needs of the service. */
+export interface SchematicDeps {
+  circuits: Pick<CircuitService, 'get'>;
+}
 
 @Route('api/v1/circuits')
 @Tags('circuits')
@@ -12,7 +17,7 @@ import { presentSchematic, type Schematic } from './SchematicPresenter.js';
 @Response<ErrorBody>(404, 'Unknown circuit', { error: 'CIRCUIT_NOT_FOUND', message: 'No circuit 42', path: '/api/v1/circuits/42/schematic', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
 export class SchematicController extends Controller {
-  constructor(private readonly services: ServiceContext) {
+  constructor(private readonly services: SchematicDeps) {
     super();
   }
 

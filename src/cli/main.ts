@@ -10,6 +10,7 @@ import { registerRun } from './run.js';
 import { registerScript } from './script.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
+import { registerWorker } from './worker.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command('pesim')
@@ -23,6 +24,7 @@ export async function main(argv: string[]): Promise<number> {
   registerRun(program);
   registerValidate(program);
   registerScript(program);
+  registerWorker(program);
   try {
     await program.parseAsync(argv);
     return 0;

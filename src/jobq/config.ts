@@ -7,6 +7,7 @@ import { readConfigTree } from '../http/config-file.js';
 import { SUPPORTED_COMPRESSIONS } from '../jobs/cache/formats/index.js';
 import { COMPRESSIONS, STORAGE_FORMATS, type Compression, type StorageFormat } from '../jobs/types.js';
 import { checkSetting, SETTINGS, type SettingValue } from './settings.js';
+import { checkQueueSettings, DEFAULT_MAX_RESULT_MB, type QueueBackend } from '../jobs/executors/bullmq/settings.js';
 
 export type ApiLogLevel = 'debug' | 'info' | 'warning' | 'error';
 
@@ -55,6 +56,12 @@ export interface JobqConfig {
   };
   /** The service keeps its store, results and cache in `<data_dir>/jobq`. */
   data_dir: string;
+  /** Where simulations run: `embedded` worker threads, or `bullmq` (Redis and `pesim worker` processes). */
+  queue: QueueBackend;
+  /** Redis URL for `bullmq` ('' when unset). */
+  redis_url: string;
+  /** Largest result a worker sends back through Redis [MiB]. */
+  max_result_mb: number;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +96,9 @@ export function defaultConfig(): JobqConfig {
     },
     simulator: { executor: 'embedded', mode: 'embedded', host: 'localhost', port: 1080, timeout: 300, models_dir: process.cwd() },
     data_dir: join(process.cwd(), 'data'),
+    queue: 'embedded',
+    redis_url: '',
+    max_result_mb: DEFAULT_MAX_RESULT_MB,
   };
 }
 
@@ -138,6 +148,9 @@ const ENVIRONMENT: Record<string, string> = {
   JOBQ_SIMULATOR_HOST: 'simulator.host',
   JOBQ_SIMULATOR_PORT: 'simulator.port',
   PESIM_DATA_DIR: 'data_dir',
+  PESIM_QUEUE: 'queue',
+  PESIM_REDIS_URL: 'redis_url',
+  PESIM_MAX_RESULT_MB: 'max_result_mb',
 };
 
 export interface ConfigSources {
@@ -177,6 +190,7 @@ function checkCombinations(config: JobqConfig, problems: string[]): void {
   if (STORAGE_FORMATS.includes(format) && COMPRESSIONS.includes(compression) && !SUPPORTED_COMPRESSIONS[format].includes(compression)) {
     problems.push(`cache.compression: ${format} does not support ${compression} compression; ${format} supports ${SUPPORTED_COMPRESSIONS[format].join(', ')}`);
   }
+  problems.push(...checkQueueSettings({ backend: config.queue, redisUrl: config.redis_url, maxResultMb: config.max_result_mb }, { backend: 'queue', redisUrl: 'redis_url (PESIM_REDIS_URL)' }));
   if (config.api.reload) problems.push('api.reload: automatic reloading is not supported by this server; run it under a process manager (or `node --watch`) instead');
 }
 

@@ -49,6 +49,7 @@ export function runtimeSettings(config: JobqConfig): RuntimeSettings {
     includeParameters: c.include_parameters,
     excludeFields: c.exclude_fields,
   };
+  settings.queue = { backend: config.queue, redisUrl: config.redis_url, maxResultMb: config.max_result_mb };
   return settings;
 }
 
@@ -65,7 +66,7 @@ export async function startJobq(config: JobqConfig, options: JobqStartOptions = 
   const keys = new ApiKeys(config.api.api_keys);
   const app = createJobqApp(service, keys, logger);
   const server = createServer(app.callback());
-  const socket = new TaskUpdatesSocket(server, runtime.events, (id) => runtime.store.tasks.get(id), keys);
+  const socket = new TaskUpdatesSocket(server, runtime.events, (id) => runtime.task(id), keys);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

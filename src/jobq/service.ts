@@ -100,7 +100,7 @@ export class JobqService {
   }
 
   task(id: string): TaskRecord {
-    const task = this.runtime.store.tasks.get(id);
+    const task = this.runtime.task(id);
     if (!task || task.owner !== OWNER) throw taskNotFound(id);
     return task;
   }
@@ -164,15 +164,17 @@ export class JobqService {
     };
   }
 
-  /** `simulator_connected` from a probe of a remote simulator (system.listMethods), else the executor's state. */
+  /** `simulator_connected` from a probe of a remote simulator (system.listMethods), else the executor's state; Redis and workers in scale-out. */
   async health(): Promise<HealthResponse> {
     const executor = this.runtime.executor;
     const connected = executor.probe ? await executor.probe() : executor.connected();
-    return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected };
+    const remote = executor.status?.();
+    const scaleOut = remote ? { redis_connected: remote.redis === 'UP', workers: remote.workers } : {};
+    return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected, ...scaleOut };
   }
 
   stats(): StatsResponse {
-    const counts = this.runtime.store.tasks.countByState(OWNER);
+    const counts = this.runtime.countTasks(OWNER);
     const figures = this.performance.figures();
     return {
       queue: { pending: counts.queued, running: counts.running + counts.paused, completed: counts.completed, failed: counts.failed, cancelled: counts.cancelled },
@@ -183,7 +185,7 @@ export class JobqService {
         speedup_factor: figures.speedupFactor,
       },
       system: {
-        cpu_cores: availableParallelism(),
+        cpu_cores: this.runtime.executor.status?.().cores ?? availableParallelism(),
         batch_size: this.config.orchestration.batch_size,
         max_concurrent: this.config.orchestration.max_concurrent_simulations,
         uptime_seconds: this.uptimeSeconds,
@@ -193,7 +195,7 @@ export class JobqService {
 
   logs(limit: number, level: LogLevelName | undefined): LogsResponse {
     if (!this.config.api.enable_logs) throw new JobqError(404, 'NOT_FOUND', 'Log access is disabled (api.enable_logs: false)');
-    const logs = this.runtime.store.logs.recent(limit, level).map((r) => ({
+    const logs = this.runtime.recentLogs(limit, level).map((r) => ({
       timestamp: r.timestamp,
       level: r.level,
       message: r.message,

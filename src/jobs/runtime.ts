@@ -4,11 +4,14 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { engineInfo } from '../engine/index.js';
 import { openStore } from '../store/open.js';
-import type { Store } from '../store/types.js';
+import type { BatchRecord, Store, TaskFilter } from '../store/types.js';
+import type { LogLevel, LogRecord, TaskRecord, TaskState } from '../store/records.js';
 import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
+import { BullmqExecutor } from './executors/bullmq/executor.js';
+import { queueSettingsFromEnv, serviceIdentity, type QueueSettings } from './executors/bullmq/settings.js';
 import { DURABILITY_LEVELS, markOpen, removeAbandonedTemporaries, requeueDamagedResults, type Durability } from './durability.js';
 import { Scheduler, type SchedulerSettings } from './scheduler.js';
 import { systemClock, type Clock } from './clock.js';
@@ -23,6 +26,8 @@ export interface RuntimeSettings {
   cache: Omit<CacheSettings, 'dir'>;
   /** Seconds between sweeps of expired cache entries. */
   cacheSweepSeconds: number;
+  /** Where runs execute: embedded worker threads (default) or BullMQ on Redis (executors/bullmq). */
+  queue?: QueueSettings;
 }
 
 /** PESIM_DURABILITY (`normal` or `full`), default `normal`; anything else stops the start-up. */
@@ -58,10 +63,22 @@ export function defaultRuntimeSettings(dataDir: string): RuntimeSettings {
     },
     cacheSweepSeconds: 60,
     durability: durabilityFromEnv(),
+    queue: queueSettingsFromEnv(),
   };
 }
 
-export interface Runtime {
+/** Reads of the store that the services make through the runtime (they do not open the store). */
+export interface RuntimeQueries {
+  task(id: string): TaskRecord | undefined;
+  listTasks(filter: TaskFilter): { tasks: TaskRecord[]; total: number };
+  countTasks(owner?: string): Record<TaskState, number>;
+  recordBatch(batch: BatchRecord): void;
+  batch(id: string): BatchRecord | undefined;
+  recentLogs(limit: number, level?: LogLevel): LogRecord[];
+}
+
+export interface Runtime extends RuntimeQueries {
+  /** The durable store; the runtime's own parts use it, services go through RuntimeQueries. */
   store: Store;
   cache: ResultCache;
   executor: Executor;
@@ -70,10 +87,30 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+function queriesOf(store: Store): RuntimeQueries {
+  return {
+    task: (id) => store.tasks.get(id),
+    listTasks: (filter) => store.tasks.list(filter),
+    countTasks: (owner) => store.tasks.countByState(owner),
+    recordBatch: (batch) => store.batches.insert(batch),
+    batch: (id) => store.batches.get(id),
+    recentLogs: (limit, level) => store.logs.recent(limit, level),
+  };
+}
+
 export interface RuntimeOptions {
   /** Another executor (remote workers); the embedded pool otherwise. */
   executor?: Executor;
   clock?: Clock;
+}
+
+function createExecutor(settings: RuntimeSettings): Executor {
+  const queue = settings.queue;
+  if (queue?.backend === 'bullmq' && queue.redisUrl) {
+    const maxResultBytes = Math.floor(queue.maxResultMb * 1024 * 1024);
+    return new BullmqExecutor({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
+  }
+  return new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations });
 }
 
 export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions = {}): Runtime {
@@ -82,7 +119,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
   const marker = markOpen(settings.dataDir);
   try {
     const cache = new ResultCache(store, { ...settings.cache, dir: join(settings.dataDir, 'cache') }, engineInfo().version, () => clock.now());
-    const executor = options.executor ?? new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations });
+    const executor = options.executor ?? createExecutor(settings);
     const events = new TaskEvents();
     const schedulerSettings = { ...settings.scheduler, resultsDir: join(settings.dataDir, 'results'), syncResults: settings.durability === 'full' };
     const scheduler = new Scheduler(store, executor, cache, events, schedulerSettings, clock);
@@ -96,6 +133,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
     if (marker.uncleanBefore) removeAbandonedTemporaries([schedulerSettings.resultsDir, join(settings.dataDir, 'cache')]);
     scheduler.start();
     return {
+      ...queriesOf(store),
       store,
       cache,
       executor,

@@ -88,6 +88,7 @@ export class Scheduler {
     private readonly clock: Clock = systemClock,
   ) {
     mkdirSync(settings.resultsDir, { recursive: true });
+    executor.onCapacityChange?.(() => this.pump());
     this.resultExtension = fileExtension(settings.resultFormat, settings.resultCompression);
   }
 
@@ -316,7 +317,7 @@ export class Scheduler {
       task,
     );
     this.executor
-      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id) })
+      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id), priority: task.priority })
       .then(
         (outcome) => this.finish(id, outcome),
         (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }),
@@ -362,19 +363,21 @@ export class Scheduler {
 
   private async finish(id: string, outcome: ExecutionOutcome): Promise<void> {
     const run = this.running.get(id);
+    // A run ends once: a second report of it (a remote executor hearing of a job twice) is ignored.
+    if (!run) return;
     this.running.delete(id);
-    if (run?.timeout) this.clock.clearTimeout(run.timeout);
+    if (run.timeout) this.clock.clearTimeout(run.timeout);
     if (this.running.size === 0) this.stopProgressPoll();
-    const task = run ? run.task : this.store.tasks.get(id);
-    if (!task || this.stopping) return;
-    if (run?.cancelled || task.state === 'cancelled') {
+    const task = run.task;
+    if (this.stopping) return;
+    if (run.cancelled || task.state === 'cancelled') {
       rmSync(this.resultPath(id), { force: true }); // written by a run that finished as it was cancelled
       this.pump(); // a cancelled run never enters the cache
       return;
     }
     // A run that outlived its time-out fails even when it got to the end (the time-out fired while
     // the result was being encoded, after the engine's last look at the cancel flag).
-    if (outcome.ok && !run?.timedOut) {
+    if (outcome.ok && !run.timedOut) {
       const summary = await this.keepResult(task, outcome);
       // The end of this run and the start of the next commit together: one commit per task.
       this.inOneCommit(() => {
@@ -383,10 +386,10 @@ export class Scheduler {
       });
     } else {
       if (outcome.ok) rmSync(this.resultPath(id), { force: true });
-      const error: ExecutionFailure = run?.timedOut || outcome.ok
+      const error: ExecutionFailure = run.timedOut || outcome.ok
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
         : outcome.error;
-      const reached = run ? progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) : null;
+      const reached = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
       this.inOneCommit(() => {
         this.fail(task, error, reached);
         this.pump();

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { readFlatConfigFile } from '../http/config-file.js';
+import { checkQueueSettings, DEFAULT_MAX_RESULT_MB, QUEUE_BACKENDS, type QueueBackend } from '../jobs/executors/bullmq/settings.js';
 
 export interface SimulationServiceConfig {
   port: number;
@@ -34,6 +35,12 @@ export interface SimulationServiceConfig {
   rmiRoot: string;
   /** Largest accepted XML-RPC request body [bytes]. */
   rmiMaxBodyBytes: number;
+  /** Where simulations run: `embedded` worker threads, or `bullmq` (Redis and `pesim worker` processes). */
+  queue: QueueBackend;
+  /** Redis URL for `bullmq` ('' when unset). */
+  redisUrl: string;
+  /** Largest result a worker sends back through Redis [MiB]. */
+  maxResultMb: number;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +110,16 @@ const SETTINGS: Setting[] = [
       return v as SimulationServiceConfig['logLevel'];
     },
   },
+  {
+    key: 'queue', property: 'sim.api.queue', env: 'PESIM_QUEUE',
+    parse: (raw, where) => {
+      const v = raw.trim();
+      if (!(QUEUE_BACKENDS as readonly string[]).includes(v)) throw new ConfigError(`${where} must be one of ${QUEUE_BACKENDS.join(', ')}, got "${raw}"`);
+      return v as QueueBackend;
+    },
+  },
+  { key: 'redisUrl', property: 'sim.api.redis-url', env: 'PESIM_REDIS_URL', parse: (raw) => raw.trim() },
+  { key: 'maxResultMb', property: 'sim.api.max-result-mb', env: 'PESIM_MAX_RESULT_MB', parse: (raw, where) => positiveNumber(raw, where) },
 ];
 
 /** Every setting with its property and environment variable (for the documentation and --help). */
@@ -137,6 +154,9 @@ export function defaultConfig(): SimulationServiceConfig {
     rmiPort: 1099,
     rmiRoot: process.cwd(),
     rmiMaxBodyBytes: 64 * 1024 * 1024,
+    queue: 'embedded',
+    redisUrl: '',
+    maxResultMb: DEFAULT_MAX_RESULT_MB,
   };
 }
 
@@ -189,5 +209,7 @@ export function validateConfig(config: SimulationServiceConfig): SimulationServi
   }
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) throw new ConfigError(`port must be an integer from 0 to 65535, got ${config.port}`);
   if (!(config.maxSteps > 0)) throw new ConfigError(`sim.api.max-steps must be positive, got ${config.maxSteps}`);
+  const queueProblems = checkQueueSettings({ backend: config.queue, redisUrl: config.redisUrl, maxResultMb: config.maxResultMb }, { backend: 'sim.api.queue (PESIM_QUEUE)', redisUrl: 'sim.api.redis-url (PESIM_REDIS_URL)' });
+  if (queueProblems.length > 0) throw new ConfigError(queueProblems.join('; '));
   return config;
 }

@@ -3,18 +3,17 @@
 // Every request carries the ServiceContext of the server that received it in `ctx.state.services`
 // (set by app.ts), so several services can run in one process (tests) without globals. tsoa's
 // generated routes call `iocContainer(request).get(ControllerClass)`, which constructs the
-// controller with that context:
+// controller with that context. Each controller declares the narrow part of it that it uses (its
+// `...Deps` interface, next to the controller) and sees nothing else:
 //
+//   export interface AnalysisDeps { simulations: Pick<SimulationService, 'result'> }
 //   @Route('api/v1/analysis')
 //   export class AnalysisController extends Controller {
-//     constructor(private readonly services: ServiceContext) { super(); }
-//     @Post('characteristics') async characteristics(@Body() body: ...) {
-//       const task = this.services.runtime.scheduler.get(id);           // the job runtime
-//       const result = await this.services.simulations.result(id);     // stored waveforms (404/409 mapped)
-//     }
+//     constructor(deps: AnalysisDeps) { super(); ... }
 //   }
 //
-// A controller's constructor must take exactly this one argument.
+// A controller's constructor must take exactly this one argument; the check at the end of this file
+// keeps ServiceContext a match for every controller's Deps.
 import type { Request as KoaRequest } from 'koa';
 import type { IocContainer } from '@tsoa/runtime';
 import type { Logger } from 'pino';
@@ -24,6 +23,13 @@ import type { CircuitService } from '../circuits/CircuitService.js';
 import type { SimulationService } from '../simulations/SimulationService.js';
 import type { BatchService } from '../simulations/BatchService.js';
 import type { SimulationServiceConfig } from './config.js';
+import type { AnalysisDeps } from '../analysis/AnalysisController.js';
+import type { CircuitDeps } from '../circuits/CircuitController.js';
+import type { SchematicDeps } from '../circuits/SchematicController.js';
+import type { HealthDeps } from '../health/HealthController.js';
+import type { LossDeps } from '../losses/LossController.js';
+import type { BatchDeps } from '../simulations/BatchController.js';
+import type { SimulationDeps } from '../simulations/SimulationController.js';
 
 export interface ServiceContext {
   config: SimulationServiceConfig;
@@ -55,3 +61,7 @@ export function iocContainer(request: KoaRequest): IocContainer {
   const get = (controller: unknown): unknown => new (controller as ControllerClass<unknown>)(services);
   return { get: get as IocContainer['get'] };
 }
+
+/** Compile-time check: the context provides what every controller declares it needs. */
+type Provides<Deps> = ServiceContext extends Deps ? true : never;
+export const CONTROLLER_DEPS_PROVIDED: Provides<AnalysisDeps & CircuitDeps & SchematicDeps & HealthDeps & LossDeps & BatchDeps & SimulationDeps> = true;

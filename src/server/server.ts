@@ -61,6 +61,7 @@ export async function startSimulationService(
   settings.maxConcurrentSimulations = full.maxConcurrent;
   settings.scheduler.queueSize = full.queueSize;
   settings.cache.enabled = full.cacheEnabled;
+  settings.queue = { backend: full.queue, redisUrl: full.redisUrl, maxResultMb: full.maxResultMb };
   const runtime = createRuntime(settings);
   const hub = new ProgressHub(runtime.events, (id) => runtime.scheduler.get(id));
   const streams = new Set<() => void>();

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import {
   Body, Controller, Delete, Example, Get, Header, Path, Post, Produces, Query, Request, Response, Route, Security, SuccessResponse, Tags,
 } from '@tsoa/runtime';
-import type { ServiceContext } from '../server/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { validationError } from '../http/errors.js';
 import { paging } from '../http/paging.js';
-import { openEventStream, parseLastEventId } from '../http/sse.js';
+import { openEventStream, parseLastEventId, type SequencedSource } from '../http/sse.js';
+import type { SimulationService } from './SimulationService.js';
 import { FINAL_STATES, type TaskState } from '../jobs/types.js';
 import { exportResult, type ExportFormat } from './export.js';
 import type { SimulationRequest } from './SimulationRequest.js';
@@ -35,6 +35,17 @@ export interface WebSocketInfo {
 
 const STATES: readonly SimulationState[] = ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled'];
 
+/** What the simulation endpoints need of the service. */
+export interface SimulationDeps {
+  simulations: SimulationService;
+  /** Progress messages in sequence, for the event stream. */
+  hub: SequencedSource;
+  /** Enders of open event streams, called when the service closes. */
+  openStreams: Set<() => void>;
+  /** The data folder (temporary export files) and the event stream's heart-beat. */
+  config: { dataDir: string; sseHeartbeatSeconds: number };
+}
+
 @Route('api/v1/simulations')
 @Tags('simulations')
 @Security('api_key')
@@ -44,7 +55,7 @@ const STATES: readonly SimulationState[] = ['queued', 'running', 'paused', 'comp
 @Response<ErrorBody>(409, 'Not allowed in the current state', { error: 'INVALID_STATE', message: 'Cannot pause simulation 3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b: it is completed', path: '/api/v1/simulations/3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b/pause', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
 export class SimulationController extends Controller {
-  constructor(private readonly services: ServiceContext) {
+  constructor(private readonly services: SimulationDeps) {
     super();
   }
 
