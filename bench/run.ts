@@ -75,6 +75,7 @@ const OPTIONAL: ReadonlyArray<{ file: string; title: string; exportName: string 
   { file: 'rmi.ts', title: 'XML-RPC remote control', exportName: 'benchSection' },
   { file: 'script.ts', title: 'Scripting language', exportName: 'benchSection' },
   { file: 'scaleout.ts', title: 'Scale-out (BullMQ, Redis, worker processes)', exportName: 'benchSection' },
+  { file: 'cli-startup.ts', title: 'Command-line start-up', exportName: 'benchSection' },
 ];
 
 async function optionalSection(file: string, title: string, exportName: string): Promise<string[] | undefined> {

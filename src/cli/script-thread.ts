@@ -4,7 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import { scriptBaseDir } from '../script/context.js';
 import type { FromWorker, ToWorker, WorkerSettings } from '../script/worker-protocol.js';
-import { progressBar } from './run.js';
+import { progressBar } from './progress.js';
 
 type Done = Extract<FromWorker, { type: 'done' }>;
 

@@ -2,11 +2,10 @@
 // that circuit), or, without a file, an interactive prompt. The interpreter runs on a worker thread
 // so that Ctrl-C stops even a loop that never waits: the first Ctrl-C stops the script and a running
 // simulation (exit status 130), a second one ends the process at once.
+// The interpreter, the readers and the prompt are imported when the command runs (see main.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
-import { detectFormat } from '../formats/read.js';
-import { startPrompt } from './script-prompt.js';
-import { INTERRUPTED_EXIT, report, ScriptThread } from './script-thread.js';
+import { examples } from './help.js';
 
 interface ScriptCommandOptions {
   circuit?: string;
@@ -20,8 +19,9 @@ function parseMaxSteps(value: string | undefined): number | undefined {
   return n;
 }
 
-function isIpes(file: string): boolean {
+async function isIpes(file: string): Promise<boolean> {
   if (/\.ipes$/i.test(file)) return true;
+  const { detectFormat } = await import('../formats/read.js');
   try {
     return detectFormat(readFileSync(file).subarray(0, 4096)) === 'ipes';
   } catch {
@@ -31,8 +31,9 @@ function isIpes(file: string): boolean {
 
 async function runFile(file: string, o: ScriptCommandOptions, maxSteps: number | undefined): Promise<number> {
   if (!existsSync(file)) throw new Error(`cannot read the script ${file}: no such file`);
-  const ipes = isIpes(file);
+  const ipes = await isIpes(file);
   if (ipes && o.circuit) throw new Error('--circuit cannot be used with an .ipes file: its script runs against the circuit of that file');
+  const { INTERRUPTED_EXIT, report, ScriptThread } = await import('./script-thread.js');
   const thread = new ScriptThread(file, maxSteps);
   let interrupts = 0;
   const onSigint = (): void => {
@@ -61,9 +62,19 @@ export function registerScript(program: Command): void {
     .argument('[file]', 'script file, or .ipes file with an embedded script')
     .option('--circuit <path>', 'load this circuit file before the script runs')
     .option('--max-steps <n>', 'stop the script after N executed statements')
+    .addHelpText('after', examples(
+      ['pesim script sweep.pss', 'run a script file'],
+      ['pesim script buck.ipes', 'run the GeckoSCRIPT embedded in an .ipes file against its circuit'],
+      ['pesim script --circuit buck.ipes', 'an interactive prompt with a circuit loaded'],
+      ['pesim script sweep.pss --max-steps 100000', 'stop a runaway script after 100 000 statements'],
+    ))
     .action(async (file: string | undefined, o: ScriptCommandOptions) => {
       const maxSteps = parseMaxSteps(o.maxSteps);
-      const status = file === undefined ? await startPrompt(new ScriptThread(undefined, maxSteps), o.circuit) : await runFile(file, o, maxSteps);
+      const startInteractive = async (): Promise<number> => {
+        const [{ startPrompt }, { ScriptThread }] = await Promise.all([import('./script-prompt.js'), import('./script-thread.js')]);
+        return startPrompt(new ScriptThread(undefined, maxSteps), o.circuit);
+      };
+      const status = file === undefined ? await startInteractive() : await runFile(file, o, maxSteps);
       if (status !== 0) throw new CommanderError(status, 'pesim.script', 'the script failed');
     });
 }

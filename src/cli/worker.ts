@@ -1,10 +1,12 @@
 // `pesim worker`: runs the simulations of services in BullMQ mode (PESIM_QUEUE=bullmq) on this
 // machine, taking jobs from the Redis both reach. SIGINT or SIGTERM stops taking jobs and lets
 // the running ones finish; a second signal exits at once (the jobs then stall and move to another
-// worker).
+// worker). The worker (BullMQ, the engine) is imported when the command runs (see main.ts).
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
-import { DEFAULT_WORKER_OPTIONS, RemoteWorker } from '../jobs/executors/bullmq/remote-worker.js';
+import { DEFAULT_WORKER_OPTIONS } from '../jobs/executors/bullmq/worker-options.js';
+import { EXIT } from './exit-codes.js';
+import { examples } from './help.js';
 
 interface WorkerFlags {
   redis?: string;
@@ -30,7 +32,12 @@ export function registerWorker(program: Command): void {
     .option('--lock-duration <ms>', `job lock; a job whose worker stops renewing it this long is stalled (env PESIM_WORKER_LOCK_MS, default ${DEFAULT_WORKER_OPTIONS.lockDurationMs})`)
     .option('--stalled-interval <ms>', `how often to look for stalled jobs (env PESIM_WORKER_STALLED_MS, default ${DEFAULT_WORKER_OPTIONS.stalledIntervalMs})`)
     .option('--heartbeat <ms>', `heartbeat interval; the worker counts as gone after ${3} missed beats (env PESIM_WORKER_HEARTBEAT_MS, default ${DEFAULT_WORKER_OPTIONS.heartbeatMs})`)
+    .addHelpText('after', examples(
+      ['pesim worker --redis redis://127.0.0.1:6379/0', 'take jobs of the services started with PESIM_QUEUE=bullmq, one thread per core'],
+      ['PESIM_REDIS_URL=redis://queue.lan:6379/0 pesim worker --concurrency 4', 'four simulations at once, Redis from the environment'],
+    ))
     .action(async (flags: WorkerFlags) => {
+      const { RemoteWorker } = await import('../jobs/executors/bullmq/remote-worker.js');
       const env = process.env;
       const redisUrl = flags.redis ?? env.PESIM_REDIS_URL;
       if (!redisUrl) throw new Error('--redis (or PESIM_REDIS_URL) is required: the Redis URL the services use, e.g. redis://127.0.0.1:6379/0');
@@ -48,7 +55,7 @@ export function registerWorker(program: Command): void {
       await new Promise<void>((resolve, reject) => {
         let stopping = false;
         const stop = (signal: NodeJS.Signals): void => {
-          if (stopping) process.exit(130);
+          if (stopping) process.exit(EXIT.interrupted);
           stopping = true;
           console.log(`pesim: ${signal}: finishing the running simulations`);
           worker.close().then(resolve, reject);

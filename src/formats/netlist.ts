@@ -1,7 +1,8 @@
 // The canonical netlist: the one data structure every reader produces, every service stores and the
 // engine simulates. This file holds its TypeScript type, its JSON Schema, and the resolution of
 // global parameters (`$name` references) and parameter overrides (`R.1.R`, `$name`) into numbers.
-import { Ajv, type ErrorObject } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import { NetlistError } from './errors.js';
 
 export const NETLIST_FORMAT = 'pesim-netlist/1';
@@ -234,8 +235,28 @@ export const netlistSchema = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateSchema = ajv.compile(netlistSchema);
+/** The Ajv options of the schema's validator (also those of its precompiled form: scripts/build-validators.mjs). */
+export const NETLIST_VALIDATOR_OPTIONS: AjvOptions = { allErrors: true, strict: false };
+
+const require = createRequire(import.meta.url);
+let validateSchema: ValidateFunction | undefined;
+
+/**
+ * The schema's validator, made on first use: the standalone code the build precompiles next to the
+ * compiled module (netlist-validator.cjs), else (running from the TypeScript sources) compiled with
+ * Ajv here. Importing Ajv and compiling the schema take ≈ 0.1 s that neither importing this module
+ * nor a `pesim run` should pay.
+ */
+function schemaValidator(): ValidateFunction {
+  if (validateSchema) return validateSchema;
+  try {
+    validateSchema = require('./netlist-validator.cjs') as ValidateFunction;
+  } catch {
+    const ajv = require('ajv') as { Ajv: new (options: AjvOptions) => Ajv };
+    validateSchema = new ajv.Ajv(NETLIST_VALIDATOR_OPTIONS).compile(netlistSchema);
+  }
+  return validateSchema;
+}
 
 function describeSchemaError(error: ErrorObject): { field: string; message: string } {
   const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(netlist)';
@@ -251,8 +272,9 @@ function describeSchemaError(error: ErrorObject): { field: string; message: stri
 
 /** Checks the shape of a netlist (types, required fields). The engine checks the circuit itself. */
 export function assertNetlistShape(value: unknown): asserts value is Netlist {
-  if (validateSchema(value)) return;
-  const details = (validateSchema.errors ?? [])
+  const validate = schemaValidator();
+  if (validate(value)) return;
+  const details = (validate.errors ?? [])
     .filter((e) => e.keyword !== 'oneOf')
     .map(describeSchemaError);
   const first = details[0] ?? { field: '(netlist)', message: 'is invalid' };

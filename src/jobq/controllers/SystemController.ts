@@ -1,5 +1,5 @@
 // Routes of spec §4 about the service itself: health, orchestrator statistics and recent logs.
-import { Controller, Get, Query, Response, Route, Tags } from 'tsoa';
+import { Controller, Get, Query, Response, Route, Tags } from '@tsoa/runtime';
 import { RequestValidationError } from '../errors.js';
 import type { ErrorResponse, HealthResponse, HTTPValidationError, LogLevelName, LogsResponse, StatsResponse } from '../models.js';
 import type { JobqService } from '../service.js';

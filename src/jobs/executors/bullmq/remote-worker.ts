@@ -19,30 +19,9 @@ import {
   type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult, type WorkerBeat,
 } from './protocol.js';
 import type { RedisClient } from './redis-client.js';
+import type { RemoteWorkerOptions } from './worker-options.js';
 
-export interface RemoteWorkerOptions {
-  redisUrl: string;
-  /** Runs at once (simulation threads). */
-  concurrency: number;
-  /** BullMQ job lock [ms]: a job whose worker stopped renewing it for this long is stalled. */
-  lockDurationMs: number;
-  /** How often this worker looks for stalled jobs [ms]. */
-  stalledIntervalMs: number;
-  /** How often a job may stall before BullMQ fails it (the service then retries the task). */
-  maxStalledCount: number;
-  heartbeatMs: number;
-  progressIntervalMs: number;
-  /** Where the worker reports Redis outages and recoveries. */
-  log?: (message: string) => void;
-}
-
-export const DEFAULT_WORKER_OPTIONS: Omit<RemoteWorkerOptions, 'redisUrl' | 'concurrency'> = {
-  lockDurationMs: 30_000,
-  stalledIntervalMs: 30_000,
-  maxStalledCount: 2,
-  heartbeatMs: 2000,
-  progressIntervalMs: 250,
-};
+export { DEFAULT_WORKER_OPTIONS, type RemoteWorkerOptions } from './worker-options.js';
 
 const JOBS_PER_THREAD = 2;
 
