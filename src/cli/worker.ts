@@ -4,6 +4,7 @@
 // worker).
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
+import { parseRedisUrl } from '../jobs/executors/bullmq/redis-url.js';
 import { DEFAULT_WORKER_OPTIONS, RemoteWorker } from '../jobs/executors/bullmq/remote-worker.js';
 
 interface WorkerFlags {
@@ -34,6 +35,11 @@ export function registerWorker(program: Command): void {
       const env = process.env;
       const redisUrl = flags.redis ?? env.PESIM_REDIS_URL;
       if (!redisUrl) throw new Error('--redis (or PESIM_REDIS_URL) is required: the Redis URL the services use, e.g. redis://127.0.0.1:6379/0');
+      try {
+        parseRedisUrl(redisUrl);
+      } catch (error) {
+        throw new Error(`--redis (or PESIM_REDIS_URL): ${(error as Error).message}`);
+      }
       const worker = new RemoteWorker({
         ...DEFAULT_WORKER_OPTIONS,
         redisUrl,
