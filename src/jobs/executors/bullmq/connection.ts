@@ -4,8 +4,9 @@
 // which BullMQ requires of the connections it blocks on), and a lost connection is retried every
 // RECONNECT_MAX_MS at most, so a restarted Redis is picked up within that.
 //
-// BullMQ gets such a connection as its `connection` option: a Queue uses it as it is (the caller
-// closes it), a Worker or QueueEvents makes and closes duplicates of it for its blocking commands.
+// BullMQ gets such a connection as its `connection` option: a Queue, and a Worker for its ordinary
+// commands, use it as it is (its owner closes it); a Worker's blocking fetch and a QueueEvents run
+// on duplicates that BullMQ makes and closes.
 import { Redis } from 'ioredis';
 import { parseRedisUrl } from './redis-url.js';
 
