@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { DEFAULT_WORKER_OPTIONS } from '../jobs/executors/bullmq/worker-options.js';
 import { EXIT } from './exit-codes.js';
 import { examples } from './help.js';
+import { parseRedisUrl } from '../jobs/executors/bullmq/redis-url.js';
 
 interface WorkerFlags {
   redis?: string;
@@ -41,6 +42,11 @@ export function registerWorker(program: Command): void {
       const env = process.env;
       const redisUrl = flags.redis ?? env.PESIM_REDIS_URL;
       if (!redisUrl) throw new Error('--redis (or PESIM_REDIS_URL) is required: the Redis URL the services use, e.g. redis://127.0.0.1:6379/0');
+      try {
+        parseRedisUrl(redisUrl);
+      } catch (error) {
+        throw new Error(`--redis (or PESIM_REDIS_URL): ${(error as Error).message}`);
+      }
       const worker = new RemoteWorker({
         ...DEFAULT_WORKER_OPTIONS,
         redisUrl,

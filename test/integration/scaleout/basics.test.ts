@@ -1,12 +1,27 @@
 // Scale-out through BullMQ on a real redis-server with two `pesim worker` processes: a run through
 // the simulation service gives the same result as the engine in this process, its progress reaches
-// the service's event bus and SSE stream, health reports Redis and the workers, and a result above the size
-// limit fails with an error naming the limit.
+// the service's event bus and SSE stream, health reports Redis and the workers, a result above the size
+// limit fails with an error naming the limit, and `pesim worker` refuses a wrong Redis URL naming the
+// setting and ends by itself on SIGTERM, its connections closed and its heartbeat key removed.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { simulateSync } from '../../../src/engine/index.js';
 import { buck, rcStep } from '../../fixtures/circuits.js';
 import { circuitFileOf, startHarness, type Harness } from '../simulation/harness.js';
+import { closeConnection, redisConnection } from '../../../src/jobs/executors/bullmq/connection.js';
 import { killAllWorkers, startWorker, TestRedis, waitForWorkers } from './cluster.js';
+
+const cliEntry = fileURLToPath(new URL('./run-cli.ts', import.meta.url));
+
+/** Runs `pesim <args>` from the sources to its end: its exit code, signal and output. */
+function runCli(args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, output })));
+}
 
 interface Submission {
   simulationId: string;
@@ -94,6 +109,29 @@ describe('scale-out: runs on worker processes through BullMQ', function () {
       expect((await small.client.waitForState(rc.body.simulationId, ['completed', 'failed'])).status).to.equal('completed');
     } finally {
       await small.close();
+    }
+  });
+
+  it('stops `pesim worker` at once on a wrong Redis URL, with an error naming the setting', async () => {
+    const { code, output } = await runCli(['worker', '--redis', 'http://127.0.0.1:6379/0']);
+    expect(code).to.equal(1);
+    expect(output).to.contain('--redis (or PESIM_REDIS_URL)').and.to.contain('must start with redis://');
+  });
+
+  it('ends `pesim worker` by itself on SIGTERM: its connections closed, its heartbeat key removed', async () => {
+    const worker = await startWorker(redis.url);
+    await waitForWorkers(redis.url, 3);
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => worker.child.once('exit', (code, signal) => resolve({ code, signal })));
+    // One SIGTERM (a second one exits at once); a connection left open would keep the process
+    // alive until kill() gives up waiting and sends SIGKILL.
+    await worker.kill('SIGTERM');
+    expect(await ended).to.deep.equal({ code: 0, signal: null });
+    const client = redisConnection(redis.url, 'pesim:test');
+    try {
+      const [, keys] = await client.scan('0', 'MATCH', 'pesim:workers:*', 'COUNT', 10_000);
+      expect(keys).to.have.length(2);
+    } finally {
+      await closeConnection(client, 1000);
     }
   });
 });

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { redisClient } from '../../../src/jobs/executors/bullmq/connection.js';
+import { closeConnection, redisConnection } from '../../../src/jobs/executors/bullmq/connection.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cliEntry = fileURLToPath(new URL('./run-cli.ts', import.meta.url));
@@ -146,16 +146,16 @@ export async function killAllWorkers(): Promise<void> {
 
 /** Waits until `count` workers have heartbeat keys. */
 export async function waitForWorkers(redisUrl: string, count: number, timeoutMs = 30_000): Promise<void> {
-  const client = redisClient(redisUrl, 'pesim:test');
+  const client = redisConnection(redisUrl, 'pesim:test');
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const [, keys] = await client.scan('0', { MATCH: 'pesim:workers:*', COUNT: 10_000 });
+      const [, keys] = await client.scan('0', 'MATCH', 'pesim:workers:*', 'COUNT', 10_000);
       if (keys.length >= count) return;
       if (Date.now() > deadline) throw new Error(`${keys.length} workers alive after ${timeoutMs} ms, expected ${count}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   } finally {
-    await client.quit();
+    await closeConnection(client, 1000);
   }
 }

@@ -4,7 +4,8 @@
 import { expect } from 'chai';
 import { QueueEvents } from 'bullmq';
 import { simulateSync } from '../../../src/engine/index.js';
-import { bullConnection } from '../../../src/jobs/executors/bullmq/connection.js';
+import type { Redis } from 'ioredis';
+import { closeConnection, redisConnection } from '../../../src/jobs/executors/bullmq/connection.js';
 import { KEY_PREFIX, QUEUE_NAME, type RunJobProgress, type RunJobResult } from '../../../src/jobs/executors/bullmq/protocol.js';
 import type { Priority } from '../../../src/jobs/types.js';
 import { buck } from '../../fixtures/circuits.js';
@@ -34,6 +35,7 @@ describe('scale-out: priorities, pause, resume, cancel and a killed worker', fun
   let workers: WorkerProcess[];
   let h: Harness;
   let events: QueueEvents;
+  let connection: Redis;
   const active: string[] = [];
   const progress = new Map<string, RunJobProgress>();
   const results = new Map<string, RunJobResult[]>();
@@ -42,7 +44,8 @@ describe('scale-out: priorities, pause, resume, cancel and a killed worker', fun
     redis = await TestRedis.start();
     workers = await Promise.all([startWorker(redis.url), startWorker(redis.url)]);
     await waitForWorkers(redis.url, 2);
-    events = new QueueEvents(QUEUE_NAME, { connection: bullConnection(redis.url), prefix: KEY_PREFIX });
+    connection = redisConnection(redis.url, 'pesim:test');
+    events = new QueueEvents(QUEUE_NAME, { connection, prefix: KEY_PREFIX });
     events.on('active', ({ jobId }) => void active.push(taskOf(jobId)));
     events.on('progress', ({ jobId, data }) => void progress.set(taskOf(jobId), data as unknown as RunJobProgress));
     events.on('completed', ({ jobId, returnvalue }) => {
@@ -57,6 +60,7 @@ describe('scale-out: priorities, pause, resume, cancel and a killed worker', fun
   after(async () => {
     await h?.close();
     await events?.close();
+    if (connection) await closeConnection(connection, 1000);
     await killAllWorkers();
     await redis?.stop();
   });
@@ -108,7 +112,7 @@ describe('scale-out: priorities, pause, resume, cancel and a killed worker', fun
     const id = r.body.simulationId;
     await until('progress from the worker', () => ((progress.get(id)?.step ?? 0) > 0 ? true : undefined));
     const queue = (await import('bullmq')).Queue;
-    const q = new queue(QUEUE_NAME, { connection: bullConnection(redis.url), prefix: KEY_PREFIX });
+    const q = new queue(QUEUE_NAME, { connection, prefix: KEY_PREFIX });
     try {
       const [job] = (await q.getJobs(['active'])).filter((j) => j.id && taskOf(j.id) === id);
       const pid = Number(/-(\d+)-[0-9a-f]+$/.exec(job.processedBy ?? '')?.[1]);

@@ -1,7 +1,8 @@
 // Scale-out under failures: Redis stopped and restarted from its append-only file while runs are
-// in flight (every task ends final, each completed once), the simulation service killed with
-// SIGKILL and restarted while workers run (its tasks finish after the restart), and the job-queue
-// service in BullMQ mode (health with Redis and workers, workers' cores in /stats).
+// in flight (every task ends final, each completed once, and both workers listen on the control
+// channel again), the simulation service killed with SIGKILL and restarted while workers run (its
+// tasks finish after the restart), and the job-queue service in BullMQ mode (health with Redis and
+// workers, workers' cores in /stats).
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { defaultConfig } from '../../../src/jobq/config.js';
+import { closeConnection, redisConnection } from '../../../src/jobs/executors/bullmq/connection.js';
+import { CONTROL_CHANNEL } from '../../../src/jobs/executors/bullmq/protocol.js';
 import { startJobq } from '../../../src/jobq/server.js';
 import { openStore } from '../../../src/store/open.js';
 import { FINAL_STATES, type TaskState } from '../../../src/jobs/types.js';
@@ -98,6 +101,15 @@ describe('scale-out: Redis restarts, service restarts, the job-queue service', f
       for (const id of ids) expect(logs.filter((l) => l.taskId === id && l.message.startsWith('completed')), id).to.have.length(1);
       const health = await h.client.get<{ queue: { redis: string; workers: number } }>('/api/v1/health');
       expect(health.body.queue).to.deep.include({ redis: 'UP', workers: 2 });
+      // The workers' subscriptions were renewed on the new Redis (else pause and cancel would not reach them).
+      const client = redisConnection(redis.url, 'pesim:test');
+      try {
+        const subscribers = async (): Promise<number> => Number(((await client.pubsub('NUMSUB', CONTROL_CHANNEL)) as [string, number])[1]);
+        await until('both workers to listen on the control channel', async () => ((await subscribers()) === 2 ? true : undefined), 10_000).catch(() => undefined);
+        expect(await subscribers()).to.equal(2);
+      } finally {
+        await closeConnection(client, 1000);
+      }
     } finally {
       await h.close();
     }

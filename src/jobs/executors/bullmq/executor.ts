@@ -10,15 +10,15 @@
 // did not hear of (an event trimmed or lost in a Redis crash) is settled from its state in Redis.
 import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { FLAG_CANCEL, FLAG_PAUSE, PROGRESS_PAUSED, PROGRESS_PHASE, PROGRESS_STEP, PROGRESS_TIME, PROGRESS_TOTAL_STEPS } from '../../../engine/types.js';
 import { writeFileAtomicSync } from '../../cache/formats/index.js';
 import type { ExecutionFailure, ExecutionOutcome, ExecutionRequest, Executor, ExecutorStatus } from '../types.js';
-import { bullConnection, redisClient } from './connection.js';
+import { closeConnection, redisConnection, withinMs } from './connection.js';
 import { LiveWorkers } from './live-workers.js';
 import {
   BULLMQ_PRIORITY, CONTROL_CHANNEL, controlKey, KEY_PREFIX, QUEUE_NAME, resultKey, type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult,
 } from './protocol.js';
-import type { RedisClient } from './redis-client.js';
 
 export interface BullmqExecutorOptions {
   redisUrl: string;
@@ -54,7 +54,8 @@ export class BullmqExecutor implements Executor {
   readonly name = 'bullmq';
   private readonly queue: Queue;
   private readonly events: QueueEvents;
-  private readonly client: RedisClient;
+  /** This service's connection: the Queue's, heartbeat reads, control messages, result bytes. */
+  private readonly client: Redis;
   private readonly workers: LiveWorkers;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly controlTimer: NodeJS.Timeout;
@@ -62,13 +63,13 @@ export class BullmqExecutor implements Executor {
   private closed = false;
 
   constructor(private readonly options: BullmqExecutorOptions) {
-    const connection = bullConnection(options.redisUrl);
-    this.queue = new Queue(QUEUE_NAME, { connection, prefix: KEY_PREFIX, streams: { events: { maxLen: EVENTS_KEPT } } });
-    this.events = new QueueEvents(QUEUE_NAME, { connection, prefix: KEY_PREFIX });
-    this.queue.on('error', () => undefined); // connection errors: the client reconnects; health shows Redis DOWN
+    this.client = redisConnection(options.redisUrl, `pesim:service:${options.serviceId}`);
+    this.client.on('error', () => undefined); // connection errors: ioredis reconnects; health shows Redis DOWN
+    this.queue = new Queue(QUEUE_NAME, { connection: this.client, prefix: KEY_PREFIX, streams: { events: { maxLen: EVENTS_KEPT } } });
+    // QueueEvents blocks on a duplicate of the connection, which it closes itself.
+    this.events = new QueueEvents(QUEUE_NAME, { connection: this.client, prefix: KEY_PREFIX });
+    this.queue.on('error', () => undefined);
     this.events.on('error', () => undefined);
-    this.client = redisClient(options.redisUrl, `pesim:service:${options.serviceId}`);
-    this.client.on('error', () => undefined);
     this.workers = new LiveWorkers(this.client, options.censusIntervalMs ?? 1000);
     this.events.on('completed', ({ jobId, returnvalue }) => this.completed(jobId, returnvalue as unknown as RunJobResult));
     this.events.on('failed', ({ jobId, failedReason }) => this.settle(jobId, { ok: false, error: lost(`the job failed in BullMQ: ${failedReason}`) }));
@@ -138,8 +139,10 @@ export class BullmqExecutor implements Executor {
         }
       })());
     }
-    this.client.disconnect();
     await withinMs(CLOSE_WAIT_MS, Promise.allSettled([this.events.close(), this.queue.close()]));
+    // With Redis away the QueueEvents connection may still be waiting to reconnect: dropped here.
+    await withinMs(CLOSE_WAIT_MS, this.events.disconnect());
+    await closeConnection(this.client, CLOSE_WAIT_MS);
   }
 
   private completed(jobId: string, result: RunJobResult): void {
@@ -216,8 +219,8 @@ export class BullmqExecutor implements Executor {
   }
 
   private async publish(message: ControlMessage): Promise<void> {
-    await this.client.set(controlKey(message.jobId), JSON.stringify(message), { PX: 3_600_000 });
-    await this.client.call('PUBLISH', CONTROL_CHANNEL, JSON.stringify(message));
+    await this.client.set(controlKey(message.jobId), JSON.stringify(message), 'PX', 3_600_000);
+    await this.client.publish(CONTROL_CHANNEL, JSON.stringify(message));
   }
 
   /** Jobs whose end this process did not hear of (events lost when Redis crashed) settle from their state. */
@@ -255,16 +258,6 @@ export class BullmqExecutor implements Executor {
       // Redis not reachable at start-up: the stale jobs finish, and their results are ignored.
     }
   }
-}
-
-/** Waits for `work`, at most `ms`. */
-async function withinMs(ms: number, work: Promise<unknown>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([work.then(() => undefined, () => undefined), limit]);
-  clearTimeout(timer);
 }
 
 function lost(message: string): ExecutionFailure {

@@ -2,7 +2,7 @@
 // a time to live of HEARTBEAT_LIVES intervals and its id in the set WORKER_SET; the service reads
 // them every interval (two commands, whatever else Redis holds), drops the ids whose key expired,
 // and tells listeners when the number of runs the workers take at once changes.
-import type { RedisClient } from './redis-client.js';
+import type { Redis } from 'ioredis';
 import { WORKER_SET, workerKey, type WorkerBeat } from './protocol.js';
 
 export interface WorkerCensus {
@@ -17,7 +17,7 @@ export class LiveWorkers {
   private readonly listeners: (() => void)[] = [];
   private reading = false;
 
-  constructor(private readonly client: RedisClient, intervalMs: number) {
+  constructor(private readonly client: Redis, intervalMs: number) {
     this.timer = setInterval(() => void this.refresh(), intervalMs);
     this.timer.unref();
     void this.refresh();
@@ -36,10 +36,10 @@ export class LiveWorkers {
     if (this.reading || this.client.status !== 'ready') return this.census;
     this.reading = true;
     try {
-      const ids = (await this.client.call('SMEMBERS', WORKER_SET)) as string[];
-      const values = ids.length > 0 ? ((await this.client.call('MGET', ...ids.map(workerKey))) as (string | null)[]) : [];
+      const ids = await this.client.smembers(WORKER_SET);
+      const values = ids.length > 0 ? await this.client.mget(ids.map(workerKey)) : [];
       const gone = ids.filter((_, i) => values[i] === null);
-      if (gone.length > 0) await this.client.call('SREM', WORKER_SET, ...gone);
+      if (gone.length > 0) await this.client.srem(WORKER_SET, ...gone);
       let workers = 0;
       let slots = 0;
       for (const value of values) {

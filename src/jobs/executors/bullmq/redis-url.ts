@@ -1,5 +1,6 @@
-// Redis URLs: redis://[user[:password]@]host[:port][/db], read into the address the client dials,
-// with errors that say what is expected.
+// Redis URLs: redis://[user[:password]@]host[:port][/db], read into the address ioredis dials.
+// Checked here rather than left to ioredis, which takes almost any string as some address: a
+// wrong URL stops a service's start-up or `pesim worker` with a message saying what is expected.
 
 export interface RedisAddress {
   host: string;

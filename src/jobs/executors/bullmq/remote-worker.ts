@@ -9,31 +9,37 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { RunController } from '../../../engine/index.js';
 import { fileExtension, writeResult } from '../../cache/formats/index.js';
 import { EmbeddedExecutor } from '../embedded.js';
 import type { RunSummary } from '../types.js';
-import { bullConnection, redisClient } from './connection.js';
+import { closeConnection, redisConnection, withinMs } from './connection.js';
 import {
   CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, RESULT_TTL_MS, resultKey, resultTooLarge, WORKER_SET, workerKey,
   type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult, type WorkerBeat,
 } from './protocol.js';
-import type { RedisClient } from './redis-client.js';
 import type { RemoteWorkerOptions } from './worker-options.js';
 
 export { DEFAULT_WORKER_OPTIONS, type RemoteWorkerOptions } from './worker-options.js';
 
 const JOBS_PER_THREAD = 2;
+/** How long closing waits for Redis to answer QUIT [ms]. */
+const CLOSE_WAIT_MS = 3000;
 
 export class RemoteWorker {
   readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   private readonly pool: EmbeddedExecutor;
   private readonly worker: Worker<RunJobData, RunJobResult>;
-  private readonly client: RedisClient;
-  private readonly subscriber: RedisClient;
+  /** Heartbeats, control keys, result bytes; the BullMQ Worker blocks on duplicates of it. */
+  private readonly client: Redis;
+  /** The control channel's subscription (a subscribed connection serves nothing else). */
+  private readonly subscriber: Redis;
   private readonly running = new Map<string, RunController>();
   private readonly scratch = join(tmpdir(), `pesim-worker-${process.pid}`);
   private heartbeat: NodeJS.Timeout | undefined;
+  /** A heartbeat is on its way (beats are skipped rather than queued while Redis is away). */
+  private beating = false;
   /** Redis could not be reached since the last report (reported once per outage). */
   private outage = false;
   private readonly beat: WorkerBeat;
@@ -41,15 +47,15 @@ export class RemoteWorker {
   constructor(private readonly options: RemoteWorkerOptions) {
     mkdirSync(this.scratch, { recursive: true });
     this.pool = new EmbeddedExecutor({ threads: options.concurrency });
-    this.client = redisClient(options.redisUrl, `pesim:worker:${this.id}`);
-    this.subscriber = redisClient(options.redisUrl, `pesim:worker:${this.id}:control`);
+    this.client = redisConnection(options.redisUrl, `pesim:worker:${this.id}`);
+    this.subscriber = redisConnection(options.redisUrl, `pesim:worker:${this.id}:control`);
     this.subscriber.on('error', () => undefined); // the main client reports outages
     this.subscriber.on('message', (_channel: string, text: string) => this.control(parseControl(text)));
     this.client.on('error', (error: Error & { code?: string }) => this.unreachable(error));
     this.client.on('ready', () => this.reachable());
     this.beat = { id: this.id, host: hostname(), pid: process.pid, concurrency: options.concurrency, startedAt: new Date().toISOString() };
     this.worker = new Worker<RunJobData, RunJobResult>(QUEUE_NAME, (job) => this.process(job), {
-      connection: bullConnection(options.redisUrl),
+      connection: this.client,
       prefix: KEY_PREFIX,
       name: this.id, // a job's processedBy names the worker running it
       // Two jobs per thread: while one runs, the next is already taken, so the Redis round trips
@@ -76,18 +82,21 @@ export class RemoteWorker {
   async close(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.worker.close();
-    await this.client.del(workerKey(this.id)).catch(() => undefined);
-    await this.client.call('SREM', WORKER_SET, this.id).catch(() => undefined);
-    await Promise.allSettled([this.pool.close(), this.client.quit(), this.subscriber.quit()]);
+    if (this.client.status === 'ready') await withinMs(CLOSE_WAIT_MS, Promise.all([this.client.del(workerKey(this.id)), this.client.srem(WORKER_SET, this.id)]));
+    await Promise.allSettled([this.pool.close(), closeConnection(this.client, CLOSE_WAIT_MS), closeConnection(this.subscriber, CLOSE_WAIT_MS)]);
     rmSync(this.scratch, { recursive: true, force: true });
   }
 
   private async sendHeartbeat(): Promise<void> {
+    if (this.beating) return;
+    this.beating = true;
     try {
-      await this.client.set(workerKey(this.id), JSON.stringify(this.beat), { PX: this.options.heartbeatMs * HEARTBEAT_LIVES });
-      await this.client.call('SADD', WORKER_SET, this.id);
+      await this.client.set(workerKey(this.id), JSON.stringify(this.beat), 'PX', this.options.heartbeatMs * HEARTBEAT_LIVES);
+      await this.client.sadd(WORKER_SET, this.id);
     } catch {
-      // Redis unreachable: the next beat tries again (after three missed beats services count this worker gone)
+      // Redis gone for good (the connection closed): services count this worker gone after three missed beats
+    } finally {
+      this.beating = false;
     }
   }
 
@@ -143,7 +152,7 @@ export class RemoteWorker {
       }
       const bytes = readFileSync(path);
       if (bytes.length > data.maxResultBytes) return { ok: false, error: resultTooLarge(bytes.length, data.maxResultBytes), worker: this.id };
-      await this.client.call('SET', resultKey(jobId), bytes, 'PX', RESULT_TTL_MS);
+      await this.client.set(resultKey(jobId), bytes, 'PX', RESULT_TTL_MS);
       return { ok: true, summary, resultKey: resultKey(jobId), bytes: bytes.length, worker: this.id };
     } finally {
       clearInterval(report);
