@@ -37,7 +37,7 @@ export class JobqService {
     readonly simulatorVersion: string,
   ) {
     this.models = new ModelFiles(config.simulator.models_dir);
-    this.performance = new PerformanceTracker(runtime.store, runtime.events, OWNER);
+    this.performance = new PerformanceTracker(runtime, runtime.events, OWNER);
   }
 
   get uptimeSeconds(): number {

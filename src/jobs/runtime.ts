@@ -75,6 +75,10 @@ export interface RuntimeQueries {
   recordBatch(batch: BatchRecord): void;
   batch(id: string): BatchRecord | undefined;
   recentLogs(limit: number, level?: LogLevel): LogRecord[];
+  tasksInStates(states: TaskState[]): TaskRecord[];
+  /** Persistent counters (the job queue's performance figures). */
+  addToCounter(name: string, delta: number): void;
+  counter(name: string): number;
 }
 
 export interface Runtime extends RuntimeQueries {
@@ -95,6 +99,9 @@ function queriesOf(store: Store): RuntimeQueries {
     recordBatch: (batch) => store.batches.insert(batch),
     batch: (id) => store.batches.get(id),
     recentLogs: (limit, level) => store.logs.recent(limit, level),
+    tasksInStates: (states) => store.tasks.inStates(states),
+    addToCounter: (name, delta) => store.counters.add(name, delta),
+    counter: (name) => store.counters.get(name),
   };
 }
 

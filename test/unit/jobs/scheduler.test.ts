@@ -125,7 +125,8 @@ describe('scheduler', function () {
     const done = await waitForState(runtime, t.id, ['failed']);
     expect(done.errorCode).to.equal('TIMEOUT');
     expect(done.attempts).to.equal(2);
-    expect(Date.parse(done.completedAt!) - Date.parse(done.submittedAt)).to.be.below(10_000);
+    // Stopped mid-run, not run to its end: the failed task keeps the progress the engine reached.
+    expect(done.progress?.percent).to.be.below(100);
   });
 
   it('holds a time-out that fires after the engine finished stepping (no completed result, TIMEOUT)', async () => {
