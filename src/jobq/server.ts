@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { engineInfo } from '../engine/index.js';
-import { createRuntime, defaultRuntimeSettings, type Runtime, type RuntimeOptions, type RuntimeSettings } from '../jobs/runtime.js';
+import { createRuntime, defaultRuntimeSettings, remoteExecutorFor, type Runtime, type RuntimeOptions, type RuntimeSettings } from '../jobs/runtime.js';
 import { XmlRpcExecutor } from '../jobs/executors/xmlrpc.js';
 import { ApiKeys } from './access.js';
 import { createJobqApp } from './app.js';
@@ -61,7 +61,8 @@ export async function startJobq(config: JobqConfig, options: JobqStartOptions = 
   const executor = options.executor ?? (simulator.mode === 'xmlrpc'
     ? new XmlRpcExecutor({ host: simulator.host, port: simulator.port, timeoutSeconds: simulator.timeout, modelsDir: simulator.models_dir, capacity: config.orchestration.max_concurrent_simulations })
     : undefined);
-  const runtime = createRuntime(runtimeSettings(config), { ...options, executor });
+  const settings = runtimeSettings(config);
+  const runtime = createRuntime(settings, { ...options, executor: executor ?? (await remoteExecutorFor(settings)) });
   const service = new JobqService(runtime, config, `pesim ${engineInfo().version}`);
   const keys = new ApiKeys(config.api.api_keys);
   const app = createJobqApp(service, keys, logger);

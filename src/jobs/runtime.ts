@@ -10,7 +10,6 @@ import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
-import { BullmqExecutor } from './executors/bullmq/executor.js';
 import { queueSettingsFromEnv, serviceIdentity, type QueueSettings } from './executors/bullmq/settings.js';
 import { DURABILITY_LEVELS, markOpen, removeAbandonedTemporaries, requeueDamagedResults, type Durability } from './durability.js';
 import { Scheduler, type SchedulerSettings } from './scheduler.js';
@@ -111,11 +110,21 @@ export interface RuntimeOptions {
   clock?: Clock;
 }
 
-function createExecutor(settings: RuntimeSettings): Executor {
+/**
+ * The executor the settings ask for when it is not the embedded pool: BullMQ and its Redis driver
+ * are loaded only here, so a service on the embedded defaults never loads them.
+ */
+export async function remoteExecutorFor(settings: RuntimeSettings): Promise<Executor | undefined> {
   const queue = settings.queue;
-  if (queue?.backend === 'bullmq' && queue.redisUrl) {
-    const maxResultBytes = Math.floor(queue.maxResultMb * 1024 * 1024);
-    return new BullmqExecutor({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
+  if (queue?.backend !== 'bullmq' || !queue.redisUrl) return undefined;
+  const { BullmqExecutor } = await import('./executors/bullmq/executor.js');
+  const maxResultBytes = Math.floor(queue.maxResultMb * 1024 * 1024);
+  return new BullmqExecutor({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
+}
+
+function embeddedExecutor(settings: RuntimeSettings): Executor {
+  if (settings.queue?.backend === 'bullmq') {
+    throw new Error('the settings ask for the bullmq queue: create its executor with remoteExecutorFor() and pass it as options.executor');
   }
   return new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations });
 }
@@ -126,7 +135,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
   const marker = markOpen(settings.dataDir);
   try {
     const cache = new ResultCache(store, { ...settings.cache, dir: join(settings.dataDir, 'cache') }, engineInfo().version, () => clock.now());
-    const executor = options.executor ?? createExecutor(settings);
+    const executor = options.executor ?? embeddedExecutor(settings);
     const events = new TaskEvents();
     const schedulerSettings = { ...settings.scheduler, resultsDir: join(settings.dataDir, 'results'), syncResults: settings.durability === 'full' };
     const scheduler = new Scheduler(store, executor, cache, events, schedulerSettings, clock);

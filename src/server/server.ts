@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
-import { createRuntime, defaultRuntimeSettings, type Runtime } from '../jobs/runtime.js';
+import { createRuntime, defaultRuntimeSettings, remoteExecutorFor, type Runtime } from '../jobs/runtime.js';
 import { ProgressHub } from '../simulations/progress-hub.js';
 import { CircuitService } from '../circuits/CircuitService.js';
 import { SimulationService } from '../simulations/SimulationService.js';
@@ -62,7 +62,7 @@ export async function startSimulationService(
   settings.scheduler.queueSize = full.queueSize;
   settings.cache.enabled = full.cacheEnabled;
   settings.queue = { backend: full.queue, redisUrl: full.redisUrl, maxResultMb: full.maxResultMb };
-  const runtime = createRuntime(settings);
+  const runtime = createRuntime(settings, { executor: await remoteExecutorFor(settings) });
   const hub = new ProgressHub(runtime.events, (id) => runtime.scheduler.get(id));
   const streams = new Set<() => void>();
   const circuits = new CircuitService(runtime.store);
