@@ -160,6 +160,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
         await scheduler.stop();
         await executor.close();
         store.close();
+        await store.whenClosed();
         marker.release();
       },
     };

@@ -100,4 +100,6 @@ export interface Store {
   /** Runs fn in one transaction. */
   transaction<T>(fn: () => T): T;
   close(): void;
+  /** Resolves once every connection to the database files is closed (after close()). */
+  whenClosed(): Promise<void>;
 }
