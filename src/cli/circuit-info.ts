@@ -119,6 +119,7 @@ export function circuitInfoText(info: CircuitInfo): string {
   lines.push(...(globals.length > 0 ? globals.map(([name, value]) => `  $${name} = ${value}`) : ['  (none)']));
   lines.push('', 'Scopes, channels and measurements (<channel>_avg, _rms, _min, _max):');
   if (info.scopes.length === 0) lines.push('  (none: add a SCOPE to get signals and measurements)');
+  if (info.format === 'spice') lines.push('  (pesim run and its --out files name these by their labels: V(out), V(out)_avg)');
   for (const scope of info.scopes) {
     for (const ch of scope.channels) {
       lines.push(`  ${ch.key.padEnd(width + 4)}  ${(ch.label || '-').padEnd(10)} ${ch.measurements[0]} …_rms _min _max`);

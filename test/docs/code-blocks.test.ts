@@ -7,7 +7,7 @@
 // bin/pesim.js (dist/, built by `npm run build:ts`). Each block is bounded to 60 s.
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,6 +131,14 @@ describe('documentation examples', function () {
   it('finds the tour of the README among the blocks it runs', () => {
     const readme = toRun.filter((b) => b.file === 'README.md').map((b) => b.language);
     expect(readme).to.include.members(['sh', 'pss', 'python']);
+  });
+
+  it('keeps the README a guide: under 12 kB, the set-up commands first, reference in docs/', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(Buffer.byteLength(readme)).to.be.below(12 * 1024);
+    const setup = documentationBlocks(root)[0];
+    expect(setup.file).to.equal('README.md');
+    expect(setup.code).to.match(/^npm install && npm start\b.*\nnpm test\b/);
   });
 
   it('every block that does not run says why', () => {

@@ -67,6 +67,17 @@ describe('pesim info', () => {
     expect(geckoText.stdout).to.contain('value=48 [uDC]');
   });
 
+  it('lists a SPICE deck\'s probes as channels with their labels', () => {
+    const r = pesim('info', fileURLToPath(new URL('../../bench/peers/rc.cir', import.meta.url)), '--json');
+    expect(r.status, r.stderr).to.equal(0);
+    const info = JSON.parse(r.stdout) as Info;
+    expect(info.format).to.equal('spice');
+    const channels = info.scopes.flatMap((s) => s.channels);
+    expect(channels.map((c) => c.label)).to.deep.equal(['V(in)', 'V(out)', 'I(V1)']);
+    expect(channels[1].measurements[0]).to.equal(`${channels[1].key}_avg`);
+    expect(info.components.find((c) => c.name === 'R1')?.parameters.every((p) => p.geckoName === undefined)).to.equal(true);
+  });
+
   it('names a missing file and exits non-zero', () => {
     const r = pesim('info', '/nonexistent/buck.ipes');
     expect(r.status).to.not.equal(0);
