@@ -1,13 +1,14 @@
 // The documentation's examples run: every sh/bash/python/js/ts/pss block of README.md and docs/*.md
 // that is not marked (test/docs/code-blocks.ts states the markers and substitutions) runs against
 // a real `pesim serve` (HTTP and XML-RPC) and, when a block names port 8000, a real `pesim jobq`,
-// both started here on free loopback ports with their data in a temporary folder. Blocks run in a
-// temporary working folder that links the repository's `test`, `bench` and `docs` folders and the
-// package itself (`import ... from 'pesim'`), with `pesim` on the PATH running the checkout's
-// bin/pesim.js (dist/, built by `npm run build:ts`). Each block is bounded to 60 s.
+// both started here on free loopback ports with their data in a temporary folder. Blocks and
+// services run in a temporary working folder (the services' file root) holding a copy of
+// test/fixtures/gecko and links to the repository's `bench` and `docs` folders and to the package
+// itself (`import ... from 'pesim'`), with `pesim` on the PATH running the checkout's bin/pesim.js
+// (dist/, built by `npm run build:ts`). Each block is bounded to 60 s.
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,9 +29,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `pesim ARGS` in the repository folder and resolves once its output matches `ready`. */
-async function startService(args: string[], ready: RegExp, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `pesim ARGS` in `cwd` and resolves once its output matches `ready`. */
+async function startService(args: string[], cwd: string, ready: RegExp, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`pesim ${args[0]} did not start within ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS);
@@ -60,10 +61,15 @@ async function stopService(child: ChildProcess | undefined): Promise<void> {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-/** The working folder of the blocks: links to the repository's folders and package, and a `pesim` command. */
+/**
+ * The working folder of the blocks and of the services (their file root): a copy of the GeckoCIRCUITS
+ * examples (`test/fixtures/gecko`, so that XML-RPC and job-queue paths stay inside the root), links
+ * to the repository's `bench` and `docs` folders and to the package, and a `pesim` command.
+ */
 function workFolder(): { dir: string; path: string } {
   const dir = mkdtempSync(join(tmpdir(), 'pesim-docs-'));
-  for (const folder of ['test', 'bench', 'docs']) symlinkSync(join(root, folder), join(dir, folder));
+  cpSync(join(root, 'test', 'fixtures', 'gecko'), join(dir, 'test', 'fixtures', 'gecko'), { recursive: true });
+  for (const folder of ['bench', 'docs']) symlinkSync(join(root, folder), join(dir, folder));
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(root, join(dir, 'node_modules', 'pesim'));
   const binDir = join(dir, '.bin');
@@ -114,12 +120,12 @@ describe('documentation examples', function () {
     const data = mkdtempSync(join(tmpdir(), 'pesim-docs-data-'));
     if (toRun.some((b) => servicesNeeded(b.code).serve)) {
       serve = await startService(['serve', '--host', '127.0.0.1', '--port', String(ports.http), '--rmi-port', String(ports.rmi), '--data-dir', join(data, 'serve')],
-        /XML-RPC remote control on/, { SIM_API_AUTH_ENABLED: 'false' });
+        work.dir, /XML-RPC remote control on/, { SIM_API_AUTH_ENABLED: 'false', SIM_RMI_ROOT: work.dir });
     }
     if (toRun.some((b) => servicesNeeded(b.code).jobq)) {
       ports.jobq = await freePort();
-      jobq = await startService(['jobq', '--host', '127.0.0.1', '--port', String(ports.jobq)], /job-queue service listening/,
-        { PESIM_DATA_DIR: join(data, 'jobq'), JOBQ_MODELS_DIR: root });
+      jobq = await startService(['jobq', '--host', '127.0.0.1', '--port', String(ports.jobq)], work.dir, /job-queue service listening/,
+        { PESIM_DATA_DIR: join(data, 'jobq'), JOBQ_MODELS_DIR: work.dir });
     }
   });
 
