@@ -1,4 +1,4 @@
-// The exit codes of the `pesim` command (documented in the README and in `pesim --help`), and the
+// The exit codes of the `pesim` command (documented in docs/cli.md and in `pesim --help`), and the
 // mapping from what ended a command to its code.
 import { CommanderError } from 'commander';
 

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { commanderExitCode, EXIT_CODES_HELP, failureExitCode, failureHint } from './exit-codes.js';
 import { packageVersion } from './version.js';
+import { registerInfo } from './info.js';
 import { registerJobq } from './jobq.js';
 import { registerRun } from './run.js';
 import { registerScript } from './script.js';
@@ -23,6 +24,7 @@ export async function main(argv: string[]): Promise<number> {
   registerJobq(program);
   registerRun(program);
   registerValidate(program);
+  registerInfo(program);
   registerScript(program);
   registerWorker(program);
   try {

@@ -53,13 +53,19 @@ function applySettings(netlist: Netlist, o: RunOptions, solvers: readonly Solver
   return { ...netlist, settings };
 }
 
-function jsonSummary(result: SimulationResult, names: Map<string, string>): string {
+/**
+ * A measurement as users see it: `SCOPE.1.ch1_avg` (src/engine/measurement-names.ts); for SPICE
+ * decks the channel's label in place of its key (`V(out)_avg`), as in the signal names.
+ */
+function measurementLabel(key: string, names: Map<string, string>, nameOf: (key: string) => string): string {
+  const named = nameOf(key);
+  const cut = named.lastIndexOf('_');
+  return `${names.get(named.slice(0, cut)) ?? named.slice(0, cut)}${named.slice(cut)}`;
+}
+
+function jsonSummary(result: SimulationResult, names: Map<string, string>, nameOf: (key: string) => string): string {
   const measurements: Record<string, number> = {};
-  for (const [key, value] of Object.entries(result.measurements)) {
-    const dot = key.lastIndexOf('.');
-    const name = names.get(key.slice(0, dot)) ?? key.slice(0, dot);
-    measurements[`${name}.${key.slice(dot + 1)}`] = value;
-  }
+  for (const [key, value] of Object.entries(result.measurements)) measurements[measurementLabel(key, names, nameOf)] = value;
   const losses = result.losses.length > 0 ? { losses: result.losses } : {};
   return JSON.stringify({ signals: [...names.values()], measurements, ...losses, stats: result.stats }, null, 2);
 }
@@ -96,7 +102,7 @@ export function registerRun(program: Command): void {
       ['pesim run rc.json --from 0.004 --to 0.005 --solver trapezoidal', 'a JSON netlist, measured over 4–5 ms'],
     ))
     .action(async (file: string, o: RunOptions) => {
-      const [{ simulate }, { SOLVER_METHODS }, { readCircuitFile }, { companionFiles }, output, { deckFiles }] = await Promise.all([
+      const [{ simulate, measurementName }, { SOLVER_METHODS }, { readCircuitFile }, { companionFiles }, output, { deckFiles }] = await Promise.all([
         import('../engine/index.js'), import('../formats/netlist.js'), import('../formats/read.js'),
         import('../formats/companion.js'), import('./output.js'), import('../formats/deck-files.js'),
       ]);
@@ -115,10 +121,10 @@ export function registerRun(program: Command): void {
       const names = output.signalNames(result, read.format);
       if (o.out) await output.writeSignals(o.out, result, names);
       if (o.json) {
-        console.log(jsonSummary(result, names));
+        console.log(jsonSummary(result, names, measurementName));
         return;
       }
-      for (const [key, value] of Object.entries(result.measurements)) console.log(`${key.padEnd(32)} ${value.toPrecision(6)}`);
+      for (const [key, value] of Object.entries(result.measurements)) console.log(`${measurementLabel(key, names, measurementName).padEnd(32)} ${value.toPrecision(6)}`);
       for (const line of lossLines(result)) console.log(line);
       console.log(`${result.stats.steps} steps in ${result.stats.wallMs.toFixed(1)} ms`);
     });

@@ -72,7 +72,7 @@ export const BLOCK_TYPES: readonly BlockType[] = [
   ...THERMAL_BLOCK_TYPES,
 ];
 
-/** A power-circuit element. Terminal order and parameters per type: see README "Netlist". */
+/** A power-circuit element. Terminal order and parameters per type: see docs/netlist.md. */
 export interface NetlistElement {
   name: string;
   type: ElementType;

@@ -1,7 +1,7 @@
 // The specification's remote-control operations (its "RMI" table) as XML-RPC methods on the
 // server's one ControlSession: one loaded circuit shared by every connection, so stopSimulation()
 // from a second connection stops the runSimulation() blocking the first. Each method's help text
-// states its return value and faults; the README's table repeats them.
+// states its return value and faults; the table of docs/remote-control.md repeats them.
 import type { ControlExportFormat, ControlOperations } from '../control/types.js';
 import { argumentCount, numberArg, stringArg, type RmiMethod } from './methods.js';
 import type { XmlRpcValue } from '../xmlrpc/values.js';

@@ -1,5 +1,5 @@
 // Errors of the remote-control operations as XML-RPC faults: each ControlError code has its own
-// fault code (listed in the README and in system.methodHelp), and the fault string starts with the
+// fault code (listed in docs/remote-control.md and in system.methodHelp), and the fault string starts with the
 // code's name so that clients reading only faultString still see it. Anything unexpected becomes
 // INTERNAL_ERROR without internals.
 import { ControlError, type ControlErrorCode } from '../control/types.js';
@@ -21,7 +21,7 @@ export const CONTROL_FAULT_CODES: Record<ControlErrorCode, number> = {
   SIMULATION_FAILED: 12,
 };
 
-/** One line per fault code, for system.methodHelp and the README. */
+/** One line per fault code, for system.methodHelp and docs/remote-control.md. */
 export const FAULT_TABLE: readonly string[] = [
   ...Object.entries(CONTROL_FAULT_CODES).map(([name, code]) => `${code} ${name}`),
   `${FAULT.PARSE_ERROR} PARSE_ERROR`,

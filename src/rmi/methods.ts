@@ -1,5 +1,5 @@
 // The method table of the XML-RPC server: each method's name, signature, help text (returned by
-// system.methodHelp and listed in the README) and implementation, plus the argument checks the
+// system.methodHelp and listed in docs/remote-control.md) and implementation, plus the argument checks the
 // implementations share. A wrong argument is an INVALID_PARAMS fault naming the method, the
 // argument and what was expected.
 import { FAULT, XmlRpcFault, isStruct, typeName, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';

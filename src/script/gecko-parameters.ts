@@ -74,6 +74,18 @@ export function geckoShortName(type: string, param: string): ShortName | undefin
   return table.find((s) => s.names[0].toLowerCase() === wanted) ?? table.find((s) => s.names.slice(1).some((n) => n.toLowerCase() === wanted));
 }
 
+/**
+ * The GeckoCIRCUITS short name of netlist parameter `net` of a component of netlist type `type`, with
+ * the parameter's value as GeckoCIRCUITS shows it (`pesim info` lists both); undefined when none.
+ */
+export function geckoNameOfParameter(type: string, net: string, params: Params): { shortName: string; value?: number } | undefined {
+  const short = (SHORT_NAMES[type] ?? []).find((s) => s.net === net);
+  if (!short) return undefined;
+  const value = params[net];
+  if (typeof value !== 'number') return { shortName: short.names[0] };
+  return { shortName: short.names[0], value: short.fromNet ? short.fromNet(value, params) : value };
+}
+
 /** setParameter with GeckoCIRCUITS short names, else the netlist's parameter names. */
 export function setGeckoParameter(session: ControlOperations, component: string, param: string, value: number): void {
   const item = findComponent(session.circuit(), component);

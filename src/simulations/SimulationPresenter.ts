@@ -1,6 +1,7 @@
 // Response shapes of the simulation endpoints (docs/spec/decisions.md §1.3): submission, status with results,
 // list entries, ProgressDetails (docs/spec/simulation-service.md §2.3) and state changes. The only place
 // these bodies are built. Measurement keys are `<SCOPE>.<index>.ch<n>_<avg|rms|min|max>`.
+import { namedMeasurements } from '../engine/measurement-names.js';
 import type { TaskProgress, TaskRecord } from '../jobs/types.js';
 import type { StoredRequest } from './SimulationRequest.js';
 
@@ -73,13 +74,9 @@ export interface StateChange {
   status: SimulationState;
 }
 
-/** Engine measurement key `SCOPE.1.ch1.avg` → API key `SCOPE.1.ch1_avg`. */
-export function measurementKey(engineKey: string): string {
-  return engineKey.replace(/\.(avg|rms|min|max)$/, '_$1');
-}
-
+/** Engine measurement keys `SCOPE.1.ch1.avg` → API keys `SCOPE.1.ch1_avg` (src/engine/measurement-names.ts). */
 export function presentMeasurements(measurements: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(measurements).map(([k, v]) => [measurementKey(k), v]));
+  return namedMeasurements(measurements);
 }
 
 export function presentProgress(task: TaskRecord, live: TaskProgress | null): ProgressDetails {

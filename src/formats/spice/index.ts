@@ -1,4 +1,4 @@
-// SPICE netlist reader and writer (the subset described in README "SPICE"): readSpice turns a
+// SPICE netlist reader and writer (the subset described in docs/spice.md): readSpice turns a
 // deck into a pesim netlist, writeSpice turns a netlist into a deck ngspice runs, and the ngspice
 // helpers run such a deck and read its output for comparisons with pesim's results.
 export { readSpice, type SpiceReadResult, type SpiceReadOptions } from './read.js';

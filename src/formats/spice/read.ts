@@ -166,7 +166,7 @@ function resolveProbes(elements: NetlistElement[], probes: CurrentProbe[], fileN
   }
 }
 
-/** Reads a SPICE deck (the subset in README "SPICE") into a pesim netlist. */
+/** Reads a SPICE deck (the subset in docs/spice.md) into a pesim netlist. */
 export function readSpice(text: string, fileName?: string, deckOptions: SpiceReadOptions = {}): SpiceReadResult {
   const deck = lexDeck(text, fileName);
   const { cards, definitions } = collectSubcircuits(expandIncludes(deck.cards, deckOptions.files, fileName), fileName);

@@ -1,5 +1,5 @@
 // `pesim script` as a user runs it (the built command in a child process): script files, errors
-// with positions and exit status, --max-steps, --circuit, the README's examples and an .ipes file
+// with positions and exit status, --max-steps, --circuit, the scripting guide's examples and an .ipes file
 // with an embedded GeckoSCRIPT sweep (both checked against the Node API), Ctrl-C in a loop and
 // during a simulation, and the interactive prompt fed through standard input.
 import { expect } from 'chai';
@@ -12,7 +12,7 @@ import { simulate } from '../../../src/engine/index.js';
 import { readCircuitFile } from '../../../src/formats/read.js';
 
 const bin = fileURLToPath(new URL('../../../bin/pesim.js', import.meta.url));
-const readme = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const scriptingDoc = fileURLToPath(new URL('../../../docs/scripting.md', import.meta.url));
 const buckIpes = fileURLToPath(new URL('../../fixtures/gecko/buck_simple.ipes', import.meta.url));
 const sweepIpes = fileURLToPath(new URL('../../fixtures/script/buck-sweep.ipes', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'pesim-script-cli-'));
@@ -24,11 +24,10 @@ function scriptFile(name: string, text: string): string {
   return path;
 }
 
-/** The ```java blocks of the README's Scripting section. */
+/** The ```java blocks of the scripting guide (docs/scripting.md). */
 function readmeExamples(): string[] {
-  const text = readFileSync(readme, 'utf8');
-  const section = text.slice(text.indexOf('## Scripting'), text.indexOf('\n## ', text.indexOf('## Scripting') + 5));
-  return [...section.matchAll(/```java\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const text = readFileSync(scriptingDoc, 'utf8');
+  return [...text.matchAll(/```java\n([\s\S]*?)```/g)].map((m) => m[1]);
 }
 
 async function buckWith(parameters: Record<string, number>) {
@@ -91,7 +90,7 @@ describe('pesim script', function () {
     expect(pesim(['--max-steps', 'many', 'x.pss']).stderr).to.contain('--max-steps expects a positive whole number');
   });
 
-  it('runs the README examples against a circuit given by --circuit, with the Node API values', async () => {
+  it('runs the scripting guide\'s examples against a circuit given by --circuit, with the Node API values', async () => {
     const [first, second] = readmeExamples();
     const r1 = pesim([scriptFile('example1.pss', first), '--circuit', buckIpes]);
     expect(r1.status, r1.stderr).to.equal(0);
