@@ -78,6 +78,7 @@ export function startCheckpointer(db: Db, settings: CheckpointSettings): Checkpo
     stop(): Promise<void> {
       if (!stopped) {
         stopped = true;
+        worker.ref(); // whoever awaits the exit keeps the process alive until the thread has closed its connection
         worker.postMessage('stop');
       }
       return exited;
