@@ -14,6 +14,7 @@ import { TestRedis } from '../test/integration/scaleout/cluster.js';
 import { benchDataDir } from './data-dir.mjs';
 import { hasNgspice, runNgspiceDeck } from './peers/compare.js';
 import { DECKS } from './peers/decks.js';
+import { median } from './stats.js';
 
 const RUNS = 7;
 const PESIM = fileURLToPath(new URL('../bin/pesim.js', import.meta.url));
@@ -32,11 +33,6 @@ const SERVICES: readonly { name: string; args: (s: ServiceSetting) => string[]; 
   { name: 'worker', args: (s) => ['worker', '--redis', s.redisUrl, '--concurrency', '1'], ready: /taking jobs from/ },
 ];
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Median wall time [ms] of `node ARGS` run to completion; throws when it fails. */
 function processMs(args: string[], runs = RUNS): number {

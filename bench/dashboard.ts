@@ -11,10 +11,10 @@ import { buildWeb } from '../scripts/build-web.mjs';
 import { startSimulationService } from '../src/server/server.js';
 import { decimate } from '../web/src/decimate.js';
 import { benchDataDir } from './data-dir.mjs';
+import { median } from './stats.js';
 
 const LOADS = 7;
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function pageLoads(url: string): Promise<{ cold: number; warm: number }> {
   const browser = await chromium.launch({

@@ -5,7 +5,6 @@
 // runs in this process with the result cache off (every call is a run) on two worker threads; the
 // client is the project's XML-RPC client. Returns table lines for bench/run.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
@@ -13,26 +12,14 @@ import { startSimulationService } from '../src/server/server.js';
 import { XmlRpcClient } from '../src/xmlrpc/client.js';
 import { buck } from '../test/fixtures/circuits.js';
 import { benchDataDir } from './data-dir.mjs';
+import { freePort } from '../test/fixtures/free-port.js';
+import { percentile } from './stats.js';
 
 const RUNS = 100;
 const WARM_UP = 10;
 const LIST_SIZE = 100;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 export async function benchSection(): Promise<string[]> {
   const dataDir = benchDataDir('rmi');

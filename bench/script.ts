@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { simulate } from '../src/engine/index.js';
 import { ScriptContext } from '../src/script/context.js';
 import { buck } from '../test/fixtures/circuits.js';
+import { median } from './stats.js';
 
 const LOOP = `double x = 0;
 for (int i = 0; i < 1000000; i++) {
@@ -17,7 +18,6 @@ for (int i = 0; i < 1000000; i++) {
 const RUNS = 100;
 const ROUNDS = 5;
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function timeScript(text: string): Promise<number> {
   const context = new ScriptContext({ write: () => undefined });

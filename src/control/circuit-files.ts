@@ -1,7 +1,7 @@
 // Reading and writing the session's circuit file. Reading detects the kind from the content (.ipes,
 // SPICE deck, JSON netlist) and finds GeckoCIRCUITS data files beside it; writing chooses the kind by
 // the extension: `.ipes` (GeckoCIRCUITS), `.json` (netlist), `.cir`/`.sp`/`.net`/`.spice` (SPICE deck).
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { companionFiles } from '../formats/companion.js';
 import { deckFiles } from '../formats/deck-files.js';
@@ -10,6 +10,7 @@ import { readCircuitBytes, type CircuitFormat } from '../formats/read.js';
 import { writeIpes } from '../formats/ipes/write.js';
 import { writeSpice } from '../formats/spice/write.js';
 import type { Netlist } from '../formats/netlist.js';
+import { writeFileAtomicSync } from '../jobs/cache/formats/index.js';
 import { ControlError } from './types.js';
 
 export interface LoadedCircuit {
@@ -54,7 +55,5 @@ export async function writeCircuitAt(path: string, netlist: Netlist): Promise<vo
     if (error instanceof NetlistError) throw new ControlError('INVALID_ARGUMENT', `saveCircuit: ${error.message}`);
     throw error;
   }
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, data);
-  await rename(temporary, path);
+  writeFileAtomicSync(path, typeof data === 'string' ? Buffer.from(data) : data);
 }

@@ -9,25 +9,17 @@
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { documentationBlocks, isRunnable, servicesNeeded, substitute, type CodeBlock, type ServicePorts } from './code-blocks.js';
+import { freePort } from '../fixtures/free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'pesim.js');
 const BLOCK_TIMEOUT_MS = 60_000;
 const START_TIMEOUT_MS = 30_000;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts `pesim ARGS` in `cwd` and resolves once its output matches `ready`. */
 async function startService(args: string[], cwd: string, ready: RegExp, env: NodeJS.ProcessEnv): Promise<ChildProcess> {

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { startHarness, type Harness } from './simulation/harness.js';
 import { startTestService, type TestService } from './jobq/harness.js';
+import { mulberry32 } from '../fixtures/prng.js';
 
 type Schema = Record<string, unknown>;
 interface OpenApi {
@@ -17,17 +18,6 @@ const SEED = Number(process.env.PESIM_FUZZ_SEED ?? 20261124);
 const REQUESTS_PER_ROUTE = 12;
 const REQUEST_TIMEOUT_MS = 15_000;
 
-/** mulberry32: a small seeded generator, so that a failure can be replayed with its seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Fuzzer {
   constructor(private readonly random: () => number, private readonly spec: OpenApi) {}
@@ -157,7 +147,7 @@ const jobqShape: ShapeCheck = (status, body) => {
 };
 
 async function fuzzService(baseUrl: string, spec: OpenApi, seed: number, shape: ShapeCheck, skip: (method: string, path: string) => boolean): Promise<string[]> {
-  const fuzz = new Fuzzer(generator(seed), spec);
+  const fuzz = new Fuzzer(mulberry32(seed), spec);
   const problems: string[] = [];
   for (const [path, methods] of Object.entries(spec.paths)) {
     for (const [method, operation] of Object.entries(methods)) {

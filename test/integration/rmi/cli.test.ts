@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUCK_1MS, freePort, runPython } from './harness.js';
+import { BUCK_1MS, runPython } from './harness.js';
+import { freePort } from '../../fixtures/free-port.js';
 
 const bin = fileURLToPath(new URL('../../../bin/pesim.js', import.meta.url));
 

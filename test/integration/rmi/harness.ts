@@ -4,7 +4,6 @@
 // returns the value it printed.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import type { Netlist } from '../../../src/formats/netlist.js';
 import type { SimulationServiceConfig } from '../../../src/server/config.js';
 import { buck } from '../../fixtures/circuits.js';
 import { startHarness, type Harness } from '../simulation/harness.js';
+import { freePort } from '../../fixtures/free-port.js';
 
 const RUNNER = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/xmlrpc_run.py');
 
@@ -25,17 +25,6 @@ export const BUCK_VIN: Netlist = {
   elements: BUCK_1MS.elements.map((e) => (e.name === 'V.1' ? { ...e, params: { waveform: 'dc', value: '$Vin' } } : e)),
 };
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RmiHarness extends Harness {
   /** http://127.0.0.1:<port>/RPC2 */

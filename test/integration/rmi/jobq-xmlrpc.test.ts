@@ -12,7 +12,7 @@ import { startSimulationService, type SimulationServiceHandle } from '../../../s
 import { defaultConfig } from '../../../src/jobq/config.js';
 import { startJobq, type JobqServer } from '../../../src/jobq/server.js';
 import { startTestService, waitForState, writeModels, type TestService } from '../jobq/harness.js';
-import { freePort } from './harness.js';
+import { freePort } from '../../fixtures/free-port.js';
 
 type Json = Record<string, unknown>;
 

@@ -3,25 +3,15 @@
 // each in its own process group so that a test can SIGKILL one and the after hook can end all.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeConnection, redisConnection } from '../../../src/jobs/executors/bullmq/connection.js';
+import { freePort } from '../../fixtures/free-port.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cliEntry = fileURLToPath(new URL('./run-cli.ts', import.meta.url));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves when `pattern` appears on the child's output; rejects when it exits first or after timeoutMs. */
 function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<void> {

@@ -127,7 +127,7 @@ describe('ControlSession', () => {
     await session.runSimulation();
     const csv = readFileSync(await session.exportData('out.csv', 'csv'), 'utf8').split('\n');
     expect(csv[0]).to.equal('time,SCOPE.1.ch1');
-    const json = JSON.parse(readFileSync(await session.exportData('out.json', 'JSON'), 'utf8'));
+    const json = JSON.parse(readFileSync(await session.exportData('out.json', 'JSON' as 'json'), 'utf8'));
     expect(json.signals['SCOPE.1.ch1'].length).to.equal(json.time.length);
     expect(csv.length - 2).to.equal(json.time.length);
     const parquet = readFileSync(await session.exportData('out.parquet', 'parquet'));
