@@ -47,11 +47,13 @@ export interface LossModel {
 export type ElementType =
   | 'R' | 'L' | 'C' | 'K' | 'TRANS' | 'V' | 'I' | 'E' | 'F' | 'G' | 'H'
   | 'S' | 'VSW' | 'CSW' | 'D' | 'THYR' | 'IGBT' | 'MOSFET'
-  | 'OPV';
+  | 'OPV'
+  | 'PMSM';
 
 export const ELEMENT_TYPES: readonly ElementType[] = [
   'R', 'L', 'C', 'K', 'TRANS', 'V', 'I', 'E', 'F', 'G', 'H', 'S', 'VSW', 'CSW', 'D', 'THYR', 'IGBT', 'MOSFET',
   'OPV',
+  'PMSM',
 ];
 
 export type BlockType =
