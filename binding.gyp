@@ -2,7 +2,14 @@
 # include (-isystem), as in CMake, so that GCC's false positives inside its headers do not fail -Werror.
 # The Parquet writer links the system's snappy, lz4 and zlib (Debian: libsnappy-dev liblz4-dev zlib1g-dev).
 #   npx node-gyp rebuild --nodedir=/usr     (output: build/Release/pesim.node; move it to build-gyp/)
+# The prebuilt binary (PESIM_STATIC_LIBS=1, set by `npm run prebuild`) links the static archives of
+# snappy, lz4 and zlib from PESIM_STATIC_LIB_DIR (default /usr/lib/x86_64-linux-gnu), and libstdc++
+# and libgcc statically, hiding their symbols: it needs only glibc on the machine that loads it.
 {
+  "variables": {
+    "pesim_static_libs%": "<!(node -p \"process.env.PESIM_STATIC_LIBS === '1' ? 1 : 0\")",
+    "pesim_static_lib_dir%": "<!(node -p \"process.env.PESIM_STATIC_LIB_DIR || '/usr/lib/x86_64-linux-gnu'\")"
+  },
   "targets": [
     {
       "target_name": "pesim",
@@ -16,7 +23,16 @@
         "native/core/src"
       ],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
-      "libraries": ["-lsnappy", "-llz4", "-lz"],
+      "conditions": [
+        ["pesim_static_libs==1", {
+          "libraries": [
+            "<(pesim_static_lib_dir)/libsnappy.a", "<(pesim_static_lib_dir)/liblz4.a", "<(pesim_static_lib_dir)/libz.a",
+            "-static-libstdc++", "-static-libgcc", "-Wl,--exclude-libs,ALL"
+          ]
+        }, {
+          "libraries": ["-lsnappy", "-llz4", "-lz"]
+        }]
+      ],
       "cflags!": ["-fno-exceptions", "-fno-rtti"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
       "cflags_cc": [

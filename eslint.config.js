@@ -1,6 +1,7 @@
 // ESLint (flat config): typescript-eslint's recommended rules over src, test and bench.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerRules } from './layers.config.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'build/**', 'build-gyp/**', 'node_modules/**', 'src/generated/**', 'web/vendor/**'] },
@@ -17,4 +18,5 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
   },
+  ...layerRules,
 );

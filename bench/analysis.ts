@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import FFT from 'fft.js';
 import { characteristics, spectrumSync } from '../src/engine/analysis.js';
-import { startSimulationService } from '../src/http/server.js';
+import { startSimulationService } from '../src/server/server.js';
 import { benchDataDir } from './data-dir.mjs';
 
 /** Best and median of `runs` wall times [ms] (after one warm-up). */

@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import { fileURLToPath } from 'node:url';
 import { buck } from '../test/fixtures/circuits.js';
 import { benchDataDir } from './data-dir.mjs';
+import { percentile } from './stats.js';
 
 const RUNS = 200;
 const WARM_UP = 10;
@@ -37,10 +38,6 @@ async function startServer(settings: Record<string, unknown>, durability: string
   throw new Error(`the service did not start: ${output}`);
 }
 
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 // node:http with a keep-alive agent: fetch (undici) would add about a millisecond of client work
 // to every request, which is not the service's.

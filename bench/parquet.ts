@@ -6,7 +6,8 @@
 import { Field, Float64, makeData, RecordBatch, Schema, Struct, Table, tableToIPC } from 'apache-arrow';
 import { Compression as WasmCompression, Table as WasmTable, writeParquet, WriterPropertiesBuilder } from 'parquet-wasm';
 import { encodeMeta } from '../src/jobs/cache/formats/meta.js';
-import { columnName, encodeParquetResult, PARQUET_META_KEY, parquetBinding } from '../src/jobs/cache/formats/parquet.js';
+import { columnName, encodeParquetResult, PARQUET_META_KEY } from '../src/jobs/cache/formats/parquet.js';
+import { encodeParquet } from '../src/engine/result-codec.js';
 import type { Compression, StoredResult } from '../src/jobs/types.js';
 
 const CODECS: readonly Compression[] = ['none', 'snappy', 'gzip', 'lz4'];
@@ -70,7 +71,7 @@ export function typicalResult(n = 20_001): StoredResult {
 
 function encodeBinding(result: StoredResult, names: string[], compression: Compression): Uint8Array {
   const columns = [result.time, ...names.map((name) => result.signals[name])];
-  return parquetBinding().encodeParquet(columns, ['time', ...names], { [PARQUET_META_KEY]: '{}' }, compression);
+  return encodeParquet(columns, ['time', ...names], { [PARQUET_META_KEY]: '{}' }, compression);
 }
 
 export function typicalRows(): string[] {

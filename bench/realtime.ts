@@ -31,6 +31,7 @@ function task(id: string, state: TaskRecord['state'], step: number): TaskRecord 
     batchId: null, submittedAt: new Date().toISOString(), startedAt: null, completedAt: null, attempts: 1, errorCode: null, errorMessage: null,
     cacheHit: false, cacheKey: null, runMs: null, retryAt: null,
     progress: { phase: 'main', step, totalSteps: 1_000_000, time: step * 1e-7, percent: step / 10_000, estimatedRemainingMs: null },
+    summary: null,
   };
 }
 

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
-// Runs before `npm install`: the native build needs cmake, Eigen 3.4 and, for the Parquet writer,
-// the snappy, lz4 and zlib development files (headers and libraries). On Debian/Ubuntu, when
+// Runs before `npm install`: nothing to check when a prebuilt binary fits this machine and no build
+// from source is asked for (scripts/prebuild-fit.mjs). Otherwise the native build needs cmake,
+// Eigen 3.4 and, for the Parquet writer, the snappy, lz4 and zlib development files (headers and
+// libraries). On Debian/Ubuntu, when
 // apt can be used (root or passwordless sudo), missing packages are installed; otherwise the install
 // stops with the exact command to run. Skipped with PESIM_SKIP_SYSTEM_CHECK=1 (e.g. vcpkg users).
 import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { buildFromSourceAsked, fittingPrebuild } from './prebuild-fit.mjs';
 
 if (process.env.PESIM_SKIP_SYSTEM_CHECK === '1') process.exit(0);
+if (!buildFromSourceAsked() && fittingPrebuild()) process.exit(0);
 
 function has(command) {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

@@ -8,3 +8,6 @@ export type {
 } from './formats/netlist.js';
 export { NetlistError } from './formats/errors.js';
 export type { ErrorDetail } from './formats/errors.js';
+export { readCircuitFile, readCircuitBytes, detectFormat } from './formats/read.js';
+export type { CircuitFormat, ReadResult, ReadOptions } from './formats/read.js';
+export { companionFiles } from './formats/companion.js';

@@ -6,13 +6,14 @@
 // "Total analysis time" (`rusage time`: the transient analysis alone). Each is the best of its repeats.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { simulateSync } from '../../src/engine/index.js';
 import { readSpice } from '../../src/formats/spice/index.js';
 import { NGSPICE, parseWrdata } from '../../src/formats/spice/ngspice.js';
-import { deckText, metricWaveform, neededSignals, type Metric, type PeerDeck } from './decks.js';
+import { deckFiles } from '../../src/formats/deck-files.js';
+import { deckPath, deckText, metricWaveform, neededSignals, type Metric, type PeerDeck } from './decks.js';
 import { metric } from './metrics.js';
 
 export interface Waveforms {
@@ -54,7 +55,7 @@ export function runPesim(deck: PeerDeck, repeats = 3, only?: string[]): Waveform
   let result;
   for (let r = 0; r < repeats; r++) {
     const started = performance.now();
-    const { netlist } = readSpice(text, deck.file);
+    const { netlist } = readSpice(text, deck.file, { files: deckFiles(deckPath(deck)) });
     netlist.settings.maxPoints = Math.ceil(netlist.settings.tEnd / netlist.settings.dt) + 10;
     if (only) {
       const keep = new Set(only.map((s) => s.toLowerCase()));
@@ -82,7 +83,11 @@ export async function runNgspiceDeck(deck: PeerDeck, timeoutMs = 300_000): Promi
   const names = neededSignals(deck);
   const dir = await mkdtemp(join(tmpdir(), 'pesim-peer-'));
   try {
-    await writeFile(join(dir, 'deck.cir'), ngspiceDeck(deckText(deck), names.map((n) => n.toLowerCase()), 'out.dat'));
+    for (const companion of deck.companions ?? []) {
+      await mkdir(dirname(join(dir, companion)), { recursive: true });
+      await copyFile(deckPath(deck, companion), join(dir, companion));
+    }
+    await writeFile(join(dir, 'deck.cir'), ngspiceDeck(deckText(deck, deck.ngspiceFile), names.map((n) => n.toLowerCase()), 'out.dat'));
     const started = performance.now();
     const messages = await new Promise<string>((resolve) => {
       execFile(NGSPICE, ['-b', 'deck.cir'], { cwd: dir, timeout: timeoutMs, maxBuffer: 64 << 20 }, (_error, stdout, stderr) => resolve(`${stdout}\n${stderr}`));

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FIXTURE_DECKS } from './fixture-decks.js';
 
 export const PEERS_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -27,6 +28,12 @@ export interface PeerDeck {
   /** Fundamental frequency [Hz] of THD metrics. */
   fundamental?: number;
   metrics: Metric[];
+  /** Folder of the deck (default bench/peers); its includes are read from there. */
+  dir?: string;
+  /** Files the deck includes, copied beside it for ngspice. */
+  companions?: string[];
+  /** A deck of the same circuit for ngspice, in `dir`, when ngspice cannot read `file` (LTspice syntax). */
+  ngspiceFile?: string;
 }
 
 const voltageAndCurrent = (v: string, i: string): Metric[] => [
@@ -44,10 +51,15 @@ export const DECKS: readonly PeerDeck[] = [
     name: 'three-phase inverter 100 ms @ 1 µs', file: 'inverter.cir', from: 40e-3, to: 100e-3, fundamental: 50,
     metrics: [{ signal: 'I(LA)', kind: 'rms' }, { signal: 'I(LA)', kind: 'thd' }],
   },
+  ...FIXTURE_DECKS,
 ];
 
-export function deckText(deck: PeerDeck): string {
-  return readFileSync(join(PEERS_DIR, deck.file), 'utf8');
+export function deckText(deck: PeerDeck, file = deck.file): string {
+  return readFileSync(deckPath(deck, file), 'utf8');
+}
+
+export function deckPath(deck: PeerDeck, file = deck.file): string {
+  return join(deck.dir ?? PEERS_DIR, file);
 }
 
 /** The simulator-neutral signals a metric reads: `V(a,b)` → V(a) and V(b). */

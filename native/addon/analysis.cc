@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 
+#include "args.hh"
 #include "errors.hh"
 #include "promise_worker.hh"
 #include "pesim/analysis.hpp"
@@ -26,9 +27,7 @@ namespace pesim::addon {
 
 namespace {
 
-[[noreturn]] void invalid(const std::string& field, const std::string& message) {
-  throw InputError(ErrorCode::AnalysisInvalid, field, message);
-}
+Args analysisArgs(const Napi::CallbackInfo& info) { return Args(info.Env(), "ANALYSIS_INVALID"); }
 
 // The arguments of one call, read on the main thread.
 struct Request {
@@ -41,18 +40,9 @@ struct Request {
 };
 
 void readData(const Napi::CallbackInfo& info, Request& request) {
-  const Napi::Value value = info[0];
-  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
-    invalid("data", "data must be a Float64Array");
-  }
-  request.array = value.As<Napi::Float64Array>();
+  request.array = analysisArgs(info).float64Array(info[0], "data");
   request.data = request.array.Data();
   request.size = request.array.ElementLength();
-}
-
-double readNumber(const Napi::Value& value, const std::string& field) {
-  if (!value.IsNumber()) invalid(field, field + " must be a number");
-  return value.As<Napi::Number>().DoubleValue();
 }
 
 // (data, sampleRate, baseFrequency?, harmonics?)
@@ -60,12 +50,13 @@ Request readRequest(const Napi::CallbackInfo& info, bool withRate, bool withHarm
   Request request;
   readData(info, request);
   if (!withRate) return request;
-  request.sampleRate = readNumber(info[1], "sampleRate");
-  if (!info[2].IsUndefined() && !info[2].IsNull()) request.baseFrequency = readNumber(info[2], "baseFrequency");
+  const Args args = analysisArgs(info);
+  request.sampleRate = args.number(info[1], "sampleRate");
+  if (!info[2].IsUndefined() && !info[2].IsNull()) request.baseFrequency = args.number(info[2], "baseFrequency");
   if (withHarmonics && !info[3].IsUndefined() && !info[3].IsNull()) {
-    const double h = readNumber(info[3], "harmonics");
+    const double h = args.number(info[3], "harmonics");
     if (!(h >= 1 && h <= analysis::kMaxHarmonics) || std::floor(h) != h) {
-      invalid("harmonics", "harmonics must be an integer from 1 to " + std::to_string(analysis::kMaxHarmonics));
+      args.expected("harmonics", "an integer from 1 to " + std::to_string(analysis::kMaxHarmonics));
     }
     request.harmonics = static_cast<int>(h);
   }
@@ -135,6 +126,8 @@ Napi::Value dispatch(const Napi::CallbackInfo& info, bool async, bool withRate, 
   Request request;
   try {
     request = readRequest(info, withRate, withHarmonics);
+  } catch (const Napi::Error&) {
+    throw;  // an argument of the wrong shape, already a JS error with code and field
   } catch (...) {
     throw toJsError(env, capture(std::current_exception()));
   }
@@ -201,14 +194,12 @@ void adviseHugePages(double* data, std::size_t count) {
 Napi::Float64Array spectrumOutput(Napi::Env env, const Request& request, const Napi::Value& given) {
   const std::size_t length = 2 * (request.size / 2 + 1);
   if (!given.IsUndefined() && !given.IsNull()) {
-    if (!given.IsTypedArray() || given.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array ||
-        given.As<Napi::Float64Array>().ElementLength() != length) {
-      invalid("out", "out must be a Float64Array of 2·(⌊N/2⌋+1) = " + std::to_string(length) + " elements");
-    }
+    const Args args(env, "ANALYSIS_INVALID");
+    const std::string wanted = "a Float64Array of 2·(⌊N/2⌋+1) = " + std::to_string(length) + " elements";
+    if (!given.IsTypedArray() || given.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) args.expected("out", wanted);
     Napi::Float64Array out = given.As<Napi::Float64Array>();
-    if (out.ArrayBuffer().Data() == request.array.ArrayBuffer().Data()) {
-      invalid("out", "out must not share memory with data");
-    }
+    if (out.ElementLength() != length) args.expected("out", wanted);
+    if (out.ArrayBuffer().Data() == request.array.ArrayBuffer().Data()) args.invalid("out", "out must not share memory with data");
     return out;
   }
   Napi::Float64Array out = Napi::Float64Array::New(env, length);
@@ -254,6 +245,8 @@ class SpectrumWorker : public PromiseWorker<bool> {
 Request readSpectrumRequest(const Napi::CallbackInfo& info) {
   try {
     return readRequest(info, false, false);
+  } catch (const Napi::Error&) {
+    throw;  // an argument of the wrong shape, already a JS error with code and field
   } catch (...) {
     throw toJsError(info.Env(), capture(std::current_exception()));
   }

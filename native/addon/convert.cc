@@ -4,42 +4,17 @@
 #include <cmath>
 #include <cstring>
 
+#include "args.hh"
 #include "errors.hh"
 
 namespace pesim::addon {
 
 namespace {
 
-Napi::Object requireObject(const Napi::Value& value, const std::string& field) {
-  if (!value.IsObject() || value.IsArray()) throwInvalid(value.Env(), field, "an object");
-  return value.As<Napi::Object>();
-}
-
-std::string requireString(const Napi::Value& value, const std::string& field) {
-  if (!value.IsString()) throwInvalid(value.Env(), field, "a string");
-  return value.As<Napi::String>().Utf8Value();
-}
-
-double requireNumber(const Napi::Value& value, const std::string& field) {
-  if (!value.IsNumber()) throwInvalid(value.Env(), field, "a number");
-  return value.As<Napi::Number>().DoubleValue();
-}
-
-std::vector<std::string> stringList(const Napi::Value& value, const std::string& field) {
-  std::vector<std::string> out;
-  if (value.IsUndefined()) return out;
-  if (!value.IsArray()) throwInvalid(value.Env(), field, "an array of strings");
-  Napi::Array array = value.As<Napi::Array>();
-  for (uint32_t i = 0; i < array.Length(); ++i) {
-    out.push_back(requireString(array.Get(i), field + "[" + std::to_string(i) + "]"));
-  }
-  return out;
-}
-
 ParameterSet toParams(const Napi::Value& value, const std::string& field) {
   ParameterSet set;
   if (value.IsUndefined()) return set;
-  Napi::Object object = requireObject(value, field);
+  Napi::Object object = netlistArgs(value).object(value, field);
   Napi::Array keys = object.GetPropertyNames();
   for (uint32_t i = 0; i < keys.Length(); ++i) {
     std::string key = keys.Get(i).As<Napi::String>().Utf8Value();
@@ -54,14 +29,14 @@ ParameterSet toParams(const Napi::Value& value, const std::string& field) {
       bool numbers = array.Length() == 0 || array.Get(0u).IsNumber();
       for (uint32_t j = 0; j < array.Length(); ++j) {
         std::string item = path + "[" + std::to_string(j) + "]";
-        if (numbers) set.arrays[key].push_back(requireNumber(array.Get(j), item));
-        else set.names[key].push_back(requireString(array.Get(j), item));
+        if (numbers) set.arrays[key].push_back(netlistArgs(array.Get(j)).number(array.Get(j), item));
+        else set.names[key].push_back(netlistArgs(array.Get(j)).string(array.Get(j), item));
       }
       if (array.Length() == 0) set.arrays[key];
     } else if (v.IsBoolean()) {
       set.numbers[key] = v.As<Napi::Boolean>().Value() ? 1.0 : 0.0;
     } else {
-      throwInvalid(value.Env(), path, "a number, a string or an array");
+      netlistArgs(value).expected(path, "a number, a string or an array");
     }
   }
   return set;
@@ -69,22 +44,22 @@ ParameterSet toParams(const Napi::Value& value, const std::string& field) {
 
 Method toMethod(const Napi::Value& value) {
   if (value.IsUndefined()) return Method::BackwardEuler;
-  std::string name = requireString(value, "settings.solver");
+  std::string name = netlistArgs(value).string(value, "settings.solver");
   if (name == "backward-euler") return Method::BackwardEuler;
   if (name == "trapezoidal") return Method::Trapezoidal;
   if (name == "gear-shichman") return Method::Gear;
-  throwInvalid(value.Env(), "settings.solver", "one of backward-euler, trapezoidal, gear-shichman");
+  netlistArgs(value).expected("settings.solver", "one of backward-euler, trapezoidal, gear-shichman");
 }
 
 Settings toSettings(const Napi::Value& value) {
-  Napi::Object o = requireObject(value, "settings");
+  Napi::Object o = netlistArgs(value).object(value, "settings");
   Settings s;
-  s.tEnd = requireNumber(o.Get("tEnd"), "settings.tEnd");
-  s.dt = requireNumber(o.Get("dt"), "settings.dt");
+  s.tEnd = netlistArgs(o.Get("tEnd")).number(o.Get("tEnd"), "settings.tEnd");
+  s.dt = netlistArgs(o.Get("dt")).number(o.Get("dt"), "settings.dt");
   s.method = toMethod(o.Get("solver"));
   auto optional = [&](const char* key, double fallback) {
     Napi::Value v = o.Get(key);
-    return v.IsUndefined() ? fallback : requireNumber(v, std::string("settings.") + key);
+    return v.IsUndefined() ? fallback : netlistArgs(v).number(v, std::string("settings.") + key);
   };
   s.tPre = optional("tPre", 0.0);
   s.dtPre = optional("dtPre", 0.0);
@@ -96,67 +71,63 @@ Settings toSettings(const Napi::Value& value) {
   s.denseLimit = static_cast<int>(optional("denseLimit", 0.0));
   double seed = optional("seed", static_cast<double>(kDefaultSeed));
   if (!(seed >= 0.0 && seed <= 9007199254740991.0 && seed == std::floor(seed))) {
-    throwInvalid(value.Env(), "settings.seed", "an integer from 0 to 2^53 − 1");
+    netlistArgs(value).expected("settings.seed", "an integer from 0 to 2^53 − 1");
   }
   s.seed = static_cast<std::uint64_t>(seed);
   Napi::Value damp = o.Get("dampAfterSwitch");
   if (!damp.IsUndefined()) {
-    if (!damp.IsBoolean()) throwInvalid(value.Env(), "settings.dampAfterSwitch", "a boolean");
+    if (!damp.IsBoolean()) netlistArgs(value).expected("settings.dampAfterSwitch", "a boolean");
     s.dampAfterSwitch = damp.As<Napi::Boolean>().Value();
   }
   return s;
 }
 
+// Elements of the power circuit (`elements`) or of the thermal network (`thermal`): same shape.
+std::vector<ElementSpec> toElements(const Napi::Array& array, const std::string& list) {
+  std::vector<ElementSpec> out;
+  for (uint32_t i = 0; i < array.Length(); ++i) {
+    std::string field = list + "[" + std::to_string(i) + "]";
+    Napi::Object e = netlistArgs(array.Get(i)).object(array.Get(i), field);
+    ElementSpec spec;
+    spec.name = netlistArgs(e.Get("name")).string(e.Get("name"), field + ".name");
+    spec.type = netlistArgs(e.Get("type")).string(e.Get("type"), field + ".type");
+    spec.nodes = netlistArgs(e.Get("nodes")).strings(e.Get("nodes"), field + ".nodes");
+    spec.params = toParams(e.Get("params"), field + ".params");
+    out.push_back(std::move(spec));
+  }
+  return out;
+}
+
 }  // namespace
 
 Netlist toNetlist(const Napi::Value& value) {
-  Napi::Object o = requireObject(value, "netlist");
+  Napi::Object o = netlistArgs(value).object(value, "netlist");
   Netlist n;
   if (o.Get("name").IsString()) n.name = o.Get("name").As<Napi::String>().Utf8Value();
   n.settings = toSettings(o.Get("settings"));
   Napi::Value elements = o.Get("elements");
-  if (!elements.IsArray()) throwInvalid(value.Env(), "elements", "an array");
-  Napi::Array elementArray = elements.As<Napi::Array>();
-  for (uint32_t i = 0; i < elementArray.Length(); ++i) {
-    std::string field = "elements[" + std::to_string(i) + "]";
-    Napi::Object e = requireObject(elementArray.Get(i), field);
-    ElementSpec spec;
-    spec.name = requireString(e.Get("name"), field + ".name");
-    spec.type = requireString(e.Get("type"), field + ".type");
-    spec.nodes = stringList(e.Get("nodes"), field + ".nodes");
-    spec.params = toParams(e.Get("params"), field + ".params");
-    n.elements.push_back(std::move(spec));
-  }
+  if (!elements.IsArray()) netlistArgs(value).expected("elements", "an array");
+  n.elements = toElements(elements.As<Napi::Array>(), "elements");
   Napi::Value blocks = o.Get("blocks");
   if (!blocks.IsUndefined()) {
-    if (!blocks.IsArray()) throwInvalid(value.Env(), "blocks", "an array");
+    if (!blocks.IsArray()) netlistArgs(value).expected("blocks", "an array");
     Napi::Array blockArray = blocks.As<Napi::Array>();
     for (uint32_t i = 0; i < blockArray.Length(); ++i) {
       std::string field = "blocks[" + std::to_string(i) + "]";
-      Napi::Object b = requireObject(blockArray.Get(i), field);
+      Napi::Object b = netlistArgs(blockArray.Get(i)).object(blockArray.Get(i), field);
       BlockSpec spec;
-      spec.name = requireString(b.Get("name"), field + ".name");
-      spec.type = requireString(b.Get("type"), field + ".type");
-      spec.inputs = stringList(b.Get("inputs"), field + ".inputs");
-      spec.outputs = stringList(b.Get("outputs"), field + ".outputs");
+      spec.name = netlistArgs(b.Get("name")).string(b.Get("name"), field + ".name");
+      spec.type = netlistArgs(b.Get("type")).string(b.Get("type"), field + ".type");
+      spec.inputs = netlistArgs(b.Get("inputs")).strings(b.Get("inputs"), field + ".inputs");
+      spec.outputs = netlistArgs(b.Get("outputs")).strings(b.Get("outputs"), field + ".outputs");
       spec.params = toParams(b.Get("params"), field + ".params");
       n.blocks.push_back(std::move(spec));
     }
   }
   Napi::Value thermal = o.Get("thermal");
   if (!thermal.IsUndefined()) {
-    if (!thermal.IsArray()) throwInvalid(value.Env(), "thermal", "an array");
-    Napi::Array thermalArray = thermal.As<Napi::Array>();
-    for (uint32_t i = 0; i < thermalArray.Length(); ++i) {
-      std::string field = "thermal[" + std::to_string(i) + "]";
-      Napi::Object e = requireObject(thermalArray.Get(i), field);
-      ElementSpec spec;
-      spec.name = requireString(e.Get("name"), field + ".name");
-      spec.type = requireString(e.Get("type"), field + ".type");
-      spec.nodes = stringList(e.Get("nodes"), field + ".nodes");
-      spec.params = toParams(e.Get("params"), field + ".params");
-      n.thermal.push_back(std::move(spec));
-    }
+    if (!thermal.IsArray()) netlistArgs(value).expected("thermal", "an array");
+    n.thermal = toElements(thermal.As<Napi::Array>(), "thermal");
   }
   n.lossModels = toLossModels(o.Get("lossModels"));
   return n;

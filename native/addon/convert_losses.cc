@@ -2,43 +2,33 @@
 // run's per-device loss summaries to JS objects.
 #include "convert.hh"
 
+#include "args.hh"
 #include "errors.hh"
 
 namespace pesim::addon {
 
 namespace {
 
-Napi::Object objectAt(const Napi::Value& value, const std::string& field) {
-  if (!value.IsObject() || value.IsArray()) throwInvalid(value.Env(), field, "an object");
-  return value.As<Napi::Object>();
-}
-
-double numberAt(const Napi::Value& value, const std::string& field) {
-  if (!value.IsNumber()) throwInvalid(value.Env(), field, "a number");
-  return value.As<Napi::Number>().DoubleValue();
-}
-
 std::vector<double> numbersAt(const Napi::Value& value, const std::string& field) {
-  if (!value.IsArray()) throwInvalid(value.Env(), field, "an array of numbers");
-  Napi::Array array = value.As<Napi::Array>();
+  Napi::Array array = netlistArgs(value).array(value, field, "numbers");
   std::vector<double> out;
-  for (uint32_t i = 0; i < array.Length(); ++i) out.push_back(numberAt(array.Get(i), field + "[" + std::to_string(i) + "]"));
+  for (uint32_t i = 0; i < array.Length(); ++i) out.push_back(netlistArgs(array.Get(i)).number(array.Get(i), field + "[" + std::to_string(i) + "]"));
   return out;
 }
 
 // conduction: [{T, i, u}]; turnOn / turnOff: [{T, uRef, i, E}].
 std::vector<LossCurve> curves(const Napi::Value& value, const std::string& field, bool switching) {
   std::vector<LossCurve> out;
-  if (!value.IsArray()) throwInvalid(value.Env(), field, "an array of measured curves");
+  if (!value.IsArray()) netlistArgs(value).expected(field, "an array of measured curves");
   Napi::Array array = value.As<Napi::Array>();
   for (uint32_t k = 0; k < array.Length(); ++k) {
     const std::string at = field + "[" + std::to_string(k) + "]";
-    Napi::Object c = objectAt(array.Get(k), at);
+    Napi::Object c = netlistArgs(array.Get(k)).object(array.Get(k), at);
     LossCurve curve;
-    curve.T = numberAt(c.Get("T"), at + ".T");
+    curve.T = netlistArgs(c.Get("T")).number(c.Get("T"), at + ".T");
     curve.i = numbersAt(c.Get("i"), at + ".i");
     if (switching) {
-      curve.uRef = numberAt(c.Get("uRef"), at + ".uRef");
+      curve.uRef = netlistArgs(c.Get("uRef")).number(c.Get("uRef"), at + ".uRef");
       curve.y = numbersAt(c.Get("E"), at + ".E");
     } else {
       curve.y = numbersAt(c.Get("u"), at + ".u");
@@ -53,12 +43,12 @@ std::vector<LossCurve> curves(const Napi::Value& value, const std::string& field
 std::map<std::string, LossModelSpec> toLossModels(const Napi::Value& value) {
   std::map<std::string, LossModelSpec> out;
   if (value.IsUndefined()) return out;
-  Napi::Object models = objectAt(value, "lossModels");
+  Napi::Object models = netlistArgs(value).object(value, "lossModels");
   Napi::Array keys = models.GetPropertyNames();
   for (uint32_t i = 0; i < keys.Length(); ++i) {
     const std::string key = keys.Get(i).As<Napi::String>().Utf8Value();
     const std::string field = "lossModels." + key;
-    Napi::Object m = objectAt(models.Get(key), field);
+    Napi::Object m = netlistArgs(models.Get(key)).object(models.Get(key), field);
     LossModelSpec spec;
     spec.conduction = curves(m.Get("conduction"), field + ".conduction", false);
     spec.turnOn = curves(m.Get("turnOn"), field + ".turnOn", true);

@@ -36,11 +36,4 @@ Napi::Error toJsError(Napi::Env env, const CapturedError& error) {
   return js;
 }
 
-void throwInvalid(Napi::Env env, const std::string& field, const std::string& expected) {
-  Napi::Error js = Napi::TypeError::New(env, field + " must be " + expected);
-  js.Value().Set("code", "NETLIST_INVALID");
-  js.Value().Set("field", field);
-  throw js;
-}
-
 }  // namespace pesim::addon

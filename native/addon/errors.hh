@@ -23,7 +23,5 @@ struct CapturedError {
 
 CapturedError capture(const std::exception_ptr& failure);
 Napi::Error toJsError(Napi::Env env, const CapturedError& error);
-// Input that JavaScript handed over in the wrong shape: code NETLIST_INVALID, the field named.
-[[noreturn]] void throwInvalid(Napi::Env env, const std::string& field, const std::string& expected);
 
 }  // namespace pesim::addon

@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include "args.hh"
 #include "errors.hh"
 #include "pesim/errors.hpp"
 #include "pesim/parquet.hpp"
@@ -21,11 +22,7 @@ namespace pesim::addon {
 
 namespace {
 
-[[noreturn]] void invalid(const std::string& field, const std::string& message) {
-  throw InputError(ErrorCode::EncodeInvalid, field, message);
-}
-
-std::string indexed(const char* field, std::size_t i) { return std::string(field) + "[" + std::to_string(i) + "]"; }
+Args encoderArgs(const Napi::Value& value) { return Args(value.Env(), "ENCODE_INVALID"); }
 
 struct Arguments {
   std::vector<std::string> names;
@@ -35,53 +32,40 @@ struct Arguments {
 };
 
 void readColumns(const Napi::Value& value, Arguments& out) {
-  if (!value.IsArray()) invalid("columns", "columns must be an array of Float64Array");
-  const Napi::Array array = value.As<Napi::Array>();
+  const Args args = encoderArgs(value);
+  const Napi::Array array = args.array(value, "columns", "Float64Array");
   const uint32_t count = array.Length();
-  if (count == 0) invalid("columns", "columns must hold at least one column");
+  if (count == 0) args.invalid("columns", "columns must hold at least one column");
   out.columns.reserve(count);
   for (uint32_t i = 0; i < count; ++i) {
-    const Napi::Value item = array.Get(i);
-    if (!item.IsTypedArray() || item.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
-      invalid(indexed("columns", i), indexed("columns", i) + " must be a Float64Array");
-    }
-    const Napi::Float64Array column = item.As<Napi::Float64Array>();
+    const std::string field = Args::indexed("columns", i);
+    const Napi::Float64Array column = args.float64Array(array.Get(i), field);
     if (i == 0) out.rows = column.ElementLength();
     if (column.ElementLength() != out.rows) {
-      invalid(indexed("columns", i), indexed("columns", i) + " has " + std::to_string(column.ElementLength()) +
-                                         " values but columns[0] has " + std::to_string(out.rows));
+      args.invalid(field, field + " has " + std::to_string(column.ElementLength()) + " values but columns[0] has " + std::to_string(out.rows));
     }
     out.columns.push_back(column.Data());  // read in place: the caller keeps the arrays alive
   }
 }
 
 void readNames(const Napi::Value& value, Arguments& out) {
-  if (!value.IsArray()) invalid("names", "names must be an array of strings");
-  const Napi::Array array = value.As<Napi::Array>();
+  const Args args = encoderArgs(value);
+  const Napi::Array array = args.array(value, "names", "strings");
   if (array.Length() != out.columns.size()) {
-    invalid("names", "names has " + std::to_string(array.Length()) + " entries but there are " +
-                         std::to_string(out.columns.size()) + " columns");
+    args.invalid("names", "names has " + std::to_string(array.Length()) + " entries but there are " + std::to_string(out.columns.size()) + " columns");
   }
-  out.names.reserve(array.Length());
-  for (uint32_t i = 0; i < array.Length(); ++i) {
-    const Napi::Value item = array.Get(i);
-    if (!item.IsString()) invalid(indexed("names", i), indexed("names", i) + " must be a string");
-    out.names.push_back(item.As<Napi::String>().Utf8Value());  // keeps embedded NUL characters
-  }
+  out.names = args.strings(array, "names");
 }
 
 void readMetadata(const Napi::Value& value, Arguments& out) {
-  if (!value.IsObject() || value.IsArray() || value.IsFunction()) {
-    invalid("metadata", "metadata must be an object whose values are strings");
-  }
+  const Args args = encoderArgs(value);
+  if (!value.IsObject() || value.IsArray() || value.IsFunction()) args.expected("metadata", "an object whose values are strings");
   const Napi::Object object = value.As<Napi::Object>();
   const Napi::Array keys = object.GetPropertyNames();
   for (uint32_t i = 0; i < keys.Length(); ++i) {
     const Napi::Value key = keys.Get(i);
     const std::string name = key.ToString().Utf8Value();
-    const Napi::Value item = object.Get(key);
-    if (!item.IsString()) invalid("metadata." + name, "metadata." + name + " must be a string");
-    out.options.metadata.emplace_back(name, item.As<Napi::String>().Utf8Value());
+    out.options.metadata.emplace_back(name, args.string(object.Get(key), "metadata." + name));
   }
 }
 
@@ -92,7 +76,7 @@ Arguments readArguments(const Napi::CallbackInfo& info, std::size_t first = 0) {
   readColumns(info[first], args);
   readNames(info[first + 1], args);
   readMetadata(info[first + 2], args);
-  if (!info[first + 3].IsString()) invalid("codec", "codec must be one of none, snappy, gzip, lz4");
+  if (!info[first + 3].IsString()) encoderArgs(info[first + 3]).expected("codec", "one of none, snappy, gzip, lz4");
   args.options.codec = parquet::codecFromName(info[first + 3].As<Napi::String>().Utf8Value());
   args.options.createdBy = "pesim";
   return args;

@@ -16,6 +16,7 @@
 #endif
 
 #include "convert.hh"
+#include "args.hh"
 #include "errors.hh"
 #include "promise_worker.hh"
 #include "pesim/engine.hpp"
@@ -28,13 +29,13 @@ namespace {
 RunControl toRunControl(const Napi::Value& value) {
   RunControl control;
   if (value.IsUndefined() || value.IsNull()) return control;
-  if (!value.IsObject()) throwInvalid(value.Env(), "control", "an object");
+  if (!value.IsObject()) netlistArgs(value).expected("control", "an object");
   Napi::Object o = value.As<Napi::Object>();
   Napi::Value flags = o.Get("flags");
   if (!flags.IsUndefined()) {
     if (!flags.IsTypedArray() || flags.As<Napi::TypedArray>().TypedArrayType() != napi_int32_array ||
         flags.As<Napi::Int32Array>().ElementLength() < kFlagCount) {
-      throwInvalid(value.Env(), "control.flags", "an Int32Array of at least 2 elements");
+      netlistArgs(value).expected("control.flags", "an Int32Array of at least 2 elements");
     }
     control.flags = flags.As<Napi::Int32Array>().Data();
   }
@@ -42,7 +43,7 @@ RunControl toRunControl(const Napi::Value& value) {
   if (!progress.IsUndefined()) {
     if (!progress.IsTypedArray() || progress.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array ||
         progress.As<Napi::Float64Array>().ElementLength() < kProgressCount) {
-      throwInvalid(value.Env(), "control.progress", "a Float64Array of at least 5 elements");
+      netlistArgs(value).expected("control.progress", "a Float64Array of at least 5 elements");
     }
     control.progress = progress.As<Napi::Float64Array>().Data();
   }
@@ -50,10 +51,9 @@ RunControl toRunControl(const Napi::Value& value) {
 }
 
 // Faults in the pages of the fresh sample arrays on a helper thread while the run computes. The
-// first write to each 4 KiB page of fresh memory costs a kernel trap plus zeroing: for the 12.8 MB
-// of a 200 000-step run recording 8 arrays that is ~7 ms on the benchmark machine, a third of the
-// run again. The recorder writes the arrays front to back, all at the same index, so the helper
-// walks them the same way, one chunk of each at a time, and runs ahead of it. MADV_POPULATE_WRITE
+// first write to each 4 KiB page of fresh memory costs a kernel trap plus zeroing, for the arrays
+// of a long run a large fraction of the run again (the engine section of `npm run bench`). The
+// recorder writes the arrays front to back, all at the same index, so the helper walks them the same way, one chunk of each at a time, and runs ahead of it. MADV_POPULATE_WRITE
 // (Linux ≥ 5.14) maps pages writable without touching their contents: it never races with the
 // recorder's writes. Pages already mapped (memory that malloc reuses) cost it little; where the
 // call is unavailable the helper stops and the recorder takes the faults itself, as before.
@@ -177,12 +177,12 @@ class ReusableMemory {
 ReusableMemory toReusableMemory(const Napi::Value& value) {
   ReusableMemory memory;
   if (value.IsUndefined() || value.IsNull()) return memory;
-  if (!value.IsArray()) throwInvalid(value.Env(), "reuse", "an array of Float64Array");
+  if (!value.IsArray()) netlistArgs(value).expected("reuse", "an array of Float64Array");
   const Napi::Array list = value.As<Napi::Array>();
   for (uint32_t i = 0; i < list.Length(); ++i) {
     const Napi::Value item = list.Get(i);
     if (!item.IsTypedArray() || item.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) {
-      throwInvalid(value.Env(), "reuse[" + std::to_string(i) + "]", "a Float64Array");
+      netlistArgs(value).expected("reuse[" + std::to_string(i) + "]", "a Float64Array");
     }
     const Napi::Value buffer = item.As<Napi::TypedArray>().ArrayBuffer();
     if (buffer.IsArrayBuffer()) memory.offer(buffer.As<Napi::ArrayBuffer>());  // never a SharedArrayBuffer

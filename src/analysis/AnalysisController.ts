@@ -1,8 +1,8 @@
 // HTTP interface of signal analysis (/api/v1/analysis): characteristics, Fourier coefficients and
 // RMS of raw samples or of a stored simulation signal. Thin: AnalysisService does the work,
-// AnalysisPresenter shapes the bodies. Definitions: docs/analysis.md and decisions.md §1.4.
+// AnalysisPresenter shapes the bodies. Definitions: docs/analysis.md and docs/spec/decisions.md §1.4.
 import { Body, Controller, Example, Post, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
+import type { SimulationService } from '../simulations/SimulationService.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { AnalysisService } from './AnalysisService.js';
 import { presentCharacteristics, presentFourier } from './AnalysisPresenter.js';
@@ -10,6 +10,11 @@ import type { CharacteristicsRequest, CharacteristicsResponse, FourierRequest, F
 
 const ID = '3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b';
 const AT = '2025-01-01T12:00:00.000Z';
+
+/** What the analysis endpoints need of the service: the stored waveforms of a simulation. */
+export interface AnalysisDeps {
+  simulations: Pick<SimulationService, 'result'>;
+}
 
 @Route('api/v1/analysis')
 @Tags('analysis')
@@ -19,11 +24,12 @@ const AT = '2025-01-01T12:00:00.000Z';
 @Response<ErrorBody>(404, 'Unknown simulation', { error: 'SIMULATION_NOT_FOUND', message: `No simulation ${ID}; GET /api/v1/simulations lists them`, path: '/api/v1/analysis/characteristics', timestamp: AT })
 @Response<ErrorBody>(409, 'The simulation has not completed', { error: 'INVALID_STATE', message: `Simulation ${ID} is running; its results exist once it is completed`, path: '/api/v1/analysis/characteristics', timestamp: AT })
 @Response<ErrorBody>(413, 'Body larger than sim.api.max-body-size')
+@Response<ErrorBody>(422, 'A measure of finite samples lies beyond the double range (peakToPeak of ±1e308)', { error: 'RESULT_NOT_FINITE', message: 'peakToPeak of these samples exceed the range of a double (±1.8e308)', details: [{ field: 'peakToPeak', message: 'not a finite number' }], path: '/api/v1/analysis/characteristics', timestamp: AT })
 @Response<ErrorBody>(500, 'Internal error')
 export class AnalysisController extends Controller {
   private readonly analysis: AnalysisService;
 
-  constructor(services: ServiceContext) {
+  constructor(services: AnalysisDeps) {
     super();
     this.analysis = new AnalysisService((id) => services.simulations.result(id));
   }

@@ -4,7 +4,7 @@
 import {
   AnalysisError, characteristics, DEFAULT_HARMONICS, fourier, MAX_HARMONICS, rms, type Characteristics, type FourierResult,
 } from '../engine/analysis.js';
-import { validationError } from '../http/errors.js';
+import { AppError, validationError } from '../http/errors.js';
 import type { CharacteristicsRequest, FourierRequest, RmsRequest } from './model.js';
 import { resolveSamples, type ResultReader } from './signal-source.js';
 
@@ -14,14 +14,27 @@ function asValidation(error: unknown): unknown {
   return validationError(error.message, [{ field, message: error.message }]);
 }
 
+/**
+ * The engine scales its sums, so finite samples give finite measures unless a measure itself lies
+ * beyond the double range (the peak-to-peak of ±1e308): that is a 422 naming the measure.
+ */
+function requireFinite<T extends object>(result: T): T {
+  const infinite = Object.entries(result).filter(([, v]) => typeof v === 'number' && !Number.isFinite(v)).map(([k]) => k);
+  if (infinite.length > 0) {
+    throw new AppError(422, 'RESULT_NOT_FINITE', `${infinite.join(', ')} of these samples exceed the range of a double (±1.8e308)`, infinite.map((field) => ({ field, message: 'not a finite number' })));
+  }
+  return result;
+}
+
 export class AnalysisService {
   constructor(private readonly readResult: ResultReader) {}
 
   async characteristics(body: CharacteristicsRequest): Promise<Characteristics> {
     const { data, sampleRate } = await resolveSamples(body, this.readResult, true);
-    return characteristics(data, sampleRate ?? Number.NaN, { baseFrequency: body.baseFrequency }).catch((e: unknown) => {
+    const result = await characteristics(data, sampleRate ?? Number.NaN, { baseFrequency: body.baseFrequency }).catch((e: unknown) => {
       throw asValidation(e);
     });
+    return requireFinite(result);
   }
 
   async fourier(body: FourierRequest, harmonics = DEFAULT_HARMONICS): Promise<FourierResult> {
@@ -31,15 +44,17 @@ export class AnalysisService {
       ]);
     }
     const { data, sampleRate } = await resolveSamples(body, this.readResult, true);
-    return fourier(data, sampleRate ?? Number.NaN, { baseFrequency: body.baseFrequency, harmonics }).catch((e: unknown) => {
+    const result = await fourier(data, sampleRate ?? Number.NaN, { baseFrequency: body.baseFrequency, harmonics }).catch((e: unknown) => {
       throw asValidation(e);
     });
+    return requireFinite(result);
   }
 
   async rms(body: RmsRequest): Promise<number> {
     const { data } = await resolveSamples(body, this.readResult, false);
-    return rms(data).catch((e: unknown) => {
+    const value = await rms(data).catch((e: unknown) => {
       throw asValidation(e);
     });
+    return requireFinite({ rms: value }).rms;
   }
 }

@@ -3,10 +3,10 @@
 // service does the work, the presenter shapes the bodies.
 import { readFile, rm } from 'node:fs/promises';
 import { Body, Controller, Delete, Example, Get, Path, Post, Put, Query, Response, Route, Security, SuccessResponse, Tags, UploadedFile } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { validationError } from '../http/errors.js';
 import { paging } from '../http/paging.js';
+import type { CircuitService } from './CircuitService.js';
 import {
   presentCircuit, presentComponents, type Circuit, type CircuitList, type ComponentList, type SolverType, type ValidationResult,
 } from './CircuitPresenter.js';
@@ -44,6 +44,11 @@ const EXAMPLE: Circuit = {
   createdAt: '2025-01-01T12:00:00.000Z',
 };
 
+/** What the circuit endpoints need of the service. */
+export interface CircuitDeps {
+  circuits: CircuitService;
+}
+
 @Route('api/v1/circuits')
 @Tags('circuits')
 @Security('api_key')
@@ -52,7 +57,7 @@ const EXAMPLE: Circuit = {
 @Response<ErrorBody>(404, 'Unknown circuit', { error: 'CIRCUIT_NOT_FOUND', message: 'No circuit 42', path: '/api/v1/circuits/42/info', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
 export class CircuitController extends Controller {
-  constructor(private readonly services: ServiceContext) {
+  constructor(private readonly services: CircuitDeps) {
     super();
   }
 
@@ -71,6 +76,7 @@ export class CircuitController extends Controller {
     if (!part?.filepath) throw validationError('Send the circuit file as the multipart part "file"', [{ field: 'file', message: 'is required' }]);
     try {
       const bytes = await readFile(part.filepath);
+      if (bytes.length === 0) throw validationError('The uploaded circuit file is empty', [{ field: 'file', message: 'is empty; expected a GeckoCIRCUITS .ipes file, a SPICE deck or a pesim JSON netlist' }]);
       const record = await this.services.circuits.parse(bytes, part.originalFilename ?? undefined);
       this.setStatus(201);
       this.setHeader('Location', `/api/v1/circuits/${record.id}/info`);

@@ -1,4 +1,4 @@
-// Response shapes of the circuit endpoints (decisions.md §1.3): the circuit record, its component
+// Response shapes of the circuit endpoints (docs/spec/decisions.md §1.3): the circuit record, its component
 // list and the validation result. The only place these bodies are built.
 import type { Netlist, ParamValue, SolverMethod } from '../formats/netlist.js';
 import type { CircuitRecord } from '../store/types.js';

@@ -18,10 +18,11 @@ export interface SettingsPatch {
 }
 
 /** Checks simulation settings; returns the netlist with them applied. */
-export function applySettings(netlist: Netlist, patch: SettingsPatch, prefix = ''): Netlist {
+export function applySettings(netlist: Netlist, patch: SettingsPatch, prefix = '', names: Partial<Record<keyof SettingsPatch, string>> = {}): Netlist {
   const settings = { ...netlist.settings };
-  const positive = (field: string, value: number | undefined): void => {
-    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw validationError(`${prefix}${field} must be a positive number of seconds`, [{ field: `${prefix}${field}`, message: 'must be a positive number' }]);
+  const positive = (key: keyof SettingsPatch, value: number | undefined): void => {
+    const field = `${prefix}${names[key] ?? key}`;
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw validationError(`${field} must be a positive number of seconds`, [{ field, message: 'must be a positive number' }]);
   };
   positive('simulationDuration', patch.simulationDuration);
   positive('timeStep', patch.timeStep);
@@ -49,7 +50,7 @@ export function applyOverrides(netlist: Netlist, overrides: ParameterOverrides, 
     throw circuitProblem(error, field);
   }
   const copy = structuredClone(netlist);
-  const owners = new Map([...copy.elements, ...(copy.blocks ?? [])].map((item) => [item.name, item]));
+  const owners = new Map([...copy.elements, ...(copy.blocks ?? []), ...(copy.thermal ?? [])].map((item) => [item.name, item]));
   for (const [key, value] of Object.entries(overrides)) {
     if (key.startsWith('$')) {
       copy.parameters = { ...(copy.parameters ?? {}), [key.slice(1)]: value };

@@ -1,10 +1,8 @@
-// Output helpers of the command line: user-facing signal names, CSV text, and the signal file
-// `pesim run --out` writes (.csv as plain `time,<signal>,...` text; .parquet through the result
-// cache's Parquet codec: one Float64 column per signal, snappy-compressed, written atomically).
-import { writeFile } from 'node:fs/promises';
+// Output helpers of the command line: user-facing signal names and the signal file `pesim run --out`
+// writes (.csv or .parquet, by the same writer as the remote control's exportData).
+import { exportResult } from '../control/export-data.js';
 import type { SimulationResult } from '../engine/index.js';
 import type { CircuitFormat } from '../formats/read.js';
-import { writeResult } from '../jobs/cache/formats/index.js';
 
 /**
  * Maps channel keys to the names users see: for SPICE decks the channel labels (`V(out)`,
@@ -16,15 +14,6 @@ export function signalNames(result: SimulationResult, format: CircuitFormat): Ma
     names.set(channel.key, format === 'spice' && channel.label ? channel.label : channel.key);
   }
   return names;
-}
-
-export function toCsv(result: SimulationResult, names: Map<string, string>): string {
-  const keys = [...names.keys()];
-  const lines = [['time', ...keys.map((k) => names.get(k))].join(',')];
-  for (let i = 0; i < result.time.length; i++) {
-    lines.push([result.time[i], ...keys.map((k) => result.signals[k][i])].join(','));
-  }
-  return lines.join('\n') + '\n';
 }
 
 export const OUTPUT_EXTENSIONS = ['.csv', '.parquet'] as const;
@@ -39,11 +28,5 @@ export function checkOutputPath(path: string): void {
 /** Writes the recorded signals under their user-facing names, as CSV or Parquet by extension. */
 export async function writeSignals(path: string, result: SimulationResult, names: Map<string, string>): Promise<void> {
   checkOutputPath(path);
-  if (path.toLowerCase().endsWith('.csv')) {
-    await writeFile(path, toCsv(result, names));
-    return;
-  }
-  const signals: Record<string, Float64Array> = {};
-  for (const [key, name] of names) signals[name] = result.signals[key];
-  await writeResult(path, { time: result.time, signals, measurements: result.measurements, stats: result.stats }, 'parquet', 'snappy');
+  await exportResult(path, path.toLowerCase().endsWith('.csv') ? 'csv' : 'parquet', result, names);
 }

@@ -1,12 +1,14 @@
 // `pesim run FILE`: simulates a circuit file with a progress bar on a terminal, prints the
 // measurements (or exactly the documented JSON with --json) and optionally writes the signals.
+// The engine, the readers and the writers are imported when the command runs (see main.ts).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { simulate, type Progress, type SimulationResult } from '../engine/index.js';
-import { SOLVER_METHODS, type Netlist, type SolverMethod } from '../formats/netlist.js';
-import { readCircuitFile } from '../formats/read.js';
-import { companionFiles } from './companion.js';
-import { checkOutputPath, signalNames, writeSignals } from './output.js';
+import type { SimulationResult } from '../engine/index.js';
+import type { Netlist, SolverMethod } from '../formats/netlist.js';
+import { examples } from './help.js';
+
+/** The solver names for the help text, checked against the type (the netlist module loads a schema compiler). */
+const SOLVER_NAMES = Object.keys({ 'backward-euler': 1, trapezoidal: 1, 'gear-shichman': 1 } satisfies Record<SolverMethod, 1>);
 
 interface RunOptions {
   tend?: string;
@@ -36,12 +38,12 @@ export function parseParameters(pairs: string[]): Record<string, number> {
   return out;
 }
 
-function applySettings(netlist: Netlist, o: RunOptions): Netlist {
+function applySettings(netlist: Netlist, o: RunOptions, solvers: readonly SolverMethod[]): Netlist {
   const settings = { ...netlist.settings };
   if (o.tend) settings.tEnd = positiveNumber(o.tend, '--tend');
   if (o.dt) settings.dt = positiveNumber(o.dt, '--dt');
   if (o.solver) {
-    if (!SOLVER_METHODS.includes(o.solver as SolverMethod)) throw new Error(`--solver must be one of ${SOLVER_METHODS.join(', ')}`);
+    if (!solvers.includes(o.solver as SolverMethod)) throw new Error(`--solver must be one of ${solvers.join(', ')}`);
     settings.solver = o.solver as SolverMethod;
   }
   // Measurement window: default the last 20 % of the run.
@@ -51,23 +53,19 @@ function applySettings(netlist: Netlist, o: RunOptions): Netlist {
   return { ...netlist, settings };
 }
 
-function progressBar(): ((p: Progress) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  return (p) => {
-    const width = 30;
-    const filled = Math.round((p.percent / 100) * width);
-    const label = p.phase === 'pre-simulation' ? 'pre-sim' : 'simulate';
-    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.percent.toFixed(0).padStart(3)}%${p.phase === 'done' ? '\n' : ''}`);
-  };
+/**
+ * A measurement as users see it: `SCOPE.1.ch1_avg` (src/engine/measurement-names.ts); for SPICE
+ * decks the channel's label in place of its key (`V(out)_avg`), as in the signal names.
+ */
+function measurementLabel(key: string, names: Map<string, string>, nameOf: (key: string) => string): string {
+  const named = nameOf(key);
+  const cut = named.lastIndexOf('_');
+  return `${names.get(named.slice(0, cut)) ?? named.slice(0, cut)}${named.slice(cut)}`;
 }
 
-function jsonSummary(result: SimulationResult, names: Map<string, string>): string {
+function jsonSummary(result: SimulationResult, names: Map<string, string>, nameOf: (key: string) => string): string {
   const measurements: Record<string, number> = {};
-  for (const [key, value] of Object.entries(result.measurements)) {
-    const dot = key.lastIndexOf('.');
-    const name = names.get(key.slice(0, dot)) ?? key.slice(0, dot);
-    measurements[`${name}.${key.slice(dot + 1)}`] = value;
-  }
+  for (const [key, value] of Object.entries(result.measurements)) measurements[measurementLabel(key, names, nameOf)] = value;
   const losses = result.losses.length > 0 ? { losses: result.losses } : {};
   return JSON.stringify({ signals: [...names.values()], measurements, ...losses, stats: result.stats }, null, 2);
 }
@@ -91,26 +89,42 @@ export function registerRun(program: Command): void {
     .argument('<file>', 'circuit file')
     .option('--tend <s>', 'simulated time [s] (default: the file\'s)')
     .option('--dt <s>', 'time step [s] (default: the file\'s)')
-    .option('--solver <method>', `one of ${SOLVER_METHODS.join(', ')}`)
+    .option('--solver <method>', `one of ${SOLVER_NAMES.join(', ')}`)
     .option('--param <KEY=VALUE>', 'parameter override, repeatable (R.1.R=10, $Vin=48)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--out <file>', 'write the signals (.csv or .parquet)')
     .option('--json', 'print {signals, measurements, losses (when the run has loss models), stats} as JSON')
     .option('--from <s>', 'measurement window start [s] (default 80 % of the run)')
     .option('--to <s>', 'measurement window end [s] (default the end)')
+    .addHelpText('after', examples(
+      ['pesim run bench/peers/buck.cir', 'simulate a SPICE deck; print the measurements of the last 20 % of the run'],
+      ['pesim run buck.ipes --tend 0.02 --dt 1e-7 --json', 'a GeckoCIRCUITS file with another end time and step, as JSON'],
+      ['pesim run buck.ipes --param \'$Vin=60\' --param R.1.R=10 --out vout.parquet', 'with parameter overrides; the signals written to Parquet'],
+      ['pesim run rc.json --from 0.004 --to 0.005 --solver trapezoidal', 'a JSON netlist, measured over 4–5 ms'],
+    ))
     .action(async (file: string, o: RunOptions) => {
-      if (o.out) checkOutputPath(o.out);
-      const read = await readCircuitFile(await readFile(file), file, { companion: companionFiles(file) });
+      const [{ simulate, measurementName }, { SOLVER_METHODS }, { readCircuitFile }, { companionFiles }, output, { deckFiles }] = await Promise.all([
+        import('../engine/index.js'), import('../formats/netlist.js'), import('../formats/read.js'),
+        import('../formats/companion.js'), import('./output.js'), import('../formats/deck-files.js'),
+      ]);
+      if (o.out) output.checkOutputPath(o.out);
+      const read = await readCircuitFile(await readFile(file), file, { companion: companionFiles(file), files: deckFiles(file) });
       for (const warning of read.warnings) console.error(`warning: ${warning}`);
-      const netlist = applySettings(read.netlist, o);
-      const result = await simulate(netlist, { parameters: parseParameters(o.param), onProgress: progressBar(), progressIntervalMs: 100 });
+      const netlist = applySettings(read.netlist, o, SOLVER_METHODS);
+      const bar = process.stderr.isTTY ? (await import('./progress.js')).simulationProgress() : undefined;
+      let result: SimulationResult;
+      try {
+        result = await simulate(netlist, { parameters: parseParameters(o.param), onProgress: bar?.onProgress, progressIntervalMs: 100 });
+      } finally {
+        bar?.stop();
+      }
       for (const warning of result.warnings) console.error(`warning: ${warning}`);
-      const names = signalNames(result, read.format);
-      if (o.out) await writeSignals(o.out, result, names);
+      const names = output.signalNames(result, read.format);
+      if (o.out) await output.writeSignals(o.out, result, names);
       if (o.json) {
-        console.log(jsonSummary(result, names));
+        console.log(jsonSummary(result, names, measurementName));
         return;
       }
-      for (const [key, value] of Object.entries(result.measurements)) console.log(`${key.padEnd(32)} ${value.toPrecision(6)}`);
+      for (const [key, value] of Object.entries(result.measurements)) console.log(`${measurementLabel(key, names, measurementName).padEnd(32)} ${value.toPrecision(6)}`);
       for (const line of lossLines(result)) console.log(line);
       console.log(`${result.stats.steps} steps in ${result.stats.wallMs.toFixed(1)} ms`);
     });

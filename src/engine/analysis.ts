@@ -131,7 +131,7 @@ export function rmsSync(data: Samples): number {
 /**
  * Bins 0..N/2 of the unnormalised DFT, interleaved [re0, im0, re1, im1, ...] (length 2·(⌊N/2⌋+1)).
  * Power-of-two N take their FFT plan from a cache the addon keeps per thread (4 sizes at most), so
- * only the first call of a size pays for building it (~20 ms at 2^20).
+ * only the first call of a size pays for building it.
  * `out`, when given, receives the spectrum and is returned (a Float64Array of exactly that length,
  * not sharing memory with `data`): repeated transforms of one size then allocate nothing. With the
  * Promise form, do not read or modify `out` before it resolves.

@@ -1,7 +1,9 @@
-// Loads the native addon: a prebuilt binary from prebuilds/<platform>-<arch>/ if present, else the
-// local build (build/Release, from cmake-js; build-gyp/Release, from node-gyp). Explains how to
-// build it when none loads.
-import { existsSync, readFileSync } from 'node:fs';
+// Loads the native addon: PESIM_ADDON_PATH when set (only that file), else a build from source
+// (build/Release, from cmake-js or an install with --build-from-source; build-gyp/Release, from
+// `npm run build:gyp`), else the prebuilt binary of prebuilds/<platform>-<arch>/ that fits this
+// Node and C library (chosen with node-gyp-build's tag matching, as prebuildify names them).
+// Explains how to build it when none loads.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,13 +25,33 @@ export function packageRoot(): string {
   }
 }
 
+interface PrebuildTags { file: string }
+/** The tag matching node-gyp-build exports (the names prebuildify gives: node.napi.glibc.node). */
+interface NodeGypBuildTags {
+  parseTags(file: string): PrebuildTags | undefined;
+  matchTags(runtime: string, abi: string): (tags: PrebuildTags | undefined) => boolean;
+  compareTags(runtime: string): (a: PrebuildTags, b: PrebuildTags) => number;
+}
+
+/** The prebuilt binaries of prebuilds/<platform>-<arch>/ that fit this process, best first. */
+export function prebuildCandidates(root = packageRoot()): string[] {
+  const folder = join(root, 'prebuilds', `${process.platform}-${process.arch}`);
+  if (!existsSync(folder)) return [];
+  const tags = require('node-gyp-build') as NodeGypBuildTags;
+  return readdirSync(folder)
+    .map((file) => tags.parseTags(file))
+    .filter(tags.matchTags('node', process.versions.modules))
+    .map((t) => t!)
+    .sort(tags.compareTags('node'))
+    .map((t) => join(folder, t.file));
+}
+
 export function addonCandidates(root = packageRoot()): string[] {
-  const fromEnv = process.env.PESIM_ADDON_PATH ? [process.env.PESIM_ADDON_PATH] : [];
+  if (process.env.PESIM_ADDON_PATH) return [process.env.PESIM_ADDON_PATH];
   return [
-    ...fromEnv,
-    join(root, 'prebuilds', `${process.platform}-${process.arch}`, 'pesim.node'),
     join(root, 'build', 'Release', 'pesim.node'),
     join(root, 'build-gyp', 'Release', 'pesim.node'),
+    ...prebuildCandidates(root),
   ];
 }
 
@@ -61,8 +83,10 @@ export function loadBinding(): NativeBinding {
     }
   }
   const tried = failures.length > 0 ? `\nLoad failures:\n  ${failures.join('\n  ')}` : '';
+  const where = process.env.PESIM_ADDON_PATH ? ` PESIM_ADDON_PATH=${process.env.PESIM_ADDON_PATH} does not load.` : '';
   const error = new Error(
-    'pesim: the native engine is not built. Run `npm run build:native` in ' + packageRoot() +
+    `pesim: the native engine cannot be loaded: no prebuilt binary fits ${process.platform}-${process.arch} and there is no local build.${where}` +
+      ' Build it from source: `npm rebuild pesim --build-from-source` (in a checkout: `npm run build:native`) in ' + packageRoot() +
       ' (needs cmake ≥ 3.16, a C++17 compiler, Eigen 3.4, snappy, lz4 and zlib:' +
       ' `sudo apt-get install -y cmake g++ libeigen3-dev libsnappy-dev liblz4-dev zlib1g-dev`).' +
       tried,

@@ -9,3 +9,7 @@ export {
 export type { EngineErrorCode } from './errors.js';
 export type { DeviceLossSummary, RunStats } from './types.js';
 export * as analysis from './analysis.js';
+export {
+  MEASUREMENT_STATISTICS, measurementName, channelMeasurementName, engineMeasurementKey, namedMeasurements, measurement,
+} from './measurement-names.js';
+export type { MeasurementStatistic } from './measurement-names.js';

@@ -1,7 +1,8 @@
 // The canonical netlist: the one data structure every reader produces, every service stores and the
 // engine simulates. This file holds its TypeScript type, its JSON Schema, and the resolution of
 // global parameters (`$name` references) and parameter overrides (`R.1.R`, `$name`) into numbers.
-import { Ajv, type ErrorObject } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import { NetlistError } from './errors.js';
 
 export const NETLIST_FORMAT = 'pesim-netlist/1';
@@ -46,11 +47,13 @@ export interface LossModel {
 export type ElementType =
   | 'R' | 'L' | 'C' | 'K' | 'TRANS' | 'V' | 'I' | 'E' | 'F' | 'G' | 'H'
   | 'S' | 'VSW' | 'CSW' | 'D' | 'THYR' | 'IGBT' | 'MOSFET'
-  | 'OPV';
+  | 'OPV'
+  | 'PMSM';
 
 export const ELEMENT_TYPES: readonly ElementType[] = [
   'R', 'L', 'C', 'K', 'TRANS', 'V', 'I', 'E', 'F', 'G', 'H', 'S', 'VSW', 'CSW', 'D', 'THYR', 'IGBT', 'MOSFET',
   'OPV',
+  'PMSM',
 ];
 
 export type BlockType =
@@ -71,7 +74,7 @@ export const BLOCK_TYPES: readonly BlockType[] = [
   ...THERMAL_BLOCK_TYPES,
 ];
 
-/** A power-circuit element. Terminal order and parameters per type: see README "Netlist". */
+/** A power-circuit element. Terminal order and parameters per type: see docs/netlist.md. */
 export interface NetlistElement {
   name: string;
   type: ElementType;
@@ -234,8 +237,28 @@ export const netlistSchema = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateSchema = ajv.compile(netlistSchema);
+/** The Ajv options of the schema's validator (also those of its precompiled form: scripts/build-validators.mjs). */
+export const NETLIST_VALIDATOR_OPTIONS: AjvOptions = { allErrors: true, strict: false };
+
+const require = createRequire(import.meta.url);
+let validateSchema: ValidateFunction | undefined;
+
+/**
+ * The schema's validator, made on first use: the standalone code the build precompiles next to the
+ * compiled module (netlist-validator.cjs), else (running from the TypeScript sources) compiled with
+ * Ajv here. Importing Ajv and compiling the schema take ≈ 0.1 s that neither importing this module
+ * nor a `pesim run` should pay.
+ */
+function schemaValidator(): ValidateFunction {
+  if (validateSchema) return validateSchema;
+  try {
+    validateSchema = require('./netlist-validator.cjs') as ValidateFunction;
+  } catch {
+    const ajv = require('ajv') as { Ajv: new (options: AjvOptions) => Ajv };
+    validateSchema = new ajv.Ajv(NETLIST_VALIDATOR_OPTIONS).compile(netlistSchema);
+  }
+  return validateSchema;
+}
 
 function describeSchemaError(error: ErrorObject): { field: string; message: string } {
   const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(netlist)';
@@ -251,12 +274,26 @@ function describeSchemaError(error: ErrorObject): { field: string; message: stri
 
 /** Checks the shape of a netlist (types, required fields). The engine checks the circuit itself. */
 export function assertNetlistShape(value: unknown): asserts value is Netlist {
-  if (validateSchema(value)) return;
-  const details = (validateSchema.errors ?? [])
+  const validate = schemaValidator();
+  if (validate(value)) return;
+  const details = (validate.errors ?? [])
     .filter((e) => e.keyword !== 'oneOf')
     .map(describeSchemaError);
   const first = details[0] ?? { field: '(netlist)', message: 'is invalid' };
   throw new NetlistError('NETLIST_INVALID', `Netlist field ${first.field} ${first.message}`, details);
+}
+
+/**
+ * The key of a scope channel in results (`SCOPE.1.ch2` for the second input of SCOPE.1), as the
+ * engine names it (native/core/src/control/system.cpp). The one place TypeScript builds these keys.
+ */
+export function scopeChannelKey(scope: string, inputIndex: number): string {
+  return `${scope}.ch${inputIndex + 1}`;
+}
+
+/** Every scope channel key of a netlist, scope by scope in input order. */
+export function channelKeys(netlist: Netlist): string[] {
+  return (netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').flatMap((b) => (b.inputs ?? []).map((_, i) => scopeChannelKey(b.name, i)));
 }
 
 /** Parameter overrides: `<element or block name>.<parameter>` or `$<global parameter>`. */
@@ -279,8 +316,8 @@ export function resolveNetlist(netlist: Netlist, overrides: ParameterOverrides =
 /**
  * resolveNetlist for a netlist about to be handed to the engine: the result is new down to the
  * parameter objects it changes and shares every other part (nodes, settings, layout) with
- * `netlist`, which is left unchanged. A deep copy per run cost more than the rest of the
- * preparation (≈ 0.2 ms on the worker threads).
+ * `netlist`, which is left unchanged: a deep copy per run cost more than the rest of the
+ * preparation.
  */
 export function resolveNetlistSharing(netlist: Netlist, overrides: ParameterOverrides = {}): Netlist {
   const globals: Record<string, number> = { ...(netlist.parameters ?? {}) };
@@ -311,7 +348,15 @@ export function resolveNetlistSharing(netlist: Netlist, overrides: ParameterOver
       ]);
     }
     const current = owner.params?.[parts.param];
-    if (current !== undefined && typeof current !== 'number' && !isReference(current)) {
+    if (current === undefined) {
+      // A misspelt name would otherwise run silently with the default value.
+      const known = Object.keys(owner.params ?? {});
+      const listing = known.length > 0 ? known.join(', ') : 'none';
+      throw new NetlistError('UNKNOWN_PARAMETER', `Unknown parameter ${key}: ${parts.owner} has the parameters ${listing}`, [
+        { field: key, message: `no parameter '${parts.param}' on ${parts.owner}; its parameters: ${listing}` },
+      ]);
+    }
+    if (typeof current !== 'number' && !isReference(current)) {
       throw new NetlistError('UNKNOWN_PARAMETER', `Parameter ${key} is not numeric`, [{ field: key, message: 'not a numeric parameter' }]);
     }
     owner.params = { ...(owner.params ?? {}), [parts.param]: value };

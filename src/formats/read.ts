@@ -4,7 +4,7 @@ import { NetlistError } from './errors.js';
 import { assertNetlistShape, type Netlist } from './netlist.js';
 import { maxInflatedBytes } from './ipes/container.js';
 import { readIpes, type IpesReadOptions } from './ipes/read.js';
-import { readSpice } from './spice/read.js';
+import { readSpice, type SpiceReadOptions } from './spice/read.js';
 
 export type CircuitFormat = 'json' | 'ipes' | 'spice';
 
@@ -66,8 +66,11 @@ export function readJsonNetlist(text: string): Netlist {
 
 type Reader = (bytes: Uint8Array, fileName?: string, options?: ReadOptions) => { netlist: Netlist; warnings: string[] };
 
-/** Options of the readers: files beside the circuit file (GeckoCIRCUITS data files). */
-export type ReadOptions = IpesReadOptions;
+/**
+ * Options of the readers: files beside the circuit file (GeckoCIRCUITS data files) and files a SPICE
+ * deck includes (`files`, paths relative to the deck).
+ */
+export type ReadOptions = IpesReadOptions & SpiceReadOptions;
 
 /**
  * Decodes a text file. Control characters other than tab, line breaks, form feed and escape mean
@@ -91,7 +94,7 @@ function textOf(bytes: Uint8Array, format: CircuitFormat, fileName?: string): st
 const READERS: Record<CircuitFormat, Reader> = {
   json: (bytes, fileName) => ({ netlist: readJsonNetlist(textOf(bytes, 'json', fileName)), warnings: [] }),
   ipes: (bytes, fileName, options) => readIpes(bytes, fileName, options),
-  spice: (bytes, fileName) => readSpice(textOf(bytes, 'spice', fileName), fileName),
+  spice: (bytes, fileName, options) => readSpice(textOf(bytes, 'spice', fileName), fileName, options),
 };
 
 /**
@@ -107,7 +110,25 @@ export function readCircuitBytes(bytes: Uint8Array, fileName?: string, options: 
     ]);
   }
   const format = detectFormat(bytes);
-  return { format, ...READERS[format](bytes, fileName, options) };
+  try {
+    return { format, ...READERS[format](bytes, fileName, options) };
+  } catch (error) {
+    const binary = error instanceof NetlistError && error.code === 'PARSE_ERROR';
+    throw format === 'spice' && error instanceof NetlistError && !binary && !looksLikeSpice(bytes) ? notAnyFormat(error, fileName) : error;
+  }
+}
+
+/** A SPICE deck has at least one dot card (`.tran`, `.end`); text without any is not one. */
+function looksLikeSpice(bytes: Uint8Array): boolean {
+  return /^[ \t]*\.[a-z]/im.test(new TextDecoder().decode(bytes.subarray(0, 1 << 20)));
+}
+
+/** A text that is none of the three formats: say what was tried, keep the SPICE reader's details. */
+function notAnyFormat(error: NetlistError, fileName?: string): NetlistError {
+  const what = fileName ?? 'the file';
+  const tried = 'not a GeckoCIRCUITS .ipes file (neither gzip data nor <ElementLK>/<Verbindung> sections), not a JSON netlist (does not start with {), '
+    + 'and not a SPICE deck (no dot card such as .tran or .end)';
+  return new NetlistError(error.code, `${what}: ${tried}; the SPICE reader said: ${error.message}`, error.details);
 }
 
 export async function readCircuitFile(bytes: Uint8Array, fileName?: string, options: ReadOptions = {}): Promise<ReadResult> {

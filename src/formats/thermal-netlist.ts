@@ -12,7 +12,4 @@ export type LossPart = (typeof LOSS_PARTS)[number];
 /** A netlist with thermal parts is a netlist (kept as a name for the thermal readers and writers). */
 export type ThermalNetlist = Netlist;
 
-/** Thermal meters are control blocks like any other. */
-export const asControlBlock = (b: ControlBlock): ControlBlock => b;
-
 export const isThermalBlock = (b: ControlBlock): boolean => (THERMAL_BLOCK_TYPES as readonly string[]).includes(b.type);

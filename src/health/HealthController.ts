@@ -1,9 +1,10 @@
-// Health checks (decisions.md §1.3): /api/v1/health with the service and engine versions, and the
+// Health checks (docs/spec/decisions.md §1.3): /api/v1/health with the service and engine versions, and the
 // Spring-style /actuator/health with one status per component. Both are public (no API key).
 import { Controller, Example, Get, NoSecurity, Response, Route, Tags } from '@tsoa/runtime';
 import { engineInfo } from '../engine/index.js';
-import type { ServiceContext } from '../http/context.js';
+import type { Runtime } from '../jobs/runtime.js';
 import type { ErrorBody } from '../http/error-body.js';
+import type { Executor } from '../jobs/executors/types.js';
 
 export interface EngineVersions {
   /** Version of the native engine. */
@@ -12,21 +13,47 @@ export interface EngineVersions {
   eigen: string;
 }
 
+/** Where simulations run; with `bullmq`, the Redis connection and the live `pesim worker` processes. */
+export interface QueueHealth {
+  backend: 'embedded' | 'bullmq';
+  redis?: 'UP' | 'DOWN';
+  /** Live worker processes (heartbeat seen within the last three intervals). */
+  workers?: number;
+  /** Simulation threads of the live workers. */
+  cores?: number;
+}
+
 export interface HealthResponse {
   status: 'UP' | 'DOWN';
   /** Service version. */
   version: string;
   uptimeSeconds: number;
   engine: EngineVersions;
+  queue?: QueueHealth;
 }
 
 export interface ComponentHealth {
   status: 'UP' | 'DOWN';
 }
 
+/** Live `pesim worker` processes (BullMQ mode): UP when at least one is alive; not part of the overall status. */
+export interface WorkersHealth {
+  status: 'UP' | 'DOWN';
+  count: number;
+  cores: number;
+}
+
 export interface ActuatorHealthResponse {
   status: 'UP' | 'DOWN';
-  components: { engine: ComponentHealth; queue: ComponentHealth; store: ComponentHealth };
+  components: { engine: ComponentHealth; queue: ComponentHealth; store: ComponentHealth; redis?: ComponentHealth; workers?: WorkersHealth };
+}
+
+/** What the health endpoints need of the service. */
+export interface HealthDeps {
+  runtime: Pick<Runtime, 'executor' | 'countTasks'>;
+  /** Process start of the service (uptime). */
+  startedAt: number;
+  version: string;
 }
 
 @Route('')
@@ -34,7 +61,7 @@ export interface ActuatorHealthResponse {
 @NoSecurity()
 @Response<ErrorBody>(500, 'Internal error')
 export class HealthController extends Controller {
-  constructor(private readonly services: ServiceContext) {
+  constructor(private readonly services: HealthDeps) {
     super();
   }
 
@@ -48,6 +75,7 @@ export class HealthController extends Controller {
       version: this.services.version,
       uptimeSeconds: (Date.now() - this.services.startedAt) / 1000,
       engine: { version: engine.version, eigen: engine.eigen },
+      queue: queueHealth(this.services.runtime.executor),
     };
   }
 
@@ -60,11 +88,22 @@ export class HealthController extends Controller {
     const queue = probe(() => {
       if (!this.services.runtime.executor.connected()) throw new Error('executor closed');
     });
-    const store = probe(() => this.services.runtime.store.tasks.countByState());
-    const up = engine === 'UP' && queue === 'UP' && store === 'UP';
+    const store = probe(() => this.services.runtime.countTasks());
+    const remote = this.services.runtime.executor.status?.();
+    const up = engine === 'UP' && queue === 'UP' && store === 'UP' && (!remote || remote.redis === 'UP');
     if (!up) this.setStatus(503);
-    return { status: up ? 'UP' : 'DOWN', components: { engine: { status: engine }, queue: { status: queue }, store: { status: store } } };
+    const components: ActuatorHealthResponse['components'] = { engine: { status: engine }, queue: { status: queue }, store: { status: store } };
+    if (remote) {
+      components.redis = { status: remote.redis };
+      components.workers = { status: remote.workers > 0 ? 'UP' : 'DOWN', count: remote.workers, cores: remote.cores };
+    }
+    return { status: up ? 'UP' : 'DOWN', components };
   }
+}
+
+function queueHealth(executor: Executor): QueueHealth {
+  const remote = executor.status?.();
+  return remote ? { backend: remote.backend, redis: remote.redis, workers: remote.workers, cores: remote.cores } : { backend: 'embedded' };
 }
 
 function probe(check: () => unknown): 'UP' | 'DOWN' {

@@ -1,36 +1,19 @@
-// Optional API-key authentication (simulation-service.md §5, decisions.md §1.6): when enabled,
+// Optional API-key authentication (docs/spec/simulation-service.md §5, docs/spec/decisions.md §1.6): when enabled,
 // every request under /api/ except /api/v1/health needs `X-API-Key` carrying one of the configured
 // keys; health, the API reference (/swagger-ui/**, /docs, /v3/api-docs/**), the WebSocket
-// endpoints (/ws/**, /ws-raw/**) and the dashboard's static files stay public. Keys are compared in
-// constant time: both sides are hashed to equal length and every key is compared.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// endpoints (/ws/**, /ws-raw/**) and the dashboard's static files stay public. Keys are compared by
+// the one constant-time KeyChecker (keys.ts).
 import type { Context, Next } from 'koa';
 import { AppError } from './errors.js';
+import { KeyChecker } from './keys.js';
+
+export { KeyChecker } from './keys.js';
 
 const PUBLIC_API_PATHS = new Set(['/api/v1/health', '/api/v1/health/']);
 
 /** Whether a path needs the key when authentication is enabled. */
 export function isProtectedPath(path: string): boolean {
   return path.startsWith('/api/') && !PUBLIC_API_PATHS.has(path);
-}
-
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-
-export class KeyChecker {
-  private readonly digests: Buffer[];
-
-  constructor(keys: readonly string[]) {
-    this.digests = keys.map(digest);
-  }
-
-  /** True when `candidate` equals one of the keys; takes the same time whichever key matches. */
-  accepts(candidate: string | undefined): boolean {
-    if (candidate === undefined || candidate === '') return false;
-    const probe = digest(candidate);
-    let match = false;
-    for (const d of this.digests) match = timingSafeEqual(d, probe) || match;
-    return match;
-  }
 }
 
 export function authMiddleware(enabled: boolean, keys: readonly string[]) {

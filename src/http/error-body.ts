@@ -1,11 +1,9 @@
-// Rendering every failure as decisions.md §1.1's body: AppError as thrown, tsoa's ValidateError and
-// koa-body's parse/size errors as VALIDATION_ERROR / PAYLOAD_TOO_LARGE, job-runtime errors by code,
-// and anything else as a 500 INTERNAL_ERROR without internals (logged with the request id).
-import type { Context, Next } from 'koa';
-import type { Logger } from 'pino';
+// The AppError body (docs/spec/decisions.md §1.1) the simulation service answers with, and tsoa's request
+// validation errors turned into AppErrors with readable field names. The service's formatter
+// (src/server/error-format.ts) decides which AppError each failure becomes.
 import { ValidateError } from '@tsoa/runtime';
-import { JobError, QueueFullError } from '../jobs/errors.js';
 import { AppError, type ErrorDetail } from './errors.js';
+import { readableValidationMessage } from './validation-messages.js';
 
 /** The JSON body of every non-2xx response (OpenAPI: ErrorBody). */
 export interface ErrorBody {
@@ -25,34 +23,17 @@ function fieldName(raw: string): string {
 
 /** tsoa's field errors as details, with readable field names. */
 function validationDetails(error: ValidateError): ErrorDetail[] {
-  return Object.entries(error.fields).map(([field, { message }]) => ({ field: fieldName(field), message }));
+  return Object.entries(error.fields).map(([field, { message }]) => ({ field: fieldName(field), message: readableValidationMessage(message) }));
 }
 
-/** The AppError a failure is shown as. */
-export function toAppError(error: unknown): AppError | undefined {
+/** An AppError as thrown, or tsoa's ValidateError as a 400 VALIDATION_ERROR; undefined for others. */
+export function requestError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error instanceof ValidateError) {
     const details = validationDetails(error);
     const first = details[0];
     return new AppError(400, 'VALIDATION_ERROR', first ? `Invalid request: ${first.field} ${first.message}` : 'Invalid request', details);
   }
-  if (error instanceof QueueFullError) {
-    return new AppError(503, 'QUEUE_FULL', error.message, undefined, { 'Retry-After': String(error.retryAfterSeconds) });
-  }
-  if (error instanceof JobError) {
-    if (error.code === 'TASK_NOT_FOUND') return new AppError(404, 'SIMULATION_NOT_FOUND', error.message.replace(/^No task/, 'No simulation'));
-    if (error.code === 'INVALID_STATE') return new AppError(409, 'INVALID_STATE', error.message.replace(/ task /, ' simulation '));
-  }
-  const e = error as { status?: unknown; type?: unknown; message?: unknown; code?: unknown; httpCode?: unknown } | null;
-  const status = typeof e?.status === 'number' ? e.status : typeof e?.httpCode === 'number' ? e.httpCode : undefined;
-  // raw-body / co-body (JSON, form) and formidable (multipart) size and parse failures.
-  if (status === 413 || e?.type === 'entity.too.large') {
-    return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the configured limit (sim.api.max-body-size)');
-  }
-  if (e?.type === 'entity.parse.failed' || (status === 400 && /JSON|Unexpected token|multipart/i.test(String(e?.message)))) {
-    return new AppError(400, 'VALIDATION_ERROR', `Malformed request body: ${String(e?.message)}`, [{ field: 'body', message: 'is not valid JSON' }]);
-  }
-  if (status === 415) return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', String(e?.message ?? 'Unsupported content type'));
   return undefined;
 }
 
@@ -63,27 +44,5 @@ export function errorBody(error: AppError, path: string): ErrorBody {
     ...(error.details && error.details.length > 0 ? { details: error.details } : {}),
     path,
     timestamp: new Date().toISOString(),
-  };
-}
-
-/** Mounted first: renders what the rest of the stack throws, and unmatched routes as 404. */
-export function errorMiddleware(logger: Logger) {
-  return async function renderErrors(ctx: Context, next: Next): Promise<void> {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new AppError(404, 'NOT_FOUND', `No resource at ${ctx.method} ${ctx.path}; see /v3/api-docs`);
-      }
-    } catch (error) {
-      let app = toAppError(error);
-      if (!app) {
-        (ctx.state.log as Logger | undefined ?? logger).error({ err: error }, 'unhandled error');
-        app = new AppError(500, 'INTERNAL_ERROR', 'An internal error occurred; the request id in X-Request-Id identifies it in the service log');
-      }
-      if (ctx.headerSent) return; // a stream already started: nothing can be sent any more
-      ctx.status = app.status;
-      for (const [name, value] of Object.entries(app.headers ?? {})) ctx.set(name, value);
-      ctx.body = errorBody(app, ctx.path);
-    }
   };
 }

@@ -1,5 +1,5 @@
 // The simulation service's application error: what a controller or service throws when a request
-// cannot be served. The error middleware renders it as decisions.md §1.1's body
+// cannot be served. The error middleware renders it as docs/spec/decisions.md §1.1's body
 // `{error, message, details?, path, timestamp}` with `status`.
 
 export interface ErrorDetail {

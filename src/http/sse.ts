@@ -1,26 +1,38 @@
-// Server-sent events of a simulation's progress (GET /simulations/{id}/stream): one `data:` message
-// per ProgressHub update with `id:` = its sequence number, the final message (COMPLETED, FAILED or
-// CANCELLED) and then the end of the response; a `: heartbeat` comment every heartbeatMs keeps
+// Server-sent events of a sequenced message source (the simulation service's progress stream, GET
+// /simulations/{id}/stream): one `data:` message per update with `id:` = its sequence number, the
+// final message and then the end of the response; a `: heartbeat` comment every heartbeatMs keeps
 // proxies from closing an idle stream. `Last-Event-ID` (header, or query lastEventId for clients
 // that cannot set headers) resumes after that message without gaps. A client reconnecting after the
 // final message gets 204, which tells an EventSource to stop reconnecting.
 import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
-import type { ProgressHub, SequencedMessage } from '../simulations/progress-hub.js';
+
+/** One message of a stream: increasing `seq` from 1, `final` on the last one. */
+export interface SequencedEvent {
+  seq: number;
+  message: unknown;
+  final: boolean;
+}
+
+/** What the stream reads from: delivers the messages after `afterSeq` (or the latest) and every later one. */
+export interface SequencedSource {
+  subscribe(id: string, listener: (entry: SequencedEvent) => void, afterSeq?: number): { close(): void };
+}
 
 export interface SseOptions {
-  hub: ProgressHub;
-  simulationId: string;
+  source: SequencedSource;
+  /** The stream's id in the source (a simulation id). */
+  streamId: string;
   /** Sequence number of the last message the client has. */
   lastEventId?: number;
-  /** Whether the simulation has finished (decides 204 when nothing is left to send). */
+  /** Whether the stream has ended at its source (decides 204 when nothing is left to send). */
   finished: () => boolean;
   heartbeatMs: number;
   /** Registry of open streams, ended when the service closes. */
   openStreams: Set<() => void>;
 }
 
-export function formatEvent(entry: SequencedMessage): string {
+export function formatEvent(entry: SequencedEvent): string {
   return `id: ${entry.seq}\ndata: ${JSON.stringify(entry.message)}\n\n`;
 }
 
@@ -31,12 +43,12 @@ export function parseLastEventId(raw: string | undefined): number | undefined {
 }
 
 /** Sets up the response on `ctx`; returns the body stream, or undefined for 204. */
-export function openProgressStream(ctx: Context, options: SseOptions): PassThrough | undefined {
+export function openEventStream(ctx: Context, options: SseOptions): PassThrough | undefined {
   // The hub delivers the backlog synchronously inside subscribe(); it is collected first and
   // written once the response is set up.
-  const backlog: SequencedMessage[] = [];
-  let deliver = (entry: SequencedMessage): void => void backlog.push(entry);
-  const subscription = options.hub.subscribe(options.simulationId, (entry) => deliver(entry), options.lastEventId);
+  const backlog: SequencedEvent[] = [];
+  let deliver = (entry: SequencedEvent): void => void backlog.push(entry);
+  const subscription = options.source.subscribe(options.streamId, (entry) => deliver(entry), options.lastEventId);
   if (backlog.length === 0 && options.finished()) {
     // Everything up to the final message was delivered before: nothing more will come.
     subscription.close();

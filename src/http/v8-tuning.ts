@@ -3,10 +3,8 @@
 // default, a setting made for web pages). At the request rates of a simulation service, a few
 // hundred per second, most of the request path (Koa, tsoa, the store, the scheduler) then runs in
 // the interpreter and the baseline compiler for thousands of requests; with an 8 KiB budget it is
-// optimised within the first few hundred. Measured with the HTTP benchmark (bench/http.ts, three
-// alternating pairs of runs): submit-to-completed overhead p50 in the steady state 3.7 → 3.3 ms,
-// with PESIM_DURABILITY=full 5.9 → 4.4 ms; over the first 200 submissions after a start, while V8
-// compiles more, 4.8 → 6.0 ms.
+// optimised within the first few hundred (the HTTP section of `npm run bench`, bench/http.ts,
+// measures the submit-to-completed overhead with and without it).
 import { setFlagsFromString } from 'node:v8';
 
 /** The services' budget [bytes of bytecode]. */

@@ -1,10 +1,11 @@
-// The spec's planned access controls as opt-in settings, off by default (decisions.md §2): Bearer
+// The spec's planned access controls as opt-in settings, off by default (docs/spec/decisions.md §2): Bearer
 // API keys (`api.api_keys`, compared in constant time) and a per-minute rate limit per client address
 // or key (`api.rate_limit`) with X-RateLimit-Limit / -Remaining / -Reset headers.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
 import type { JobqConfig } from './config.js';
+import { KeyChecker } from '../http/keys.js';
 
 /** Paths served without a key: health and the API reference. */
 export function isPublicPath(path: string): boolean {
@@ -13,24 +14,20 @@ export function isPublicPath(path: string): boolean {
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
+/** The job queue's keys: the shared constant-time KeyChecker, and where a request carries its key. */
 export class ApiKeys {
-  private readonly digests: Buffer[];
+  private readonly checker: KeyChecker;
 
   constructor(keys: string[]) {
-    this.digests = keys.map(digest);
+    this.checker = new KeyChecker(keys);
   }
 
   get enabled(): boolean {
-    return this.digests.length > 0;
+    return this.checker.hasKeys;
   }
 
-  /** True when the value is one of the keys (hashes compared in constant time). */
   accepts(key: string | undefined): boolean {
-    if (key === undefined || key === '') return false;
-    const candidate = digest(key);
-    let found = false;
-    for (const known of this.digests) found = timingSafeEqual(known, candidate) || found;
-    return found;
+    return this.checker.accepts(key);
   }
 
   /** The key of a request: `Authorization: Bearer <key>`, or `?token=<key>` (WebSocket clients in browsers). */

@@ -9,7 +9,8 @@ import { RegisterRoutes } from '../generated/jobq/routes.js';
 import '../http/tsoa/fast-float.js';
 import { authMiddleware, rateLimitMiddleware, type ApiKeys } from './access.js';
 import { docsMiddleware } from './docs.js';
-import { errorMiddleware } from './errors.js';
+import { errorRenderer } from '../http/error-renderer.js';
+import { jobqErrors } from './errors.js';
 import type { JobqService } from './service.js';
 
 function corsOptions(origins: string[]): cors.Options {
@@ -23,7 +24,7 @@ export function createJobqApp(service: JobqService, keys: ApiKeys, logger: Logge
   const { api } = service.config;
   const app = new Koa({ proxy: false });
   app.silent = true; // the error middleware logs what needs logging
-  app.use(errorMiddleware(logger));
+  app.use(errorRenderer(jobqErrors, logger));
   app.use(async (ctx, next) => {
     const started = performance.now();
     await next();

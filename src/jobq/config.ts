@@ -2,12 +2,12 @@
 // config file, the environment (JOBQ_API_HOST, JOBQ_API_PORT, JOBQ_API_LOG_LEVEL, JOBQ_MODELS_DIR,
 // PESIM_DATA_DIR) and the command line, in that order. Every setting is checked at start-up; all
 // problems are reported together, each naming its setting.
-import { readFileSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
-import { load as loadYaml } from 'js-yaml';
+import { join, resolve } from 'node:path';
+import { readConfigTree } from '../http/config-file.js';
 import { SUPPORTED_COMPRESSIONS } from '../jobs/cache/formats/index.js';
 import { COMPRESSIONS, STORAGE_FORMATS, type Compression, type StorageFormat } from '../jobs/types.js';
 import { checkSetting, SETTINGS, type SettingValue } from './settings.js';
+import { checkQueueSettings, DEFAULT_MAX_RESULT_MB, type QueueBackend } from '../jobs/executors/bullmq/settings.js';
 
 export type ApiLogLevel = 'debug' | 'info' | 'warning' | 'error';
 
@@ -46,6 +46,8 @@ export interface JobqConfig {
   simulator: {
     /** Where runs happen; `embedded` (worker threads running the engine) is the one executor offered. */
     executor: 'embedded';
+    /** `embedded`: runs on this service's worker threads; `xmlrpc`: on the simulator at host:port (PLECS dialect). */
+    mode: 'embedded' | 'xmlrpc';
     host: string;
     port: number;
     timeout: number;
@@ -54,6 +56,12 @@ export interface JobqConfig {
   };
   /** The service keeps its store, results and cache in `<data_dir>/jobq`. */
   data_dir: string;
+  /** Where simulations run: `embedded` worker threads, or `bullmq` (Redis and `pesim worker` processes). */
+  queue: QueueBackend;
+  /** Redis URL for `bullmq` ('' when unset). */
+  redis_url: string;
+  /** Largest result a worker sends back through Redis [MiB]. */
+  max_result_mb: number;
 }
 
 export class ConfigError extends Error {
@@ -86,23 +94,20 @@ export function defaultConfig(): JobqConfig {
       include_parameters: true,
       exclude_fields: [],
     },
-    simulator: { executor: 'embedded', host: 'localhost', port: 1080, timeout: 300, models_dir: process.cwd() },
+    simulator: { executor: 'embedded', mode: 'embedded', host: 'localhost', port: 1080, timeout: 300, models_dir: process.cwd() },
     data_dir: join(process.cwd(), 'data'),
+    queue: 'embedded',
+    redis_url: '',
+    max_result_mb: DEFAULT_MAX_RESULT_MB,
   };
 }
 
 /** Reads a YAML (.yaml/.yml) or JSON config file into a plain object. */
 export function readConfigFile(path: string): unknown {
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    return readConfigTree(path);
   } catch (error) {
-    throw new ConfigError([`cannot read the config file: ${(error as Error).message}`], path);
-  }
-  try {
-    return extname(path).toLowerCase() === '.json' ? JSON.parse(text) : loadYaml(text);
-  } catch (error) {
-    throw new ConfigError([`the file is not valid ${extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`], path);
+    throw new ConfigError([(error as Error).message], path);
   }
 }
 
@@ -139,7 +144,13 @@ const ENVIRONMENT: Record<string, string> = {
   JOBQ_API_PORT: 'api.port',
   JOBQ_API_LOG_LEVEL: 'api.log_level',
   JOBQ_MODELS_DIR: 'simulator.models_dir',
+  JOBQ_SIMULATOR_MODE: 'simulator.mode',
+  JOBQ_SIMULATOR_HOST: 'simulator.host',
+  JOBQ_SIMULATOR_PORT: 'simulator.port',
   PESIM_DATA_DIR: 'data_dir',
+  PESIM_QUEUE: 'queue',
+  PESIM_REDIS_URL: 'redis_url',
+  PESIM_MAX_RESULT_MB: 'max_result_mb',
 };
 
 export interface ConfigSources {
@@ -179,6 +190,7 @@ function checkCombinations(config: JobqConfig, problems: string[]): void {
   if (STORAGE_FORMATS.includes(format) && COMPRESSIONS.includes(compression) && !SUPPORTED_COMPRESSIONS[format].includes(compression)) {
     problems.push(`cache.compression: ${format} does not support ${compression} compression; ${format} supports ${SUPPORTED_COMPRESSIONS[format].join(', ')}`);
   }
+  problems.push(...checkQueueSettings({ backend: config.queue, redisUrl: config.redis_url, maxResultMb: config.max_result_mb }, { backend: 'queue', redisUrl: 'redis_url (PESIM_REDIS_URL)' }));
   if (config.api.reload) problems.push('api.reload: automatic reloading is not supported by this server; run it under a process manager (or `node --watch`) instead');
 }
 

@@ -1,10 +1,11 @@
-// Errors of the job-queue service and their rendering (decisions.md §2): every failure becomes
+// Errors of the job-queue service and their rendering (docs/spec/decisions.md §2): every failure becomes
 // `{detail, error_code, field?, suggestion?}` with its status, request validation becomes FastAPI's
 // 422 `{detail: [{loc, msg, type}]}`, and anything unexpected a 500 INTERNAL_ERROR without internals.
-import type { Context, Next } from 'koa';
-import type { Logger } from 'pino';
+import type { Context } from 'koa';
+import type { ErrorFormatter, ErrorResponse as ErrorResponseOf, HttpProblem } from '../http/error-renderer.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from '../jobs/errors.js';
-import type { ErrorResponse, HTTPValidationError, ValidationErrorItem } from './models.js';
+import type { ErrorResponse, ValidationErrorItem } from './models.js';
+import { allowedValuesOf } from '../http/validation-messages.js';
 
 export class JobqError extends Error {
   constructor(
@@ -37,8 +38,14 @@ export const taskNotFound = (id: string): JobqError =>
   new JobqError(404, 'TASK_NOT_FOUND', `Simulation task ${id} not found`, { field: 'task_id', suggestion: 'Use a task_id returned by POST /simulations' });
 
 /** tsoa's field keys (`body.model_file`, `body.$3.priority`, `output_variables.$0`, `limit`) as FastAPI locations. */
+/** Fields whose keys are free-form and may hold dots (`R.1.R`): the rest of the path is one key. */
+const MAP_FIELDS = new Set(['parameters', 'metadata']);
+
 function locationOf(key: string, ctx: Context): (string | number)[] {
-  const parts = key.split('.').map((p) => (/^\$\d+$/.test(p) ? Number(p.slice(1)) : p));
+  const split = key.split('.');
+  const map = split.findIndex((p, i) => MAP_FIELDS.has(p) && i < split.length - 2);
+  const joined = map >= 0 ? [...split.slice(0, map + 1), split.slice(map + 1).join('.')] : split;
+  const parts = joined.map((p) => (/^\$\d+$/.test(p) ? Number(p.slice(1)) : p));
   if (parts[0] === 'body' || parts[0] === 'requests' || parts[0] === 'request') return ['body', ...parts.slice(1)];
   const name = String(parts[0]);
   if (Object.hasOwn(ctx.query, name)) return ['query', ...parts];
@@ -56,6 +63,8 @@ function typeOf(message: string): { type: string; msg: string } {
       ? { type: 'less_than_equal', msg: `Input should be less than or equal to ${bound[2]}` }
       : { type: 'greater_than_equal', msg: `Input should be greater than or equal to ${bound[2]}` };
   }
+  const allowed = allowedValuesOf(message);
+  if (allowed) return { type: 'enum', msg: `Input should be ${allowed.map((v) => `'${v}'`).join(', ')}` };
   if (/invalid float|invalid number|invalid double|invalid integer/i.test(message)) return { type: 'float_type', msg: 'Input should be a valid number' };
   if (/invalid string/i.test(message)) return { type: 'string_type', msg: 'Input should be a valid string' };
   if (/invalid boolean/i.test(message)) return { type: 'bool_parsing', msg: 'Input should be a valid boolean' };
@@ -75,12 +84,6 @@ export function fromTsoaFields(fields: Record<string, TsoaFieldError>, ctx: Cont
   );
 }
 
-function render(ctx: Context, status: number, body: ErrorResponse | HTTPValidationError, headers: Record<string, string> = {}): void {
-  ctx.status = status;
-  ctx.body = body;
-  for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
-}
-
 /** Maps job-runtime errors and HTTP-layer errors to the service's errors. */
 export function toJobqError(error: unknown): JobqError | RequestValidationError | undefined {
   if (error instanceof JobqError || error instanceof RequestValidationError) return error;
@@ -97,29 +100,37 @@ export function toJobqError(error: unknown): JobqError | RequestValidationError 
   return undefined;
 }
 
-/** The error middleware, mounted first. */
-export function errorMiddleware(logger: Logger) {
-  return async function renderErrors(ctx: Context, next: Next): Promise<void> {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) render(ctx, 404, { detail: 'Not Found', error_code: 'NOT_FOUND' });
-    } catch (caught) {
-      const e = caught as Error & { status?: number; fields?: Record<string, TsoaFieldError>; type?: string; expose?: boolean };
-      const mapped = toJobqError(caught) ?? (e.fields ? fromTsoaFields(e.fields, ctx) : undefined);
-      if (mapped instanceof RequestValidationError) {
-        render(ctx, 422, { detail: mapped.items, error_code: 'VALIDATION_ERROR' });
-      } else if (mapped) {
-        render(ctx, mapped.status, mapped.body(), mapped.extra.headers);
-      } else if (e.status === 413 || e.type === 'entity.too.large') {
-        render(ctx, 413, { detail: 'The request body is larger than the configured limit (api.max_body_mb)', error_code: 'VALIDATION_ERROR' });
-      } else if (e.status === 400 && (e.type === 'entity.parse.failed' || /json/i.test(e.message))) {
-        render(ctx, 422, { detail: [{ loc: ['body'], msg: `JSON decode error: ${e.message}`, type: 'json_invalid' }], error_code: 'VALIDATION_ERROR' });
-      } else if (e.status !== undefined && e.status >= 400 && e.status < 500 && e.expose !== false) {
-        render(ctx, e.status, { detail: e.message, error_code: e.status === 405 ? 'METHOD_NOT_ALLOWED' : 'VALIDATION_ERROR' });
-      } else {
-        logger.error({ err: caught, path: ctx.path }, 'unhandled error');
-        render(ctx, 500, { detail: 'Internal server error', error_code: 'INTERNAL_ERROR' });
-      }
-    }
-  };
+function respond(error: JobqError | RequestValidationError): ErrorResponseOf {
+  if (error instanceof RequestValidationError) return { status: 422, body: { detail: error.items, error_code: 'VALIDATION_ERROR' } };
+  return { status: error.status, body: error.body(), headers: error.extra.headers };
 }
+
+function httpError(problem: HttpProblem): JobqError | RequestValidationError {
+  switch (problem.kind) {
+    case 'not-found':
+      return new JobqError(404, 'NOT_FOUND', 'Not Found');
+    case 'body-too-large':
+      return new JobqError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the configured limit (api.max_body_mb)', {
+        field: 'body',
+        suggestion: 'Send a smaller body (a batch in several parts) or raise api.max_body_mb',
+      });
+    case 'malformed-json':
+    case 'malformed-multipart':
+      return new RequestValidationError([{ loc: ['body'], msg: `JSON decode error: ${problem.message}`, type: 'json_invalid' }]);
+    case 'method-not-allowed':
+      return new JobqError(405, 'METHOD_NOT_ALLOWED', problem.message || 'Method Not Allowed');
+    default:
+      return new JobqError(problem.status, 'VALIDATION_ERROR', problem.message);
+  }
+}
+
+/** How the job queue shows a failure: `{detail, error_code, field?, suggestion?}`, 422 in FastAPI's shape. */
+export const jobqErrors: ErrorFormatter = {
+  known(error, ctx) {
+    const fields = (error as { fields?: Record<string, TsoaFieldError> } | null)?.fields;
+    const mapped = toJobqError(error) ?? (fields ? fromTsoaFields(fields, ctx) : undefined);
+    return mapped && respond(mapped);
+  },
+  http: (problem) => respond(httpError(problem)),
+  internal: () => ({ status: 500, body: { detail: 'Internal server error', error_code: 'INTERNAL_ERROR' } }),
+};

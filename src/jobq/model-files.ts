@@ -8,6 +8,10 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Netlist } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
+import { companionFiles } from '../formats/companion.js';
+import { deckFiles } from '../formats/deck-files.js';
+import { circuitProblemOf } from '../jobs/circuit-check.js';
+import { circuitRejection } from './prepare.js';
 import { JobqError } from './errors.js';
 
 export interface LoadedModel {
@@ -74,14 +78,10 @@ export class ModelFiles {
     const bytes = await readFile(real);
     let netlist: Netlist;
     try {
-      netlist = (await readCircuitFile(bytes, real)).netlist;
+      netlist = (await readCircuitFile(bytes, real, { companion: companionFiles(real), files: deckFiles(real, { root: this.rootReal }) })).netlist;
     } catch (error) {
-      const e = error as Error & { details?: { field: string; message: string }[] };
-      const where = e.details?.[0]?.field;
-      throw new JobqError(400, 'VALIDATION_ERROR', `Model file ${modelFile} cannot be read: ${e.message}`, {
-        field: 'model_file',
-        suggestion: where ? `Fix the model file at ${where}` : 'Check that the file is a .ipes, SPICE or pesim JSON model',
-      });
+      const problem = circuitProblemOf(error);
+      throw problem ? circuitRejection(problem, modelFile) : error;
     }
     const model = { netlist, digest: createHash('sha256').update(bytes).digest('hex') };
     this.parsed.set(real, { stamp, model });

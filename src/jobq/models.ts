@@ -149,6 +149,10 @@ export interface HealthResponse {
   version: string;
   uptime_seconds: number;
   simulator_connected: boolean;
+  /** Queue `bullmq` only: whether Redis is reachable. */
+  redis_connected?: boolean;
+  /** Queue `bullmq` only: live `pesim worker` processes. */
+  workers?: number;
 }
 
 export interface StatsResponse {
@@ -166,6 +170,7 @@ export interface StatsResponse {
      */
     speedup_factor: number;
   };
+  /** `cpu_cores`: this machine's cores, or with queue `bullmq` the simulation threads of the live workers. */
   system: { cpu_cores: number; batch_size: number; max_concurrent: number; uptime_seconds: number };
 }
 

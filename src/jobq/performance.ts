@@ -1,10 +1,10 @@
 // Performance figures of the job-queue service, kept in the store's persistent counters so they
 // survive a restart: run time of completed tasks (cache hits at the run time of the run that filled
 // the entry), task durations, and the busy wall-clock time — time during which at least one of the
-// service's tasks was queued or running. speedup_factor (decisions.md §2) is their ratio.
+// service's tasks was queued or running. speedup_factor (docs/spec/decisions.md §2) is their ratio.
 import type { TaskEvents } from '../jobs/events.js';
 import { FINAL_STATES, type TaskRecord } from '../jobs/types.js';
-import type { Store } from '../store/types.js';
+import type { RuntimeQueries } from '../jobs/runtime.js';
 
 const RUN_MS = 'jobq.completed_run_ms';
 const DURATION_MS = 'jobq.completed_duration_ms';
@@ -22,12 +22,12 @@ export class PerformanceTracker {
   private readonly listener = (task: TaskRecord): void => this.onState(task);
 
   constructor(
-    private readonly store: Store,
+    private readonly runtime: Pick<RuntimeQueries, 'tasksInStates' | 'addToCounter' | 'counter'>,
     private readonly events: TaskEvents,
     private readonly owner: string,
     private readonly now: () => number = Date.now,
   ) {
-    for (const task of store.tasks.inStates(['queued', 'running', 'paused'])) if (task.owner === owner) this.unfinished.add(task.id);
+    for (const task of runtime.tasksInStates(['queued', 'running', 'paused'])) if (task.owner === owner) this.unfinished.add(task.id);
     if (this.unfinished.size > 0) this.busySince = now();
     events.on('state', this.listener);
   }
@@ -36,12 +36,12 @@ export class PerformanceTracker {
     if (task.owner !== this.owner) return;
     if (FINAL_STATES.includes(task.state)) {
       if (task.state === 'completed') {
-        this.store.counters.add(COMPLETED, 1);
-        this.store.counters.add(RUN_MS, task.runMs ?? 0);
-        if (task.startedAt && task.completedAt) this.store.counters.add(DURATION_MS, Math.max(0, Date.parse(task.completedAt) - Date.parse(task.startedAt)));
+        this.runtime.addToCounter(COMPLETED, 1);
+        this.runtime.addToCounter(RUN_MS, task.runMs ?? 0);
+        if (task.startedAt && task.completedAt) this.runtime.addToCounter(DURATION_MS, Math.max(0, Date.parse(task.completedAt) - Date.parse(task.startedAt)));
       }
       if (this.unfinished.delete(task.id) && this.unfinished.size === 0 && this.busySince !== undefined) {
-        this.store.counters.add(BUSY_MS, this.now() - this.busySince);
+        this.runtime.addToCounter(BUSY_MS, this.now() - this.busySince);
         this.busySince = undefined;
       }
     } else if (!this.unfinished.has(task.id)) {
@@ -51,11 +51,11 @@ export class PerformanceTracker {
   }
 
   figures(): PerformanceFigures {
-    const completed = this.store.counters.get(COMPLETED);
-    const busyMs = this.store.counters.get(BUSY_MS) + (this.busySince !== undefined ? this.now() - this.busySince : 0);
+    const completed = this.runtime.counter(COMPLETED);
+    const busyMs = this.runtime.counter(BUSY_MS) + (this.busySince !== undefined ? this.now() - this.busySince : 0);
     return {
-      averageDurationSeconds: completed > 0 ? this.store.counters.get(DURATION_MS) / completed / 1000 : 0,
-      speedupFactor: busyMs > 0 ? this.store.counters.get(RUN_MS) / busyMs : 0,
+      averageDurationSeconds: completed > 0 ? this.runtime.counter(DURATION_MS) / completed / 1000 : 0,
+      speedupFactor: busyMs > 0 ? this.runtime.counter(RUN_MS) / busyMs : 0,
     };
   }
 
@@ -63,7 +63,7 @@ export class PerformanceTracker {
   close(): void {
     this.events.off('state', this.listener);
     if (this.busySince !== undefined) {
-      this.store.counters.add(BUSY_MS, this.now() - this.busySince);
+      this.runtime.addToCounter(BUSY_MS, this.now() - this.busySince);
       this.busySince = undefined;
     }
   }

@@ -3,9 +3,10 @@
 // model, and `output_variables` mapped to recorded channels. A variable that no scope records (a node
 // voltage, an element current, an unscoped control signal) gets a probe: a VOLT or AMP block feeding
 // an added scope, so the engine records exactly what was asked for.
-import { resolveNetlist, type ControlBlock, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
+import { resolveNetlist, scopeChannelKey, type ControlBlock, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import type { TaskSpec } from '../jobs/types.js';
-import { JobqError } from './errors.js';
+import { checkSubmittedCircuit, circuitProblemOf, type CircuitProblem } from '../jobs/circuit-check.js';
+import { JobqError, RequestValidationError } from './errors.js';
 import type { LoadedModel } from './model-files.js';
 
 /** Name of the scope added for a probed variable; its one channel is `<scope>.ch1`. */
@@ -67,7 +68,7 @@ function scopeChannels(netlist: Netlist): Channels {
     if (block.type !== 'SCOPE') continue;
     const labels = block.params?.channelNames;
     (block.inputs ?? []).forEach((signal, i) => {
-      const key = `${block.name}.ch${i + 1}`;
+      const key = scopeChannelKey(block.name, i);
       keys.push(key);
       byName.set(key, key);
       const label = Array.isArray(labels) ? labels[i] : undefined;
@@ -119,7 +120,20 @@ export function mapOutputs(netlist: Netlist, variables: string[] | undefined): {
   return { netlist: { ...netlist, blocks: [...(netlist.blocks ?? []), ...probes] }, signals: kept, outputs };
 }
 
-/** What the runtime runs for one request. */
+/**
+ * A circuit problem in the job queue's shapes: a bad parameter is a 400 naming it; a model that does
+ * not read or cannot be simulated is a 422 at `model_file`, as the simulation service answers 422
+ * CIRCUIT_INVALID for the same circuit.
+ */
+export function circuitRejection(problem: CircuitProblem, modelFile: string): JobqError | RequestValidationError {
+  if (problem.kind === 'parameter') return badParameter(problem.details[0]?.field ?? '', problem.message);
+  const where = problem.details.map((d) => (d.line !== undefined ? `line ${d.line}` : d.component)).find((w) => w !== undefined);
+  return new RequestValidationError([
+    { loc: ['body', 'model_file'], msg: `Model file ${modelFile} ${where ? `(${where}) ` : ''}cannot be simulated: ${problem.message}`, type: 'circuit_invalid' },
+  ]);
+}
+
+/** What the runtime runs for one request; the engine has validated the circuit with its overrides. */
 export function prepareTask(model: LoadedModel, parameters: Record<string, number>, outputVariables: string[] | undefined, hashFile: boolean): PreparedTask {
   const overrides = mapParameters(model.netlist, parameters);
   const { netlist, signals, outputs } = mapOutputs(model.netlist, outputVariables);
@@ -127,5 +141,11 @@ export function prepareTask(model: LoadedModel, parameters: Record<string, numbe
   const spec: TaskSpec = { netlist: { ...netlist, name: model.modelFile }, parameters: overrides };
   if (signals) spec.signals = signals;
   if (hashFile) spec.fileDigest = model.digest;
+  try {
+    checkSubmittedCircuit(spec.netlist, spec.parameters);
+  } catch (error) {
+    const problem = circuitProblemOf(error);
+    throw problem ? circuitRejection(problem, model.modelFile) : error;
+  }
   return { spec, outputs };
 }

@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { engineInfo } from '../engine/index.js';
-import { createRuntime, defaultRuntimeSettings, type Runtime, type RuntimeOptions, type RuntimeSettings } from '../jobs/runtime.js';
+import { createRuntime, defaultRuntimeSettings, remoteExecutorFor, type Runtime, type RuntimeOptions, type RuntimeSettings } from '../jobs/runtime.js';
+import { XmlRpcExecutor } from '../jobs/executors/xmlrpc.js';
 import { ApiKeys } from './access.js';
 import { createJobqApp } from './app.js';
 import { exposureWarning, type JobqConfig } from './config.js';
@@ -48,6 +49,7 @@ export function runtimeSettings(config: JobqConfig): RuntimeSettings {
     includeParameters: c.include_parameters,
     excludeFields: c.exclude_fields,
   };
+  settings.queue = { backend: config.queue, redisUrl: config.redis_url, maxResultMb: config.max_result_mb };
   return settings;
 }
 
@@ -55,12 +57,17 @@ const PINO_LEVELS: Record<JobqConfig['api']['log_level'], string> = { debug: 'de
 
 export async function startJobq(config: JobqConfig, options: JobqStartOptions = {}): Promise<JobqServer> {
   const logger = options.logger ?? pino({ name: 'pesim-jobq', level: PINO_LEVELS[config.api.log_level] });
-  const runtime = createRuntime(runtimeSettings(config), options);
+  const { simulator } = config;
+  const executor = options.executor ?? (simulator.mode === 'xmlrpc'
+    ? new XmlRpcExecutor({ host: simulator.host, port: simulator.port, timeoutSeconds: simulator.timeout, modelsDir: simulator.models_dir, capacity: config.orchestration.max_concurrent_simulations })
+    : undefined);
+  const settings = runtimeSettings(config);
+  const runtime = createRuntime(settings, { ...options, executor: executor ?? (await remoteExecutorFor(settings)) });
   const service = new JobqService(runtime, config, `pesim ${engineInfo().version}`);
   const keys = new ApiKeys(config.api.api_keys);
   const app = createJobqApp(service, keys, logger);
   const server = createServer(app.callback());
-  const socket = new TaskUpdatesSocket(server, runtime.events, (id) => runtime.store.tasks.get(id), keys);
+  const socket = new TaskUpdatesSocket(server, runtime.events, (id) => runtime.task(id), keys);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -18,6 +18,9 @@ export const API_VERSION = '1.0.0';
 const MIB = 1024 * 1024;
 
 function withIndex(error: unknown, index: number | undefined): unknown {
+  if (index !== undefined && error instanceof RequestValidationError) {
+    return new RequestValidationError(error.items.map((item) => ({ ...item, loc: item.loc[0] === 'body' ? ['body', index, ...item.loc.slice(1)] : item.loc })));
+  }
   if (index === undefined || !(error instanceof JobqError)) return error;
   const field = error.extra.field ? `[${index}].${error.extra.field}` : `[${index}]`;
   return new JobqError(error.status, error.code, `Item ${index}: ${error.message}`, { ...error.extra, field });
@@ -34,7 +37,7 @@ export class JobqService {
     readonly simulatorVersion: string,
   ) {
     this.models = new ModelFiles(config.simulator.models_dir);
-    this.performance = new PerformanceTracker(runtime.store, runtime.events, OWNER);
+    this.performance = new PerformanceTracker(runtime, runtime.events, OWNER);
   }
 
   get uptimeSeconds(): number {
@@ -67,8 +70,10 @@ export class JobqService {
     }
   }
 
-  private checkSimulator(): void {
-    if (!this.runtime.executor.connected()) {
+  /** 500 SIMULATOR_CONNECTION_ERROR unless the executor can take runs (a remote simulator is probed again first). */
+  private async checkSimulator(): Promise<void> {
+    const executor = this.runtime.executor;
+    if (!executor.connected() && !(executor.probe && (await executor.probe()))) {
       throw new JobqError(500, 'SIMULATOR_CONNECTION_ERROR', `The simulator (${this.runtime.executor.name} executor) cannot take runs`, {
         suggestion: 'Check that the service is not shutting down and the simulator settings (simulator.*) are right, then retry',
       });
@@ -77,7 +82,7 @@ export class JobqService {
 
   async submit(request: SimulationRequest): Promise<TaskRecord> {
     const input = await this.prepare(request);
-    this.checkSimulator();
+    await this.checkSimulator();
     return this.runtime.scheduler.submit(input);
   }
 
@@ -90,12 +95,12 @@ export class JobqService {
     }
     const inputs: SubmitInput[] = [];
     for (const [index, request] of requests.entries()) inputs.push(await this.prepare(request, index));
-    this.checkSimulator();
+    await this.checkSimulator();
     return this.runtime.scheduler.submitMany(inputs);
   }
 
   task(id: string): TaskRecord {
-    const task = this.runtime.store.tasks.get(id);
+    const task = this.runtime.task(id);
     if (!task || task.owner !== OWNER) throw taskNotFound(id);
     return task;
   }
@@ -159,13 +164,17 @@ export class JobqService {
     };
   }
 
-  health(): HealthResponse {
-    const connected = this.runtime.executor.connected();
-    return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected };
+  /** `simulator_connected` from a probe of a remote simulator (system.listMethods), else the executor's state; Redis and workers in scale-out. */
+  async health(): Promise<HealthResponse> {
+    const executor = this.runtime.executor;
+    const connected = executor.probe ? await executor.probe() : executor.connected();
+    const remote = executor.status?.();
+    const scaleOut = remote ? { redis_connected: remote.redis === 'UP', workers: remote.workers } : {};
+    return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected, ...scaleOut };
   }
 
   stats(): StatsResponse {
-    const counts = this.runtime.store.tasks.countByState(OWNER);
+    const counts = this.runtime.countTasks(OWNER);
     const figures = this.performance.figures();
     return {
       queue: { pending: counts.queued, running: counts.running + counts.paused, completed: counts.completed, failed: counts.failed, cancelled: counts.cancelled },
@@ -176,7 +185,7 @@ export class JobqService {
         speedup_factor: figures.speedupFactor,
       },
       system: {
-        cpu_cores: availableParallelism(),
+        cpu_cores: this.runtime.executor.status?.().cores ?? availableParallelism(),
         batch_size: this.config.orchestration.batch_size,
         max_concurrent: this.config.orchestration.max_concurrent_simulations,
         uptime_seconds: this.uptimeSeconds,
@@ -186,7 +195,7 @@ export class JobqService {
 
   logs(limit: number, level: LogLevelName | undefined): LogsResponse {
     if (!this.config.api.enable_logs) throw new JobqError(404, 'NOT_FOUND', 'Log access is disabled (api.enable_logs: false)');
-    const logs = this.runtime.store.logs.recent(limit, level).map((r) => ({
+    const logs = this.runtime.recentLogs(limit, level).map((r) => ({
       timestamp: r.timestamp,
       level: r.level,
       message: r.message,

@@ -2,6 +2,7 @@
 // config-file value (or an environment / command-line string) into the typed value or a message
 // naming the setting and what it accepts.
 import { COMPRESSIONS, STORAGE_FORMATS } from '../jobs/types.js';
+import { QUEUE_BACKENDS } from '../jobs/executors/bullmq/settings.js';
 
 export type SettingValue = string | number | boolean | string[];
 
@@ -45,11 +46,15 @@ export const SETTINGS: Readonly<Record<string, Setting>> = {
   'cache.include_parameters': boolean,
   'cache.exclude_fields': strings,
   'simulator.executor': { kind: 'enum', values: ['embedded'] },
+  'simulator.mode': { kind: 'enum', values: ['embedded', 'xmlrpc'] },
   'simulator.host': string,
   'simulator.port': integer(1, 65535),
   'simulator.timeout': number(0, 31_536_000),
   'simulator.models_dir': string,
   data_dir: string,
+  queue: { kind: 'enum', values: QUEUE_BACKENDS },
+  redis_url: string,
+  max_result_mb: number(0.001, 400),
 };
 
 function describe(setting: Setting): string {

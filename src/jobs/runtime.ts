@@ -4,11 +4,13 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { engineInfo } from '../engine/index.js';
 import { openStore } from '../store/open.js';
-import type { Store } from '../store/types.js';
+import type { BatchRecord, Store, TaskFilter } from '../store/types.js';
+import type { LogLevel, LogRecord, TaskRecord, TaskState } from '../store/records.js';
 import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
+import { queueSettingsFromEnv, serviceIdentity, type QueueSettings } from './executors/bullmq/settings.js';
 import { DURABILITY_LEVELS, markOpen, removeAbandonedTemporaries, requeueDamagedResults, type Durability } from './durability.js';
 import { Scheduler, type SchedulerSettings } from './scheduler.js';
 import { systemClock, type Clock } from './clock.js';
@@ -23,6 +25,8 @@ export interface RuntimeSettings {
   cache: Omit<CacheSettings, 'dir'>;
   /** Seconds between sweeps of expired cache entries. */
   cacheSweepSeconds: number;
+  /** Where runs execute: embedded worker threads (default) or BullMQ on Redis (executors/bullmq). */
+  queue?: QueueSettings;
 }
 
 /** PESIM_DURABILITY (`normal` or `full`), default `normal`; anything else stops the start-up. */
@@ -58,10 +62,26 @@ export function defaultRuntimeSettings(dataDir: string): RuntimeSettings {
     },
     cacheSweepSeconds: 60,
     durability: durabilityFromEnv(),
+    queue: queueSettingsFromEnv(),
   };
 }
 
-export interface Runtime {
+/** Reads of the store that the services make through the runtime (they do not open the store). */
+export interface RuntimeQueries {
+  task(id: string): TaskRecord | undefined;
+  listTasks(filter: TaskFilter): { tasks: TaskRecord[]; total: number };
+  countTasks(owner?: string): Record<TaskState, number>;
+  recordBatch(batch: BatchRecord): void;
+  batch(id: string): BatchRecord | undefined;
+  recentLogs(limit: number, level?: LogLevel): LogRecord[];
+  tasksInStates(states: TaskState[]): TaskRecord[];
+  /** Persistent counters (the job queue's performance figures). */
+  addToCounter(name: string, delta: number): void;
+  counter(name: string): number;
+}
+
+export interface Runtime extends RuntimeQueries {
+  /** The durable store; the runtime's own parts use it, services go through RuntimeQueries. */
   store: Store;
   cache: ResultCache;
   executor: Executor;
@@ -70,10 +90,43 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+function queriesOf(store: Store): RuntimeQueries {
+  return {
+    task: (id) => store.tasks.get(id),
+    listTasks: (filter) => store.tasks.list(filter),
+    countTasks: (owner) => store.tasks.countByState(owner),
+    recordBatch: (batch) => store.batches.insert(batch),
+    batch: (id) => store.batches.get(id),
+    recentLogs: (limit, level) => store.logs.recent(limit, level),
+    tasksInStates: (states) => store.tasks.inStates(states),
+    addToCounter: (name, delta) => store.counters.add(name, delta),
+    counter: (name) => store.counters.get(name),
+  };
+}
+
 export interface RuntimeOptions {
   /** Another executor (remote workers); the embedded pool otherwise. */
   executor?: Executor;
   clock?: Clock;
+}
+
+/**
+ * The executor the settings ask for when it is not the embedded pool: BullMQ and its Redis driver
+ * are loaded only here, so a service on the embedded defaults never loads them.
+ */
+export async function remoteExecutorFor(settings: RuntimeSettings): Promise<Executor | undefined> {
+  const queue = settings.queue;
+  if (queue?.backend !== 'bullmq' || !queue.redisUrl) return undefined;
+  const { BullmqExecutor } = await import('./executors/bullmq/executor.js');
+  const maxResultBytes = Math.floor(queue.maxResultMb * 1024 * 1024);
+  return new BullmqExecutor({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
+}
+
+function embeddedExecutor(settings: RuntimeSettings): Executor {
+  if (settings.queue?.backend === 'bullmq') {
+    throw new Error('the settings ask for the bullmq queue: create its executor with remoteExecutorFor() and pass it as options.executor');
+  }
+  return new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations });
 }
 
 export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions = {}): Runtime {
@@ -82,7 +135,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
   const marker = markOpen(settings.dataDir);
   try {
     const cache = new ResultCache(store, { ...settings.cache, dir: join(settings.dataDir, 'cache') }, engineInfo().version, () => clock.now());
-    const executor = options.executor ?? new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations });
+    const executor = options.executor ?? embeddedExecutor(settings);
     const events = new TaskEvents();
     const schedulerSettings = { ...settings.scheduler, resultsDir: join(settings.dataDir, 'results'), syncResults: settings.durability === 'full' };
     const scheduler = new Scheduler(store, executor, cache, events, schedulerSettings, clock);
@@ -96,6 +149,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
     if (marker.uncleanBefore) removeAbandonedTemporaries([schedulerSettings.resultsDir, join(settings.dataDir, 'cache')]);
     scheduler.start();
     return {
+      ...queriesOf(store),
       store,
       cache,
       executor,
@@ -106,6 +160,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
         await scheduler.stop();
         await executor.close();
         store.close();
+        await store.whenClosed();
         marker.release();
       },
     };

@@ -75,7 +75,7 @@ export class Scheduler {
   private stopping = false;
   private pumping = false;
   /** One progress poll for all running tasks (a timer per task cost more than the polls). */
-  private progressTimer: NodeJS.Timeout | undefined;
+  private progressTimer: unknown;
   /** Set inside inOneCommit: state events wait there for the commit. */
   private deferredEvents: TaskRecord[] | undefined;
 
@@ -88,6 +88,7 @@ export class Scheduler {
     private readonly clock: Clock = systemClock,
   ) {
     mkdirSync(settings.resultsDir, { recursive: true });
+    executor.onCapacityChange?.(() => this.pump());
     this.resultExtension = fileExtension(settings.resultFormat, settings.resultCompression);
   }
 
@@ -186,14 +187,17 @@ export class Scheduler {
       throw new InvalidStateError(id, task.state, 'cancel');
     }
     const run = this.running.get(id);
+    // Where the run stopped: the engine's progress at the cancel, not the last stored poll.
+    let reached: Partial<TaskRecord> = {};
     if (run) {
       run.cancelled = true;
       run.controller.cancel();
+      reached = { progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) };
     } else {
       this.queue.remove(id);
       this.waiting.delete(id);
     }
-    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null }, { level: 'INFO', message: 'cancelled' });
+    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' });
     if (run) run.task = updated;
     return updated;
   }
@@ -304,7 +308,7 @@ export class Scheduler {
       }, this.settings.taskTimeoutMs);
     }
     this.running.set(id, run);
-    this.progressTimer ??= setInterval(() => this.reportAllProgress(), this.settings.progressIntervalMs);
+    this.armProgressPoll();
     const attempts = task.attempts + 1;
     run.task = this.transition(
       id,
@@ -313,7 +317,7 @@ export class Scheduler {
       task,
     );
     this.executor
-      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id) })
+      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id), priority: task.priority })
       .then(
         (outcome) => this.finish(id, outcome),
         (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }),
@@ -342,24 +346,38 @@ export class Scheduler {
     }
   }
 
+  /** Polls progress every progressIntervalMs on the scheduler's clock while runs go on. */
+  private armProgressPoll(): void {
+    if (this.progressTimer !== undefined) return;
+    this.progressTimer = this.clock.setTimeout(() => {
+      this.progressTimer = undefined;
+      this.reportAllProgress();
+      if (this.running.size > 0 && !this.stopping) this.armProgressPoll();
+    }, this.settings.progressIntervalMs);
+  }
+
   private stopProgressPoll(): void {
-    if (this.progressTimer) clearInterval(this.progressTimer);
+    if (this.progressTimer !== undefined) this.clock.clearTimeout(this.progressTimer);
     this.progressTimer = undefined;
   }
 
   private async finish(id: string, outcome: ExecutionOutcome): Promise<void> {
     const run = this.running.get(id);
+    // A run ends once: a second report of it (a remote executor hearing of a job twice) is ignored.
+    if (!run) return;
     this.running.delete(id);
-    if (run?.timeout) this.clock.clearTimeout(run.timeout);
+    if (run.timeout) this.clock.clearTimeout(run.timeout);
     if (this.running.size === 0) this.stopProgressPoll();
-    const task = run ? run.task : this.store.tasks.get(id);
-    if (!task || this.stopping) return;
-    if (run?.cancelled || task.state === 'cancelled') {
+    const task = run.task;
+    if (this.stopping) return;
+    if (run.cancelled || task.state === 'cancelled') {
       rmSync(this.resultPath(id), { force: true }); // written by a run that finished as it was cancelled
       this.pump(); // a cancelled run never enters the cache
       return;
     }
-    if (outcome.ok) {
+    // A run that outlived its time-out fails even when it got to the end (the time-out fired while
+    // the result was being encoded, after the engine's last look at the cancel flag).
+    if (outcome.ok && !run.timedOut) {
       const summary = await this.keepResult(task, outcome);
       // The end of this run and the start of the next commit together: one commit per task.
       this.inOneCommit(() => {
@@ -367,11 +385,13 @@ export class Scheduler {
         this.pump();
       });
     } else {
-      const error: ExecutionFailure = run?.timedOut
+      if (outcome.ok) rmSync(this.resultPath(id), { force: true });
+      const error: ExecutionFailure = run.timedOut || outcome.ok
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
         : outcome.error;
+      const reached = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
       this.inOneCommit(() => {
-        this.fail(task, error);
+        this.fail(task, error, reached);
         this.pump();
       });
     }
@@ -429,12 +449,13 @@ export class Scheduler {
     return { path: this.resultPath(id), format: this.settings.resultFormat, compression: this.settings.resultCompression, sync: this.settings.syncResults };
   }
 
-  private fail(task: TaskRecord, error: ExecutionFailure): void {
+  /** `reached`: where the failed run stopped, kept with a final failure (a retry starts from 0). */
+  private fail(task: TaskRecord, error: ExecutionFailure, reached: TaskRecord['progress'] = null): void {
     const retriesLeft = task.attempts <= this.settings.retryAttempts;
     if (error.deterministic || !retriesLeft) {
       this.transition(
         task.id,
-        { state: 'failed', completedAt: this.isoNow(), errorCode: error.code, errorMessage: error.message, progress: null },
+        { state: 'failed', completedAt: this.isoNow(), errorCode: error.code, errorMessage: error.message, progress: reached },
         { level: 'ERROR', message: `failed: ${error.message}` },
         task,
       );

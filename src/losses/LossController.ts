@@ -1,8 +1,8 @@
 // HTTP interface of loss calculation (/api/v1/loss): switching and conduction losses from
 // datasheet-style parameters, and detailed losses of one device from simulated waveforms. Thin:
-// LossService applies the formulas of decisions.md §1.5, LossPresenter shapes the bodies.
+// LossService applies the formulas of docs/spec/decisions.md §1.5, LossPresenter shapes the bodies.
 import { Body, Controller, Example, Post, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
+import type { SimulationService } from '../simulations/SimulationService.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { LossService } from './LossService.js';
 import { presentConduction, presentDetailed, presentSwitching } from './LossPresenter.js';
@@ -12,6 +12,11 @@ import type {
 
 const ID = '3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b';
 const AT = '2025-01-01T12:00:00.000Z';
+
+/** What the loss endpoints need of the service: the stored waveforms of a simulation. */
+export interface LossDeps {
+  simulations: Pick<SimulationService, 'result'>;
+}
 
 @Route('api/v1/loss')
 @Tags('losses')
@@ -23,7 +28,7 @@ const AT = '2025-01-01T12:00:00.000Z';
 export class LossController extends Controller {
   private readonly losses: LossService;
 
-  constructor(services: ServiceContext) {
+  constructor(services: LossDeps) {
     super();
     this.losses = new LossService((id) => services.simulations.result(id));
   }

@@ -1,4 +1,4 @@
-// Loss calculation for the HTTP interface: applies the defaults of decisions.md §1.5, checks what
+// Loss calculation for the HTTP interface: applies the defaults of docs/spec/decisions.md §1.5, checks what
 // the schema cannot (finite results, consistent detailed-request variants), and reads a stored
 // simulation's waveforms for the detailed calculation.
 import { validationError } from '../http/errors.js';

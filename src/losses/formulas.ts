@@ -1,4 +1,4 @@
-// Loss formulas of decisions.md §1.5, as pure functions (units: V, A, Hz, J, W, °C).
+// Loss formulas of docs/spec/decisions.md §1.5, as pure functions (units: V, A, Hz, J, W, °C).
 
 export interface SwitchingInput {
   voltage: number;

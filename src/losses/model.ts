@@ -1,4 +1,4 @@
-// Request and response shapes of the loss endpoints (decisions.md §1.5; OpenAPI through tsoa).
+// Request and response shapes of the loss endpoints (docs/spec/decisions.md §1.5; OpenAPI through tsoa).
 
 /**
  * Switching loss of one device from reference switching energies (datasheet values), scaled to

@@ -6,6 +6,7 @@
 //    e_off_ref·(V/Vref)·(I/Iref), V after and I before; the sum divided by the window;
 //  - average and rms current: trapezoidal time averages.
 
+import type { DeviceLossSummary } from '../engine/types.js';
 import { energyScale } from './formulas.js';
 
 export interface DeviceWaveforms {
@@ -22,14 +23,8 @@ export interface ReferenceEnergies {
   onStateVoltageThreshold?: number;
 }
 
-export interface WaveformLosses {
-  conductionLoss: number;
-  switchingLoss: number;
-  totalLoss: number;
-  switchingEvents: number;
-  averageCurrent: number;
-  rmsCurrent: number;
-}
+/** The quantities the engine's loss model reports per device, here from sampled waveforms. */
+export type WaveformLosses = Omit<DeviceLossSummary, 'device' | 'junctionTemperature' | 'maxJunctionTemperature'>;
 
 /** Why the waveforms cannot be evaluated, with the field at fault. */
 export class WaveformError extends Error {

@@ -1,7 +1,7 @@
 // The broker shared by both endpoints: what every STOMP session needs (the progress hub, the task
 // lookup, the auth settings, the limits) and the set of open sessions, which enforces the
 // connection limit and closes them all on shutdown.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { KeyChecker } from '../http/keys.js';
 import type { ProgressHub, SequencedMessage } from '../simulations/progress-hub.js';
 import type { RealtimeAuth, RealtimeSettings } from './settings.js';
 import { StompSession } from './stomp/session.js';
@@ -36,14 +36,14 @@ export interface BrokerStats {
 export class Broker {
   private readonly sessions = new Set<StompSession>();
   private readonly bodies = new WeakMap<SequencedMessage, string>();
-  private readonly digests: Buffer[];
+  private readonly keys: KeyChecker;
   private closing = false;
   private refused = 0;
   slowConsumersDropped = 0;
   readonly context: BrokerContext;
 
   constructor(hub: Pick<ProgressHub, 'subscribe'>, lookup: TaskLookup, auth: RealtimeAuth, settings: RealtimeSettings, log: RealtimeLogger) {
-    this.digests = auth.keys.map(digest);
+    this.keys = new KeyChecker(auth.keys);
     this.context = {
       hub,
       simulationExists: (id) => {
@@ -54,11 +54,7 @@ export class Broker {
           return false;
         }
       },
-      keyIsValid: (key) => {
-        const candidate = digest(key);
-        // Every key is compared, so the time taken does not tell which one (or whether any) matched.
-        return this.digests.reduce((found, d) => timingSafeEqual(d, candidate) || found, false);
-      },
+      keyIsValid: (key) => this.keys.accepts(key),
       auth,
       settings,
       log,
@@ -104,6 +100,3 @@ export class Broker {
   }
 }
 
-function digest(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
-}

@@ -1,4 +1,4 @@
-// attachRealtime: the WebSocket side of simulation-service.md §4.2 and §6 on any node http.Server.
+// attachRealtime: the WebSocket side of docs/spec/simulation-service.md §4.2 and §6 on any node http.Server.
 // /ws-raw speaks STOMP 1.0–1.2 over plain WebSocket, /ws the same over SockJS; both carry the
 // progress messages of the ProgressHub on /topic/simulations/<simulationId>.
 import type { Server } from 'node:http';
@@ -13,7 +13,7 @@ export interface RealtimeOptions {
   hub: Pick<ProgressHub, 'subscribe'>;
   /** The task of a simulation id; throws or returns undefined for an unknown id (scheduler.get fits). */
   lookup: TaskLookup;
-  /** API keys (simulation-service.md §5): when enabled, SUBSCRIBE needs a CONNECT carrying a valid X-API-Key. */
+  /** API keys (docs/spec/simulation-service.md §5): when enabled, SUBSCRIBE needs a CONNECT carrying a valid X-API-Key. */
   auth?: RealtimeAuth;
   /** Limits, heart-beats and paths; defaults in settings.ts. */
   settings?: RealtimeSettingsInput;

@@ -2,8 +2,10 @@
 // (websocket, xhr-streaming, xhr-polling, eventsource, ...) carrying the same STOMP sessions as
 // /ws-raw. sockjs installs itself in front of the server's 'request' and 'upgrade' listeners and
 // passes every path outside its prefix on to them, so it must be attached after the HTTP app.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import sockjs, { type Connection } from 'sockjs';
+import { AppError } from '../http/errors.js';
+import { errorBody } from '../http/error-body.js';
 import type { Broker } from './broker.js';
 import type { RealtimeSettings } from './settings.js';
 import type { RealtimeLogger, Transport } from './transport.js';
@@ -47,6 +49,31 @@ export function attachSockjsEndpoint(server: Server, broker: Broker, settings: R
     conn.on('close', () => session.closed());
   });
   endpoint.installHandlers(server, { prefix: settings.sockjsPrefix });
+  answerUnknownPathsAsJson(server, settings.sockjsPrefix);
+}
+
+// The paths sockjs answers under its prefix (the SockJS protocol): the greeting, /info, the iframe
+// page, raw /websocket, and /<server>/<session>/<transport>.
+const SOCKJS_PATH = /^(?:\/?|\/info|\/iframe[0-9a-z._-]*\.html|\/websocket|\/[^/.]+\/[^/.]+\/(?:websocket|xhr|xhr_send|xhr_streaming|eventsource|htmlfile|jsonp|jsonp_send))$/;
+
+/**
+ * sockjs answers other paths under its prefix with a plain-text "404 Error: Page not found"; this
+ * puts a listener in front of it that answers them with the service's JSON error body instead.
+ */
+function answerUnknownPathsAsJson(server: Server, prefix: string): void {
+  const installed = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const rest = path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+    if (rest !== undefined && (rest === '' || rest.startsWith('/')) && !SOCKJS_PATH.test(rest)) {
+      const body = errorBody(new AppError(404, 'NOT_FOUND', `No resource at ${req.method} ${path}; ${prefix} is the SockJS endpoint of the STOMP progress messages`), path);
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(body));
+      return;
+    }
+    for (const listener of installed) listener.call(server, req, res);
+  });
 }
 
 /** sockjs takes a numeric close code (its type declarations say string). */

@@ -1,11 +1,15 @@
 // HTTP interface of batches (/api/v1/simulations/batch): submission of a list or a parameter
 // sweep, batch status, and cancel of the batch's unfinished simulations.
 import { Body, Controller, Delete, Example, Get, Path, Post, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { presentBatchStatus, type BatchStatus, type BatchSubmission } from './BatchPresenter.js';
-import type { BatchRequest } from './BatchService.js';
+import type { BatchRequest, BatchService } from './BatchService.js';
 
+
+/** What the batch endpoints need of the service. */
+export interface BatchDeps {
+  batches: BatchService;
+}
 
 @Route('api/v1/simulations/batch')
 @Tags('batches')
@@ -15,7 +19,7 @@ import type { BatchRequest } from './BatchService.js';
 @Response<ErrorBody>(404, 'Unknown batch or circuit', { error: 'BATCH_NOT_FOUND', message: 'No batch 7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', path: '/api/v1/simulations/batch/7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
 export class BatchController extends Controller {
-  constructor(private readonly services: ServiceContext) {
+  constructor(private readonly services: BatchDeps) {
     super();
   }
 
@@ -37,7 +41,7 @@ export class BatchController extends Controller {
     return { batchId: batch.id, simulationIds: batch.taskIds, totalSimulations: batch.taskIds.length };
   }
 
-  /** Counts per state, overall progress and one entry per simulation (simulation-service.md §2.5). */
+  /** Counts per state, overall progress and one entry per simulation (docs/spec/simulation-service.md §2.5). */
   @Get('{batchId}')
   @Example<BatchStatus>({
     batchId: '7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', totalSimulations: 2, completed: 1, failed: 1, running: 0, pending: 0, paused: 0, cancelled: 0,

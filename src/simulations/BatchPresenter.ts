@@ -1,5 +1,5 @@
 // Response shapes of the batch endpoints: the submission and the batch status of
-// simulation-service.md §2.5 (counts per state, overall progress, per-simulation entries).
+// docs/spec/simulation-service.md §2.5 (counts per state, overall progress, per-simulation entries).
 import type { TaskRecord } from '../jobs/types.js';
 import type { BatchStatusData } from './BatchService.js';
 import type { SimulationState } from './SimulationPresenter.js';
@@ -39,9 +39,15 @@ export interface BatchStatus {
   failedIds: string[];
 }
 
+/** How far the simulation got: 100 when completed, where it stopped when failed or cancelled. */
 function percentOf(task: TaskRecord): number {
-  if (task.state === 'completed' || task.state === 'failed' || task.state === 'cancelled') return 100;
+  if (task.state === 'completed') return 100;
   return task.progress?.phase === 'main' ? task.progress.percent : 0;
+}
+
+/** Its share of the batch's progress: every finished simulation counts 100 %. */
+function shareOf(task: TaskRecord): number {
+  return task.state === 'failed' || task.state === 'cancelled' ? 100 : percentOf(task);
 }
 
 export function presentBatchStatus({ batch, tasks }: BatchStatusData): BatchStatus {
@@ -56,7 +62,7 @@ export function presentBatchStatus({ batch, tasks }: BatchStatusData): BatchStat
     };
   }
   const finished = count('completed') + count('failed') + count('cancelled');
-  const overall = tasks.length === 0 ? 100 : tasks.reduce((sum, t) => sum + percentOf(t), 0) / tasks.length;
+  const overall = tasks.length === 0 ? 100 : tasks.reduce((sum, t) => sum + shareOf(t), 0) / tasks.length;
   return {
     batchId: batch.id,
     totalSimulations: tasks.length,

@@ -1,4 +1,4 @@
-// Batches (POST /simulations/batch, decisions.md §1.3): an explicit list of SimulationRequests, or a
+// Batches (POST /simulations/batch, docs/spec/decisions.md §1.3): an explicit list of SimulationRequests, or a
 // base request with a parameter sweep (grid = Cartesian product, zip = element-wise). Every item is
 // checked before anything is queued (one bad item queues nothing), then all are queued at once.
 // Status counts the batch's simulations by state; cancel stops the unfinished ones.
@@ -73,14 +73,14 @@ export class BatchService {
     }
     const tasks = await this.simulations.submitMany(inputs);
     const batch: BatchRecord = { id: batchId, owner: OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() };
-    this.runtime.store.batches.insert(batch);
+    this.runtime.recordBatch(batch);
     return { batch, tasks };
   }
 
   get(id: string): BatchStatusData {
-    const batch = this.runtime.store.batches.get(id);
+    const batch = this.runtime.batch(id);
     if (!batch || batch.owner !== OWNER) throw new AppError(404, 'BATCH_NOT_FOUND', `No batch ${id}`);
-    const { tasks } = this.runtime.store.tasks.list({ owner: OWNER, batchId: id });
+    const { tasks } = this.runtime.listTasks({ owner: OWNER, batchId: id });
     const byId = new Map(tasks.map((t) => [t.id, t]));
     const ordered = batch.taskIds.map((taskId) => byId.get(taskId)).filter((t): t is TaskRecord => t !== undefined);
     return { batch, tasks: ordered.map((t) => (t.state === 'running' || t.state === 'paused' ? { ...t, progress: this.runtime.scheduler.progress(t.id) } : t)) };

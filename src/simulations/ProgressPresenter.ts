@@ -1,4 +1,4 @@
-// The progress message of simulation-service.md §2.4: the one shape SSE and STOMP both carry.
+// The progress message of docs/spec/simulation-service.md §2.4: the one shape SSE and STOMP both carry.
 import type { TaskRecord } from '../jobs/types.js';
 
 export interface ProgressMessage {

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import {
   Body, Controller, Delete, Example, Get, Header, Path, Post, Produces, Query, Request, Response, Route, Security, SuccessResponse, Tags,
 } from '@tsoa/runtime';
-import type { ServiceContext } from '../http/context.js';
 import type { ErrorBody } from '../http/error-body.js';
 import { validationError } from '../http/errors.js';
 import { paging } from '../http/paging.js';
-import { openProgressStream, parseLastEventId } from '../http/sse.js';
+import { openEventStream, parseLastEventId, type SequencedSource } from '../http/sse.js';
+import type { SimulationService } from './SimulationService.js';
 import { FINAL_STATES, type TaskState } from '../jobs/types.js';
 import { exportResult, type ExportFormat } from './export.js';
 import type { SimulationRequest } from './SimulationRequest.js';
@@ -35,6 +35,17 @@ export interface WebSocketInfo {
 
 const STATES: readonly SimulationState[] = ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled'];
 
+/** What the simulation endpoints need of the service. */
+export interface SimulationDeps {
+  simulations: SimulationService;
+  /** Progress messages in sequence, for the event stream. */
+  hub: SequencedSource;
+  /** Enders of open event streams, called when the service closes. */
+  openStreams: Set<() => void>;
+  /** The data folder (temporary export files) and the event stream's heart-beat. */
+  config: { dataDir: string; sseHeartbeatSeconds: number };
+}
+
 @Route('api/v1/simulations')
 @Tags('simulations')
 @Security('api_key')
@@ -44,7 +55,7 @@ const STATES: readonly SimulationState[] = ['queued', 'running', 'paused', 'comp
 @Response<ErrorBody>(409, 'Not allowed in the current state', { error: 'INVALID_STATE', message: 'Cannot pause simulation 3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b: it is completed', path: '/api/v1/simulations/3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b/pause', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
 export class SimulationController extends Controller {
-  constructor(private readonly services: ServiceContext) {
+  constructor(private readonly services: SimulationDeps) {
     super();
   }
 
@@ -126,7 +137,7 @@ export class SimulationController extends Controller {
     return { simulationId: task.id, status: task.state };
   }
 
-  /** Progress details (simulation-service.md §2.3). */
+  /** Progress details (docs/spec/simulation-service.md §2.3). */
   @Get('{simulationId}/progress')
   @Example<ProgressDetails>({ preCalcProgress: 100, mainSimProgress: 42.5, currentStep: 85000, totalSteps: 200000, estimatedRemainingMs: 1350 })
   public progress(@Path() simulationId: string): ProgressDetails {
@@ -163,7 +174,7 @@ export class SimulationController extends Controller {
   }
 
   /**
-   * Server-sent events: one progress message (simulation-service.md §2.4) per update, `id:` its
+   * Server-sent events: one progress message (docs/spec/simulation-service.md §2.4) per update, `id:` its
    * sequence number, the final message, then the end of the stream; `: heartbeat` comments in
    * between. Send `Last-Event-ID` (or `?lastEventId=`) to resume; 204 when the run had already
    * finished and everything was delivered.
@@ -180,9 +191,9 @@ export class SimulationController extends Controller {
     @Query() lastEventId?: string,
   ): string | undefined {
     this.services.simulations.task(simulationId);
-    const stream = openProgressStream(request.ctx, {
-      hub: this.services.hub,
-      simulationId,
+    const stream = openEventStream(request.ctx, {
+      source: this.services.hub,
+      streamId: simulationId,
       lastEventId: parseLastEventId(lastEventIdHeader ?? lastEventId),
       finished: () => FINAL_STATES.includes(this.services.simulations.task(simulationId).state),
       heartbeatMs: this.services.config.sseHeartbeatSeconds * 1000,
@@ -196,7 +207,7 @@ export class SimulationController extends Controller {
     return stream as unknown as string;
   }
 
-  /** Where to subscribe to the same progress messages over STOMP (simulation-service.md §2.8). */
+  /** Where to subscribe to the same progress messages over STOMP (docs/spec/simulation-service.md §2.8). */
   @Get('{simulationId}/ws-info')
   @Example<WebSocketInfo>({ simulationId: '3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b', stompEndpoint: '/ws', rawWebSocketEndpoint: '/ws-raw', subscribeDestination: '/topic/simulations/3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b', protocol: 'STOMP/1.2', supportsBidirectional: false, baseUrl: 'http://127.0.0.1:8080' })
   public wsInfo(@Path() simulationId: string, @Request() request: KoaRequest): WebSocketInfo {

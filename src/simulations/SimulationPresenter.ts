@@ -1,6 +1,7 @@
-// Response shapes of the simulation endpoints (decisions.md §1.3): submission, status with results,
-// list entries, ProgressDetails (simulation-service.md §2.3) and state changes. The only place
+// Response shapes of the simulation endpoints (docs/spec/decisions.md §1.3): submission, status with results,
+// list entries, ProgressDetails (docs/spec/simulation-service.md §2.3) and state changes. The only place
 // these bodies are built. Measurement keys are `<SCOPE>.<index>.ch<n>_<avg|rms|min|max>`.
+import { namedMeasurements } from '../engine/measurement-names.js';
 import type { TaskProgress, TaskRecord } from '../jobs/types.js';
 import type { StoredRequest } from './SimulationRequest.js';
 
@@ -13,8 +14,8 @@ export interface ProgressDetails {
   mainSimProgress: number;
   currentStep: number;
   totalSteps: number;
-  /** Estimated remaining time [ms]; null while unknown (queued, or no rate observed yet). */
-  estimatedRemainingMs: number | null;
+  /** Estimated remaining time [ms] from the step rate so far; 0 once the run has ended, and 0 while no rate is known yet (queued, or before the first progress report). */
+  estimatedRemainingMs: number;
 }
 
 export interface SimulationResults {
@@ -73,26 +74,23 @@ export interface StateChange {
   status: SimulationState;
 }
 
-/** Engine measurement key `SCOPE.1.ch1.avg` → API key `SCOPE.1.ch1_avg`. */
-export function measurementKey(engineKey: string): string {
-  return engineKey.replace(/\.(avg|rms|min|max)$/, '_$1');
-}
-
+/** Engine measurement keys `SCOPE.1.ch1.avg` → API keys `SCOPE.1.ch1_avg` (src/engine/measurement-names.ts). */
 export function presentMeasurements(measurements: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(measurements).map(([k, v]) => [measurementKey(k), v]));
+  return namedMeasurements(measurements);
 }
 
 export function presentProgress(task: TaskRecord, live: TaskProgress | null): ProgressDetails {
   const totalSteps = Math.round(task.spec.netlist.settings.tEnd / task.spec.netlist.settings.dt);
   if (task.state === 'completed') return { preCalcProgress: 100, mainSimProgress: 100, currentStep: live?.totalSteps || totalSteps, totalSteps: live?.totalSteps || totalSteps, estimatedRemainingMs: 0 };
-  if (!live || task.state === 'queued') return { preCalcProgress: 0, mainSimProgress: 0, currentStep: 0, totalSteps, estimatedRemainingMs: null };
+  if (!live || task.state === 'queued') return { preCalcProgress: 0, mainSimProgress: 0, currentStep: 0, totalSteps, estimatedRemainingMs: 0 };
   const pre = live.phase === 'pre-simulation';
+  const ended = task.state === 'failed' || task.state === 'cancelled';
   return {
     preCalcProgress: pre ? live.percent : 100,
     mainSimProgress: pre ? 0 : live.percent,
     currentStep: pre ? 0 : live.step,
     totalSteps: pre ? totalSteps : live.totalSteps || totalSteps,
-    estimatedRemainingMs: live.estimatedRemainingMs === null ? null : Math.round(live.estimatedRemainingMs),
+    estimatedRemainingMs: ended || live.estimatedRemainingMs === null ? 0 : Math.round(live.estimatedRemainingMs),
   };
 }
 
@@ -121,6 +119,7 @@ export function presentStatus(task: TaskRecord, live: TaskProgress | null, resul
 }
 
 export function presentSummary(task: TaskRecord): SimulationSummary {
+  // Failed and cancelled runs show where they stopped.
   const percent = task.state === 'completed' ? 100 : task.progress?.phase === 'main' ? task.progress.percent : 0;
   return {
     simulationId: task.id,

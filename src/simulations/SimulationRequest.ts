@@ -1,9 +1,9 @@
-// The SimulationRequest (simulation-service.md §2.1 with decisions.md §1.3's extra fields) and its
+// The SimulationRequest (docs/spec/simulation-service.md §2.1 with docs/spec/decisions.md §1.3's extra fields) and its
 // translation into a job-runtime submission: the circuit (base64 file content or a stored circuit's
 // id), settings overrides, parameter overrides, signals and measurement window, each checked with
 // an error naming the field, and the step-count limit.
-import { validateNetlist } from '../engine/index.js';
-import type { Netlist } from '../formats/netlist.js';
+import { checkSubmittedCircuit } from '../jobs/circuit-check.js';
+import { channelKeys, type Netlist } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
 import { applySettings, type CircuitService } from '../circuits/CircuitService.js';
 import type { SolverType } from '../circuits/CircuitPresenter.js';
@@ -55,10 +55,6 @@ export type RecentInlineCircuits = RecentCircuits<ResolvedCircuit>;
 const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
-/** Scope channel keys of a netlist (`SCOPE.1.ch1`, ...), as the engine names them. */
-export function channelKeys(netlist: Netlist): string[] {
-  return (netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').flatMap((b) => (b.inputs ?? []).map((_, i) => `${b.name}.ch${i + 1}`));
-}
 
 export interface ResolvedCircuit {
   netlist: Netlist;
@@ -116,7 +112,7 @@ export async function buildSubmission(
 ): Promise<SubmitInput> {
   if (typeof request.circuitFile !== 'string') throw validationError(`${prefix}circuitFile is required`, [{ field: `${prefix}circuitFile`, message: 'is required' }]);
   const base = await circuitOf(request.circuitFile, circuits, `${prefix}circuitFile`, cache, recent);
-  let netlist = applySettings(base.netlist, { simulationDuration: request.simulationTime, timeStep: request.timeStep, solverType: request.solverType }, prefix);
+  let netlist = applySettings(base.netlist, { simulationDuration: request.simulationTime, timeStep: request.timeStep, solverType: request.solverType }, prefix, { simulationDuration: 'simulationTime' });
   const tEnd = netlist.settings.tEnd;
   const steps = tEnd / netlist.settings.dt;
   if (steps > limits.maxSteps) {
@@ -133,7 +129,7 @@ export async function buildSubmission(
   }
   const parameters = request.parameters ?? {};
   try {
-    validateNetlist(netlist, parameters);
+    checkSubmittedCircuit(netlist, parameters);
   } catch (error) {
     throw circuitProblem(error, `${prefix}parameters`);
   }

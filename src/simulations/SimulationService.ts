@@ -1,6 +1,6 @@
 // Simulations as a resource over the job runtime: submission (checked by SimulationRequest.ts),
 // status with live progress and stored results, listing, pause/resume/cancel with the state rules
-// of decisions.md §1.2, and reading results for export and analysis. Only tasks owned by this
+// of docs/spec/decisions.md §1.2, and reading results for export and analysis. Only tasks owned by this
 // service ('simulation') are visible here.
 import { AppError } from '../http/errors.js';
 import type { Runtime } from '../jobs/runtime.js';
@@ -50,7 +50,7 @@ export class SimulationService {
 
   /** The task, or 404 SIMULATION_NOT_FOUND. */
   task(id: string): TaskRecord {
-    const task = this.runtime.store.tasks.get(id);
+    const task = this.runtime.task(id);
     if (!task || task.owner !== OWNER) throw new AppError(404, 'SIMULATION_NOT_FOUND', `No simulation ${id}; GET /api/v1/simulations lists them`);
     return task;
   }
@@ -63,7 +63,7 @@ export class SimulationService {
   }
 
   list(filter: ListFilter): { tasks: TaskRecord[]; total: number } {
-    return this.runtime.store.tasks.list({ owner: OWNER, states: filter.states, batchId: filter.batchId, limit: filter.limit, offset: filter.offset });
+    return this.runtime.listTasks({ owner: OWNER, states: filter.states, batchId: filter.batchId, limit: filter.limit, offset: filter.offset });
   }
 
   pause(id: string): TaskRecord {

@@ -1,6 +1,6 @@
 // The index of the result cache: one row per cache key naming the result file, what it holds, its
 // size, access statistics and expiry time. The files themselves live in the cache directory.
-import { COMPRESSIONS, STORAGE_FORMATS, type CacheEntryRecord } from '../jobs/types.js';
+import { COMPRESSIONS, STORAGE_FORMATS, type CacheEntryRecord } from './records.js';
 import type { ParameterOverrides } from '../formats/netlist.js';
 import {
   checkTimestamp,

@@ -16,8 +16,8 @@ const AUTOCHECKPOINT_PAGES = 1000;
 export const DEFAULT_CHECKPOINT_INTERVAL_MS = 250;
 
 export interface Checkpointer {
-  /** Stops the thread (its connection checkpoints and closes); idempotent. */
-  stop(): void;
+  /** Stops the thread (its connection checkpoints and closes); idempotent. Resolves once the thread has exited. */
+  stop(): Promise<void>;
   /** The thread, when one could be started. */
   readonly thread?: Worker;
 }
@@ -62,20 +62,26 @@ export function startCheckpointer(db: Db, settings: CheckpointSettings): Checkpo
   try {
     worker = new Worker(workerSource(), { eval: true, workerData: settings });
   } catch {
-    return { stop: () => undefined }; // no thread to spare: SQLite's automatic checkpoints stay on
+    return { stop: () => Promise.resolve() }; // no thread to spare: SQLite's automatic checkpoints stay on
   }
   db.pragma('wal_autocheckpoint = 0');
   worker.unref(); // never keeps the process alive
   worker.on('error', takeBack);
-  worker.on('exit', () => {
-    if (!stopped) takeBack();
+  const exited = new Promise<void>((resolve) => {
+    worker.on('exit', () => {
+      if (!stopped) takeBack();
+      resolve();
+    });
   });
   return {
     thread: worker,
-    stop(): void {
-      if (stopped) return;
-      stopped = true;
-      worker.postMessage('stop');
+    stop(): Promise<void> {
+      if (!stopped) {
+        stopped = true;
+        worker.ref(); // whoever awaits the exit keeps the process alive until the thread has closed its connection
+        worker.postMessage('stop');
+      }
+      return exited;
     },
   };
 }

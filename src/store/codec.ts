@@ -1,7 +1,7 @@
 // Mapping between plain records and SQLite rows. A record codec names, for every field, its column,
 // how to encode it (checking the type first, so bad input is refused before any SQL runs and never
 // coerced into something else) and how to decode it. Repositories build their statements from it.
-import { parseExact, stringifyExact } from '../jobs/exact-json.js';
+import { parseExact, stringifyExact } from './exact-json.js';
 import { invalid, StoreError } from './errors.js';
 
 export type SqlValue = string | number | bigint | Buffer | null;

@@ -1,7 +1,7 @@
 // The log repository: structured log records, newest first, filtered by minimum level. The table is
 // bounded: each append deletes the rows more than `maxRows` behind the new one, a range delete on
 // the primary key that touches at most the few rows falling out.
-import type { LogLevel, LogRecord } from '../jobs/types.js';
+import type { LogLevel, LogRecord } from './records.js';
 import { checkFinite, nullableText, oneOf, text, timestamp } from './codec.js';
 import { invalid } from './errors.js';
 import { sqlLimit, type Db, type Statement } from './statements.js';

@@ -72,10 +72,17 @@ class SqliteStore implements Store {
     return this.runInTransaction(fn) as T;
   }
 
-  /** Idempotent. */
+  private checkpointsStopped: Promise<void> = Promise.resolve();
+
+  /** Idempotent. The checkpoint thread closes its own connection afterwards: see whenClosed(). */
   close(): void {
-    this.checkpointer?.stop();
+    if (this.checkpointer) this.checkpointsStopped = this.checkpointer.stop();
     if (this.db.open) this.db.close();
+  }
+
+  /** Resolves once the checkpoint thread has closed its connection too (no file of the store is open). */
+  whenClosed(): Promise<void> {
+    return this.checkpointsStopped;
   }
 }
 

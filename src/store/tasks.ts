@@ -1,7 +1,7 @@
 // The task repository: one row per task, JSON columns for spec, request and progress. Scheduling
 // order (inStates) is priority rank, then the insertion sequence, served by the index
 // tasks_schedule(state, priority_rank, seq); listings are newest first by the same sequence.
-import { PRIORITIES, type Priority, type ResultSummary, type TaskProgress, type TaskRecord, type TaskSpec, type TaskState } from '../jobs/types.js';
+import { PRIORITIES, type Priority, type ResultSummary, type TaskProgress, type TaskRecord, type TaskSpec, type TaskState } from './records.js';
 import {
   bool,
   columnList,

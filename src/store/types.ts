@@ -1,6 +1,6 @@
 // Repository interfaces of the durable store (SQLite). Every write is one transaction; reads return
-// plain records (src/jobs/types.ts).
-import type { CacheEntryRecord, LogLevel, LogRecord, Priority, TaskRecord, TaskState } from '../jobs/types.js';
+// plain records (src/store/records.ts).
+import type { CacheEntryRecord, LogLevel, LogRecord, Priority, TaskRecord, TaskState } from './records.js';
 import type { Netlist } from '../formats/netlist.js';
 
 export interface CircuitRecord {
@@ -100,4 +100,6 @@ export interface Store {
   /** Runs fn in one transaction. */
   transaction<T>(fn: () => T): T;
   close(): void;
+  /** Resolves once every connection to the database files is closed (after close()). */
+  whenClosed(): Promise<void>;
 }

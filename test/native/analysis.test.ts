@@ -5,21 +5,14 @@ import { expect } from 'chai';
 import {
   AnalysisError, characteristics, characteristicsSync, fourier, fourierSync, rms, rmsSync, spectrum, spectrumSync,
 } from '../../src/engine/analysis.js';
+import { mulberry32 } from '../fixtures/prng.js';
 
 const TAU = 2 * Math.PI;
 
-/** Deterministic pseudo-random samples in [-1, 1) (mulberry32). */
+/** Deterministic pseudo-random samples in [-1, 1). */
 function random(n: number, seed: number): Float64Array {
-  let a = seed >>> 0;
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out[i] = (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  }
-  return out;
+  const next = mulberry32(seed);
+  return Float64Array.from({ length: n }, () => next() * 2 - 1);
 }
 
 /** Naive DFT bin k of x[0..m). */

@@ -6,7 +6,14 @@ import { rcStep, seriesRlc } from '../fixtures/circuits.js';
 
 const METHODS: SolverMethod[] = ['backward-euler', 'trapezoidal', 'gear-shichman'];
 
-function maxError(time: Float64Array, values: Float64Array, exact: (t: number) => number): number {
+/**
+ * Largest deviation from the closed form. A missing, empty or short channel, or one out of step with
+ * the time axis, throws: an error of 0 over no samples would pass every bound.
+ */
+function maxError(time: Float64Array, values: Float64Array | undefined, exact: (t: number) => number): number {
+  if (!values || values.length < 2 || values.length !== time.length) {
+    throw new Error(`the channel has ${values?.length ?? 'no'} samples for ${time.length} time points`);
+  }
   let worst = 0;
   for (let i = 0; i < time.length; i++) worst = Math.max(worst, Math.abs(values[i] - exact(time[i])));
   return worst;
@@ -20,11 +27,13 @@ const rlcExact = (t: number): number => 1 - Math.exp(-ALPHA * t) * (Math.cos(WD 
 
 function rcError(solver: SolverMethod, dt: number): number {
   const r = simulateSync(rcStep(solver, dt));
+  expect(r.time.at(-1)).to.be.closeTo(5e-3, 1e-12);
   return maxError(r.time, r.signals['SCOPE.1.ch1'], rcExact);
 }
 
 function rlcError(solver: SolverMethod, dt: number): number {
   const r = simulateSync(seriesRlc(solver, dt));
+  expect(r.time.at(-1)).to.be.closeTo(2e-3, 1e-12);
   return maxError(r.time, r.signals['SCOPE.1.ch1'], rlcExact);
 }
 
@@ -32,6 +41,11 @@ describe('integration methods (closed forms)', () => {
   // Named tolerances: first-order BE error ≈ (dt/2τ)·e⁻¹; second order far smaller.
   const RC_TOLERANCE: Record<SolverMethod, number> = { 'backward-euler': 2e-3, trapezoidal: 1e-4, 'gear-shichman': 2e-4 };
   const RLC_TOLERANCE: Record<SolverMethod, number> = { 'backward-euler': 2e-2, trapezoidal: 2e-4, 'gear-shichman': 5e-4 };
+
+  it('an empty or short channel is an error, not a deviation of 0', () => {
+    expect(() => maxError(new Float64Array([0, 1]), new Float64Array(0), rcExact)).to.throw(/0 samples/);
+    expect(() => maxError(new Float64Array([0, 1]), undefined, rcExact)).to.throw(/no samples/);
+  });
 
   for (const solver of METHODS) {
     it(`RC step with ${solver} stays within ${RC_TOLERANCE[solver]} V of 1 − e^(−t/τ)`, () => {

@@ -31,7 +31,7 @@ describe('pesim command', () => {
     expect(out.signals).to.deep.equal(['SCOPE.1.ch1']);
     expect(out.stats.steps).to.equal(500);
     // tau = 0.5 ms with R = 500 Ω: at 4 ms the capacitor is at 1 − e^−8.
-    expect(out.measurements['SCOPE.1.ch1.min']).to.be.closeTo(1 - Math.exp(-8), 1e-4);
+    expect(out.measurements['SCOPE.1.ch1_min']).to.be.closeTo(1 - Math.exp(-8), 1e-4);
   });
 
   it('writes the signals as CSV', () => {
@@ -72,11 +72,20 @@ describe('pesim command', () => {
     const out = JSON.parse(r.stdout) as { signals: string[]; measurements: Record<string, number>; stats: { steps: number; wallMs: number } };
     expect(Object.keys(out)).to.deep.equal(['signals', 'measurements', 'stats']);
     expect(out.signals).to.deep.equal(['SCOPE.1.ch1', 'SCOPE.1.ch2', 'SCOPE.1.ch3', 'SCOPE.1.ch4', 'SCOPE.1.ch5', 'SCOPE.1.ch6']);
-    expect(Object.keys(out.measurements)).to.include.members(['SCOPE.1.ch3.avg', 'SCOPE.1.ch3.rms', 'SCOPE.1.ch3.min', 'SCOPE.1.ch3.max']);
+    expect(Object.keys(out.measurements)).to.include.members(['SCOPE.1.ch3_avg', 'SCOPE.1.ch3_rms', 'SCOPE.1.ch3_min', 'SCOPE.1.ch3_max']);
     // u2 of the 48 V buck at duty 0.4: D·Vin − (1 − D)·vf = 18.84 V.
-    expect(out.measurements['SCOPE.1.ch3.avg']).to.be.closeTo(18.84, 0.4);
+    expect(out.measurements['SCOPE.1.ch3_avg']).to.be.closeTo(18.84, 0.4);
     expect(out.stats.steps).to.equal(1000);
     expect(out.stats.wallMs).to.be.a('number');
+  });
+
+  it('prints measurements as text under the specification\'s names (SCOPE.1.ch3_avg)', () => {
+    const r = pesim('run', buckIpes);
+    expect(r.status, r.stderr).to.equal(0);
+    const avg = /^SCOPE\.1\.ch3_avg\s+(\S+)$/m.exec(r.stdout);
+    expect(avg, r.stdout).to.not.equal(null);
+    expect(Number(avg![1])).to.be.closeTo(18.84, 0.4);
+    expect(r.stdout).to.not.match(/ch\d\.(avg|rms|min|max)/);
   });
 
   it('runs a SPICE deck with V(node) and I(element) names, --tend, --dt and a window', () => {
@@ -85,8 +94,8 @@ describe('pesim command', () => {
     const out = JSON.parse(r.stdout) as { signals: string[]; measurements: Record<string, number>; stats: { steps: number } };
     expect(out.signals).to.deep.equal(['V(in)', 'V(out)', 'I(V1)']);
     expect(out.stats.steps).to.equal(200);
-    expect(out.measurements['V(out).max']).to.be.closeTo(1 - Math.exp(-1), 0.01);
-    expect(out.measurements['I(V1).min']).to.be.closeTo(-1e-3, 2e-5);
+    expect(out.measurements['V(out)_max']).to.be.closeTo(1 - Math.exp(-1), 0.01);
+    expect(out.measurements['I(V1)_min']).to.be.closeTo(-1e-3, 2e-5);
   });
 
   it('writes the signals as Parquet under their user-facing names', async () => {
@@ -133,7 +142,7 @@ describe('pesim command', () => {
   });
 
   it('serves the health endpoint on the requested loopback port', async () => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--rmi-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {

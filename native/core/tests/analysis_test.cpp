@@ -205,6 +205,22 @@ TEST(fourier_known_harmonics_with_phase_and_offset) {
   CHECK_NEAR(f.amplitudes[1], 0.0, 5e-3);
 }
 
+TEST(measures_of_huge_and_tiny_samples_stay_finite) {
+  // Squares of 1e200 overflow and of 1e-200 underflow: the sums run on samples scaled by the peak.
+  const std::vector<double> huge{1e200, 1e200};
+  CHECK_NEAR(analysis::rms(huge.data(), 2) / 1e200, 1.0, 1e-15);
+  const std::vector<double> tiny{3e-200, -4e-200};
+  CHECK_NEAR(analysis::rms(tiny.data(), 2) / 1e-200, std::sqrt(12.5), 1e-14);
+  const std::vector<double> extremes{1e308, -1e308, 1e308, -1e308};
+  const auto c = analysis::characteristics(extremes.data(), extremes.size(), 4.0);
+  CHECK_NEAR(c.rms / 1e308, 1.0, 1e-15);
+  CHECK_NEAR(c.shapeFactor, 1.0, 1e-15);
+  CHECK(c.average == 0.0);
+  CHECK(std::isinf(c.peakToPeak));  // 2e308 is beyond the double range: the service answers 422
+  const std::vector<double> zeros{0.0, 0.0};
+  CHECK(analysis::rms(zeros.data(), 2) == 0.0);
+}
+
 TEST(rms_and_validation) {
   const std::vector<double> x{3.0, -4.0};
   CHECK_NEAR(analysis::rms(x.data(), 2), std::sqrt(12.5), 1e-15);

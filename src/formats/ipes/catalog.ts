@@ -22,8 +22,9 @@ export interface ElementKind {
   prefix: string;
   type: ElementType;
   /** 'twoPort': XIN[0], YOUT[0] at distance 2; 'transformer': two XIN, two YOUT; 'none': K;
-   * 'opamp': XIN[0] (+), XIN[1] (−), YOUT[0] (out), YOUT[1] (ref), geometry.ts. */
-  terminals: 'twoPort' | 'transformer' | 'none' | 'opamp';
+   * 'opamp': XIN[0] (+), XIN[1] (−), YOUT[0] (out), YOUT[1] (ref), geometry.ts;
+   * 'threePhase': XIN[0..2] (phases a, b, c of a machine). */
+  terminals: 'twoPort' | 'transformer' | 'none' | 'opamp' | 'threePhase';
   params: ParamSpec[];
   /** Writes a `<Verluste>` (loss) block. */
   semiconductor?: boolean;
@@ -66,11 +67,19 @@ export const ELEMENT_KINDS: Record<number, ElementKind> = {
     { key: 'frequencyDependency', slot: 4, net: 'fp', def: 1e5 }, { key: 'gainValue', slot: 5, net: 'gain', def: 10000 },
     { key: 'voltageLimitMax.', slot: 7, net: 'vmax', def: 12 }, { key: 'voltageLimitatMin.', slot: 8, net: 'vmin', def: -12 },
     { key: 'voltageDividerRa', slot: 13, net: 'ra', def: 1 }, { key: 'voltageDividerRb', slot: 14, net: 'rb', def: 100 }] },
+  // GeckoCIRCUITS MotorPMSM (elements/pmsm.hpp); the load torque is read in pmsm.ts.
+  15: { typ: 15, prefix: 'PMSM', type: 'PMSM', terminals: 'threePhase', params: [
+    { key: 'inducedbythepermanentMagnet', slot: 7, net: 'psi', def: 0.15 }, { key: 'frictionCoefficient', slot: 8, net: 'friction', def: 0.1 },
+    { key: 'inertia', slot: 9, net: 'J', def: 1 }, { key: 'polePairs', slot: 11, net: 'polePairs', def: 1 },
+    { key: 'statorResistance', slot: 12, net: 'Rs', def: 0.5 }, { key: 'statorInductanceD', slot: 13, net: 'Ld', def: 0.002 },
+    { key: 'statorInductanceQ', slot: 14, net: 'Lq', def: 0.002 }, { key: 'initialStatorCurrentA', slot: 15, net: 'ia0', def: 0 },
+    { key: 'initialStatorCurrentB', slot: 16, net: 'ib0', def: 0 }, { key: 'initialRotationalSpeed', slot: 17, net: 'omega0', def: 0 },
+    { key: 'initialRotorPosition', slot: 18, net: 'theta0', def: 0 }] },
 };
 
 /** Power-circuit types the engine cannot simulate, by typ, for error messages. */
 export const UNSUPPORTED_ELEMENT_NAMES: Record<number, string> = {
-  13: 'LISN', 14: 'DC motor', 15: 'motor', 16: 'motor', 17: 'motor', 18: 'motor', 19: 'motor', 20: 'motor',
+  13: 'LISN', 14: 'DC motor', 16: 'motor', 17: 'motor', 18: 'motor', 19: 'motor', 20: 'motor',
   21: 'motor', 51: 'motor', 24: 'reluctance element', 25: 'reluctance element',
   26: 'reluctance element', 30: 'reluctance element', 32: 'reluctance element', 52: 'reluctance element',
   29: 'subcircuit terminal', 31: 'global terminal', 33: 'BJT',
@@ -78,7 +87,7 @@ export const UNSUPPORTED_ELEMENT_NAMES: Record<number, string> = {
 
 /** Element `typ` → element kind, writer side: netlist type → typ (L → 2, or 12 when coupled). */
 export const TYP_OF_ELEMENT: Partial<Record<ElementType, number>> = {
-  R: 1, L: 2, C: 3, V: 4, I: 5, D: 6, S: 7, THYR: 8, K: 9, IGBT: 10, TRANS: 23, MOSFET: 28, OPV: 22,
+  R: 1, L: 2, C: 3, V: 4, I: 5, D: 6, S: 7, THYR: 8, K: 9, IGBT: 10, TRANS: 23, MOSFET: 28, OPV: 22, PMSM: 15,
 };
 
 export interface BlockKind {
@@ -162,9 +171,8 @@ export const DISPLAY_ONLY_BLOCKS: Record<number, string> = {
 /** Control types the engine cannot simulate, by typ, for error messages. */
 export const UNSUPPORTED_BLOCK_NAMES: Record<number, string> = {
   9: 'PT2 (undamped second-order LC filter)', 16: 'temperature meter', 17: 'heat-flow meter', 23: 'FromEXTERNAL',
-  26: 'sample and hold', 29: 'PD controller', 35: 'ASIN', 37: 'ACOS', 38: 'TAN', 44: 'POW', 53: 'counter',
-  59: 'sparse-matrix block', 60: 'CISPR16 test receiver', 61: 'Java block', 63: 'space vector modulator',
-  65: 'ABC-DQ transform', 66: 'DQ-ABC transform', 72: 'thyristor control', 73: 'U_ZI block', 74: 'transfer function',
+  35: 'ASIN', 37: 'ACOS', 38: 'TAN', 44: 'POW',
+  60: 'CISPR16 test receiver', 61: 'Java block', 74: 'transfer function',
   76: 'PMSM control', 77: 'PMSM modulator', 78: 'subcircuit terminal', 79: 'MMF meter', 80: 'flux meter',
   81: 'global terminal', 82: 'sliding DFT', 84: 'MUX', 85: 'DEMUX', 87: 'small-signal analysis', 88: 'native C block',
   89: 'import-from-file source', 90: 'random source',

@@ -10,6 +10,7 @@
 import type { NetlistElement, ParamValue } from '../netlist.js';
 import type { ComponentRecord } from './components.js';
 import { ELEMENT_KINDS, type ElementKind } from './catalog.js';
+import { mapPmsm } from './pmsm.js';
 import { boolParam, issue, negate, netParam, numericParam, resolveParam, unsupported, type ReadContext } from './params.js';
 
 export interface ElementEnv {
@@ -141,6 +142,10 @@ export function mapElement(env: ElementEnv, index: number, c: ComponentRecord): 
   if (kind.type === 'K') return coupling(env, index, c, kind);
   const params = simpleParams(env.ctx, c, kind);
   if (kind.type === 'OPV') return opAmp(env, index, c, params);
+  if (kind.type === 'PMSM') {
+    const element = mapPmsm(env, index, c, params);
+    return element ? { element } : undefined;
+  }
   if ((kind.type === 'L' || kind.type === 'C') && !nonlinearTable(env.ctx, c, kind, params)) return undefined;
   if (kind.type === 'TRANS') {
     const reversed = resolveParam(env.ctx, c, { key: 'reversed', slot: 2, def: -1 }).value > 0;

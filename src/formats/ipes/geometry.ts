@@ -64,6 +64,8 @@ export function componentTerminals(c: ComponentRecord): TerminalGeometry | undef
     if (kind.terminals === 'transformer') return { domain: 'LK', ins: [at(-1, 2), at(-1, -2)], outs: [at(1, 2), at(1, -2)] };
     // GeckoCIRCUITS OperationalAmplifier: XIN (1, 2), (−1, 2); YOUT (0, −3), (−2, −1).
     if (kind.terminals === 'opamp') return { domain: 'LK', ins: [at(1, 2), at(-1, 2)], outs: [at(0, -3), at(-2, -1)] };
+    // GeckoCIRCUITS MotorPMSM (AbstractThreePhaseMotor): XIN (−2, 1), (−2, 0), (−2, −1).
+    if (kind.terminals === 'threePhase') return { domain: 'LK', ins: [at(-2, 1), at(-2, 0), at(-2, -1)], outs: [] };
     return { domain: 'LK', ins: [], outs: [] };
   }
   if (c.block === 'c') {

@@ -8,6 +8,7 @@ import { ELEMENT_KINDS, TYP_OF_ELEMENT, type ParamSpec } from './catalog.js';
 import { javaDouble } from './emit.js';
 import type { IpesLayout } from './layout.js';
 import { putLosses } from './thermal-write.js';
+import { pmsmPlan } from './pmsm.js';
 
 /** A parameterString entry: literal text, or the file label of a node / signal. */
 export type StringRef = string | { node: string } | { signal: string } | { thermal: string };
@@ -167,6 +168,7 @@ export function elementPlan(ctx: PlanContext, e: NetlistElement, coupledInductor
   plan.outs = [e.nodes[1]];
   plan.losses = kind.semiconductor;
   if (kind.type === 'V' || kind.type === 'I') sourcePlan(ctx, e, plan);
+  else if (kind.type === 'PMSM') pmsmPlan(ctx, e, plan, kind);
   else for (const spec of kind.params) putParam(ctx, plan, spec, p[spec.net]);
   if (kind.semiconductor && kind.type !== 'MOSFET') plan.slots[0] = plan.slots[kind.type === 'S' ? 2 : 3];
   if (kind.type === 'K') {

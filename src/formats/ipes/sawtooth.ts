@@ -1,3 +1,5 @@
+// Writer side: an engine sawtooth is written as the GeckoCIRCUITS triangle with duty 1 or 0 that
+// makes the same ramp (the reader reads it back as the engine triangle with that duty, signals.ts).
 // GeckoCIRCUITS triangles with duty 1 or 0 are sawtooth ramps (`SignalCalculatorTriangle`): the
 // ramp rises by 2·A·f·dt per step and falls by 2·A·f·dt/(1 − d) (rise by …/d); with d = 1 the fall
 // is instantaneous, with d = 0 the rise. Started at 0 rising (phase 0), the output is
@@ -6,30 +8,8 @@
 //   d = 1: amplitude 2A, offset D − A, phase 180°;   d = 0: amplitude −2A, offset D + A, phase 0.
 // Like the symmetric triangle, GeckoCIRCUITS clamps its stepwise ramp at the peaks, so its period
 // is rounded to whole time steps; the mapping uses the exact period 1/f. A non-zero phase starts
-// GeckoCIRCUITS' ramp at a negated pre-run value, which is not a time shift: only phase 0 maps.
-// The writer turns such a sawtooth back into the triangle it came from.
+// GeckoCIRCUITS' ramp at a negated pre-run value; the engine triangle of that duty models it.
 import type { ParamValue } from '../netlist.js';
-
-export interface TriangleValues {
-  amplitude: number;
-  frequency: ParamValue;
-  offset: number;
-  phaseDeg: number;
-  duty: number;
-}
-
-/** Sawtooth parameters of a GeckoCIRCUITS triangle with duty 0 or 1 and phase 0; else undefined. */
-export function sawtoothOfTriangle(v: TriangleValues): Record<string, ParamValue> | undefined {
-  if (v.phaseDeg !== 0 || (v.duty !== 0 && v.duty !== 1)) return undefined;
-  const rising = v.duty === 1;
-  return {
-    waveform: 'sawtooth',
-    amplitude: rising ? 2 * v.amplitude : -2 * v.amplitude,
-    frequency: v.frequency,
-    offset: rising ? v.offset - v.amplitude : v.offset + v.amplitude,
-    phase: rising ? 180 : 0,
-  };
-}
 
 /** The GeckoCIRCUITS triangle (amplitude, offset, duty) of an engine sawtooth, if one matches. */
 export function triangleOfSawtooth(p: Record<string, ParamValue>): { amplitude: number; offset: number; duty: number } | undefined {

@@ -7,7 +7,7 @@
 // `losscomp` (total / conduction / switching, `LossComponent`) → LOSS { device, part }.
 // Both have no inputs and one output at (x + 2, y).
 import type { ControlBlock } from '../netlist.js';
-import { asControlBlock, type ThermalBlockType, type ThermalElement } from '../thermal-netlist.js';
+import type { ThermalBlockType, ThermalElement } from '../thermal-netlist.js';
 import type { ComponentRecord } from './components.js';
 import { controlTerminals, type TerminalGeometry } from './geometry.js';
 import { issue, unsupported, type ReadContext } from './params.js';
@@ -69,7 +69,7 @@ function flow(env: ThermalBlockEnv, c: ComponentRecord, block: ControlBlock): Co
     if (element.type !== 'PV') return { ...block, type: 'CONST', params: { value: 0 } };
     const params: Record<string, string> = { device: String(element.params?.device) };
     if (part !== 'total') params.part = part;
-    return asControlBlock({ ...block, type: 'LOSS', params });
+    return { ...block, type: 'LOSS', params };
   }
   if (element.type === 'QSRC') {
     unsupported(env.ctx, c, 'heat-flow meter on a heat source (its flow is its own value P)');
@@ -81,6 +81,6 @@ function flow(env: ThermalBlockEnv, c: ComponentRecord, block: ControlBlock): Co
 /** Maps a TEMP or FLOW block; undefined when it was reported. */
 export function mapThermalMeter(env: ThermalBlockEnv, index: number, c: ComponentRecord): ControlBlock | undefined {
   const type: ThermalBlockType = c.typ === TEMP_TYP ? 'TEMP' : 'FLOW';
-  const block = asControlBlock({ name: c.name, type, outputs: [env.output(index)] });
+  const block = { name: c.name, type, outputs: [env.output(index)] };
   return c.typ === TEMP_TYP ? temperature(env, c, block) : flow(env, c, block);
 }

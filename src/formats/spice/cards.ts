@@ -1,12 +1,19 @@
-// Element cards → netlist elements. Supported letters: R L C K V I E F G H S W D. Node names are
-// lower-cased (SPICE is case-insensitive) and `gnd` becomes `0`; element names are kept as written.
-// References to other elements (K's inductors, F/H/W's controlling source) are returned as pending
-// and resolved by read.ts once every card is known. Any other element letter is an error.
-import type { NetlistElement, ParamValue } from '../netlist.js';
+// Element cards → netlist elements. Supported letters: R L C K V I E F G H B S W D (X instances are
+// flattened by subckt.ts before). Node names are lower-cased (SPICE is case-insensitive) and `gnd`
+// becomes `0`; element names are kept as written; inside subcircuit instances both are scoped
+// (scope.ts). References to other elements (K's inductors, F/H/W's controlling source) are returned
+// as pending and resolved by read.ts once every card is known. LTspice parasitics (Rser, Cpar, ...)
+// come back as companion elements, behavioural sources with their control blocks. Any other element
+// letter is an error.
+import type { ControlBlock, NetlistElement, ParamValue } from '../netlist.js';
+import type { CurrentProbe } from './behavioural.js';
+import { type BehaviouralSource, readBSource, readValueSource } from './behavioural-cards.js';
 import { type Card, lineError } from './lexer.js';
 import { CardCursor, type NumericValue, type ReadContext } from './cursor.js';
 import { currentSwitchParams, diodeParams, type SpiceModel, switchParams } from './models.js';
 import { readSourceSpec, type TranTimes } from './sources.js';
+import { scopedElement, scopedNode } from './scope.js';
+import { PARASITICS, withParasitics } from './parasitics.js';
 
 export interface ElementContext extends ReadContext {
   models: Map<string, SpiceModel>;
@@ -24,31 +31,32 @@ export interface PendingReference {
 
 export interface ReadElement {
   element: NetlistElement;
+  /** LTspice parasitics of the element (Rser, Cpar, ...), elements of their own. */
+  companions: NetlistElement[];
   references: PendingReference[];
+  /** Control blocks of a behavioural source (B, E/G VALUE and TABLE). */
+  blocks: ControlBlock[];
+  probes: CurrentProbe[];
 }
 
 const UNSUPPORTED_LETTERS: Record<string, string> = {
-  m: 'MOSFET (M)', q: 'bipolar transistor (Q)', j: 'JFET (J)', x: 'subcircuit instance (X)',
-  b: 'behavioural source (B)', z: 'MESFET (Z)', t: 'transmission line (T)', o: 'lossy transmission line (O)',
+  m: 'MOSFET (M)', q: 'bipolar transistor (Q)', j: 'JFET (J)',
+  z: 'MESFET (Z)', t: 'transmission line (T)', o: 'lossy transmission line (O)',
   u: 'uniform RC line (U)', a: 'XSPICE code model (A)', y: 'transmission line (Y)', p: 'coupled line (P)',
   n: 'OSDI/Verilog-A device (N)',
 };
 
-const CONTROLLED_KEYWORDS = new Set(['value', 'poly', 'table', 'laplace', 'vol', 'cur', 'freq', 'and', 'or', 'nand', 'nor']);
+const CONTROLLED_KEYWORDS = new Set(['poly', 'laplace', 'vol', 'cur', 'freq', 'and', 'or', 'nand', 'nor']);
 
 function param(v: NumericValue): ParamValue {
   return v.ref !== undefined ? `$${v.ref}` : v.value;
 }
 
-/** Canonical node name: lower case, `gnd` is ground `0`. */
-export function nodeName(text: string): string {
-  const lower = text.toLowerCase();
-  return lower === 'gnd' ? '0' : lower;
-}
+export { nodeName } from './scope.js';
 
 function nodes(cursor: CardCursor, count: number, name: string): string[] {
   const result: string[] = [];
-  for (let i = 0; i < count; i++) result.push(nodeName(cursor.word(`node ${i + 1} of ${name}`).text));
+  for (let i = 0; i < count; i++) result.push(scopedNode(cursor.word(`node ${i + 1} of ${name}`).text, cursor.card.scope));
   return result;
 }
 
@@ -87,7 +95,7 @@ function switchFlags(cursor: CardCursor, name: string): void {
   }
 }
 
-function twoTerminalPassive(cursor: CardCursor, name: string, key: 'R' | 'L' | 'C'): NetlistElement {
+function twoTerminalPassive(cursor: CardCursor, name: string, key: 'R' | 'L' | 'C'): NetlistElement[] {
   const n = nodes(cursor, 2, name);
   if (key === 'R' && cursor.isKeyValue() && cursor.peek()!.lower === 'r') {
     cursor.next();
@@ -95,32 +103,46 @@ function twoTerminalPassive(cursor: CardCursor, name: string, key: 'R' | 'L' | '
   }
   const value = positive(cursor, cursor.value(`${key} value of ${name}`), key, name);
   const params: Record<string, ParamValue> = { [key]: param(value) };
-  const extra = options(cursor, name, key === 'R' ? [] : ['ic']);
+  const extra = options(cursor, name, key === 'R' ? [] : ['ic', ...PARASITICS[key]]);
   const ic = extra.get('ic');
   if (ic) params[key === 'L' ? 'i0' : 'v0'] = param(ic);
-  return { name, type: key, nodes: n, params };
+  return withParasitics({ name, type: key, nodes: n, params }, new Map([...extra].map(([k, v]) => [k, v.value])));
 }
 
 /** Reads one element card. */
-export function readElementCard(card: Card, ctx: ElementContext): ReadElement {
+export function readElementCard(card: Card, deckCtx: ElementContext): ReadElement {
+  const ctx: ElementContext = card.scope || card.file
+    ? { ...deckCtx, params: card.scope?.params ?? deckCtx.params, fileName: card.file ?? deckCtx.fileName }
+    : deckCtx;
   const cursor = new CardCursor(card, ctx);
   const nameToken = cursor.word('element name');
-  const name = nameToken.text;
+  const name = scopedElement(nameToken.text, card.scope);
   const letter = nameToken.lower[0];
   const references: PendingReference[] = [];
+  const blocks: ControlBlock[] = [];
+  const probes: CurrentProbe[] = [];
+  let companions: NetlistElement[] = [];
   const reference = (element: NetlistElement, p: PendingReference['param'], types: readonly string[], what: string, count = 1) => {
     const names = [];
     for (let i = 0; i < count; i++) {
       const t = cursor.word(what);
-      names.push({ text: t.text, line: t.line });
+      names.push({ text: scopedElement(t.text, card.scope), line: t.line });
     }
     references.push({ element, param: p, names, types, what });
   };
+  const behaviouralElement = (b: BehaviouralSource): NetlistElement => {
+    blocks.push(...b.chain.blocks);
+    probes.push(...b.chain.probes);
+    if (b.control) references.push({ element: b.element, param: 'control', names: [b.control], types: ['V', 'L', 'E', 'H'], what: `controlling element of ${name}` });
+    return b.element;
+  };
   let element: NetlistElement;
   switch (letter) {
-    case 'r': element = twoTerminalPassive(cursor, name, 'R'); break;
-    case 'l': element = twoTerminalPassive(cursor, name, 'L'); break;
-    case 'c': element = twoTerminalPassive(cursor, name, 'C'); break;
+    case 'r':
+    case 'l':
+    case 'c':
+      [element, ...companions] = twoTerminalPassive(cursor, name, letter.toUpperCase() as 'R' | 'L' | 'C');
+      break;
     case 'k': {
       element = { name, type: 'K', nodes: [], params: {} };
       reference(element, 'inductors', ['L'], `coupled inductor of ${name}`, 2);
@@ -132,15 +154,25 @@ export function readElementCard(card: Card, ctx: ElementContext): ReadElement {
     case 'v':
     case 'i': {
       const n = nodes(cursor, 2, name);
-      element = { name, type: letter === 'v' ? 'V' : 'I', nodes: n, params: readSourceSpec(cursor, name, ctx.tran) };
+      const series = new Map<string, number>();
+      element = { name, type: letter === 'v' ? 'V' : 'I', nodes: n, params: readSourceSpec(cursor, name, ctx.tran, letter === 'v' ? series : undefined) };
+      [element, ...companions] = withParasitics(element, series);
+      break;
+    }
+    case 'b': {
+      element = behaviouralElement(readBSource(cursor, name, nodes(cursor, 2, name)));
       break;
     }
     case 'e':
     case 'g': {
       const n = nodes(cursor, 2, name);
       const next = cursor.peek();
+      if (next && (next.lower === 'value' || next.lower === 'table')) {
+        element = behaviouralElement(readValueSource(cursor, name, letter, n));
+        break;
+      }
       if (next && CONTROLLED_KEYWORDS.has(next.lower)) {
-        throw lineError('SPICE_UNSUPPORTED', next.line, `${name}: ${next.text.toUpperCase()} form of a controlled source is not supported (only linear ${letter.toUpperCase()} n+ n- nc+ nc- gain)`, ctx.fileName, name);
+        throw lineError('SPICE_UNSUPPORTED', next.line, `${name}: ${next.text.toUpperCase()} form of a controlled source is not supported (linear ${letter.toUpperCase()} n+ n- nc+ nc- gain, VALUE={expr} or TABLE)`, ctx.fileName, name);
       }
       n.push(...nodes(cursor, 2, name));
       const gain = cursor.value(`${letter === 'e' ? 'gain' : 'transconductance'} of ${name}`);
@@ -204,7 +236,7 @@ export function readElementCard(card: Card, ctx: ElementContext): ReadElement {
         'SPICE_UNSUPPORTED',
         nameToken.line,
         what
-          ? `${name}: ${what} is not supported by the SPICE reader (supported: R L C K V I E F G H S W D)`
+          ? `${name}: ${what} is not supported by the SPICE reader (supported: R L C K V I E F G H B S W D X)`
           : `${name}: unknown element letter '${nameToken.text[0]}'`,
         ctx.fileName,
         name,
@@ -212,5 +244,5 @@ export function readElementCard(card: Card, ctx: ElementContext): ReadElement {
     }
   }
   cursor.end(`the ${name} card`);
-  return { element, references };
+  return { element, companions, references, blocks, probes };
 }

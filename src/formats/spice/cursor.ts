@@ -4,6 +4,7 @@
 // the physical line of the offending token.
 import type { NetlistError } from '../errors.js';
 import type { ParameterTable } from './expressions.js';
+import type { DeckFileReader } from './includes.js';
 import { type Card, type Token, isIdentifier, lineError, parseSpiceNumber } from './lexer.js';
 
 /** A numeric card value; `ref` is set when the value is exactly a `.param` name (`{r}`, `'r'`). */
@@ -16,6 +17,8 @@ export interface ReadContext {
   params: ParameterTable;
   fileName?: string;
   warnings: string[];
+  /** Reads files the deck names (includes, PWL files); absent for a deck given without its folder. */
+  files?: DeckFileReader;
 }
 
 export class CardCursor {
@@ -89,13 +92,14 @@ export class CardCursor {
     const origin = { line: t.line, fileName: this.ctx.fileName };
     if (t.kind === 'expr') {
       const value = this.ctx.params.evaluate(t.text, origin);
-      return isIdentifier(t.text) && this.ctx.params.has(t.text) ? { value, ref: t.lower } : { value };
+      return isIdentifier(t.text) && this.ctx.params.isDeckParameter(t.text) ? { value, ref: t.lower } : { value };
     }
     if (t.kind === 'word') {
       const number = parseSpiceNumber(t.text);
       if (number !== undefined) return { value: number };
       if (isIdentifier(t.text) && this.ctx.params.has(t.text)) {
-        return { value: this.ctx.params.get(t.text)!, ref: t.lower };
+        const value = this.ctx.params.get(t.text)!;
+        return this.ctx.params.isDeckParameter(t.text) ? { value, ref: t.lower } : { value };
       }
     }
     throw lineError('SPICE_SYNTAX', t.line, `${what}: '${t.text}' is not a number`, this.ctx.fileName);

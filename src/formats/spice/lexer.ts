@@ -5,6 +5,7 @@
 // one untokenised card), `.end`, and numbers with SI suffixes.
 // SPICE is case-insensitive: tokens keep their text, callers compare `lower`.
 import { NetlistError } from '../errors.js';
+import type { CardScope } from './scope.js';
 
 export type TokenKind = 'word' | 'expr' | 'punct';
 
@@ -24,6 +25,10 @@ export interface Card {
   tokens: Token[];
   /** For a `.control` card: the line of its `.endc` (the lines between are not tokenised). */
   endLine?: number;
+  /** The included file the card comes from (absent: the deck itself). */
+  file?: string;
+  /** The subcircuit instance the card belongs to (absent: the top level). */
+  scope?: CardScope;
 }
 
 export interface LexedDeck {
@@ -94,14 +99,14 @@ function tokenizeLine(text: string, line: number, fileName?: string): Token[] {
 }
 
 /**
- * Splits a deck into its title and cards. The first line is always the title (as in SPICE).
- * Reading stops at `.end`.
+ * Splits a deck into its title and cards. The first line is always the title (as in SPICE), except
+ * in included files (`hasTitle` false). Reading stops at `.end`.
  */
-export function lexDeck(source: string, fileName?: string): LexedDeck {
+export function lexDeck(source: string, fileName?: string, hasTitle = true): LexedDeck {
   const lines = source.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
-  const title = (lines[0] ?? '').trim();
+  const title = hasTitle ? (lines[0] ?? '').trim() : '';
   const cards: Card[] = [];
-  for (let index = 1; index < lines.length; index++) {
+  for (let index = hasTitle ? 1 : 0; index < lines.length; index++) {
     const lineNo = index + 1;
     const raw = lines[index];
     const trimmed = raw.trim();

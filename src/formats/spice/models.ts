@@ -7,6 +7,8 @@
 //              N is given (defaults IS = 1e-14 A, N = 1); 0.7 V when the model gives neither;
 //       roff = 1e7 Ω (pesim's default; SPICE's leakage is IS and GMIN).
 //     Other D parameters (CJO, TT, BV, ...) have no piecewise-linear counterpart: a warning lists them.
+//     LTspice's idealised diode (a D model with RON, ROFF or VFWD) maps directly: vf = VFWD (0),
+//     ron = RON (1 Ω), roff = ROFF (1e12 Ω), each divided by the area.
 // Model parameters may be numbers or expressions; non-numeric vendor fields (mfg=...) are ignored.
 import { type Card, type Token, lineError } from './lexer.js';
 import { CardCursor, type ReadContext } from './cursor.js';
@@ -88,7 +90,11 @@ export function switchParams(model: SpiceModel, ctx: ReadContext): { ron: number
   const ron = modelNumber(model, 'ron', SWITCH_DEFAULTS.ron, ctx);
   const roff = modelNumber(model, 'roff', SWITCH_DEFAULTS.roff, ctx);
   checkResistances(model, ron, roff, ctx);
-  const vh = Math.abs(modelNumber(model, 'vh', 0, ctx));
+  let vh = modelNumber(model, 'vh', 0, ctx);
+  if (vh < 0) {
+    ctx.warnings.push(`${ctx.fileName ? `${ctx.fileName}:` : 'line '}${model.line}: .model ${model.name}: VH < 0 (LTspice's smooth transition over VT ± |VH|) is read as a sharp switch at VT`);
+    vh = 0;
+  }
   warnUnused(model, ['ron', 'roff', 'vt', 'vh'], ctx, 'not part of the SW model subset');
   return { ron, roff, vt: modelNumber(model, 'vt', 0, ctx), vh };
 }
@@ -105,6 +111,7 @@ export function currentSwitchParams(model: SpiceModel, ctx: ReadContext): { ron:
 
 /** Piecewise-linear diode parameters from a D model (mapping in the header comment). */
 export function diodeParams(model: SpiceModel, area: number, ctx: ReadContext): { vf: number; ron: number; roff: number } {
+  if (['ron', 'roff', 'vfwd'].some((k) => model.params.has(k))) return idealDiodeParams(model, area, ctx);
   const rs = modelNumber(model, 'rs', 0, ctx);
   const ron = rs > 0 ? rs / area : DIODE_DEFAULT_RON;
   let vf = DIODE_DEFAULT_VF;
@@ -116,6 +123,15 @@ export function diodeParams(model: SpiceModel, area: number, ctx: ReadContext): 
   }
   warnUnused(model, ['is', 'n', 'rs', 'level'], ctx, 'pesim diodes are piecewise linear');
   return { vf, ron, roff: DIODE_DEFAULT_ROFF };
+}
+
+/** LTspice's idealised diode (`Ron Roff Vfwd`, defaults 1 Ω, 1 TΩ, 0 V): already piecewise linear. */
+function idealDiodeParams(model: SpiceModel, area: number, ctx: ReadContext): { vf: number; ron: number; roff: number } {
+  const ron = modelNumber(model, 'ron', 1, ctx) / area;
+  const roff = modelNumber(model, 'roff', 1e12, ctx) / area;
+  checkResistances(model, ron, roff, ctx);
+  warnUnused(model, ['ron', 'roff', 'vfwd'], ctx, 'pesim reads the LTspice ideal diode as Ron, Roff and Vfwd');
+  return { vf: modelNumber(model, 'vfwd', 0, ctx), ron, roff };
 }
 
 /** Inverse of the vf rule: the IS that gives forward voltage `vf` at 1 A with N = 1. */

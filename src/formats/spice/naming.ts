@@ -12,6 +12,7 @@ import type { ElementType, Netlist } from '../netlist.js';
 export const SPICE_LETTER: Record<ElementType, string> = {
   R: 'R', L: 'L', C: 'C', K: 'K', TRANS: 'E', V: 'V', I: 'I', E: 'E', F: 'F', G: 'G', H: 'H',
   S: 'S', VSW: 'S', CSW: 'W', D: 'D', THYR: 'S', IGBT: 'S', MOSFET: 'S', OPV: 'X',
+  PMSM: 'X',
 };
 
 /** A pool of names unique without regard to case. */

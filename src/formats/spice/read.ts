@@ -1,20 +1,33 @@
-// SPICE deck → pesim netlist (the reader's entry point). Three passes over the lexed cards:
-// 1. control cards: `.param` definitions, `.model`s, and the cards that are skipped with a warning
-//    (`.control` blocks, output and other analysis cards) or rejected (`.ic`, `.subckt`, ...);
+// SPICE deck → pesim netlist (the reader's entry point). The deck's includes are expanded
+// (includes.ts) and its `.subckt` definitions taken out (subckt.ts); then three passes over the cards:
+// 1. control cards: `.param` definitions, `.model`s, `.global`, `.ic`, and the cards that are skipped
+//    with a warning (`.control` blocks, output and other analysis cards, `.backanno`) or rejected;
 // 2. `.tran` and `.options` (their values may use parameters defined anywhere);
-// 3. element cards (cards.ts), then references between elements and the output blocks (outputs.ts).
-// Mappings: `.tran TSTEP TSTOP [TSTART [TMAX]] [UIC]` → dt = TSTEP, or TMAX when given and smaller;
-// tEnd = TSTOP. `.options method=trap` → trapezoidal (also the default, as in SPICE), `method=gear`
-// → gear-shichman (backward-euler with `maxord=1`).
-import { assertNetlistShape, type Netlist, type NetlistElement, type SolverMethod } from '../netlist.js';
+// 3. element cards (X instances flattened first, then cards.ts), then references between elements,
+//    `.ic` values, and the output blocks (outputs.ts) after the blocks of behavioural sources.
+// Mappings: `.tran TSTEP TSTOP [TSTART [TMAX]] [UIC]` → dt = TSTEP, or TMAX when given and smaller
+// (TSTEP 0, as LTspice writes it: TMAX); tEnd = TSTOP. `.options method=trap` → trapezoidal (also the
+// default, as in SPICE), `method=gear` → gear-shichman (backward-euler with `maxord=1`).
+import { assertNetlistShape, type ControlBlock, type Netlist, type NetlistElement, type SolverMethod } from '../netlist.js';
+import type { CurrentProbe } from './behavioural.js';
 import { NetlistError } from '../errors.js';
 import { type Card, lexDeck, lineError, isIdentifier } from './lexer.js';
-import { ParameterTable } from './expressions.js';
+import { FUNCTIONS, ParameterTable } from './expressions.js';
+import { readFuncCard } from './functions.js';
 import { CardCursor, type ReadContext } from './cursor.js';
 import { readModelCard, type SpiceModel } from './models.js';
 import { type ElementContext, type PendingReference, readElementCard } from './cards.js';
 import type { TranTimes } from './sources.js';
 import { outputBlocks } from './outputs.js';
+import { type DeckFileReader, expandIncludes } from './includes.js';
+import { collectSubcircuits, expandInstance } from './subckt.js';
+import { nodeName } from './scope.js';
+import { applyInitialConditions, emptyInitialConditions, readIcCard } from './initial-conditions.js';
+
+export interface SpiceReadOptions {
+  /** Reads files the deck includes (`.include`, `.lib`, PWL files), by path relative to the deck. */
+  files?: DeckFileReader;
+}
 
 export interface SpiceReadResult {
   netlist: Netlist;
@@ -23,11 +36,17 @@ export interface SpiceReadResult {
 
 const OUTPUT_CARDS = new Set(['.meas', '.measure', '.print', '.save', '.plot', '.probe', '.four', '.fourier', '.width', '.op']);
 const OTHER_ANALYSES = new Set(['.ac', '.dc', '.noise', '.tf', '.sens', '.disto', '.pz', '.sp', '.pss']);
-const IGNORED_CARDS = new Set(['.temp', '.nodeset', '.global', '.endc']);
+const IGNORED_CARDS = new Set(['.temp', '.nodeset', '.endc']);
 
 interface Tran extends TranTimes {
-  dt: number;
   uic: boolean;
+}
+
+/** True when `name=` starts at tokens[j] (not `>=`, `<=`, `!=` or `==` inside an expression). */
+function startsDefinition(tokens: Card['tokens'], j: number): boolean {
+  const t = tokens[j];
+  return t.kind === 'word' && isIdentifier(t.text) && tokens[j + 1]?.kind === 'punct' && tokens[j + 1].text === '='
+    && !(tokens[j + 2]?.kind === 'punct' && tokens[j + 2].text === '=');
 }
 
 function readParamCard(card: Card, params: ParameterTable, fileName?: string): void {
@@ -41,14 +60,15 @@ function readParamCard(card: Card, params: ParameterTable, fileName?: string): v
     }
     let j = i + 2;
     const parts: string[] = [];
-    while (j < tokens.length && !(tokens[j].kind === 'word' && tokens[j + 1]?.kind === 'punct' && tokens[j + 1].text === '=')) {
+    while (j < tokens.length && !startsDefinition(tokens, j)) {
       const t = tokens[j];
       parts.push(t.kind === 'expr' ? `(${t.text})` : t.text);
       j++;
     }
     while (parts[parts.length - 1] === ',') parts.pop();
     if (parts.length === 0) throw lineError('SPICE_SYNTAX', name.line, `.param ${name.text}: missing value`, fileName);
-    params.define(name.text, parts.join(' '), { line: name.line, fileName });
+    // Joined without spaces, so that `a >= b` and `a == b` (split at '=' by the lexer) stay operators.
+    params.define(name.text, parts.join(''), { line: name.line, fileName });
     i = j;
   }
 }
@@ -63,9 +83,14 @@ function readTran(card: Card, ctx: ReadContext): Tran {
     if (values.length >= 4) throw cursor.error(`.tran: unexpected '${cursor.peek()!.text}'`, 'SPICE_UNSUPPORTED');
     values.push(cursor.number('.tran value'));
   }
-  const [tstep, tstop, tstart = 0, tmax = 0] = values;
-  if (tstep === undefined || tstop === undefined) throw lineError('SPICE_SYNTAX', card.line, '.tran needs TSTEP and TSTOP', ctx.fileName);
-  if (!(tstep > 0) || !(tstop > 0)) throw lineError('SPICE_SYNTAX', card.line, '.tran: TSTEP and TSTOP must be greater than 0', ctx.fileName);
+  const [given, tstop, tstart = 0, tmax = 0] = values;
+  if (given !== undefined && tstop === undefined) {
+    throw lineError('SPICE_SYNTAX', card.line, '.tran TSTOP alone (LTspice) gives no step: pesim runs at a fixed step, write .tran TSTEP TSTOP or .tran 0 TSTOP 0 TMAX', ctx.fileName);
+  }
+  if (given === undefined || tstop === undefined) throw lineError('SPICE_SYNTAX', card.line, '.tran needs TSTEP and TSTOP', ctx.fileName);
+  // LTspice writes `.tran 0 TSTOP TSTART TMAX`: the step is TMAX.
+  const tstep = given === 0 && tmax > 0 ? tmax : given;
+  if (!(tstep > 0) || !(tstop > 0)) throw lineError('SPICE_SYNTAX', card.line, '.tran: TSTEP (or, when it is 0, TMAX) and TSTOP must be greater than 0', ctx.fileName);
   if (tmax < 0 || tstart < 0 || tstart >= tstop) throw lineError('SPICE_SYNTAX', card.line, '.tran: TSTART must be in [0, TSTOP) and TMAX not negative', ctx.fileName);
   if (tstart > 0) cursor.warn(`.tran TSTART = ${tstart} s: pesim records from t = 0`, card.line);
   const dt = tmax > 0 && tmax < tstep ? tmax : tstep;
@@ -130,12 +155,26 @@ function resolveReferences(elements: NetlistElement[], pending: PendingReference
   }
 }
 
-/** Reads a SPICE deck (the subset in README "SPICE") into a pesim netlist. */
-export function readSpice(text: string, fileName?: string): SpiceReadResult {
+/** Points the AMP blocks of `i(name)` in expressions at their element (names are case-insensitive). */
+function resolveProbes(elements: NetlistElement[], probes: CurrentProbe[], fileName?: string): void {
+  const byName = new Map(elements.map((e) => [e.name.toLowerCase(), e]));
+  for (const probe of probes) {
+    const wanted = String(probe.block.params!.element);
+    const target = byName.get(wanted.toLowerCase());
+    if (!target) throw lineError('UNKNOWN_REFERENCE', probe.line, `i(${probe.text}): element '${wanted}' is not defined`, fileName);
+    probe.block.params!.element = target.name;
+  }
+}
+
+/** Reads a SPICE deck (the subset in docs/spice.md) into a pesim netlist. */
+export function readSpice(text: string, fileName?: string, deckOptions: SpiceReadOptions = {}): SpiceReadResult {
   const deck = lexDeck(text, fileName);
+  const { cards, definitions } = collectSubcircuits(expandIncludes(deck.cards, deckOptions.files, fileName), fileName);
+  const globals = new Set<string>();
+  const initialConditions = emptyInitialConditions();
   const warnings: string[] = [];
   const params = new ParameterTable();
-  const ctx: ReadContext = { params, fileName, warnings };
+  const ctx: ReadContext = { params, fileName, warnings, files: deckOptions.files };
   const where = (line: number) => `${fileName ? `${fileName}:` : 'line '}${line}`;
   const models = new Map<string, SpiceModel>();
   const elementCards: Card[] = [];
@@ -143,17 +182,24 @@ export function readSpice(text: string, fileName?: string): SpiceReadResult {
   const optionCards: Card[] = [];
   let title = deck.title;
 
-  for (const card of deck.cards) {
+  const addModel = (card: Card) => {
+    const model = readModelCard(card, card.file ? { ...ctx, fileName: card.file } : ctx);
+    const previous = models.get(model.name.toLowerCase());
+    if (previous) warnings.push(`${where(card.line)}: .model ${model.name} replaces the one on line ${previous.line}`);
+    models.set(model.name.toLowerCase(), model);
+  };
+  for (const card of cards) {
     const head = card.tokens[0];
     const keyword = head.lower;
     if (!keyword.startsWith('.')) { elementCards.push(card); continue; }
-    if (keyword === '.param') readParamCard(card, params, fileName);
-    else if (keyword === '.model') {
-      const model = readModelCard(card, ctx);
-      const previous = models.get(model.name.toLowerCase());
-      if (previous) warnings.push(`${where(card.line)}: .model ${model.name} replaces the one on line ${previous.line}`);
-      models.set(model.name.toLowerCase(), model);
-    } else if (keyword === '.tran') {
+    if (keyword === '.param') readParamCard(card, params, card.file ?? fileName);
+    else if (keyword === '.model') addModel(card);
+    else if (keyword === '.func') {
+      const { name, fn } = readFuncCard(card, (n) => Object.hasOwn(FUNCTIONS, n), card.file ?? fileName);
+      params.defineFunction(name, fn);
+    }
+    else if (keyword === '.global') for (const t of card.tokens.slice(1)) globals.add(nodeName(t.text));
+    else if (keyword === '.tran') {
       if (tranCard) warnings.push(`${where(card.line)}: second .tran replaces the one on line ${tranCard.line}`);
       tranCard = card;
     } else if (keyword === '.options' || keyword === '.option' || keyword === '.opt' || keyword === '.opts') optionCards.push(card);
@@ -162,9 +208,9 @@ export function readSpice(text: string, fileName?: string): SpiceReadResult {
     else if (OTHER_ANALYSES.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} analysis skipped (only .tran is simulated)`);
     else if (IGNORED_CARDS.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} ignored`);
     else if (keyword === '.title') title = card.tokens.slice(1).map((t) => t.text).join(' ');
-    else if (keyword === '.ic') {
-      throw lineError('SPICE_UNSUPPORTED', card.line, '.ic is not supported: give initial conditions with IC= on capacitors and inductors', fileName);
-    } else {
+    else if (keyword === '.ic') readIcCard(card, card.file ? { ...ctx, fileName: card.file } : ctx, initialConditions);
+    else if (keyword === '.backanno') warnings.push(`${where(card.line)}: .backanno skipped (LTspice schematic annotation)`);
+    else {
       throw lineError('SPICE_UNSUPPORTED', card.line, `${head.text} is not supported by the SPICE reader`, fileName);
     }
   }
@@ -179,17 +225,31 @@ export function readSpice(text: string, fileName?: string): SpiceReadResult {
   for (const card of optionCards) readOptions(card, ctx, options);
   const solver = solverFrom(options, ctx);
 
+  const subcircuitModels: Card[] = [];
+  const sink = { models: subcircuitModels, readParam: readParamCard };
+  const flatCards = elementCards.flatMap((card) => card.tokens[0].lower.startsWith('x')
+    ? expandInstance(card, (name) => definitions.get(name), { ...ctx, globals }, sink)
+    : [card]);
+  for (const card of new Set(subcircuitModels)) addModel(card);
   const elementCtx: ElementContext = { ...ctx, models, tran };
   const elements: NetlistElement[] = [];
   const pending: PendingReference[] = [];
   const lines = new Map<NetlistElement, number>();
-  for (const card of elementCards) {
-    const { element, references } = readElementCard(card, elementCtx);
-    elements.push(element);
-    lines.set(element, card.line);
-    pending.push(...references);
+  const behaviouralBlocks: ControlBlock[] = [];
+  const probes: CurrentProbe[] = [];
+  for (const card of flatCards) {
+    const read = readElementCard(card, elementCtx);
+    for (const element of [read.element, ...read.companions]) {
+      elements.push(element);
+      lines.set(element, card.line);
+    }
+    pending.push(...read.references);
+    behaviouralBlocks.push(...read.blocks);
+    probes.push(...read.probes);
   }
   resolveReferences(elements, pending, lines, fileName);
+  resolveProbes(elements, probes, fileName);
+  applyInitialConditions(elements, initialConditions, ctx);
   if (!tran.uic && elements.some((e) => e.type === 'C' || e.type === 'L')) {
     warnings.push(`${where(tranCard.line)}: .tran without UIC: pesim starts from the IC= values (0 when absent), not from a DC operating point`);
   }
@@ -201,7 +261,7 @@ export function readSpice(text: string, fileName?: string): SpiceReadResult {
     settings: { tEnd: tran.tstop, dt: tran.dt, solver },
     ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
     elements,
-    blocks: outputBlocks(elements, warnings),
+    blocks: [...behaviouralBlocks, ...outputBlocks(elements, warnings)],
   };
   assertNetlistShape(netlist);
   return { netlist, warnings: [...new Set(warnings)] };

@@ -1,27 +1,48 @@
-// Independent sources V and I: `Vname n+ n- [[DC] value] [AC mag [phase]] [SIN(...)|PULSE(...)|PWL(...)]`
+// Independent sources V and I: `Vname n+ n- [[DC] value] [AC mag [phase]] [SIN(...)|PULSE(...)|PWL(...)|EXP(...)]`
 // → pesim source waveforms. Defaults follow ngspice: SIN FREQ 0/absent → 1/TSTOP; PULSE TR and TF
 // 0/absent → TSTEP, PW 0/absent → TSTOP, PER 0/absent → one pulse (ngspice's TSTOP period never
-// repeats inside the run); SIN THETA ≠ 0 (damping) is an error. A PULSE whose TR + PW reaches PER
-// restarts before falling in ngspice; it is mapped to width PER − TR and fall 0, which is the same
-// waveform. Equal PWL times (vertical steps) are moved apart by 1e-6·TSTEP, with a warning.
+// repeats inside the run). A PULSE whose TR + PW reaches PER restarts before falling in ngspice; it
+// is mapped to width PER − TR and fall 0, which is the same waveform. Waveforms the engine has no
+// form for are tables (source-tables.ts): PWL with `r=`/`td=` or from a file, EXP, damped SIN
+// (THETA ≠ 0), PULSE with a pulse count NP (8th argument, LTspice's Ncycles). LTspice's `SINE` is SIN.
 import type { ParamValue } from '../netlist.js';
 import type { Token } from './lexer.js';
 import { lineError } from './lexer.js';
 import type { CardCursor, NumericValue } from './cursor.js';
+import { dampedSine, exponential, pulseTrain, pwlFromFile, pwlTable } from './source-tables.js';
 
 export interface TranTimes {
   tstep: number;
   tstop: number;
+  /** The simulation step (TSTEP, or TMAX when smaller). */
+  dt: number;
 }
 
-const UNSUPPORTED_FUNCTIONS = new Set(['exp', 'sffm', 'am', 'trnoise', 'trrandom', 'pat', 'distof1', 'distof2', 'portnum', 'z0']);
+const UNSUPPORTED_FUNCTIONS = new Set(['sffm', 'am', 'trnoise', 'trrandom', 'pat', 'distof1', 'distof2', 'portnum', 'z0']);
 
 function param(v: NumericValue): ParamValue {
   return v.ref !== undefined ? `$${v.ref}` : v.value;
 }
 
-/** Reads the specification after the nodes of a V or I card; returns the element parameters. */
-export function readSourceSpec(cursor: CardCursor, name: string, tran: TranTimes): Record<string, ParamValue> {
+/** `r=` / `td=` after a PWL (ngspice's repeat and delay). */
+function pwlOptions(cursor: CardCursor, name: string): { repeat?: number; delay: number } {
+  let repeat: number | undefined;
+  let delay = 0;
+  while (cursor.isKeyValue() && ['r', 'td'].includes(cursor.peek()!.lower)) {
+    const key = cursor.next()!;
+    cursor.next();
+    const value = cursor.value(`${name} PWL ${key.text}`).value;
+    if (key.lower === 'r') repeat = value;
+    else delay = value;
+  }
+  return { repeat, delay };
+}
+
+/**
+ * Reads the specification after the nodes of a V or I card; returns the element parameters. With
+ * `series` (V cards), LTspice's `Rser=` is accepted and stored there.
+ */
+export function readSourceSpec(cursor: CardCursor, name: string, tran: TranTimes, series?: Map<string, number>): Record<string, ParamValue> {
   let dc: NumericValue | undefined;
   let transient: Record<string, ParamValue> | undefined;
   while (!cursor.atEnd()) {
@@ -34,16 +55,23 @@ export function readSourceSpec(cursor: CardCursor, name: string, tran: TranTimes
       if (cursor.isValueNext()) cursor.next();
       if (cursor.isValueNext()) cursor.next();
       cursor.warn(`${name}: AC specification ignored (transient analysis only)`, t.line);
-    } else if (t.kind === 'word' && ['sin', 'pulse', 'pwl'].includes(t.lower)) {
+    } else if (t.kind === 'word' && ['sin', 'sine', 'pulse', 'pwl', 'exp'].includes(t.lower)) {
       if (transient) throw lineError('SPICE_SYNTAX', t.line, `${name} has more than one transient function`, cursor.ctx.fileName, name);
       cursor.next();
-      const args = cursor.argumentTokens(`${name} ${t.text.toUpperCase()}`);
+      const file = t.lower === 'pwl' ? pwlFileName(cursor) : undefined;
+      const args = file === undefined ? cursor.argumentTokens(`${name} ${t.text.toUpperCase()}`) : [];
       const values = args.map((a) => cursor.valueOf(a, `${name} ${t.text.toUpperCase()} argument`));
-      if (t.lower === 'sin') transient = sine(values, t, name, tran, cursor);
+      if (t.lower === 'sin' || t.lower === 'sine') transient = sine(values, t, name, tran, cursor);
       else if (t.lower === 'pulse') transient = pulse(values, t, name, tran, cursor);
-      else transient = pwl(values, t, name, tran, cursor);
+      else if (t.lower === 'exp') transient = exponential(values.map((v) => v.value), t, name, tran, cursor);
+      else if (file !== undefined) transient = pwlFromFile(file, t, name, tran, cursor, pwlOptions(cursor, name));
+      else transient = pwlTable(values.map((v) => v.value), t, name, tran, cursor, pwlOptions(cursor, name));
+    } else if (series && cursor.isKeyValue() && t.lower === 'rser') {
+      cursor.next();
+      cursor.next();
+      series.set('rser', cursor.value(`${name} Rser`).value);
     } else if (t.kind === 'word' && UNSUPPORTED_FUNCTIONS.has(t.lower)) {
-      throw lineError('SPICE_UNSUPPORTED', t.line, `${name}: source function ${t.text.toUpperCase()} is not supported (use DC, SIN, PULSE or PWL)`, cursor.ctx.fileName, name);
+      throw lineError('SPICE_UNSUPPORTED', t.line, `${name}: source function ${t.text.toUpperCase()} is not supported (use DC, SIN, PULSE, PWL or EXP)`, cursor.ctx.fileName, name);
     } else if (dc === undefined && !transient && cursor.isValueNext()) {
       dc = cursor.value(`${name} value`);
     } else {
@@ -51,6 +79,20 @@ export function readSourceSpec(cursor: CardCursor, name: string, tran: TranTimes
     }
   }
   return transient ?? { waveform: 'dc', value: dc ? param(dc) : 0 };
+}
+
+/** `PWL file=NAME`, `PWL FILE NAME` or `PWL(file=NAME)`: the file name, else undefined. */
+function pwlFileName(cursor: CardCursor): string | undefined {
+  const paren = cursor.isPunct('(') ? 1 : 0;
+  const key = cursor.peek(paren);
+  if (key?.lower !== 'file') return undefined;
+  const eq = cursor.isPunct('=', paren + 1) ? 1 : 0;
+  const file = cursor.peek(paren + 1 + eq);
+  if (!file || file.kind === 'punct') return undefined;
+  for (let i = 0; i < paren + 2 + eq; i++) cursor.next();
+  if (paren && !cursor.isPunct(')')) throw cursor.error(`expected ')' after the PWL file name`);
+  if (paren) cursor.next();
+  return file.text.replace(/^"(.*)"$/, '$1');
 }
 
 function arity(values: NumericValue[], min: number, max: number, fn: Token, name: string, cursor: CardCursor): void {
@@ -62,10 +104,11 @@ function arity(values: NumericValue[], min: number, max: number, fn: Token, name
 
 function sine(v: NumericValue[], fn: Token, name: string, tran: TranTimes, cursor: CardCursor): Record<string, ParamValue> {
   arity(v, 2, 6, fn, name, cursor);
-  if (v[4] !== undefined && v[4].value !== 0) {
-    throw lineError('SPICE_UNSUPPORTED', fn.line, `${name}: SIN damping factor THETA = ${v[4].value} is not supported (only 0)`, cursor.ctx.fileName, name);
-  }
   const frequency = v[2] !== undefined && v[2].value !== 0 ? param(v[2]) : 1 / tran.tstop;
+  if (v[4] !== undefined && v[4].value !== 0) {
+    const [vo, va, , td = 0, theta, phase = 0] = v.map((x) => x.value);
+    return dampedSine({ vo, va, freq: v[2]?.value || 1 / tran.tstop, td, theta, phase }, fn, name, tran, cursor);
+  }
   return {
     waveform: 'sine',
     offset: param(v[0]),
@@ -77,7 +120,7 @@ function sine(v: NumericValue[], fn: Token, name: string, tran: TranTimes, curso
 }
 
 function pulse(v: NumericValue[], fn: Token, name: string, tran: TranTimes, cursor: CardCursor): Record<string, ParamValue> {
-  arity(v, 2, 7, fn, name, cursor);
+  arity(v, 2, 8, fn, name, cursor);
   const orDefault = (x: NumericValue | undefined, fallback: number): NumericValue =>
     x !== undefined && x.value !== 0 ? x : { value: fallback };
   const delay = v[2] ?? { value: 0 };
@@ -99,6 +142,10 @@ function pulse(v: NumericValue[], fn: Token, name: string, tran: TranTimes, curs
     width = { value: period.value - rise.value };
     fall = { value: 0 };
   }
+  if (v[7] !== undefined) {
+    const shape = { v1: v[0].value, v2: v[1].value, delay: delay.value, rise: rise.value, fall: fall.value, width: width.value, period: period.value };
+    return pulseTrain(shape, v[7].value, fn, name, tran, cursor);
+  }
   return {
     waveform: 'pulse',
     v1: param(v[0]),
@@ -109,30 +156,4 @@ function pulse(v: NumericValue[], fn: Token, name: string, tran: TranTimes, curs
     width: param(width),
     period: param(period),
   };
-}
-
-function pwl(v: NumericValue[], fn: Token, name: string, tran: TranTimes, cursor: CardCursor): Record<string, ParamValue> {
-  if (v.length < 2 || v.length % 2 !== 0) {
-    throw lineError('SPICE_SYNTAX', fn.line, `${name}: PWL needs time-value pairs, got ${v.length} numbers`, cursor.ctx.fileName, name);
-  }
-  const times: number[] = [];
-  const values: number[] = [];
-  const nudge = 1e-6 * tran.tstep;
-  let rawPrevious: number | undefined;
-  for (let i = 0; i < v.length; i += 2) {
-    const raw = v[i].value;
-    if (rawPrevious !== undefined && raw < rawPrevious) {
-      throw lineError('SPICE_SYNTAX', fn.line, `${name}: PWL times must increase (${raw} after ${rawPrevious})`, cursor.ctx.fileName, name);
-    }
-    let t = raw;
-    const previous = times[times.length - 1];
-    if (previous !== undefined && t <= previous) {
-      t = previous + nudge;
-      cursor.warn(`${name}: PWL step at t = ${raw} s moved to ${t} s (pesim needs increasing times)`, fn.line);
-    }
-    rawPrevious = raw;
-    times.push(t);
-    values.push(v[i + 1].value);
-  }
-  return { waveform: 'pwl', times, values };
 }

@@ -1,5 +1,5 @@
 // Routes of spec §4 for the result cache: statistics, clearing (confirm=true) and one entry.
-import { Controller, Get, Path, Post, Query, Response, Route, Tags } from 'tsoa';
+import { Controller, Get, Path, Post, Query, Response, Route, Tags } from '@tsoa/runtime';
 import type { CacheClearResponse, CacheEntryResponse, CacheStatsResponse, ErrorResponse } from '../models.js';
 import type { JobqService } from '../service.js';
 

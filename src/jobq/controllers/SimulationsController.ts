@@ -1,6 +1,6 @@
 // Routes of spec §4 for simulation tasks: submit, batch submit, task record, result and cancel.
 // Thin: the service checks and runs, the presenter shapes the bodies.
-import { Body, Controller, Delete, Example, Get, Path, Post, Response, Route, SuccessResponse, Tags } from 'tsoa';
+import { Body, Controller, Delete, Example, Get, Path, Post, Response, Route, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { ErrorResponse, HTTPValidationError, BatchResponse, SimulationRequest, SimulationResponse, SimulationResult, SubmitResponse, TaskStatusMessage } from '../models.js';
 import type { JobqService } from '../service.js';
 import { presentCancelled, presentInProgress, presentResult, presentSubmit, presentTask } from '../TaskPresenter.js';

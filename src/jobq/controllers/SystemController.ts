@@ -1,5 +1,5 @@
 // Routes of spec §4 about the service itself: health, orchestrator statistics and recent logs.
-import { Controller, Get, Query, Response, Route, Tags } from 'tsoa';
+import { Controller, Get, Query, Response, Route, Tags } from '@tsoa/runtime';
 import { RequestValidationError } from '../errors.js';
 import type { ErrorResponse, HealthResponse, HTTPValidationError, LogLevelName, LogsResponse, StatsResponse } from '../models.js';
 import type { JobqService } from '../service.js';
@@ -27,7 +27,7 @@ export class SystemController extends Controller {
   /**
    * Recent log entries, newest first.
    * @param limit at most this many (1 to 1000)
-   * @isInt limit
+   * @isInt limit limit must be an integer from 1 to 1000
    * @minimum limit 1
    * @maximum limit 1000
    * @param level DEBUG, INFO, WARNING or ERROR (any case): that level and above

@@ -2,7 +2,7 @@
 // remote executors such as XML-RPC or BullMQ workers implement the same interface).
 import type { ControlBuffers } from '../../engine/index.js';
 import type { RunStats } from '../../engine/types.js';
-import type { Compression, ResultSummary, StorageFormat, StoredResult, TaskSpec } from '../types.js';
+import type { Compression, Priority, ResultSummary, StorageFormat, StoredResult, TaskSpec } from '../types.js';
 
 export interface ExecutionRequest {
   taskId: string;
@@ -12,6 +12,8 @@ export interface ExecutionRequest {
   /** Where to write the result file. Executors sharing our disk write it themselves (off the main
    *  thread) and return `written`; others return the arrays and the scheduler writes them. */
   output?: ResultTarget;
+  /** The task's priority (remote executors order the runs they hold by it). */
+  priority?: Priority;
 }
 
 export interface ResultTarget {
@@ -49,5 +51,21 @@ export interface Executor {
   run(request: ExecutionRequest): Promise<ExecutionOutcome>;
   /** Whether the executor can run tasks now (health reporting). */
   connected(): boolean;
+  /** Asks a remote simulator whether it answers now (updates connected()); absent for in-process executors. */
+  probe?(): Promise<boolean>;
+  /** Executors whose capacity changes (remote workers coming and going) call this when it does. */
+  onCapacityChange?(listener: () => void): void;
+  /** Health details of executors that depend on other processes. */
+  status?(): ExecutorStatus;
   close(): Promise<void>;
+}
+
+/** What health and statistics report of a remote executor. */
+export interface ExecutorStatus {
+  backend: 'bullmq';
+  redis: 'UP' | 'DOWN';
+  /** Live worker processes. */
+  workers: number;
+  /** Simulation threads of the live workers. */
+  cores: number;
 }

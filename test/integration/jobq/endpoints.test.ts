@@ -91,15 +91,19 @@ describe('job-queue service: endpoints', () => {
   });
 
   it('reports a failed run as a 200 result with status failed and the error message', async () => {
-    writeFileSync(join(service.modelsDir, 'loop.json'), JSON.stringify({
-      settings: { tEnd: 1e-3, dt: 1e-6 },
+    // Valid at submission; at the first diode turn-on the device states need more than the one
+    // iteration allowed, so the run itself fails (SWITCH_ITERATION_LIMIT, deterministic).
+    writeFileSync(join(service.modelsDir, 'unsettled.json'), JSON.stringify({
+      settings: { tEnd: 2e-2, dt: 1e-5, maxSwitchIterations: 1 },
       elements: [
-        { name: 'V.1', type: 'V', nodes: ['a', '0'], params: { waveform: 'dc', value: 1 } },
-        { name: 'V.2', type: 'V', nodes: ['a', '0'], params: { waveform: 'dc', value: 2 } },
-        { name: 'R.1', type: 'R', nodes: ['a', '0'], params: { R: 1 } },
+        { name: 'V.1', type: 'V', nodes: ['a', '0'], params: { waveform: 'sine', amplitude: 10, frequency: 50 } },
+        { name: 'D.1', type: 'D', nodes: ['a', 'b'], params: {} },
+        { name: 'D.2', type: 'D', nodes: ['b', 'c'], params: {} },
+        { name: 'R.1', type: 'R', nodes: ['c', '0'], params: { R: 10 } },
+        { name: 'C.1', type: 'C', nodes: ['c', '0'], params: { C: 1e-3 } },
       ],
     }));
-    const id = ((await submit({ model_file: 'loop.json' })).body as Json).task_id as string;
+    const id = ((await submit({ model_file: 'unsettled.json' })).body as Json).task_id as string;
     const task = await waitForState(service, id, ['failed', 'completed']);
     expect(task.state).to.equal('failed');
     expect(task.attempts, 'deterministic failures are not retried').to.equal(1);
@@ -108,7 +112,7 @@ describe('job-queue service: endpoints', () => {
     const body = r.body as Json;
     expect(body.status).to.equal('failed');
     expect(body.results).to.deep.equal({});
-    expect(body.error_message).to.be.a('string').with.length.greaterThan(0);
+    expect(body.error_message).to.be.a('string').and.contain('did not settle');
     expect(((await service.request('GET', `/simulations/${id}`)).body as Json).error_message).to.equal(body.error_message);
   });
 
@@ -160,14 +164,38 @@ describe('job-queue service: endpoints', () => {
       const param = await submit({ model_file: 'buck.json', parameters: { 'R.9.R': 1 } });
       expect(param.status).to.equal(400);
       expect(param.body).to.include({ error_code: 'VALIDATION_ERROR', field: 'parameters.R.9.R' });
+      const dotted = await submit({ model_file: 'buck.json', parameters: { 'R.1.R': 'ten' } });
+      expect(dotted.status).to.equal(422);
+      expect((dotted.body as { detail: { loc: unknown[] }[] }).detail[0].loc).to.deep.equal(['body', 'parameters', 'R.1.R']);
+      const big = await service.request('POST', '/simulations', `{"model_file": "${'x'.repeat(17 * 1024 * 1024)}"}`);
+      expect(big.status).to.equal(413);
+      expect(big.body).to.include({ error_code: 'PAYLOAD_TOO_LARGE', field: 'body' });
+      const name = await submit({ model_file: 'buck.json', parameters: { 'R.1.Z': 1 } });
+      expect(name.status).to.equal(400);
+      expect(name.body).to.include({ error_code: 'VALIDATION_ERROR', field: 'parameters.R.1.Z' });
+      expect((name.body as Json).detail).to.contain('has the parameters');
       const variable = await submit({ model_file: 'buck.json', output_variables: ['out', 'nowhere'] });
       expect(variable.status).to.equal(400);
       expect(variable.body).to.include({ error_code: 'VALIDATION_ERROR', field: 'output_variables[1]' });
+      // A model that does not read, or reads but cannot be simulated, is a 422 at model_file at
+      // submission (the simulation service answers 422 CIRCUIT_INVALID for the same circuit).
       writeFileSync(join(service.modelsDir, 'broken.json'), '{"settings": {"tEnd": 1}, ');
       const broken = await submit({ model_file: 'broken.json' });
-      expect(broken.status).to.equal(400);
-      expect(broken.body).to.include({ error_code: 'VALIDATION_ERROR', field: 'model_file' });
-      expect((broken.body as Json).suggestion).to.be.a('string');
+      expect(broken.status).to.equal(422);
+      const brokenItem = (broken.body as { detail: { loc: unknown[]; msg: string; type: string }[] }).detail[0];
+      expect(brokenItem).to.deep.include({ loc: ['body', 'model_file'], type: 'circuit_invalid' });
+      expect(brokenItem.msg).to.contain('line 1');
+      const loop = { settings: { tEnd: 1e-3, dt: 1e-6 }, elements: [
+        { name: 'V.1', type: 'V', nodes: ['a', '0'], params: { waveform: 'dc', value: 1 } },
+        { name: 'V.2', type: 'V', nodes: ['a', '0'], params: { waveform: 'dc', value: 2 } },
+      ] };
+      writeFileSync(join(service.modelsDir, 'loop.json'), JSON.stringify(loop));
+      const unsimulatable = await submit({ model_file: 'loop.json' });
+      expect(unsimulatable.status).to.equal(422);
+      expect((unsimulatable.body as { detail: { msg: string }[] }).detail[0].msg).to.match(/V\.[12]/);
+      const batch = await service.request('POST', '/simulations/batch', [{ model_file: 'buck.json' }, { model_file: 'loop.json' }]);
+      expect(batch.status).to.equal(422);
+      expect((batch.body as { detail: { loc: unknown[] }[] }).detail[0].loc).to.deep.equal(['body', 1, 'model_file']);
     });
 
     it('400 CONFIRMATION_REQUIRED for a cache clear without confirm=true', async () => {
@@ -189,6 +217,10 @@ describe('job-queue service: endpoints', () => {
       const over = await service.request('GET', '/logs?limit=1001');
       expect(over.status).to.equal(422);
       expect((over.body as { detail: { loc: unknown[] }[] }).detail[0].loc).to.deep.equal(['query', 'limit']);
+      const word = await service.request('GET', '/logs?limit=abc');
+      expect(word.status).to.equal(422);
+      expect((word.body as { detail: { loc: unknown[]; msg: string }[] }).detail[0]).to.deep.include({ loc: ['query', 'limit'] });
+      expect((word.body as { detail: { msg: string }[] }).detail[0].msg).to.contain('from 1 to 1000');
       const level = await service.request('GET', '/logs?level=LOUD');
       expect(level.status).to.equal(422);
       expect((level.body as { detail: { loc: unknown[] }[] }).detail[0].loc).to.deep.equal(['query', 'level']);

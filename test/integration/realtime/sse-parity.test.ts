@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSimulationService, type SimulationServiceHandle } from '../../../src/http/server.js';
+import { startSimulationService, type SimulationServiceHandle } from '../../../src/server/server.js';
 import type { ProgressMessage } from '../../../src/simulations/ProgressPresenter.js';
 import { buck } from '../../fixtures/circuits.js';
 import { collect, stompClient } from './harness.js';

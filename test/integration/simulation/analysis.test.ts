@@ -94,6 +94,20 @@ describe('simulation service: analysis', () => {
     expect(stored.body).to.be.closeTo(Math.sqrt(54), 1e-3);
   });
 
+  it('huge finite samples give finite measures; a measure beyond the double range is a 422', async () => {
+    const r = await h.client.post<number>('/api/v1/analysis/rms', { data: [1e200, 1e200] });
+    expect(r.status).to.equal(200);
+    expect(r.body).to.equal(1e200);
+    const c = await h.client.post<{ rms: number; shapeFactor: number }>('/api/v1/analysis/characteristics', { data: [1e300, -1e300, 1e300, -1e300], sampleRate: 4 });
+    expect(c.status).to.equal(200);
+    expect(c.body.rms).to.equal(1e300);
+    expect(c.body.shapeFactor).to.be.closeTo(1, 1e-15);
+    const beyond = await h.client.post<ErrorBody>('/api/v1/analysis/characteristics', { data: [1e308, -1e308], sampleRate: 2 });
+    expect(beyond.status).to.equal(422);
+    expect(beyond.body.error).to.equal('RESULT_NOT_FINITE');
+    expect(beyond.body.details?.map((d) => d.field)).to.include('peakToPeak');
+  });
+
   it('400 with the field named: bad samples, rate, harmonics, base frequency, unknown signal, mixed sources', async () => {
     const cases: Array<[string, unknown, string]> = [
       ['/api/v1/analysis/characteristics', { data: [], sampleRate: 10 }, 'data'],

@@ -1,4 +1,4 @@
-// Optional API keys (simulation-service.md §5) with two keys configured: walks every operation of
+// Optional API keys (docs/spec/simulation-service.md §5) with two keys configured: walks every operation of
 // the served OpenAPI description — each protected one answers 401 UNAUTHORIZED without a key or
 // with a wrong one and something other than 401 with either key; the public ones (security: [])
 // need no key. The reference pages stay public; with auth disabled no key is needed.

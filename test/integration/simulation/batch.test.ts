@@ -1,6 +1,6 @@
 // Batches through HTTP: a grid sweep of 20 buck variants whose measured output averages follow
 // D·Vin, an explicit list in zip mode, atomic validation (one bad item queues nothing), the
-// batch-size limit, batch status (simulation-service.md §2.5), cancel (204) and 404.
+// batch-size limit, batch status (docs/spec/simulation-service.md §2.5), cancel (204) and 404.
 import { expect } from 'chai';
 import { buck, rcStep } from '../../fixtures/circuits.js';
 import { circuitFileOf, startHarness, type Harness } from './harness.js';
@@ -124,6 +124,9 @@ describe('simulation service: batches', function () {
     expect(del.status).to.equal(204);
     const status = await waitDone(r.body.batchId);
     expect(status).to.include({ cancelled: 3, completed: 0, done: true });
+    // Entries report the progress they reached (below 100); the batch counts them as finished.
+    for (const entry of Object.values(status.simulations)) expect(entry.progress).to.be.below(100);
+    expect(status.overallProgress).to.equal(100);
     for (const [method, path] of [['GET', ''], ['DELETE', '']] as const) {
       const missing = await h.client.request<ErrorBody>(method, `/api/v1/simulations/batch/7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38${path}`);
       expect(missing.status).to.equal(404);

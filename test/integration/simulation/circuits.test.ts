@@ -77,6 +77,20 @@ describe('simulation service: circuits', () => {
     expect(none.status).to.equal(400);
     expect(none.body.error).to.equal('VALIDATION_ERROR');
     expect(none.body.details?.[0].field).to.equal('file');
+    const empty = await upload(new Uint8Array(0), 'empty.ipes');
+    expect(empty.status, JSON.stringify(empty.body)).to.equal(400);
+    expect(empty.body.error).to.equal('VALIDATION_ERROR');
+    expect(empty.body.details?.[0].field).to.equal('file');
+    expect(empty.body.message).to.match(/empty/);
+    const truncated = await h.client.request<ErrorBody>('POST', '/api/v1/circuits/parse', {
+      headers: { 'content-type': 'multipart/form-data; boundary=XX' },
+      body: '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.cir"\r\n\r\nR1 a 0 1',
+    });
+    expect(truncated.status).to.equal(400);
+    expect(truncated.body.details?.[0].message).to.contain('multipart/form-data');
+    const prose = await upload('hello world\nthis is a note, not a circuit\n', 'note.txt');
+    expect(prose.status).to.equal(422);
+    expect(prose.body.message).to.contain('not a GeckoCIRCUITS .ipes file').and.contain('not a JSON netlist').and.contain('not a SPICE deck');
     const big = await upload(new Uint8Array(400 * 1024).fill(0x20), 'big.cir');
     expect(big.status).to.equal(413);
     expect(big.body.error).to.equal('PAYLOAD_TOO_LARGE');
@@ -132,6 +146,10 @@ describe('simulation service: circuits', () => {
     const unknown = await h.client.post<ErrorBody>(`/api/v1/circuits/${c.body.circuitId}/clone`, { overrides: { 'R.9.R': 1 } });
     expect(unknown.status).to.equal(400);
     expect(unknown.body.details?.[0].field).to.equal('overrides.R.9.R');
+    const misspelt = await h.client.post<ErrorBody>(`/api/v1/circuits/${c.body.circuitId}/clone`, { overrides: { 'R.1.Z': 1 } });
+    expect(misspelt.status).to.equal(400);
+    expect(misspelt.body.details?.[0].field).to.equal('overrides.R.1.Z');
+    expect(misspelt.body.details?.[0].message).to.contain('its parameters: R');
     const wrongType = await h.client.post<ErrorBody>(`/api/v1/circuits/${c.body.circuitId}/clone`, { overrides: { 'R.1.R': 'ten' } });
     expect(wrongType.status).to.equal(400);
     expect(wrongType.body.error).to.equal('VALIDATION_ERROR');

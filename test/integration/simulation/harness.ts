@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { startSimulationService, type SimulationServiceHandle } from '../../../src/http/server.js';
-import type { SimulationServiceConfig } from '../../../src/http/config.js';
+import { startSimulationService, type SimulationServiceHandle } from '../../../src/server/server.js';
+import type { SimulationServiceConfig } from '../../../src/server/config.js';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -218,7 +218,7 @@ export class ApiClient {
 export interface SimulationStatusBody {
   simulationId: string;
   status: string;
-  progress: { currentStep: number; totalSteps: number; mainSimProgress: number };
+  progress: { currentStep: number; totalSteps: number; mainSimProgress: number; estimatedRemainingMs: number };
   results: { measurements: Record<string, number>; signals: string[] } | null;
   errorMessage: string | null;
   cacheHit: boolean;

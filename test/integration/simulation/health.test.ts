@@ -33,6 +33,27 @@ describe('simulation service: health and reference', () => {
     expect(Date.parse(r.body.timestamp)).to.be.closeTo(Date.now(), 60_000);
   });
 
+  it('renders a known path with another method as a 405 error body with Allow', async () => {
+    const r = await h.client.request<{ error: string; path: string }>('DELETE', '/api/v1/simulations', { unchecked: true });
+    expect(r.status).to.equal(405);
+    expect(r.contentType).to.match(/application\/json/);
+    expect(r.body).to.include({ error: 'METHOD_NOT_ALLOWED', path: '/api/v1/simulations' });
+    expect(r.headers.get('allow')).to.match(/GET/).and.match(/POST/);
+  });
+
+  it('answers unknown paths under the SockJS prefix /ws in the JSON error shape; SockJS paths still work', async () => {
+    for (const path of ['/ws/nothing', '/ws/a/b', '/ws/1/2/unknown-transport']) {
+      const r = await fetch(`${h.baseUrl}${path}`);
+      expect(r.status, path).to.equal(404);
+      expect(r.headers.get('content-type')).to.match(/application\/json/);
+      expect(await r.json()).to.include({ error: 'NOT_FOUND', path });
+    }
+    const info = await fetch(`${h.baseUrl}/ws/info`);
+    expect(info.status).to.equal(200);
+    expect(((await info.json()) as { websocket: boolean }).websocket).to.equal(true);
+    expect(await (await fetch(`${h.baseUrl}/ws`)).text()).to.contain('Welcome to SockJS');
+  });
+
   it('serves the OpenAPI description, Swagger UI from local files, and /docs as a redirect', async () => {
     const spec = (await (await fetch(`${h.baseUrl}/v3/api-docs`)).json()) as { openapi: string; components: { securitySchemes: Record<string, { name: string }> } };
     expect(spec.openapi).to.match(/^3\./);

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSimulationService } from '../../../src/http/server.js';
+import { startSimulationService } from '../../../src/server/server.js';
 import { buck, rcStep } from '../../fixtures/circuits.js';
 import { circuitFileOf } from './harness.js';
 

@@ -1,6 +1,6 @@
 // Simulation endpoints through HTTP: submission (inline file or stored circuit, overrides), status
 // with measurements, list with filters and paging, progress, ws-info, export in three formats
-// parsed back, and every error row of decisions.md §1.1 that a submission can hit. Responses are
+// parsed back, and every error row of docs/spec/decisions.md §1.1 that a submission can hit. Responses are
 // checked against the served OpenAPI description by the harness.
 import { expect } from 'chai';
 import { tableFromIPC } from 'apache-arrow';
@@ -185,6 +185,10 @@ describe('simulation service: simulations', () => {
     const key = await h.client.post<ErrorBody>('/api/v1/simulations', { circuitFile: circuitFileOf(rcStep('trapezoidal', 1e-5)), parameters: { 'R.7.R': 3 } });
     expect(key.status).to.equal(400);
     expect(key.body.details?.[0].field).to.equal('parameters.R.7.R');
+    const name = await h.client.post<ErrorBody>('/api/v1/simulations', { circuitFile: circuitFileOf(rcStep('trapezoidal', 1e-5)), parameters: { 'R.1.Z': 3 } });
+    expect(name.status).to.equal(400);
+    expect(name.body.details?.[0].field).to.equal('parameters.R.1.Z');
+    expect(name.body.details?.[0].message).to.contain('its parameters: R');
     const window = await h.client.post<ErrorBody>('/api/v1/simulations', { circuitFile: circuitFileOf(rcStep('trapezoidal', 1e-5)), measurementWindow: { start: 4e-3, end: 1e-3 } });
     expect(window.status).to.equal(400);
     const signal = await h.client.post<ErrorBody>('/api/v1/simulations', { circuitFile: circuitFileOf(rcStep('trapezoidal', 1e-5)), signals: ['SCOPE.1.ch7'] });
@@ -192,6 +196,13 @@ describe('simulation service: simulations', () => {
     expect(signal.body.details?.[0].field).to.equal('signals[0]');
     const priority = await h.client.post<ErrorBody>('/api/v1/simulations', { circuitFile: circuitFileOf(rcStep('trapezoidal', 1e-5)), priority: 'URGENT' });
     expect(priority.status).to.equal(400);
+    const solver = await h.client.post<ErrorBody>('/api/v1/simulations', { circuitFile: circuitFileOf(rcStep('trapezoidal', 1e-5)), solverType: 'fast' });
+    expect(solver.status).to.equal(400);
+    expect(solver.body.details?.[0]).to.deep.equal({ field: 'solverType', message: 'must be one of backward-euler, trapezoidal, gear-shichman' });
+    const time = await h.client.post<ErrorBody>('/api/v1/simulations', { circuitFile: circuitFileOf(rcStep('trapezoidal', 1e-5)), simulationTime: -1 });
+    expect(time.status).to.equal(400);
+    expect(time.body.details?.[0].field).to.equal('simulationTime');
+    expect(time.body.message).to.contain('simulationTime');
   });
 
   it('answers 404 for unknown simulations and circuit ids, 422 for bad circuits and too many steps', async () => {

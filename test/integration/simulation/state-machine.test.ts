@@ -1,4 +1,4 @@
-// The simulation state machine of decisions.md §1.2 through HTTP: pause mid-run and resume
+// The simulation state machine of docs/spec/decisions.md §1.2 through HTTP: pause mid-run and resume
 // continues the same run to the same result as an uninterrupted one; cancel mid-run and while
 // queued; and the 409 INVALID_STATE answers naming the current state. One worker thread, no
 // result cache (the comparison run must really run).
@@ -100,6 +100,7 @@ describe('simulation service: states, pause, resume, cancel', function () {
     const a = (await h.client.post<StateChange>('/api/v1/simulations', longRun)).body.simulationId;
     const b = (await h.client.post<StateChange>('/api/v1/simulations', { ...longRun, parameters: { 'R.1.R': 6 } })).body.simulationId;
     await runningWithSteps(a);
+    const seen = (await h.client.get<SimulationStatusBody>(`/api/v1/simulations/${a}`)).body.progress.mainSimProgress;
     const queued = await h.client.delete<StateChange>(`/api/v1/simulations/${b}`);
     expect(queued.status).to.equal(200);
     expect(queued.body).to.deep.equal({ simulationId: b, status: 'cancelled' });
@@ -108,10 +109,16 @@ describe('simulation service: states, pause, resume, cancel', function () {
     // The worker is free again: a short run completes after the cancelled ones.
     const next = (await h.client.post<StateChange>('/api/v1/simulations', { circuitFile: circuitFileOf(rcStep('backward-euler', 1e-5)) })).body.simulationId;
     await h.client.waitForState(next, 'completed');
+    // Progress stays where the run stopped: not below what was seen before the cancel, not 100.
+    const stopped = (await h.client.get<SimulationStatusBody>(`/api/v1/simulations/${a}`)).body.progress.mainSimProgress;
+    expect(stopped).to.be.at.least(seen).and.below(100);
+    const listed = (await h.client.get<{ simulations: { simulationId: string; progress: number }[] }>('/api/v1/simulations?limit=100')).body.simulations;
+    expect(listed.find((x) => x.simulationId === a)?.progress).to.equal(stopped);
     for (const id of [a, b]) {
       const s = await h.client.get<SimulationStatusBody>(`/api/v1/simulations/${id}`);
       expect(s.body.status).to.equal('cancelled');
       expect(s.body.results).to.equal(null);
+      expect(s.body.progress.estimatedRemainingMs).to.equal(0);
       for (const [method, path] of [['DELETE', ''], ['POST', '/pause'], ['POST', '/resume'], ['GET', '/export']] as const) {
         const r = await h.client.request<ErrorBody>(method, `/api/v1/simulations/${id}${path}`);
         expect(r.status, `${method} ${path}`).to.equal(409);

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ParquetFile, readSchema } from 'parquet-wasm';
 import { fileExtension, readResult, writeResult } from '../../../src/jobs/cache/formats/index.js';
-import { columnName, encodeParquetResult, PARQUET_META_KEY, parquetBinding } from '../../../src/jobs/cache/formats/parquet.js';
+import { columnName, encodeParquetResult, PARQUET_META_KEY } from '../../../src/jobs/cache/formats/parquet.js';
+import { encodeParquet, writeParquetFile } from '../../../src/engine/result-codec.js';
 import type { Compression, StoredResult } from '../../../src/jobs/types.js';
 import { thrown } from '../../fixtures/thrown.js';
 import { expectSameResult, sameBits, STATS } from './results.js';
@@ -170,11 +171,11 @@ describe('native Parquet writer', function () {
         const fd = openSync(path, 'w');
         let size: number;
         try {
-          size = parquetBinding().writeParquetFile(fd, columns, names, { pesim: 'meta', other: 'x' }, compression);
+          size = writeParquetFile(fd, columns, names, { pesim: 'meta', other: 'x' }, compression);
         } finally {
           closeSync(fd);
         }
-        const expected = parquetBinding().encodeParquet(columns, names, { pesim: 'meta', other: 'x' }, compression);
+        const expected = encodeParquet(columns, names, { pesim: 'meta', other: 'x' }, compression);
         const written = readFileSync(path);
         expect(size).to.equal(expected.byteLength);
         expect(Buffer.compare(written, Buffer.from(expected))).to.equal(0);
@@ -184,7 +185,7 @@ describe('native Parquet writer', function () {
     it('reports a failed write as Node does: ENOSPC on /dev/full, EBADF on a closed descriptor', () => {
       const full = openSync('/dev/full', 'w');
       try {
-        const error = thrown(() => parquetBinding().writeParquetFile(full, columns, names, {}, 'none'));
+        const error = thrown(() => writeParquetFile(full, columns, names, {}, 'none'));
         expect(error.code).to.equal('ENOSPC');
         expect(error.syscall).to.equal('write');
       } finally {
@@ -192,18 +193,18 @@ describe('native Parquet writer', function () {
       }
       const closed = openSync(join(dir, 'closed.parquet'), 'w');
       closeSync(closed);
-      expect(thrown(() => parquetBinding().writeParquetFile(closed, columns, names, {}, 'none')).code).to.equal('EBADF');
+      expect(thrown(() => writeParquetFile(closed, columns, names, {}, 'none')).code).to.equal('EBADF');
     });
 
     it('refuses a descriptor that is not a non-negative integer, and bad columns, naming the field', () => {
       for (const fd of [-1, 1.5, '3', undefined]) {
-        const error = thrown(() => parquetBinding().writeParquetFile(fd as never, columns, names, {}, 'none'));
+        const error = thrown(() => writeParquetFile(fd as never, columns, names, {}, 'none'));
         expect(error.code).to.equal('ENCODE_INVALID');
         expect(error.field).to.equal('fd');
       }
       const fd = openSync(join(dir, 'refused.parquet'), 'w');
       try {
-        const error = thrown(() => parquetBinding().writeParquetFile(fd, [columns[0], Float64Array.of(1)], ['a', 'b'], {}, 'none'));
+        const error = thrown(() => writeParquetFile(fd, [columns[0], Float64Array.of(1)], ['a', 'b'], {}, 'none'));
         expect(error.code).to.equal('ENCODE_INVALID');
         expect(error.field).to.equal('columns[1]');
       } finally {
@@ -216,20 +217,20 @@ describe('native Parquet writer', function () {
   describe('argument validation of the binding', () => {
     const ok = [Float64Array.of(1, 2), Float64Array.of(3, 4)];
     const cases: Array<[string, () => unknown, string]> = [
-      ['columns not an array', () => parquetBinding().encodeParquet('x' as never, ['a'], {}, 'none'), 'columns'],
-      ['no columns', () => parquetBinding().encodeParquet([], [], {}, 'none'), 'columns'],
-      ['a Float32Array column', () => parquetBinding().encodeParquet([ok[0], Float32Array.of(1, 2) as never], ['a', 'b'], {}, 'none'), 'columns[1]'],
-      ['a plain array column', () => parquetBinding().encodeParquet([[1, 2] as never], ['a'], {}, 'none'), 'columns[0]'],
-      ['columns of different lengths', () => parquetBinding().encodeParquet([ok[0], Float64Array.of(1)], ['a', 'b'], {}, 'none'), 'columns[1]'],
-      ['names not an array', () => parquetBinding().encodeParquet(ok, 'a,b' as never, {}, 'none'), 'names'],
-      ['one name too few', () => parquetBinding().encodeParquet(ok, ['a'], {}, 'none'), 'names'],
-      ['a name that is not a string', () => parquetBinding().encodeParquet(ok, ['a', 7 as never], {}, 'none'), 'names[1]'],
-      ['metadata null', () => parquetBinding().encodeParquet(ok, ['a', 'b'], null as never, 'none'), 'metadata'],
-      ['metadata an array', () => parquetBinding().encodeParquet(ok, ['a', 'b'], ['x'] as never, 'none'), 'metadata'],
-      ['a metadata value that is not a string', () => parquetBinding().encodeParquet(ok, ['a', 'b'], { pesim: 1 } as never, 'none'), 'metadata.pesim'],
-      ['an unknown codec', () => parquetBinding().encodeParquet(ok, ['a', 'b'], {}, 'zstd' as never), 'codec'],
-      ['a codec that is not a string', () => parquetBinding().encodeParquet(ok, ['a', 'b'], {}, 1 as never), 'codec'],
-      ['no arguments', () => (parquetBinding().encodeParquet as () => unknown)(), 'columns'],
+      ['columns not an array', () => encodeParquet('x' as never, ['a'], {}, 'none'), 'columns'],
+      ['no columns', () => encodeParquet([], [], {}, 'none'), 'columns'],
+      ['a Float32Array column', () => encodeParquet([ok[0], Float32Array.of(1, 2) as never], ['a', 'b'], {}, 'none'), 'columns[1]'],
+      ['a plain array column', () => encodeParquet([[1, 2] as never], ['a'], {}, 'none'), 'columns[0]'],
+      ['columns of different lengths', () => encodeParquet([ok[0], Float64Array.of(1)], ['a', 'b'], {}, 'none'), 'columns[1]'],
+      ['names not an array', () => encodeParquet(ok, 'a,b' as never, {}, 'none'), 'names'],
+      ['one name too few', () => encodeParquet(ok, ['a'], {}, 'none'), 'names'],
+      ['a name that is not a string', () => encodeParquet(ok, ['a', 7 as never], {}, 'none'), 'names[1]'],
+      ['metadata null', () => encodeParquet(ok, ['a', 'b'], null as never, 'none'), 'metadata'],
+      ['metadata an array', () => encodeParquet(ok, ['a', 'b'], ['x'] as never, 'none'), 'metadata'],
+      ['a metadata value that is not a string', () => encodeParquet(ok, ['a', 'b'], { pesim: 1 } as never, 'none'), 'metadata.pesim'],
+      ['an unknown codec', () => encodeParquet(ok, ['a', 'b'], {}, 'zstd' as never), 'codec'],
+      ['a codec that is not a string', () => encodeParquet(ok, ['a', 'b'], {}, 1 as never), 'codec'],
+      ['no arguments', () => (encodeParquet as () => unknown)(), 'columns'],
     ];
     for (const [what, run, field] of cases) {
       it(`${what}: ENCODE_INVALID naming ${field}`, () => {
@@ -241,8 +242,8 @@ describe('native Parquet writer', function () {
     }
 
     it('still encodes after a refused call, with any key-value metadata', () => {
-      thrown(() => parquetBinding().encodeParquet(ok, ['a'], {}, 'none'));
-      const bytes = parquetBinding().encodeParquet(ok, ['a', 'b'], { one: '1', two: 'zwei' }, 'lz4');
+      thrown(() => encodeParquet(ok, ['a'], {}, 'none'));
+      const bytes = encodeParquet(ok, ['a', 'b'], { one: '1', two: 'zwei' }, 'lz4');
       expect(Buffer.from(bytes.subarray(bytes.byteLength - 4)).toString()).to.equal('PAR1');
       const schema = readSchema(bytes);
       try {

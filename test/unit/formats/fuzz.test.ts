@@ -12,21 +12,11 @@ import { NetlistError } from '../../../src/formats/errors.js';
 import { assertNetlistShape } from '../../../src/formats/netlist.js';
 import { readCircuitBytes } from '../../../src/formats/read.js';
 import { buck, threePhaseInverter } from '../../fixtures/circuits.js';
+import { mulberry32 } from '../../fixtures/prng.js';
 
 const ITERATIONS = 5000;
 const SEED = Number(process.env.PESIM_FUZZ_SEED ?? 20240613) >>> 0;
 
-/** mulberry32: small, fast, reproducible. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Sample {
   name: string;
@@ -102,7 +92,7 @@ describe('reader fuzz test', function () {
   this.timeout(120_000);
 
   it(`reads ${ITERATIONS} mutated example files into a netlist or a NetlistError with a code (seed ${SEED})`, () => {
-    const rnd = prng(SEED);
+    const rnd = mulberry32(SEED);
     const all = samples();
     expect(all.length).to.be.at.least(15);
     const outcomes = { netlist: 0, error: 0 };

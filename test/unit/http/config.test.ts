@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, parseSize } from '../../../src/http/config.js';
+import { ConfigError, loadConfig, parseSize } from '../../../src/server/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pesim-config-'));
 const file = (name: string, text: string): string => {

@@ -34,6 +34,25 @@ class FlakyExecutor implements Executor {
   }
 }
 
+// Runs tasks on a real embedded pool; between the end of a run and the scheduler seeing it, moves
+// the manual clock past the task time-out (the time-out firing while the result is encoded).
+class LateTimeoutExecutor implements Executor {
+  readonly name = 'late-timeout';
+  readonly capacity = 1;
+  constructor(private readonly inner: Executor, private readonly clock: ManualClock, private readonly timeoutMs: number) {}
+  async run(request: ExecutionRequest): Promise<ExecutionOutcome> {
+    const outcome = await this.inner.run(request);
+    this.clock.advance(this.timeoutMs + 1);
+    return outcome;
+  }
+  connected(): boolean {
+    return true;
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
 describe('scheduler', function () {
   this.timeout(60_000);
   let runtime: TestRuntime | undefined;
@@ -106,7 +125,41 @@ describe('scheduler', function () {
     const done = await waitForState(runtime, t.id, ['failed']);
     expect(done.errorCode).to.equal('TIMEOUT');
     expect(done.attempts).to.equal(2);
-    expect(Date.parse(done.completedAt!) - Date.parse(done.submittedAt)).to.be.below(10_000);
+    // Stopped mid-run, not run to its end: the failed task keeps the progress the engine reached.
+    expect(done.progress?.percent).to.be.below(100);
+  });
+
+  it('holds a time-out that fires after the engine finished stepping (no completed result, TIMEOUT)', async () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const executor = new LateTimeoutExecutor(new EmbeddedExecutor({ threads: 1 }), clock, 0.2);
+    runtime = testRuntime((s) => {
+      s.cache.enabled = false;
+      s.scheduler.taskTimeoutMs = 0.2;
+      s.scheduler.retryAttempts = 0;
+    }, { executor, clock });
+    const [t] = await runtime.scheduler.submitMany([task()]);
+    const done = await waitForState(runtime, t.id, ['failed', 'completed']);
+    expect(done.state).to.equal('failed');
+    expect(done.errorCode).to.equal('TIMEOUT');
+    expect(done.errorMessage).to.contain('0.2 ms');
+  });
+
+  it('keeps the progress a cancelled run reached (not the last stored poll)', async () => {
+    runtime = testRuntime((s) => {
+      s.cache.enabled = false;
+      s.scheduler.progressIntervalMs = 60_000; // no poll stores progress during the run
+    });
+    const [t] = await runtime.scheduler.submitMany([task(buck({ tEnd: 5 }))]);
+    await waitForState(runtime, t.id, ['running']);
+    while ((runtime.scheduler.progress(t.id)?.step ?? 0) < 10_000) await sleep(2);
+    const before = runtime.scheduler.progress(t.id)!.step;
+    const cancelled = runtime.scheduler.cancel(t.id);
+    expect(cancelled.progress?.step).to.be.at.least(before);
+    await sleep(50);
+    const stored = runtime.store.tasks.get(t.id)!;
+    expect(stored.state).to.equal('cancelled');
+    expect(stored.progress?.step).to.equal(cancelled.progress?.step);
+    expect(stored.progress?.percent).to.be.above(0).and.below(100);
   });
 
   it('cancels queued, running and paused tasks, and refuses to cancel finished ones', async () => {
@@ -189,23 +242,32 @@ describe('scheduler', function () {
     expect(runtime.store.tasks.list({}).total).to.equal(3);
   });
 
-  it('emits progress at most every 100 ms per task and a state event on every change', async () => {
-    runtime = testRuntime((s) => (s.cache.enabled = false));
-    const stamps: number[] = [];
+  it('emits progress once per poll interval of its clock, only when the run moved, and a state event on every change', async () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    runtime = testRuntime((s) => (s.cache.enabled = false), { clock });
     const events: { id: string; state: string }[] = [];
     runtime.events.on('state', (r) => events.push({ id: r.id, state: r.state }));
-    let last: TaskProgress | undefined;
-    runtime.events.on('progress', (_t: TaskRecord, p) => {
-      stamps.push(Date.now());
-      last = p;
-    });
-    const [t] = await runtime.scheduler.submitMany([task(buck({ tEnd: 0.4 }))]);
-    await waitForState(runtime, t.id, ['completed']);
+    const progress: TaskProgress[] = [];
+    runtime.events.on('progress', (_t: TaskRecord, p) => progress.push(p));
+    const [t] = await runtime.scheduler.submitMany([task(buck({ tEnd: 5 }))]);
+    await waitForState(runtime, t.id, ['running']);
+    const moved = async (): Promise<void> => {
+      const from = runtime!.scheduler.progress(t.id)?.step ?? 0;
+      while ((runtime!.scheduler.progress(t.id)?.step ?? 0) === from) await sleep(1);
+    };
+    for (let poll = 1; poll <= 5; poll++) {
+      await moved();
+      clock.advance(99); // before the interval (100 ms): nothing
+      expect(progress.length).to.equal(poll - 1);
+      clock.advance(1);
+      expect(progress.length).to.equal(poll);
+    }
+    const steps = progress.map((p) => p.step);
+    expect(steps).to.deep.equal([...steps].sort((a, b) => a - b));
+    expect(new Set(steps).size).to.equal(steps.length);
+    expect(progress.at(-1)!.totalSteps).to.equal(50_000_000);
+    runtime.scheduler.cancel(t.id);
     const states = events.filter((e) => e.id === t.id).map((e) => e.state);
-    expect(stamps.length).to.be.greaterThan(2);
-    for (let i = 1; i < stamps.length; i++) expect(stamps[i] - stamps[i - 1]).to.be.at.least(80);
-    expect(last!.percent).to.be.within(0, 100);
-    expect(last!.totalSteps).to.equal(4_000_000);
-    expect(states).to.deep.equal(['queued', 'running', 'completed']);
+    expect(states).to.deep.equal(['queued', 'running', 'cancelled']);
   });
 });

@@ -1,4 +1,4 @@
-// Loss formulas (decisions.md §1.5) and the waveform-based device losses, against hand-computed values.
+// Loss formulas (docs/spec/decisions.md §1.5) and the waveform-based device losses, against hand-computed values.
 import { expect } from 'chai';
 import { conductionLoss, switchingLosses } from '../../../src/losses/formulas.js';
 import { waveformLosses, WaveformError } from '../../../src/losses/waveform-losses.js';

@@ -13,7 +13,8 @@ export interface TempStore {
   store: Store;
   /** Closes the store and opens the same directory again (a service restart). */
   reopen(options?: StoreOptions): Store;
-  dispose(): void;
+  /** Closes the store, waits for its checkpoint thread, removes the folder. */
+  dispose(): Promise<void>;
 }
 
 export function tempStore(options: StoreOptions = {}): TempStore {
@@ -26,8 +27,9 @@ export function tempStore(options: StoreOptions = {}): TempStore {
       handle.store = openStore(dir, again);
       return handle.store;
     },
-    dispose() {
+    async dispose() {
       handle.store.close();
+      await handle.store.whenClosed();
       rmSync(dir, { recursive: true, force: true });
     },
   };

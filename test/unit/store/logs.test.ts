@@ -12,8 +12,8 @@ const LEVELS: LogLevel[] = ['DEBUG', 'INFO', 'WARNING', 'ERROR'];
 
 describe('store: logs', () => {
   let t: TempStore | undefined;
-  afterEach(() => {
-    t?.dispose();
+  afterEach(async () => {
+    await t?.dispose();
     t = undefined;
   });
 

@@ -1,6 +1,6 @@
 // Signal analysis of sampled waveforms: characteristics (average, rms, extremes, ripple, form
 // factor, THD, distortion factor), Fourier coefficients of a base frequency and its harmonics, and
-// the raw real-input spectrum. Definitions follow /work/shared/spec/decisions.md §1.4.
+// the raw real-input spectrum. Definitions follow docs/spec/decisions.md §1.4.
 //
 // Conventions
 //  - Samples x[j] are taken at t_j = j / sampleRate; t = 0 is the FIRST sample.

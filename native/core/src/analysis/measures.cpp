@@ -24,6 +24,14 @@ struct CompensatedSum {
   double value() const { return sum + carry; }
 };
 
+// Largest magnitude of the samples: sums run over x / peak so that squares and sums of finite input
+// (1e200, ±1e308) neither overflow nor underflow; the result is scaled back once.
+double peakMagnitude(const double* data, std::size_t size) {
+  double peak = 0.0;
+  for (std::size_t i = 0; i < size; ++i) peak = std::max(peak, std::abs(data[i]));
+  return peak;
+}
+
 }  // namespace
 
 Characteristics characteristics(const double* data, std::size_t size, double sampleRate,
@@ -32,29 +40,33 @@ Characteristics characteristics(const double* data, std::size_t size, double sam
   detail::requireSampleRate(sampleRate);
   if (baseFrequency) detail::requireBaseFrequency(*baseFrequency, sampleRate, size);
 
+  const double peak = peakMagnitude(data, size);
+  const double unit = peak > 0.0 ? peak : 1.0;
   CompensatedSum sum, squares, magnitudes;
   double lo = data[0], hi = data[0];
   for (std::size_t i = 0; i < size; ++i) {
     const double v = data[i];
-    sum.add(v);
-    squares.add(v * v);
-    magnitudes.add(std::abs(v));
+    const double scaled = v / unit;
+    sum.add(scaled);
+    squares.add(scaled * scaled);
+    magnitudes.add(std::abs(scaled));
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
   const double n = static_cast<double>(size);
   Characteristics out;
   out.sampleCount = size;
-  out.average = sum.value() / n;
-  out.rms = std::sqrt(std::max(0.0, squares.value() / n));
+  out.average = sum.value() / n * unit;
+  out.rms = std::sqrt(std::max(0.0, squares.value() / n)) * unit;
   out.min = lo;
   out.max = hi;
+  // hi − lo of finite samples exceeds the double range only when it truly is larger (1e308 − (−1e308)).
   out.peakToPeak = hi - lo;
   // An average at rounding level of the signal (a sampled sine over whole periods) counts as 0.
   const double scale = std::max(std::abs(lo), std::abs(hi));
-  out.ripple = std::abs(out.average) <= 1e-12 * scale ? 0.0 : out.peakToPeak / std::abs(out.average);
-  const double meanMagnitude = magnitudes.value() / n;
-  out.shapeFactor = meanMagnitude == 0.0 ? 0.0 : out.rms / meanMagnitude;
+  out.ripple = std::abs(out.average) <= 1e-12 * scale ? 0.0 : (hi / unit - lo / unit) / std::abs(out.average / unit);
+  const double meanMagnitude = magnitudes.value() / n;  // in units of `unit`
+  out.shapeFactor = meanMagnitude == 0.0 ? 0.0 : std::sqrt(std::max(0.0, squares.value() / n)) / meanMagnitude;
 
   const detail::HarmonicWindow window(data, size, sampleRate, baseFrequency);
   const double fundamental = window.amplitude(1);
@@ -93,9 +105,14 @@ FourierResult fourier(const double* data, std::size_t size, double sampleRate, s
 
 double rms(const double* data, std::size_t size) {
   detail::requireSamples(data, size);
+  const double peak = peakMagnitude(data, size);
+  if (peak == 0.0) return 0.0;
   CompensatedSum squares;
-  for (std::size_t i = 0; i < size; ++i) squares.add(data[i] * data[i]);
-  return std::sqrt(std::max(0.0, squares.value() / static_cast<double>(size)));
+  for (std::size_t i = 0; i < size; ++i) {
+    const double scaled = data[i] / peak;
+    squares.add(scaled * scaled);
+  }
+  return std::sqrt(std::max(0.0, squares.value() / static_cast<double>(size))) * peak;
 }
 
 std::vector<std::complex<double>> spectrum(const double* data, std::size_t size) {

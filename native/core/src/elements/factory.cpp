@@ -1,5 +1,5 @@
 // Element factory (see factory.hpp). Default device values follow GeckoCIRCUITS (Ron 0.01 Ω,
-// Roff 1e7 Ω, diode vf 0.6 V; engine-notes.md).
+// Roff 1e7 Ω, diode vf 0.6 V; docs/engine-notes.md).
 #include "elements/factory.hpp"
 
 #include "circuit/params.hpp"
@@ -7,6 +7,7 @@
 #include "elements/opamp.hpp"
 #include "elements/short_circuit.hpp"
 #include "elements/passive.hpp"
+#include "elements/pmsm.hpp"
 #include "elements/sources.hpp"
 #include "elements/switching.hpp"
 #include "pesim/errors.hpp"
@@ -21,13 +22,15 @@ constexpr double kDefaultVf = 0.6;
 
 std::size_t terminalCount(const std::string& type) {
   if (type == "K") return 0;
+  if (type == "PMSM") return 3;
   if (type == "TRANS" || type == "E" || type == "G" || type == "VSW" || type == "OPV") return 4;
   return 2;
 }
 
 bool knownType(const std::string& type) {
   static const char* const kTypes[] = {"R", "L", "C", "K", "TRANS", "V", "I", "E", "F", "G", "H",
-                                       "S", "VSW", "CSW", "D", "THYR", "IGBT", "MOSFET", "OPV"};
+                                       "S", "VSW", "CSW", "D", "THYR", "IGBT", "MOSFET", "OPV",
+                                       "PMSM"};
   for (const char* known : kTypes) {
     if (type == known) return true;
   }
@@ -95,6 +98,27 @@ OpAmpValues opAmpValues(const Params& p) {
   return v;
 }
 
+// PMSM parameters with GeckoCIRCUITS' defaults (MotorPMSM, AbstractMotor); the load torque is a
+// number or the name of a control signal.
+PmsmValues pmsmValues(const Params& p, const ElementEnvironment& env, const std::string& owner) {
+  PmsmValues v;
+  v.rs = p.nonNegative("Rs", 0.5);
+  v.ld = p.positive("Ld", 0.002);
+  v.lq = p.positive("Lq", 0.002);
+  v.psi = p.number("psi", 0.15);
+  v.polePairs = p.positive("polePairs", 1.0);
+  v.inertia = p.positive("J", 1.0);
+  v.friction = p.nonNegative("friction", 0.1);
+  std::string signal = p.text("loadSignal", "");
+  if (!signal.empty()) v.loadSignal = env.signal(signal, owner);
+  v.loadTorque = p.number("loadTorque", 0.0);
+  v.omega0 = p.number("omega0", 0.0);
+  v.theta0 = p.number("theta0", 0.0);
+  v.ia0 = p.number("ia0", 0.0);
+  v.ib0 = p.number("ib0", 0.0);
+  return v;
+}
+
 }  // namespace
 
 bool dependsOnOtherElements(const std::string& type) {
@@ -144,6 +168,9 @@ BuiltElement buildElement(const ElementSpec& spec, const ElementEnvironment& env
   } else if (type == "C") {
     built.element = std::make_unique<Capacitor>(spec.name, nodes, p.positive("C"), p.number("v0", 0.0));
     c.conducting.push_back(ab);
+  } else if (type == "PMSM") {
+    built.element = std::make_unique<Pmsm>(spec.name, nodes, pmsmValues(p, env, spec.name));
+    c.conducting = {{nodes[0], nodes[1]}, {nodes[1], nodes[2]}};
   } else if (type == "OPV") {
     built.element = std::make_unique<OpAmp>(spec.name, nodes, opAmpValues(p));
     c.conducting = {{nodes[0], nodes[1]}, {nodes[1], nodes[3]}, {nodes[2], nodes[3]}};

@@ -85,7 +85,7 @@ class Inductor final : public Element {
 };
 
 // Coupling K of two inductors: mutual inductance M = k·√(L1·L2) adds −(a0·M/dt)·i_other to each
-// branch row and the matching history term (engine-notes.md, coupled inductors).
+// branch row and the matching history term (docs/engine-notes.md, coupled inductors).
 class Coupling final : public Element {
  public:
   Coupling(std::string name, Inductor& first, Inductor& second, double k);

@@ -1,4 +1,4 @@
-// Semiconductors and switches as two-state resistances (engine-notes.md, "Switches and diodes"):
+// Semiconductors and switches as two-state resistances (docs/engine-notes.md, "Switches and diodes"):
 // Ron when on, Roff when off; diode-like devices add a forward voltage vf in series when on, i.e.
 // i = (v − vf)/Ron, stamped as conductance 1/Ron plus the source current −vf/Ron from a to b.
 // Gate-driven changes happen at the start of a step (applyGate); voltage- and current-driven
@@ -29,6 +29,7 @@ class SwitchingDevice : public StateDevice {
   bool on() const { return state() != 0; }
   double forwardVoltage() const { return vf_; }
   double onResistance() const { return ron_; }
+  double offResistance() const { return roff_; }
 
  protected:
   void setOn(bool on) { setState(on ? 1 : 0); }

@@ -25,22 +25,32 @@ LossPart lossPart(const std::string& text, const std::string& owner) {
 }
 
 DeviceLoss::DeviceLoss(const SwitchingDevice& device, double kOn, double kOff, double uSwNorm, int paralleled)
-    : device_(device), a_(device.nodes()[0]), b_(device.nodes()[1]), kOn_(kOn), kOff_(kOff), uSwNorm_(uSwNorm), n_(paralleled) {}
+    : device_(device), a_(device.nodes()[0]), b_(device.nodes()[1]), ron_(device.onResistance()),
+      roff_(device.offResistance()), vf_(device.forwardVoltage()), kOn_(kOn), kOff_(kOff), uSwNorm_(uSwNorm),
+      n_(paralleled) {}
 
 DeviceLoss::DeviceLoss(const SwitchingDevice& device, std::shared_ptr<const DetailedLossModel> model, int paralleled)
-    : device_(device), a_(device.nodes()[0]), b_(device.nodes()[1]), detailed_(std::move(model)), n_(paralleled) {}
+    : device_(device), a_(device.nodes()[0]), b_(device.nodes()[1]), ron_(device.onResistance()),
+      roff_(device.offResistance()), vf_(device.forwardVoltage()), detailed_(std::move(model)), n_(paralleled) {}
 
 void DeviceLoss::start(const double* x) {
   wasOn_ = device_.on();
-  iPrev_ = current(x);
-  vPrev_ = voltage(x);
-  iNow_ = iPrev_;
+  iPrev_ = device_.SwitchingDevice::current(x);
+  vPrev_ = nodeVoltage(x, a_) - nodeVoltage(x, b_);
 }
 
-double DeviceLoss::conductionPerDevice(double i, double tj) const {
-  if (detailed_) return detailed_->conduction.lookup(tj, i) * std::fabs(i);
-  // LossCalculationSimple.calcConductionLoss: |i·uf| + i²·Ron.
-  return std::fabs(i) * device_.forwardVoltage() + i * i * device_.onResistance();
+// Per device of a parallel group the current divides and the losses add up (LossProperties).
+double DeviceLoss::detailedConduction(double i, double tj) const {
+  const double t = std::isnan(tj) ? kUncoupledJunction : tj;
+  const double perDevice = i / n_;
+  return n_ * (detailed_->conduction.lookup(t, perDevice) * std::fabs(perDevice));
+}
+
+// A turn-on sees the current after and the voltage before the event, a turn-off the current
+// before and the voltage after it.
+double DeviceLoss::switchingEnergy(bool on, double i, double v, double tj) const {
+  const double t = std::isnan(tj) ? kUncoupledJunction : tj;
+  return on ? n_ * turnOnEnergy(i / n_, vPrev_, t) : n_ * turnOffEnergy(iPrev_ / n_, v, t);
 }
 
 double DeviceLoss::turnOnEnergy(double i, double v, double tj) const {
@@ -51,37 +61,6 @@ double DeviceLoss::turnOnEnergy(double i, double v, double tj) const {
 double DeviceLoss::turnOffEnergy(double i, double v, double tj) const {
   if (detailed_) return std::max(0.0, detailed_->turnOff.lookup(tj, i)) * std::fabs(v);
   return kOff_ * std::fabs(i) * std::fabs(v) / uSwNorm_;
-}
-
-void DeviceLoss::update(const double* x, double dt, double tj) {
-  const double t = std::isnan(tj) ? kUncoupledJunction : tj;
-  const bool on = device_.on();
-  const double i = current(x);
-  const double v = voltage(x);
-  // Per device of a parallel group: the current divides, the losses add up (LossProperties).
-  conduction_ = on ? n_ * conductionPerDevice(i / n_, t) : 0.0;
-  double energy = 0.0;
-  switched_ = on != wasOn_;
-  if (on && !wasOn_) energy = n_ * turnOnEnergy(i / n_, vPrev_, t);
-  if (!on && wasOn_) energy = n_ * turnOffEnergy(iPrev_ / n_, v, t);
-  switching_ = energy / dt;
-  wasOn_ = on;
-  iPrev_ = i;
-  vPrev_ = v;
-  iNow_ = i;
-}
-
-void DeviceLoss::accumulate(double dt, double tj) {
-  conductionEnergy_ += conduction_ * dt;
-  switchingEnergy_ += switching_ * dt;
-  if (switched_) ++events_;
-  charge_ += iNow_ * dt;
-  squares_ += iNow_ * iNow_ * dt;
-  if (!std::isnan(tj)) {
-    tjIntegral_ += tj * dt;
-    tjMax_ = std::max(tjMax_, tj);
-  }
-  duration_ += dt;
 }
 
 DeviceLossSummary DeviceLoss::summary(bool hasJunction) const {

@@ -12,6 +12,8 @@
 // losses); without a thermal coupling the detailed model uses 100 °C as GeckoCIRCUITS does.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -43,33 +45,72 @@ class DeviceLoss {
   const std::string& name() const { return device_.name(); }
   // Remembers the state, current and voltage of the initial solution (no loss).
   void start(const double* x);
-  // Losses of the step just solved, at junction temperature tj [°C] (NaN: not coupled).
-  void update(const double* x, double dt, double tj);
+
+  // Losses of the step just solved, at junction temperature tj [°C] (NaN: not coupled). Runs for
+  // every device after every step, so it is inline and does only what the step needs: the
+  // device's voltage and current (SwitchingDevice::current, with its constants copied here), the
+  // conduction loss only while on, the switching loss only on a change of state.
+  void update(const double* x, double dt, double tj) {
+    const bool on = device_.on();
+    const double v = nodeVoltage(x, a_) - nodeVoltage(x, b_);
+    // Selected operands rather than a branch (the state changes unpredictably between devices);
+    // v − 0 is v, so the off current is v/Roff as in the device.
+    const double i = (v - (on ? vf_ : 0.0)) / (on ? ron_ : roff_);
+    switched_ = on != wasOn_;
+    conduction_ = on ? conductionLoss(i, tj) : 0.0;
+    switching_ = switched_ ? switchingEnergy(on, i, v, tj) / dt : 0.0;
+    wasOn_ = on;
+    iPrev_ = i;
+    vPrev_ = v;
+  }
   double conduction() const { return conduction_; }
   double switching() const { return switching_; }
   double part(LossPart p) const {
     return p == LossPart::Conduction ? conduction_ : p == LossPart::Switching ? switching_ : conduction_ + switching_;
   }
 
-  // Window statistics for DeviceLossSummary: call once per step inside the measurement window.
-  void accumulate(double dt, double tj);
+  // Window statistics for DeviceLossSummary: call once per step inside the measurement window,
+  // after update(). A switching loss of 0 leaves its energy sum as it is (the sum starts at +0
+  // and never becomes −0), so only the steps with a change of state add to it.
+  void accumulate(double dt, double tj) {
+    conductionEnergy_ += conduction_ * dt;
+    if (switched_) {
+      switchingEnergy_ += switching_ * dt;
+      ++events_;
+    }
+    charge_ += iPrev_ * dt;
+    squares_ += iPrev_ * iPrev_ * dt;
+    if (!std::isnan(tj)) {
+      tjIntegral_ += tj * dt;
+      tjMax_ = std::max(tjMax_, tj);
+    }
+    duration_ += dt;
+  }
   DeviceLossSummary summary(bool hasJunction) const;
 
  private:
-  // The device's voltage and current in solution x (read directly: this runs every step).
-  double voltage(const double* x) const { return nodeVoltage(x, a_) - nodeVoltage(x, b_); }
-  double current(const double* x) const { return device_.SwitchingDevice::current(x); }
-  double conductionPerDevice(double i, double tj) const;
+  // Conduction loss [W] of the on device (all of its `paralleled` copies) carrying i. A single
+  // device (n = 1) skips the division and product by n, which leave every value unchanged.
+  double conductionLoss(double i, double tj) const {
+    if (detailed_) return detailedConduction(i, tj);
+    return n_ == 1.0 ? simpleConduction(i) : n_ * simpleConduction(i / n_);
+  }
+  // LossCalculationSimple.calcConductionLoss: |i·uf| + i²·Ron.
+  double simpleConduction(double i) const { return std::fabs(i) * vf_ + i * i * ron_; }
+  double detailedConduction(double i, double tj) const;
+  // Energy [J] of the change of state ending in `on`, with the step's current i and voltage v.
+  double switchingEnergy(bool on, double i, double v, double tj) const;
   double turnOnEnergy(double i, double v, double tj) const;
   double turnOffEnergy(double i, double v, double tj) const;
 
   const SwitchingDevice& device_;
   int a_, b_;  // terminal nodes
+  double ron_, roff_, vf_;  // the device's on/off resistances and forward voltage
   std::shared_ptr<const DetailedLossModel> detailed_;
   double kOn_ = 0.0, kOff_ = 0.0, uSwNorm_ = 400.0;
   double n_ = 1.0;
   bool wasOn_ = false;
-  double iPrev_ = 0.0, vPrev_ = 0.0, iNow_ = 0.0;
+  double iPrev_ = 0.0, vPrev_ = 0.0;  // current and voltage of the last step
   double conduction_ = 0.0, switching_ = 0.0;
   bool switched_ = false;
   // Window sums: energies [J], charge [C], ∫i² dt, ∫Tj dt, duration [s].

@@ -26,6 +26,21 @@ class Factorization {
   virtual void solve(const double* b, double* x) const = 0;
   // Reciprocal 1-norm condition number of the equilibrated matrix (exact or estimated).
   virtual double rcond() const = 0;
+
+  // Ill-conditioned matrices keep their entries for iterative refinement: after a solve,
+  // refine() adds A⁻¹·(b − A·x) twice (fixed-precision iterative refinement, Higham, "Accuracy and
+  // Stability of Numerical Algorithms", ch. 12). A floating DC link of 1 F capacitors tied to the
+  // rest through off-state switches (C/dt ≈ 2e6 S against 1e-7 S) otherwise loses its common mode,
+  // and with it the capacitor voltage, to rounding step after step.
+  void keepForRefinement(int size, const std::vector<std::pair<int, int>>& entries, const std::vector<double>& values);
+  bool refines() const { return !refineValues_.empty(); }
+  void refine(const double* b, double* x) const;
+
+ private:
+  std::vector<std::pair<int, int>> refineEntries_;
+  std::vector<double> refineValues_;
+  mutable std::vector<double> residual_;
+  mutable std::vector<double> correction_;
 };
 
 // Builds factorisations from slot values; returns null when the matrix is singular to working

@@ -120,13 +120,16 @@ ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<Switching
   }
 }
 
-double ThermalDomain::junctionTemperature(const Tracked& t) const {
-  return t.coupled ? network_->temperature(t.junction) : std::numeric_limits<double>::quiet_NaN();
+void ThermalDomain::refreshJunctions() {
+  for (auto& t : tracked_) {
+    if (t.coupled) t.tj = network_->temperature(t.junction);
+  }
 }
 
 void ThermalDomain::start(const double* x, double dt) {
   for (auto& t : tracked_) t.loss->start(x);
   if (network_) network_->initialize(dt);
+  refreshJunctions();
 }
 
 // The thermal network is advanced every `stride` circuit steps with their mean loss power, so that
@@ -143,29 +146,38 @@ long ThermalDomain::stride(double dt) {
 }
 
 void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPhase, bool measuring) {
-  for (auto& tracked : tracked_) tracked.loss->update(x, dt, junctionTemperature(tracked));
+  // Losses at the junction temperatures of the previous thermal solution. When no thermal step
+  // follows, the window statistics see the same temperatures and are summed in the same pass.
+  const bool thermalStep = network_ && ++pending_ >= stride(dt);
+  const bool together = measuring && !thermalStep;
+  for (auto& tracked : tracked_) {
+    tracked.loss->update(x, dt, tracked.tj);
+    if (together) tracked.loss->accumulate(dt, tracked.tj);
+  }
   if (network_) {
     if (firstOfPhase) phaseStart_ = true;
     for (std::size_t k = 0; k < sources_.size(); ++k) {
-      const double p = sources_[k].device != nullptr ? sources_[k].device->part(sources_[k].part) : power_[k];
-      if (sources_[k].device != nullptr) energy_[k] += p * dt;
-    }
-    if (++pending_ >= stride(dt)) {
-      const double span = static_cast<double>(pending_) * dt;
-      for (std::size_t k = 0; k < sources_.size(); ++k) {
-        if (sources_[k].device == nullptr) continue;
-        power_[k] = energy_[k] / span;
-        energy_[k] = 0.0;
-      }
-      // Backward Euler on a phase's first step (no history for the multi-step methods).
-      const bool backwardEuler = phaseStart_ || method_ == Method::BackwardEuler;
-      network_->advance(t, span, backwardEuler ? backwardEulerCoefficients() : coefficientsFor(method_), backwardEuler);
-      pending_ = 0;
-      phaseStart_ = false;
+      if (sources_[k].device != nullptr) energy_[k] += sources_[k].device->part(sources_[k].part) * dt;
     }
   }
-  if (!measuring) return;
-  for (auto& tracked : tracked_) tracked.loss->accumulate(dt, junctionTemperature(tracked));
+  if (thermalStep) {
+    const double span = static_cast<double>(pending_) * dt;
+    for (std::size_t k = 0; k < sources_.size(); ++k) {
+      if (sources_[k].device == nullptr) continue;
+      power_[k] = energy_[k] / span;
+      energy_[k] = 0.0;
+    }
+    // Backward Euler on a phase's first step (no history for the multi-step methods).
+    const bool backwardEuler = phaseStart_ || method_ == Method::BackwardEuler;
+    network_->advance(t, span, backwardEuler ? backwardEulerCoefficients() : coefficientsFor(method_), backwardEuler);
+    pending_ = 0;
+    phaseStart_ = false;
+    refreshJunctions();
+    // The window statistics of this step see the new temperatures.
+    if (measuring) {
+      for (auto& tracked : tracked_) tracked.loss->accumulate(dt, tracked.tj);
+    }
+  }
 }
 
 const DeviceLoss* ThermalDomain::loss(const std::string& device) const {

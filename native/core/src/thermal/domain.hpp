@@ -6,6 +6,7 @@
 // Circuits without thermal elements and LOSS blocks have no domain (nothing added to the step).
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ class ThermalDomain {
     std::unique_ptr<DeviceLoss> loss;
     int junction = kGround;  // thermal node of the first PV that the device heats
     bool coupled = false;
+    // The junction temperature of the last thermal solution (NaN when not coupled), refreshed
+    // after each thermal step: it stays the same for the circuit steps in between.
+    double tj = std::numeric_limits<double>::quiet_NaN();
   };
   struct HeatSource {
     const DeviceLoss* device;  // null for QSRC
@@ -46,7 +50,8 @@ class ThermalDomain {
 
   DeviceLoss* track(const std::string& name, const std::string& user, const Netlist& netlist,
                     const std::vector<SwitchingDevice*>& devices);
-  double junctionTemperature(const Tracked& t) const;
+  // Reads the junction temperatures of the latest thermal solution into Tracked::tj.
+  void refreshJunctions();
 
   // Circuit steps per thermal step for step size dt (see domain.cpp).
   long stride(double dt);

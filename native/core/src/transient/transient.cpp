@@ -183,7 +183,7 @@ void Transient::step(double t, double dt, bool firstOfPhase) {
 // two-state devices can have no consistent state at all: a diode whose on-state current reverses and
 // whose off-state voltage exceeds vf (e.g. a rectifier diode behind a tightly coupled transformer
 // while the other windings are open). The iteration then cycles through the same states;
-// GeckoCIRCUITS damps this with moving thresholds (engine-notes.md). Here a repeated state vector
+// GeckoCIRCUITS damps this with moving thresholds (docs/engine-notes.md). Here a repeated state vector
 // ends the iteration: of the states in the cycle, the one whose solution contradicts its device
 // states least (largest violation, SwitchingDevice::violation) is solved and accepted if that
 // contradiction is within kCycleTolerance.
@@ -242,6 +242,7 @@ void Transient::solveLinear(const StepContext& ctx, bool useBackwardEuler) {
   rhsElements_.forEach([&](auto* e) { e->stampRhs(rhs, ctx); });
   const Factorization& lu = factorization(ctx, useBackwardEuler);
   lu.solve(rhs, x_.data());
+  if (lu.refines()) lu.refine(rhs, x_.data());
   for (Eigen::Index i = circuit_.unknowns(); i < rhs_.size(); ++i) x_[i] = rhs[i];
 }
 

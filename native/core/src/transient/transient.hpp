@@ -1,4 +1,4 @@
-// The fixed-step time loop (engine-notes.md, "Order of one step"): apply gates, build the
+// The fixed-step time loop (docs/engine-notes.md, "Order of one step"): apply gates, build the
 // right-hand side, solve with the factorisation cached for the switch state, re-solve the same
 // step until voltage/current-driven devices agree with the solution, store history, evaluate the
 // control blocks, record.

@@ -133,7 +133,7 @@ export async function writeResult(
 /**
  * writeResult's protocol (temporary file, fsync, rename) with blocking calls, for worker threads
  * that have encoded the file already: a blocked worker costs nothing, and each asynchronous file
- * call would be a round trip through the shared libuv pool (≈ 2.5 ms of a 2 ms run's 5 ms write).
+ * call would be a round trip through the shared libuv pool (the Parquet section of `npm run bench`).
  */
 export function writeFileAtomicSync(path: string, bytes: Uint8Array, options: WriteOptions = {}): number {
   return writeFileAtomicSyncWith(path, (fd) => {

@@ -1,11 +1,11 @@
 // The metadata document every storage format carries beside its columns: format tag and version,
 // row count, signal names in order, a CRC-32 of each column (time first; NaNs counted as the
-// canonical NaN), measurements and run statistics, as exact JSON (exact-json.ts: NaN, ±Infinity
+// canonical NaN), measurements and run statistics, as exact JSON (src/store/exact-json.ts: NaN, ±Infinity
 // and -0 survive). Also the shared checks and the assembly (with checksum verification) of a StoredResult.
-import { bindingFeature } from '../../../engine/binding.js';
+import { columnChecksum as nativeColumnChecksum } from '../../../engine/result-codec.js';
 import type { DeviceLossSummary, RunStats } from '../../../engine/types.js';
 import type { StoredResult } from '../../types.js';
-import { parseExact, stringifyExact } from '../../exact-json.js';
+import { parseExact, stringifyExact } from '../../../store/exact-json.js';
 import { DecodeError, InvalidResultError } from './errors.js';
 
 export const META_FORMAT = 'pesim-result';
@@ -38,23 +38,9 @@ export function checkResult(result: StoredResult): string[] {
   return names;
 }
 
-/** The addon's column checksum (native/addon/checksum.cc), typed next to its only user. */
-interface ChecksumBinding {
-  columnChecksum(values: Float64Array): number;
-}
-
-function checksumBinding(): ChecksumBinding {
-  return bindingFeature<ChecksumBinding>(['columnChecksum'], 'column checksum');
-}
-
-/**
- * CRC-32 of the column's bytes, with every NaN taken as the canonical NaN (formats that store
- * text cannot keep NaN payloads, and the checksum must not depend on them). Computed in the addon
- * (carry-less multiplication where the CPU has it): ≈ 4–5× faster than a JavaScript NaN scan plus
- * zlib's crc32.
- */
+/** CRC-32 of a column with NaNs canonical, computed in the addon (src/engine/result-codec.ts). */
 export function columnChecksum(values: Float64Array): number {
-  return checksumBinding().columnChecksum(values);
+  return nativeColumnChecksum(values);
 }
 
 /** The metadata document of a result, as one line of JSON. */

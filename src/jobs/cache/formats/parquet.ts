@@ -20,7 +20,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { DataType, Precision, tableFromIPC } from 'apache-arrow';
 import { readParquet, readSchema } from 'parquet-wasm';
-import { bindingFeature } from '../../../engine/binding.js';
+import { encodeParquet, writeParquetFile } from '../../../engine/result-codec.js';
 import type { Compression, StoredResult } from '../../types.js';
 import { DecodeError } from './errors.js';
 import { assemble, decodeMeta, encodeMeta, owned, type ResultMeta } from './meta.js';
@@ -35,27 +35,6 @@ export const PARQUET_CODECS: Readonly<Partial<Record<Compression, string>>> = {
   gzip: 'GZIP',
   lz4: 'LZ4_RAW',
 };
-
-/** The addon's Parquet encoder (native/addon/parquet.cc), typed next to its only user. */
-export interface ParquetBinding {
-  /**
-   * The whole file: `columns` (one common length) under `names`, `metadata` as the key-value
-   * metadata, `codec` one of none, snappy, gzip, lz4. Throws errors with code ENCODE_INVALID and
-   * `field` (columns[2], names, metadata.key, codec) for bad arguments.
-   */
-  encodeParquet(columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: Compression): Uint8Array;
-  /**
-   * The same file written to the open file descriptor `fd` from native code (its bytes never
-   * become a JavaScript buffer); returns its size. A failed write throws with the errno name as
-   * `code` (ENOSPC, EIO, ...).
-   */
-  writeParquetFile(fd: number, columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: Compression): number;
-}
-
-/** The addon as a ParquetBinding; an addon built before the encoder existed is reported as such. */
-export function parquetBinding(): ParquetBinding {
-  return bindingFeature<ParquetBinding>(['encodeParquet', 'writeParquetFile'], 'Parquet encoder');
-}
 
 /** The Parquet column name of a signal. */
 export function columnName(name: string): string {
@@ -85,12 +64,12 @@ function parquetArguments(result: StoredResult, names: string[], compression: Co
 
 /** The result as the bytes of a Parquet file with the given codec. */
 export function encodeParquetResult(result: StoredResult, names: string[], compression: Compression): Uint8Array {
-  return parquetBinding().encodeParquet(...parquetArguments(result, names, compression), compression);
+  return encodeParquet(...parquetArguments(result, names, compression), compression);
 }
 
 /** Writes the result as a Parquet file to the open file descriptor `fd`; returns its size. */
 export function writeParquetResultToFd(fd: number, result: StoredResult, names: string[], compression: Compression): number {
-  return parquetBinding().writeParquetFile(fd, ...parquetArguments(result, names, compression), compression);
+  return writeParquetFile(fd, ...parquetArguments(result, names, compression), compression);
 }
 
 /** Writes the result to `path` as Parquet with the given codec. */

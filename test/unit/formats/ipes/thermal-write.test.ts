@@ -5,7 +5,7 @@
 import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { readIpesText, writeIpes, writeIpesText } from '../../../../src/formats/ipes/index.js';
-import { asControlBlock, type ThermalNetlist } from '../../../../src/formats/thermal-netlist.js';
+import type { ThermalNetlist } from '../../../../src/formats/thermal-netlist.js';
 import { netlistError } from './helpers.js';
 import { CORPUS_THERMAL, corpusText, thermalBuckText } from './thermal-helpers.js';
 
@@ -29,9 +29,9 @@ function diodeWithHeatsink(): ThermalNetlist {
       { name: 'DT.1', type: 'TSRC', nodes: ['Tamb', '0'], params: { T: 35 } },
     ],
     blocks: [
-      asControlBlock({ name: 'TEMP.1', type: 'TEMP', outputs: ['tj'], params: { nodes: ['Tj', '0'] } }),
-      asControlBlock({ name: 'FLOW.1', type: 'FLOW', outputs: ['pth'], params: { element: 'Rth.1' } }),
-      asControlBlock({ name: 'LOSS.1', type: 'LOSS', outputs: ['psw'], params: { device: 'D.1', part: 'switching' } }),
+      { name: 'TEMP.1', type: 'TEMP', outputs: ['tj'], params: { nodes: ['Tj', '0'] } },
+      { name: 'FLOW.1', type: 'FLOW', outputs: ['pth'], params: { element: 'Rth.1' } },
+      { name: 'LOSS.1', type: 'LOSS', outputs: ['psw'], params: { device: 'D.1', part: 'switching' } },
     ],
     lossModels: {
       fastDiode: {
@@ -81,7 +81,7 @@ describe('ipes writer: thermal domain', () => {
   it('refuses what GeckoCIRCUITS cannot express, naming each component', () => {
     const n = diodeWithHeatsink();
     n.thermal![0] = { name: 'Pv.1', type: 'PV', nodes: ['Tj', 'Tamb'], params: { device: 'D.1', part: 'conduction' } };
-    n.blocks![2] = asControlBlock({ name: 'LOSS.1', type: 'LOSS', outputs: ['psw'], params: { device: 'R.1' } });
+    n.blocks![2] = { name: 'LOSS.1', type: 'LOSS', outputs: ['psw'], params: { device: 'R.1' } };
     n.elements[1].params!.lossModel = 'missing';
     const error = netlistError(() => writeIpesText(n));
     expect(error.code).to.equal('UNSUPPORTED_COMPONENTS');

@@ -44,7 +44,7 @@ describe('spice expressions', () => {
     expectLineError(() => evaluate('(1 + 2'), 7, /expected '\)'/);
     expectLineError(() => evaluate('1 2'), 7, /unexpected text/);
     expectLineError(() => evaluate('foo(1)'), 7, /unknown function 'foo'/);
-    expectLineError(() => evaluate('max(1)'), 7, /takes 2 arguments/);
+    expectLineError(() => evaluate('max(1)'), 7, /takes at least 2 arguments/);
     expectLineError(() => evaluate('x + 1'), 7, /undefined parameter 'x'/, 'UNKNOWN_PARAMETER');
     expectLineError(() => evaluate('1 / 0'), 7, /finite/);
     expectLineError(() => evaluate('1 # 2'), 7, /unexpected '#'/);
@@ -68,5 +68,42 @@ describe('spice expressions', () => {
     expectLineError(() => deck('R1 a 0 1\n.param = 3'), 3, /expected name=value/);
     expectLineError(() => deck('R1 a 0 1\n.param x ='), 3, /missing value/);
     expectLineError(() => deck('R1 a 0 {y}\n.param x=1'), 2, /undefined parameter 'y'/);
+  });
+});
+
+describe('spice expressions: functions and logic', () => {
+  const value = (text: string, params: Record<string, number> = {}) => evaluateExpression(text, (n) => params[n], { line: 1 });
+  it('evaluates the usual functions, comparisons, logic and the conditional forms', () => {
+    expect(value('max(1, 5, 3) + min(2, -1)')).to.equal(4);
+    expect(value('if(a > 2, 10, 20)', { a: 3 })).to.equal(10);
+    expect(value('a >= 2 && a < 3 ? 1 : 0', { a: 3 })).to.equal(0);
+    expect(value('!(a == 3) || a != 3', { a: 3 })).to.equal(0);
+    expect(value('limit(7, 0, 5) + limit(-7, 5, 0)')).to.equal(5);
+    expect(value('pwrs(-4, 0.5) + pwr(-4, 0.5) + pow(2, 10)')).to.equal(1024);
+    expect(value('abs(-2) * sqrt(16) + floor(2.7) + ceil(0.2) + sgn(-3) + u(1) + uramp(-2)')).to.equal(11);
+    expect(value('exp(log(5))')).to.be.closeTo(5, 1e-12);
+    expect(value('2**3**2')).to.equal(512);
+  });
+});
+
+describe('spice .param cards with comparisons', () => {
+  it('keeps >=, <=, != and == written without braces as operators', () => {
+    const { netlist } = deck('.param a=3 b = a >= 2 c=if(a == 3, 1, 2) d = 2 * a + 1, e=a != 3\nR1 x 0 1');
+    expect(netlist.parameters).to.deep.equal({ a: 3, b: 1, c: 1, d: 7, e: 0 });
+  });
+});
+
+describe('spice .func user functions', () => {
+  it('inlines calls in .param values, card values and behavioural sources', () => {
+    const { netlist } = deck([
+      '.func half(x) {x/2}', ".func clamp(x, lo, hi) = 'min(max(x, lo), hi)'", '.func twice(x) {2*half(x)*2}',
+      '.param a={half(10)} b={clamp(7, 0, 5)}', 'R1 x 0 {twice(3)}', 'B1 y 0 V={clamp(v(x), 0, half(a))}', 'R2 y 0 1',
+    ].join('\n'));
+    expect(netlist.parameters).to.deep.equal({ a: 5, b: 5 });
+    expect(element(netlist, 'R1').params).to.deep.equal({ R: 6 });
+    const limits = netlist.blocks!.filter((b) => b.name.startsWith('B1.')).map((b) => b.type);
+    expect(limits).to.include.members(['VOLT', 'MIN', 'MAX']);
+    expectLineError(() => deck('.func f(x) {f(x)}\n.param a={f(1)}\nR1 x 0 1'), 2, /calls nested more than 20 deep/);
+    expectLineError(() => deck('.func f(x, y) {x+y}\n.param a={f(1)}\nR1 x 0 1'), 2, /f\(\) takes 2 arguments, a call gives 1/);
   });
 });

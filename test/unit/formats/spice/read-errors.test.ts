@@ -12,17 +12,20 @@ describe('spice reader: errors', () => {
     expectLineError(withCard('M1 d g s b nmos'), 3, /M1: MOSFET \(M\) is not supported/, 'SPICE_UNSUPPORTED');
     expectLineError(withCard('Q1 c b e npn'), 3, /bipolar transistor \(Q\)/);
     expectLineError(withCard('J1 d g s njf'), 3, /JFET \(J\)/);
-    expectLineError(withCard('X1 a b sub'), 3, /X1: subcircuit instance \(X\) is not supported/);
-    expectLineError(withCard('B1 a 0 V=v(a)*2'), 3, /behavioural source \(B\)/);
+    expectLineError(withCard('X1 a b sub'), 3, /X1: subcircuit 'sub' is not defined/);
+    expectLineError(withCard('Z1 a 0 b mes'), 3, /MESFET \(Z\)/);
     expectLineError(withCard('1R a 0 1'), 3, /unknown element letter '1'/);
   });
 
-  it('rejects unsupported control cards, .ic included', () => {
-    expectLineError(withCard('.subckt sub a b'), 3, /\.subckt is not supported/, 'SPICE_UNSUPPORTED');
-    expectLineError(withCard('.include models.lib'), 3, /\.include is not supported/);
-    expectLineError(withCard('.lib models.lib tt'), 3, /\.lib is not supported/);
-    expectLineError(withCard('.func f(x) {2*x}'), 3, /\.func is not supported/);
-    expectLineError(withCard('.ic v(a)=1'), 3, /\.ic is not supported: give initial conditions with IC=/);
+  it('rejects unsupported control cards and bad .ic cards', () => {
+    expectLineError(withCard('.subckt sub a b'), 3, /\.subckt sub without \.ends/, 'SPICE_SYNTAX');
+    expectLineError(withCard('.include models.lib'), 3, /\.include models\.lib: this deck was given without its folder/);
+    expectLineError(withCard('.lib models.lib tt'), 3, /\.lib models\.lib: this deck was given without its folder/);
+    expectLineError(withCard('.func sqrt(x) {2*x}'), 3, /\.func: sqrt is a built-in function/);
+    expectLineError(withCard('.net I(R1) V1'), 3, /\.net is not supported/, 'SPICE_UNSUPPORTED');
+    expectLineError(withCard('.ic v(a)=1 x'), 3, /\.ic: expected V\(node\)=value or I\(inductor\)=value, got 'x'/);
+    expectLineError(withCard('.ic I(R1)=1'), 3, /\.ic I\(R1\): no inductor named R1/);
+    expectLineError(withCard('.step param r 1 10 1'), 3, /\.step is not supported/, 'SPICE_UNSUPPORTED');
   });
 
   it('requires a .tran card and validates it', () => {
@@ -33,7 +36,7 @@ describe('spice reader: errors', () => {
       expect(error).to.be.instanceOf(NetlistError);
       expect((error as NetlistError).details[0]).to.deep.equal({ field: '.tran', message: 'missing .tran card' });
     }
-    expectLineError(() => readSpice('t\nR1 a 0 1\n.tran 1u\n'), 3, /needs TSTEP and TSTOP/);
+    expectLineError(() => readSpice('t\nR1 a 0 1\n.tran 1u\n'), 3, /\.tran TSTOP alone \(LTspice\) gives no step/);
     expectLineError(() => readSpice('t\nR1 a 0 1\n.tran 0 1m\n'), 3, /must be greater than 0/);
     expectLineError(() => readSpice('t\nR1 a 0 1\n.tran 1u 1m 2m\n'), 3, /TSTART/);
     expectLineError(() => readSpice('t\nR1 a 0 1\n.tran 1u 1m 0 1u 5\n'), 3, /unexpected '5'/);
@@ -41,8 +44,8 @@ describe('spice reader: errors', () => {
   });
 
   it('rejects unsupported source functions and bad waveform arguments', () => {
-    expectLineError(withCard('V2 b 0 SIN(0 1 50 0 10)'), 3, /SIN damping factor THETA = 10 is not supported/, 'SPICE_UNSUPPORTED');
-    expectLineError(withCard('V2 b 0 EXP(0 1 1u 1u 2u 1u)'), 3, /source function EXP is not supported/);
+    expectLineError(withCard('V2 b 0 EXP(0 1 1u 1u 2u 1u 5)'), 3, /EXP takes 2 to 6 arguments, got 7/);
+    expectLineError(withCard('V2 b 0 PULSE(0 1 0 1u 1u 1u 4u 2.5)'), 3, /pulse count must be a whole number/);
     expectLineError(withCard('V2 b 0 SFFM(0 1 1k 5 100)'), 3, /SFFM is not supported/);
     expectLineError(withCard('V2 b 0 SIN(0)'), 3, /SIN takes 2 to 6 arguments, got 1/);
     expectLineError(withCard('V2 b 0 PWL(0 0 1m)'), 3, /PWL needs time-value pairs, got 3 numbers/);
@@ -61,7 +64,7 @@ describe('spice reader: errors', () => {
     expectLineError(withCard('R2 a'), 3, /missing node 2 of R2/);
     expectLineError(withCard('R2 a b 1k tc1=0.01'), 3, /R2: parameter 'tc1' is not supported/, 'SPICE_UNSUPPORTED');
     expectLineError(withCard('L2 a b 1m foo=1'), 3, /L2: parameter 'foo' is not supported/);
-    expectLineError(withCard('E2 a b VALUE={v(a)*2}'), 3, /VALUE form of a controlled source is not supported/);
+    expectLineError(withCard('E2 a b LAPLACE {v(a)} {1/s}'), 3, /LAPLACE form of a controlled source is not supported/);
     expectLineError(withCard('F2 a b POLY(1) V1 0 1'), 3, /POLY form/);
   });
 

@@ -1,0 +1,81 @@
+// Scale-out benchmark: the 1 000-run buck sweep of bench/jobs.ts (2 ms, 20 000 steps each) through
+// BullMQ on a local redis-server with 1 and with 2 `pesim worker` processes (compiled package, one
+// simulation thread each), beside the same sweep on the embedded executor with 1 and 2 threads;
+// runs per second, the 2-against-1 ratios, and the per-task overhead of the Redis path (wall time
+// per task of one worker process against one embedded thread, and the service thread's CPU per
+// task). The sweep driver is bench/jobs-sweep.mjs with PESIM_QUEUE=bullmq. On the 2-core reference
+// machine the service, Redis and both workers share the two cores, which bounds the 2-worker ratio.
+// Run alone: `node --import tsx bench/scaleout.ts [runs]`.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { buck } from '../test/fixtures/circuits.js';
+import { TestRedis, waitForWorkers } from '../test/integration/scaleout/cluster.js';
+
+const RUNS = 1000;
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+interface SweepFigures { wallMs: number; schedulerCpuMsPerTask: number }
+
+function sweep(runs: number, env: Record<string, string>, threads = 1): SweepFigures {
+  const input = JSON.stringify({ netlist: buck({ tEnd: 2e-3 }), runs, workers: threads, cache: false });
+  const driver = fileURLToPath(new URL('./jobs-sweep.mjs', import.meta.url));
+  const out = execFileSync(process.execPath, [driver], { input, encoding: 'utf8', timeout: 900_000, env: { ...process.env, ...env } });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as SweepFigures;
+}
+
+function startWorker(redisUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['bin/pesim.js', 'worker', '--redis', redisUrl, '--concurrency', '1'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('taking jobs')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`pesim worker exited with ${code}`)));
+  });
+}
+
+async function stopWorkers(children: ChildProcess[]): Promise<void> {
+  await Promise.all(children.map((child) => new Promise<void>((resolve) => {
+    if (child.exitCode !== null || !child.pid) return resolve();
+    child.once('exit', () => resolve());
+    process.kill(-child.pid, 'SIGTERM');
+  })));
+}
+
+export async function benchSection(runs = RUNS): Promise<string[]> {
+  const embeddedOne = sweep(runs, { PESIM_QUEUE: 'embedded' }, 1);
+  const embeddedTwo = sweep(runs, { PESIM_QUEUE: 'embedded' }, 2);
+  const redis = await TestRedis.start();
+  const workers: ChildProcess[] = [];
+  const env = { PESIM_QUEUE: 'bullmq', PESIM_REDIS_URL: redis.url };
+  let one: SweepFigures;
+  let two: SweepFigures;
+  try {
+    workers.push(await startWorker(redis.url));
+    await waitForWorkers(redis.url, 1);
+    one = sweep(runs, env);
+    workers.push(await startWorker(redis.url));
+    await waitForWorkers(redis.url, 2);
+    two = sweep(runs, env);
+  } finally {
+    await stopWorkers(workers);
+    await redis.stop();
+  }
+  const rate = (s: SweepFigures): number => runs / (s.wallMs / 1000);
+  const perTask = (s: SweepFigures): number => s.wallMs / runs;
+  return [
+    `| scale-out: ${runs}-run buck sweep (2 ms, 20 000 steps each; compiled package; Redis on this machine) | value |`,
+    '|---|---|',
+    `| embedded, 1 thread | ${rate(embeddedOne).toFixed(0)} runs/s |`,
+    `| embedded, 2 threads | ${rate(embeddedTwo).toFixed(0)} runs/s (×${(rate(embeddedTwo) / rate(embeddedOne)).toFixed(2)}) |`,
+    `| BullMQ, 1 worker process | ${rate(one).toFixed(0)} runs/s |`,
+    `| BullMQ, 2 worker processes | ${rate(two).toFixed(0)} runs/s (×${(rate(two) / rate(one)).toFixed(2)} of 1 worker) |`,
+    `| Redis path overhead per task (1 worker against 1 embedded thread) | ${(perTask(one) - perTask(embeddedOne)).toFixed(2)} ms of wall time |`,
+    `| service thread CPU per task: BullMQ / embedded (1 worker / 1 thread) | ${one.schedulerCpuMsPerTask.toFixed(2)} / ${embeddedOne.schedulerCpuMsPerTask.toFixed(2)} ms |`,
+  ];
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const runs = process.argv[2] ? Number(process.argv[2]) : RUNS;
+  console.log((await benchSection(runs)).join('\n'));
+  process.exit(0);
+}

@@ -1,0 +1,51 @@
+// The import layers of src/ (docs/architecture.md), as ESLint rules: for each folder, the folders it
+// must not import from. Relative imports are matched by the first folder they reach under src/.
+const FOLDERS = [
+  'analysis', 'circuits', 'cli', 'control', 'engine', 'formats', 'generated', 'health', 'http', 'jobq', 'jobs', 'losses',
+  'realtime', 'rmi', 'script', 'server', 'simulations', 'store', 'xmlrpc',
+];
+const FEATURES = ['analysis', 'circuits', 'health', 'losses', 'realtime', 'simulations'];
+
+/** Folder → the folders it may import (besides itself). */
+const ALLOWED = {
+  formats: [],
+  xmlrpc: [],
+  engine: ['formats'],
+  store: ['formats', 'engine'],
+  jobs: ['store', 'engine', 'formats', 'xmlrpc'],
+  http: ['jobs', 'store', 'engine', 'formats'],
+  control: ['jobs', 'store', 'engine', 'formats'],
+  ...Object.fromEntries(FEATURES.map((f) => [f, ['http', 'control', 'jobs', 'store', 'engine', 'formats', ...FEATURES]])),
+  rmi: [...FEATURES, 'http', 'control', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
+  script: [...FEATURES, 'http', 'control', 'jobs', 'store', 'engine', 'formats'],
+  server: [...FEATURES, 'generated', 'rmi', 'script', 'http', 'control', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
+  jobq: [...FEATURES, 'generated', 'rmi', 'script', 'http', 'control', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
+};
+
+function rule(folder, allowed) {
+  const forbidden = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
+  return {
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
+          message: `src/${folder} may import only from ${allowed.length > 0 ? allowed.join(', ') : 'itself'} (docs/architecture.md)`,
+        }],
+      }],
+    },
+  };
+}
+
+export const layerRules = [
+  ...Object.entries(ALLOWED).map(([folder, allowed]) => rule(folder, allowed)),
+  // The package's Node API entry loads the engine and the readers only.
+  {
+    files: ['src/index.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ regex: `^\\./(?!engine/|formats/)`, message: 'src/index.ts (the Node API) exports the engine and the readers only (docs/architecture.md)' }],
+      }],
+    },
+  },
+];

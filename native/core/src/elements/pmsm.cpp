@@ -1,0 +1,88 @@
+// Permanent-magnet synchronous machine: dq stator equations behind a constant terminal
+// conductance, and the shaft equation advanced after each accepted step (see pmsm.hpp).
+#include "elements/pmsm.hpp"
+
+#include <cmath>
+
+namespace pesim {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kThird = 2.0 * kPi / 3.0;
+
+// Angle θ_x of phase x (0, 1, 2 = a, b, c) for the rotor's electric angle θ_e.
+double phaseAngle(double thetaE, int phase) {
+  return phase == 0 ? thetaE : (phase == 1 ? thetaE - kThird : thetaE + kThird);
+}
+
+}  // namespace
+
+Pmsm::Pmsm(std::string name, std::vector<int> nodes, const PmsmValues& values)
+    : Element(std::move(name), std::move(nodes)), v_(values), omega_(values.omega0), theta_(values.theta0) {
+  // Initial currents: i_c = −(i_a + i_b), transformed to the rotor frame.
+  const double i[3] = {v_.ia0, v_.ib0, -(v_.ia0 + v_.ib0)};
+  for (int x = 0; x < 3; ++x) {
+    const double angle = phaseAngle(electricAngle(), x);
+    id_ += 2.0 / 3.0 * i[x] * std::cos(angle);
+    iq_ -= 2.0 / 3.0 * i[x] * std::sin(angle);
+  }
+}
+
+void Pmsm::declare(Pattern& pattern) {
+  for (int x = 0; x < 3; ++x) pairs_[x].declare(pattern, node(static_cast<std::size_t>(x)), node(static_cast<std::size_t>((x + 1) % 3)));
+}
+
+void Pmsm::stampMatrix(double* values, const StepContext& step) const {
+  // G·(I − 11ᵀ/3) is a conductance G/3 between each pair of terminals.
+  const double g = meanConductance(step.dt) / 3.0;
+  for (const ConductanceSlots& pair : pairs_) pair.stamp(values, g);
+}
+
+double Pmsm::loadTorque(const StepContext& step) const {
+  return v_.loadSignal >= 0 && step.signals != nullptr ? step.signals[v_.loadSignal] : v_.loadTorque;
+}
+
+void Pmsm::stampRhs(double* rhs, const StepContext& step) {
+  const double dt = step.dt;
+  const double gd = conductanceD(dt), gq = conductanceQ(dt), gm = meanConductance(dt);
+  const double omegaE = v_.polePairs * omega_;
+  // i_d = G_d·(u_d + ω_e·Lq·i_q + Ld·i_d/dt), i_q = G_q·(u_q − ω_e·(Ld·i_d + ψ) + Lq·i_q/dt) with the
+  // history and speed terms of the previous step; the saliency part (G − Gm)·u is explicit.
+  hd_ = gd * (omegaE * v_.lq * iq_ + v_.ld * id_ / dt) + (gd - gm) * ud_;
+  hq_ = gq * (-omegaE * (v_.ld * id_ + v_.psi) + v_.lq * iq_ / dt) + (gq - gm) * uq_;
+  const double thetaE = electricAngle();
+  for (int x = 0; x < 3; ++x) {
+    const double angle = phaseAngle(thetaE, x);
+    // The source part of the current into terminal x: it leaves node x.
+    addSourceCurrent(rhs, node(static_cast<std::size_t>(x)), kGround, hd_ * std::cos(angle) - hq_ * std::sin(angle));
+  }
+}
+
+void Pmsm::commit(const double* x, const StepContext& step) {
+  const double thetaE = electricAngle();
+  double ud = 0.0, uq = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    const double u = nodeVoltage(x, node(static_cast<std::size_t>(k)));
+    const double angle = phaseAngle(thetaE, k);
+    ud += 2.0 / 3.0 * u * std::cos(angle);
+    uq -= 2.0 / 3.0 * u * std::sin(angle);
+  }
+  const double gm = meanConductance(step.dt);
+  id_ = gm * ud + hd_;
+  iq_ = gm * uq + hq_;
+  ud_ = ud;
+  uq_ = uq;
+  // Shaft (backward Euler, as GeckoCIRCUITS AbstractMotor.calculateMechanicalParameters).
+  torque_ = 1.5 * v_.polePairs * iq_ * (v_.psi + (v_.ld - v_.lq) * id_);
+  const double dt = step.dt;
+  omega_ = (torque_ - loadTorque(step) + v_.inertia * omega_ / dt) / (v_.inertia / dt + v_.friction);
+  theta_ += omega_ * dt;
+}
+
+double Pmsm::phaseCurrent(int phase) const {
+  const double angle = phaseAngle(electricAngle(), phase);
+  return id_ * std::cos(angle) - iq_ * std::sin(angle);
+}
+
+}  // namespace pesim

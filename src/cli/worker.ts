@@ -1,0 +1,73 @@
+// `pesim worker`: runs the simulations of services in BullMQ mode (PESIM_QUEUE=bullmq) on this
+// machine, taking jobs from the Redis both reach. SIGINT or SIGTERM stops taking jobs and lets
+// the running ones finish; a second signal exits at once (the jobs then stall and move to another
+// worker). The worker (BullMQ, the engine) is imported when the command runs (see main.ts).
+import { availableParallelism } from 'node:os';
+import type { Command } from 'commander';
+import { DEFAULT_WORKER_OPTIONS } from '../jobs/executors/bullmq/worker-options.js';
+import { EXIT } from './exit-codes.js';
+import { examples } from './help.js';
+import { parseRedisUrl } from '../jobs/executors/bullmq/redis-url.js';
+
+interface WorkerFlags {
+  redis?: string;
+  concurrency?: string;
+  lockDuration?: string;
+  stalledInterval?: string;
+  heartbeat?: string;
+}
+
+function positiveInteger(raw: string | undefined, flag: string, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a positive integer, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+export function registerWorker(program: Command): void {
+  program
+    .command('worker')
+    .description('run simulations for services in BullMQ mode (PESIM_QUEUE=bullmq), taking jobs from Redis')
+    .option('--redis <url>', 'Redis URL, redis://host:6379/0 (env PESIM_REDIS_URL)')
+    .option('--concurrency <n>', 'simulations at once, one thread each (env PESIM_WORKER_CONCURRENCY, default: the number of cores)')
+    .option('--lock-duration <ms>', `job lock; a job whose worker stops renewing it this long is stalled (env PESIM_WORKER_LOCK_MS, default ${DEFAULT_WORKER_OPTIONS.lockDurationMs})`)
+    .option('--stalled-interval <ms>', `how often to look for stalled jobs (env PESIM_WORKER_STALLED_MS, default ${DEFAULT_WORKER_OPTIONS.stalledIntervalMs})`)
+    .option('--heartbeat <ms>', `heartbeat interval; the worker counts as gone after ${3} missed beats (env PESIM_WORKER_HEARTBEAT_MS, default ${DEFAULT_WORKER_OPTIONS.heartbeatMs})`)
+    .addHelpText('after', examples(
+      ['pesim worker --redis redis://127.0.0.1:6379/0', 'take jobs of the services started with PESIM_QUEUE=bullmq, one thread per core'],
+      ['PESIM_REDIS_URL=redis://queue.lan:6379/0 pesim worker --concurrency 4', 'four simulations at once, Redis from the environment'],
+    ))
+    .action(async (flags: WorkerFlags) => {
+      const { RemoteWorker } = await import('../jobs/executors/bullmq/remote-worker.js');
+      const env = process.env;
+      const redisUrl = flags.redis ?? env.PESIM_REDIS_URL;
+      if (!redisUrl) throw new Error('--redis (or PESIM_REDIS_URL) is required: the Redis URL the services use, e.g. redis://127.0.0.1:6379/0');
+      try {
+        parseRedisUrl(redisUrl);
+      } catch (error) {
+        throw new Error(`--redis (or PESIM_REDIS_URL): ${(error as Error).message}`);
+      }
+      const worker = new RemoteWorker({
+        ...DEFAULT_WORKER_OPTIONS,
+        redisUrl,
+        concurrency: positiveInteger(flags.concurrency ?? env.PESIM_WORKER_CONCURRENCY, '--concurrency', availableParallelism()),
+        lockDurationMs: positiveInteger(flags.lockDuration ?? env.PESIM_WORKER_LOCK_MS, '--lock-duration', DEFAULT_WORKER_OPTIONS.lockDurationMs),
+        stalledIntervalMs: positiveInteger(flags.stalledInterval ?? env.PESIM_WORKER_STALLED_MS, '--stalled-interval', DEFAULT_WORKER_OPTIONS.stalledIntervalMs),
+        heartbeatMs: positiveInteger(flags.heartbeat ?? env.PESIM_WORKER_HEARTBEAT_MS, '--heartbeat', DEFAULT_WORKER_OPTIONS.heartbeatMs),
+        log: (message) => console.error(`pesim: worker: ${message}`),
+      });
+      await worker.start();
+      console.log(`pesim: worker ${worker.id} taking jobs from ${redisUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
+      await new Promise<void>((resolve, reject) => {
+        let stopping = false;
+        const stop = (signal: NodeJS.Signals): void => {
+          if (stopping) process.exit(EXIT.interrupted);
+          stopping = true;
+          console.log(`pesim: ${signal}: finishing the running simulations`);
+          worker.close().then(resolve, reject);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
+}

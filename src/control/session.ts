@@ -1,0 +1,209 @@
+// ControlSession: one loaded circuit, the parameter and setting changes made to it since it was
+// loaded, the run in progress and the last completed run — the state behind the remote-control
+// operations (ControlOperations in types.ts). The XML-RPC server keeps one per server; `pesim script`
+// keeps one per script. Where runs execute is the SimulationRunner's business.
+import { resolve } from 'node:path';
+import { CancelledError, EngineError } from '../engine/errors.js';
+import type { Progress } from '../engine/controller.js';
+import { NetlistError } from '../formats/errors.js';
+import type { Netlist } from '../formats/netlist.js';
+import { readCircuitAt, writeCircuitAt, type LoadedCircuit } from './circuit-files.js';
+import { checkExportFormat, exportResult } from './export-data.js';
+import { channelOf, findComponent, findParameter, isNumericParameter, measurementKey, numericValue } from './lookup.js';
+import { resolveControlPath, type PathPolicy } from './paths.js';
+import {
+  ControlError, type CircuitSummary, type ControlExportFormat, type ControlOperations, type ControlRun, type SimulationRunner, type Waveform,
+} from './types.js';
+
+export interface ControlSessionOptions {
+  runner: SimulationRunner;
+  /** Relative paths resolve against this folder (default: the working directory). */
+  baseDir?: string;
+  /** When set, paths outside this folder are refused (PATH_OUTSIDE_ROOT). */
+  root?: string;
+  /** Progress of the run in progress. */
+  onProgress?: (progress: Progress) => void;
+}
+
+interface Loaded extends LoadedCircuit {
+  path: string;
+}
+
+function positive(value: number, what: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new ControlError('INVALID_ARGUMENT', `${what}: expected a positive number of seconds, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function finite(value: number, what: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ControlError('INVALID_ARGUMENT', `${what}: expected a finite number, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+export class ControlSession implements ControlOperations {
+  private loaded: Loaded | undefined;
+  /** The loaded netlist with this session's changes; rebuilt from `loaded` on reset. */
+  private changed: Netlist | undefined;
+  private running: AbortController | undefined;
+  private last: ControlRun | undefined;
+  private readonly paths: PathPolicy;
+
+  constructor(private readonly options: ControlSessionOptions) {
+    this.paths = { base: resolve(options.baseDir ?? process.cwd()), root: options.root };
+  }
+
+  async loadCircuit(path: string): Promise<CircuitSummary> {
+    const absolute = resolveControlPath(path, this.paths, 'loadCircuit');
+    const circuit = await readCircuitAt(absolute);
+    this.loaded = { ...circuit, path: absolute };
+    this.changed = structuredClone(circuit.netlist);
+    this.last = undefined;
+    const items = [...circuit.netlist.elements, ...(circuit.netlist.blocks ?? []), ...(circuit.netlist.thermal ?? [])];
+    return {
+      path: absolute,
+      format: circuit.format,
+      components: items.map((item) => item.name),
+      scopes: (circuit.netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').map((b) => b.name),
+      globals: { ...(circuit.netlist.parameters ?? {}) },
+      warnings: circuit.warnings,
+    };
+  }
+
+  async saveCircuit(path: string): Promise<string> {
+    const netlist = this.circuit();
+    const absolute = resolveControlPath(path, this.paths, 'saveCircuit');
+    await writeCircuitAt(absolute, netlist);
+    return absolute;
+  }
+
+  async runSimulation(): Promise<string> {
+    const netlist = this.circuit();
+    if (this.running) throw new ControlError('BUSY', 'runSimulation: a simulation is already running in this session; stopSimulation() stops it');
+    const abort = new AbortController();
+    this.running = abort;
+    try {
+      const run = await this.options.runner.run(netlist, { signal: abort.signal, onProgress: this.options.onProgress });
+      this.last = run;
+      return run.id;
+    } catch (error) {
+      if (abort.signal.aborted || error instanceof CancelledError) throw new ControlError('CANCELLED', 'runSimulation: the simulation was stopped by stopSimulation()');
+      if (error instanceof ControlError) throw error;
+      if (error instanceof EngineError || error instanceof NetlistError) {
+        throw new ControlError('SIMULATION_FAILED', `runSimulation: ${error.code}: ${error.message}`);
+      }
+      throw new ControlError('SIMULATION_FAILED', `runSimulation: ${(error as Error).message}`);
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  stopSimulation(): boolean {
+    if (!this.running) return false;
+    this.running.abort();
+    return true;
+  }
+
+  resetSimulation(): void {
+    this.stopSimulation();
+    this.last = undefined;
+    if (this.loaded) this.changed = structuredClone(this.loaded.netlist);
+  }
+
+  setParameter(component: string, param: string, value: number): void {
+    const item = findComponent(this.circuit(), component);
+    const name = findParameter(item, param);
+    if (!isNumericParameter(item.params?.[name])) {
+      throw new ControlError('INVALID_ARGUMENT', `setParameter: ${item.name}.${name} is ${JSON.stringify(item.params?.[name])}, not a number; it cannot be set to one`);
+    }
+    item.params = { ...(item.params ?? {}), [name]: finite(value, `setParameter ${item.name}.${name}`) };
+  }
+
+  getParameter(component: string, param: string): number | string {
+    const netlist = this.circuit();
+    const item = findComponent(netlist, component);
+    const name = findParameter(item, param);
+    return numericValue(item.params![name], netlist);
+  }
+
+  setGlobalParameter(name: string, value: number): void {
+    const netlist = this.circuit();
+    const key = this.globalName(netlist, name);
+    netlist.parameters = { ...netlist.parameters, [key]: finite(value, `setGlobalParameter ${key}`) };
+  }
+
+  getGlobalParameter(name: string): number {
+    const netlist = this.circuit();
+    return netlist.parameters![this.globalName(netlist, name)];
+  }
+
+  getMeasurement(scope: string, channel: string): number {
+    const { result } = this.lastRunOrThrow('getMeasurement');
+    return result.measurements[measurementKey(result, scope, channel)];
+  }
+
+  getWaveform(scope: string, channel: string): Waveform {
+    const { result } = this.lastRunOrThrow('getWaveform');
+    const key = channelOf(result, scope, channel);
+    return { time: Array.from(result.time), values: Array.from(result.signals[key]) };
+  }
+
+  async exportData(path: string, format: ControlExportFormat): Promise<string> {
+    const checked = checkExportFormat(format);
+    const { result } = this.lastRunOrThrow('exportData');
+    const absolute = resolveControlPath(path, this.paths, 'exportData');
+    await exportResult(absolute, checked, result);
+    return absolute;
+  }
+
+  getTimeStep(): number {
+    return this.circuit().settings.dt;
+  }
+
+  setTimeStep(dt: number): void {
+    const netlist = this.circuit();
+    netlist.settings = { ...netlist.settings, dt: positive(dt, 'set_dt') };
+  }
+
+  getEndTime(): number {
+    return this.circuit().settings.tEnd;
+  }
+
+  setEndTime(tEnd: number): void {
+    const netlist = this.circuit();
+    netlist.settings = { ...netlist.settings, tEnd: positive(tEnd, 'set_Tend') };
+  }
+
+  circuit(): Netlist {
+    if (!this.changed) throw new ControlError('NO_CIRCUIT', 'no circuit is loaded: call loadCircuit(path) first');
+    return this.changed;
+  }
+
+  /** Path and format of the loaded circuit file. */
+  circuitFile(): { path: string; format: LoadedCircuit['format'] } | undefined {
+    return this.loaded && { path: this.loaded.path, format: this.loaded.format };
+  }
+
+  lastRun(): ControlRun | undefined {
+    return this.last;
+  }
+
+  isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  private lastRunOrThrow(operation: string): ControlRun {
+    if (!this.last) throw new ControlError('NO_RESULT', `${operation}: no completed simulation; call runSimulation() first`);
+    return this.last;
+  }
+
+  private globalName(netlist: Netlist, name: string): string {
+    const bare = typeof name === 'string' && name.startsWith('$') ? name.slice(1) : name;
+    const globals = Object.keys(netlist.parameters ?? {});
+    if (globals.includes(bare)) return bare;
+    const folded = globals.filter((g) => g.toLowerCase() === String(bare).toLowerCase());
+    if (folded.length === 1) return folded[0];
+    const known = globals.length > 0 ? globals.map((g) => `$${g}`).join(', ') : 'none';
+    throw new ControlError('UNKNOWN_PARAMETER', `no global parameter ${JSON.stringify(name)}; the circuit's global parameters: ${known}`);
+  }
+}

@@ -1,0 +1,44 @@
+// The one user-facing naming of measurements: `<SCOPE>.<n>.ch<k>_<statistic>` (`SCOPE.1.ch1_avg`),
+// the specification's form (docs/spec/simulation-service.md). The engine's result keys spell the
+// statistic after a dot (`SCOPE.1.ch1.avg`); code inside the project keeps those keys, and every
+// interface a user sees (command line, Node API, HTTP, XML-RPC, scripts) prints the form here and
+// accepts both spellings (the dotted one as an alias).
+import type { SimulationResult } from './simulate.js';
+
+/** The statistics measured per scope channel over the measurement window. */
+export const MEASUREMENT_STATISTICS = ['avg', 'rms', 'min', 'max'] as const;
+export type MeasurementStatistic = (typeof MEASUREMENT_STATISTICS)[number];
+
+const ENGINE_KEY = /^(.+)\.(avg|rms|min|max)$/;
+const NAME = /^(.+)_(avg|rms|min|max)$/;
+
+/** `SCOPE.1.ch1.avg` (engine key) → `SCOPE.1.ch1_avg`; a name already in that form is returned unchanged. */
+export function measurementName(key: string): string {
+  return key.replace(ENGINE_KEY, '$1_$2');
+}
+
+/** The measurement name of statistic `statistic` of channel `channelKey` (`SCOPE.1.ch1`). */
+export function channelMeasurementName(channelKey: string, statistic: MeasurementStatistic): string {
+  return `${channelKey}_${statistic}`;
+}
+
+/** `SCOPE.1.ch1_avg` or its alias `SCOPE.1.ch1.avg` → the engine key `SCOPE.1.ch1.avg`. */
+export function engineMeasurementKey(name: string): string {
+  return name.replace(NAME, '$1.$2');
+}
+
+/** A result's measurements keyed by their user-facing names (`SCOPE.1.ch1_avg`). */
+export function namedMeasurements(measurements: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(measurements).map(([key, value]) => [measurementName(key), value]));
+}
+
+/**
+ * One measurement of a result by name (`SCOPE.1.ch1_avg`, or the alias `SCOPE.1.ch1.avg`); throws
+ * an Error listing the names the result has when there is no such measurement.
+ */
+export function measurement(result: Pick<SimulationResult, 'measurements'>, name: string): number {
+  const value = result.measurements[engineMeasurementKey(name)];
+  if (value !== undefined) return value;
+  const names = Object.keys(result.measurements).map(measurementName);
+  throw new Error(`no measurement ${JSON.stringify(name)}; expected <SCOPE>.<n>.ch<k>_avg|rms|min|max, one of: ${names.join(', ') || 'none (the circuit has no scope)'}`);
+}

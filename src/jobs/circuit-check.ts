@@ -1,0 +1,50 @@
+// The one rule both services apply to a submitted circuit: it has been read (parse errors name the
+// line), and the engine validates it with the request's parameter overrides before it is queued
+// (floating nodes, source loops, unknown components or parameters), so the same bad circuit is the
+// same 4xx on the simulation service and the job queue. Each service renders a CircuitProblem in its
+// own error shape (src/circuits/circuit-errors.ts, src/jobq/prepare.ts).
+import { EngineError } from '../engine/errors.js';
+import { validateNetlist } from '../engine/simulate.js';
+import { NetlistError } from '../formats/errors.js';
+import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
+
+export interface CircuitProblemDetail {
+  field: string;
+  message: string;
+  line?: number;
+  component?: string;
+}
+
+/**
+ * `parameter`: an override names no parameter or is out of range (a 400 naming the key);
+ * `circuit`: the file does not read or the circuit cannot be simulated (a 422).
+ */
+export interface CircuitProblem {
+  kind: 'parameter' | 'circuit';
+  message: string;
+  details: CircuitProblemDetail[];
+}
+
+/** What a reader or engine failure about a circuit means for a request; undefined for other errors. */
+export function circuitProblemOf(error: unknown): CircuitProblem | undefined {
+  if (error instanceof NetlistError) {
+    const parameter = error.code === 'UNKNOWN_PARAMETER' || (error.code === 'PARAMETER_OUT_OF_RANGE' && error.details.length > 0 && !error.details[0].line);
+    const details = error.details.map((d) => ({
+      field: d.field,
+      message: d.message,
+      ...(d.line !== undefined ? { line: d.line } : {}),
+      ...(d.component !== undefined ? { component: d.component } : {}),
+    }));
+    return { kind: parameter ? 'parameter' : 'circuit', message: error.message, details: details.length > 0 ? details : [{ field: 'circuit', message: error.message }] };
+  }
+  if (error instanceof EngineError && error.code !== 'CANCELLED') {
+    const component = error.element ?? error.node;
+    return { kind: 'circuit', message: error.message, details: [{ field: error.field ?? component ?? 'circuit', message: error.message, ...(component ? { component } : {}) }] };
+  }
+  return undefined;
+}
+
+/** Validates a circuit with its overrides in the engine; throws the reader's or engine's error. */
+export function checkSubmittedCircuit(netlist: Netlist, parameters: ParameterOverrides): string[] {
+  return validateNetlist(netlist, parameters);
+}

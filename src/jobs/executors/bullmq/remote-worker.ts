@@ -1,0 +1,173 @@
+// A `pesim worker` process: a BullMQ Worker that runs the jobs of the services' queue with the
+// addon on worker threads (the embedded executor's pool and task code), reports progress through
+// job.updateProgress, obeys pause/resume/cancel messages of the control channel, hands the result
+// file's bytes back through Redis (bounded by the service's limit) and keeps a heartbeat key while alive.
+// A worker killed mid-run loses its job's lock; BullMQ's stalled-job check of another worker moves
+// the job back to waiting, and it runs again there.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { RunController } from '../../../engine/index.js';
+import { fileExtension, writeResult } from '../../cache/formats/index.js';
+import { EmbeddedExecutor } from '../embedded.js';
+import type { RunSummary } from '../types.js';
+import { closeConnection, redisConnection, withinMs } from './connection.js';
+import {
+  CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, RESULT_TTL_MS, resultKey, resultTooLarge, WORKER_SET, workerKey,
+  type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult, type WorkerBeat,
+} from './protocol.js';
+import type { RemoteWorkerOptions } from './worker-options.js';
+
+export { DEFAULT_WORKER_OPTIONS, type RemoteWorkerOptions } from './worker-options.js';
+
+const JOBS_PER_THREAD = 2;
+/** How long closing waits for Redis to answer QUIT [ms]. */
+const CLOSE_WAIT_MS = 3000;
+
+export class RemoteWorker {
+  readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  private readonly pool: EmbeddedExecutor;
+  private readonly worker: Worker<RunJobData, RunJobResult>;
+  /** Heartbeats, control keys, result bytes; the BullMQ Worker blocks on duplicates of it. */
+  private readonly client: Redis;
+  /** The control channel's subscription (a subscribed connection serves nothing else). */
+  private readonly subscriber: Redis;
+  private readonly running = new Map<string, RunController>();
+  private readonly scratch = join(tmpdir(), `pesim-worker-${process.pid}`);
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** A heartbeat is on its way (beats are skipped rather than queued while Redis is away). */
+  private beating = false;
+  /** Redis could not be reached since the last report (reported once per outage). */
+  private outage = false;
+  private readonly beat: WorkerBeat;
+
+  constructor(private readonly options: RemoteWorkerOptions) {
+    mkdirSync(this.scratch, { recursive: true });
+    this.pool = new EmbeddedExecutor({ threads: options.concurrency });
+    this.client = redisConnection(options.redisUrl, `pesim:worker:${this.id}`);
+    this.subscriber = redisConnection(options.redisUrl, `pesim:worker:${this.id}:control`);
+    this.subscriber.on('error', () => undefined); // the main client reports outages
+    this.subscriber.on('message', (_channel: string, text: string) => this.control(parseControl(text)));
+    this.client.on('error', (error: Error & { code?: string }) => this.unreachable(error));
+    this.client.on('ready', () => this.reachable());
+    this.beat = { id: this.id, host: hostname(), pid: process.pid, concurrency: options.concurrency, startedAt: new Date().toISOString() };
+    this.worker = new Worker<RunJobData, RunJobResult>(QUEUE_NAME, (job) => this.process(job), {
+      connection: this.client,
+      prefix: KEY_PREFIX,
+      name: this.id, // a job's processedBy names the worker running it
+      // Two jobs per thread: while one runs, the next is already taken, so the Redis round trips
+      // of finishing one job and fetching the next overlap with a run instead of idling the thread.
+      concurrency: options.concurrency * JOBS_PER_THREAD,
+      lockDuration: options.lockDurationMs,
+      stalledInterval: options.stalledIntervalMs,
+      maxStalledCount: options.maxStalledCount,
+      autorun: false,
+    });
+    this.worker.on('error', () => undefined); // connection errors: the client reconnects
+  }
+
+  /** Subscribes to the control channel, starts the heartbeat and takes jobs. */
+  async start(): Promise<void> {
+    await this.subscriber.subscribe(CONTROL_CHANNEL);
+    await this.sendHeartbeat();
+    this.heartbeat = setInterval(() => void this.sendHeartbeat(), this.options.heartbeatMs);
+    void this.worker.run();
+    await this.worker.waitUntilReady();
+  }
+
+  /** Stops taking jobs, lets the running ones finish, and removes the heartbeat key. */
+  async close(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.worker.close();
+    if (this.client.status === 'ready') await withinMs(CLOSE_WAIT_MS, Promise.all([this.client.del(workerKey(this.id)), this.client.srem(WORKER_SET, this.id)]));
+    await Promise.allSettled([this.pool.close(), closeConnection(this.client, CLOSE_WAIT_MS), closeConnection(this.subscriber, CLOSE_WAIT_MS)]);
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+
+  private async sendHeartbeat(): Promise<void> {
+    if (this.beating) return;
+    this.beating = true;
+    try {
+      await this.client.set(workerKey(this.id), JSON.stringify(this.beat), 'PX', this.options.heartbeatMs * HEARTBEAT_LIVES);
+      await this.client.sadd(WORKER_SET, this.id);
+    } catch {
+      // Redis gone for good (the connection closed): services count this worker gone after three missed beats
+    } finally {
+      this.beating = false;
+    }
+  }
+
+  private unreachable(error: Error & { code?: string }): void {
+    if (this.outage) return;
+    this.outage = true;
+    this.options.log?.(`Redis unreachable (${error.code ?? error.message}); retrying`);
+  }
+
+  private reachable(): void {
+    if (!this.outage) return;
+    this.outage = false;
+    this.options.log?.('Redis reachable again');
+  }
+
+  private control(message: ControlMessage | undefined): void {
+    if (!message) return;
+    const controller = this.running.get(message.jobId);
+    if (!controller) return;
+    if (message.cancel) controller.cancel();
+    if (message.pause) controller.pause();
+    else controller.resume();
+  }
+
+  private async process(job: Job<RunJobData, RunJobResult>): Promise<RunJobResult> {
+    const jobId = job.id!;
+    const data = job.data;
+    const controller = new RunController();
+    this.running.set(jobId, controller);
+    // A pause or cancel sent before this worker took the job (the engine looks at its flags every
+    // few steps, so the run need not wait for this answer).
+    void this.client.get(controlKey(jobId)).then((earlier) => earlier && this.control(parseControl(earlier)), () => undefined);
+    let last = '';
+    const report = setInterval(() => {
+      const p = controller.progress();
+      const seen = `${p.phase}/${p.step}/${p.paused}`;
+      if (seen === last) return;
+      last = seen;
+      const progress: RunJobProgress = { step: p.step, totalSteps: p.totalSteps, time: p.time, phase: p.phase === 'pre-simulation' ? 0 : p.phase === 'done' ? 2 : 1, paused: p.paused };
+      void job.updateProgress(progress as unknown as Record<string, unknown>).catch(() => undefined);
+    }, this.options.progressIntervalMs);
+    const path = join(this.scratch, `${randomBytes(8).toString('hex')}${fileExtension(data.format, data.compression)}`);
+    try {
+      const output = { path, format: data.format, compression: data.compression, sync: false };
+      const outcome = await this.pool.run({ taskId: data.taskId, spec: data.spec, buffers: controller.buffers, output });
+      if (!outcome.ok) return { ok: false, error: outcome.error, worker: this.id };
+      let summary: RunSummary;
+      if ('written' in outcome) {
+        summary = outcome.written;
+      } else {
+        await writeResult(path, outcome.result, data.format, data.compression, { sync: false });
+        summary = { measurements: outcome.result.measurements, signals: Object.keys(outcome.result.signals), stats: outcome.result.stats };
+      }
+      const bytes = readFileSync(path);
+      if (bytes.length > data.maxResultBytes) return { ok: false, error: resultTooLarge(bytes.length, data.maxResultBytes), worker: this.id };
+      await this.client.set(resultKey(jobId), bytes, 'PX', RESULT_TTL_MS);
+      return { ok: true, summary, resultKey: resultKey(jobId), bytes: bytes.length, worker: this.id };
+    } finally {
+      clearInterval(report);
+      this.running.delete(jobId);
+      rmSync(path, { force: true });
+    }
+  }
+}
+
+/** A control message, or undefined for text that is not one (ignored rather than fatal). */
+function parseControl(text: string): ControlMessage | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<ControlMessage>;
+    return typeof value?.jobId === 'string' ? { jobId: value.jobId, cancel: value.cancel === true, pause: value.pause === true } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,94 @@
+// The specification's remote-control operations (its "RMI" table) as XML-RPC methods on the
+// server's one ControlSession: one loaded circuit shared by every connection, so stopSimulation()
+// from a second connection stops the runSimulation() blocking the first. Each method's help text
+// states its return value and faults; the table of docs/remote-control.md repeats them.
+import type { ControlExportFormat, ControlOperations } from '../control/types.js';
+import { argumentCount, numberArg, stringArg, type RmiMethod } from './methods.js';
+import type { XmlRpcValue } from '../xmlrpc/values.js';
+
+const F = {
+  none: 'Faults: INVALID_PARAMS (-32602).',
+  circuit: 'Faults: NO_CIRCUIT (1), INVALID_PARAMS (-32602).',
+  component: 'Faults: NO_CIRCUIT (1), UNKNOWN_COMPONENT (6), UNKNOWN_PARAMETER (7), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).',
+  result: 'Faults: NO_RESULT (2), UNKNOWN_CHANNEL (8), INVALID_PARAMS (-32602).',
+};
+
+function method(name: string, signature: string, help: string, call: (params: XmlRpcValue[]) => Promise<XmlRpcValue> | XmlRpcValue): RmiMethod {
+  return { name, signature, help, call };
+}
+
+export function controlMethods(session: ControlOperations): RmiMethod[] {
+  return [
+    method('loadCircuit', 'loadCircuit(path: string) → struct', `Reads a circuit file (.ipes, SPICE deck or JSON netlist) under SIM_RMI_ROOT and makes it the loaded circuit; parameter changes and results are cleared. Returns {path, format, components: [names], scopes: [names], globals: {name: value}, warnings: [text]}. Faults: PATH_OUTSIDE_ROOT (3), FILE_NOT_FOUND (4), CIRCUIT_INVALID (5), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).`, async (p) => {
+      argumentCount('loadCircuit', p, 1);
+      const summary = await session.loadCircuit(stringArg('loadCircuit', p, 0, 'path'));
+      return { ...summary };
+    }),
+    method('saveCircuit', 'saveCircuit(path: string) → string', `Writes the loaded circuit with its parameter changes under SIM_RMI_ROOT; the format follows the extension (.ipes, .json, .cir/.sp/.net/.spice). Returns the absolute path written. Faults: NO_CIRCUIT (1), PATH_OUTSIDE_ROOT (3), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).`, async (p) => {
+      argumentCount('saveCircuit', p, 1);
+      return session.saveCircuit(stringArg('saveCircuit', p, 0, 'path'));
+    }),
+    method('runSimulation', 'runSimulation() → string', `Runs the loaded circuit to its end time as a simulation of the service (listed by GET /api/v1/simulations, progress on its streams) and blocks until it ends. Returns the simulation id. Faults: NO_CIRCUIT (1), BUSY (10, a run is going on), CANCELLED (11, stopSimulation() was called or the simulation was cancelled over HTTP), SIMULATION_FAILED (12, the engine's error), INVALID_PARAMS (-32602).`, async (p) => {
+      argumentCount('runSimulation', p, 0);
+      return session.runSimulation();
+    }),
+    method('stopSimulation', 'stopSimulation() → boolean', `Stops the run in progress (the blocked runSimulation() then answers the CANCELLED fault). Returns true when a run was stopped, false when none was running. ${F.none}`, (p) => {
+      argumentCount('stopSimulation', p, 0);
+      return session.stopSimulation();
+    }),
+    method('resetSimulation', 'resetSimulation() → boolean', `Stops a run in progress, forgets the last result and every parameter change since loadCircuit. Returns true. ${F.none}`, (p) => {
+      argumentCount('resetSimulation', p, 0);
+      session.resetSimulation();
+      return true;
+    }),
+    method('setParameter', 'setParameter(component: string, param: string, value: double) → boolean', `Sets a numeric parameter of a component of the loaded circuit (setParameter("R.1", "R", 10)); names match exactly or case-insensitively when unique. Returns true. ${F.component}`, (p) => {
+      argumentCount('setParameter', p, 3);
+      session.setParameter(stringArg('setParameter', p, 0, 'component'), stringArg('setParameter', p, 1, 'param'), numberArg('setParameter', p, 2, 'value'));
+      return true;
+    }),
+    method('getParameter', 'getParameter(component: string, param: string) → double | string', `A parameter of a component of the loaded circuit: a number ($global references resolved), or text for non-numeric parameters. ${F.component}`, (p) => {
+      argumentCount('getParameter', p, 2);
+      return session.getParameter(stringArg('getParameter', p, 0, 'component'), stringArg('getParameter', p, 1, 'param'));
+    }),
+    method('setGlobalParameter', 'setGlobalParameter(name: string, value: double) → boolean', `Sets a global parameter ($name, with or without the $) of the loaded circuit. Returns true. Faults: NO_CIRCUIT (1), UNKNOWN_PARAMETER (7), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).`, (p) => {
+      argumentCount('setGlobalParameter', p, 2);
+      session.setGlobalParameter(stringArg('setGlobalParameter', p, 0, 'name'), numberArg('setGlobalParameter', p, 1, 'value'));
+      return true;
+    }),
+    method('getGlobalParameter', 'getGlobalParameter(name: string) → double', `A global parameter of the loaded circuit. Faults: NO_CIRCUIT (1), UNKNOWN_PARAMETER (7), INVALID_PARAMS (-32602).`, (p) => {
+      argumentCount('getGlobalParameter', p, 1);
+      return session.getGlobalParameter(stringArg('getGlobalParameter', p, 0, 'name'));
+    }),
+    method('getMeasurement', 'getMeasurement(scope: string, channel: string) → double', `A measurement of the last completed run over its measurement window: channel "ch1_avg", "ch1_rms", "ch1_min" or "ch1_max" (getMeasurement("SCOPE.1", "ch1_avg")). ${F.result}`, (p) => {
+      argumentCount('getMeasurement', p, 2);
+      return session.getMeasurement(stringArg('getMeasurement', p, 0, 'scope'), stringArg('getMeasurement', p, 1, 'channel'));
+    }),
+    method('getWaveform', 'getWaveform(scope: string, channel: string) → struct', `The samples of a scope channel ("ch1", "1" or its label) of the last completed run. Returns {time: [double], values: [double]} of equal length. ${F.result}`, (p) => {
+      argumentCount('getWaveform', p, 2);
+      const waveform = session.getWaveform(stringArg('getWaveform', p, 0, 'scope'), stringArg('getWaveform', p, 1, 'channel'));
+      return { time: Float64Array.from(waveform.time), values: Float64Array.from(waveform.values) };
+    }),
+    method('exportData', 'exportData(path: string, format: string) → string', `Writes the last completed run's waveforms under SIM_RMI_ROOT as "csv", "json" or "parquet". Returns the absolute path written. Faults: NO_RESULT (2), PATH_OUTSIDE_ROOT (3), INVALID_ARGUMENT (9, unknown format), INVALID_PARAMS (-32602).`, async (p) => {
+      argumentCount('exportData', p, 2);
+      return session.exportData(stringArg('exportData', p, 0, 'path'), stringArg('exportData', p, 1, 'format') as ControlExportFormat);
+    }),
+    method('getTimeStep', 'getTimeStep() → double', `The fixed time step [s] of the loaded circuit. ${F.circuit}`, (p) => {
+      argumentCount('getTimeStep', p, 0);
+      return session.getTimeStep();
+    }),
+    method('setTimeStep', 'setTimeStep(dt: double) → boolean', `Sets the fixed time step [s] of the loaded circuit. Returns true. Faults: NO_CIRCUIT (1), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).`, (p) => {
+      argumentCount('setTimeStep', p, 1);
+      session.setTimeStep(numberArg('setTimeStep', p, 0, 'dt'));
+      return true;
+    }),
+    method('getEndTime', 'getEndTime() → double', `The end time [s] of the loaded circuit. ${F.circuit}`, (p) => {
+      argumentCount('getEndTime', p, 0);
+      return session.getEndTime();
+    }),
+    method('setEndTime', 'setEndTime(tEnd: double) → boolean', `Sets the end time [s] of the loaded circuit. Returns true. Faults: NO_CIRCUIT (1), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).`, (p) => {
+      argumentCount('setEndTime', p, 1);
+      session.setEndTime(numberArg('setEndTime', p, 0, 'tEnd'));
+      return true;
+    }),
+  ];
+}

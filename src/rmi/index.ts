@@ -1,0 +1,58 @@
+// Assembly of the XML-RPC remote-control server of `pesim serve`: one ControlSession (shared by all
+// connections, its runs on the service's job runtime), the specification's methods, the PLECS
+// dialect and the introspection methods, on their own port (SIM_RMI_PORT) and the service's host.
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { ControlSession } from '../control/session.js';
+import { engineInfo } from '../engine/simulate.js';
+import type { Runtime } from '../jobs/runtime.js';
+import { controlMethods } from './control-methods.js';
+import { methodTable, type MethodTable } from './methods.js';
+import { plecsMethods } from './plecs-methods.js';
+import { startRmiServer, type RmiServerHandle } from './server.js';
+import { ServiceRunner } from './service-runner.js';
+import { systemMethods } from './system-methods.js';
+
+export interface RmiSettings {
+  host: string;
+  port: number;
+  /** Folder every path of loadCircuit, saveCircuit, exportData and plecs.load must stay in. */
+  root: string;
+  maxBodyBytes: number;
+  /** Most nested XML elements in a request (default MAX_DEPTH). */
+  maxDepth?: number;
+  auth: { enabled: boolean; keys: readonly string[] };
+  /** Largest TimeSpan / FixedStep of a plecs.simulate run. */
+  maxSteps: number;
+  version: string;
+}
+
+export type { RmiServerHandle } from './server.js';
+
+/** Most nested elements in a request: about 40 levels of arrays or structs (each adds three elements). */
+export const MAX_DEPTH = 128;
+
+export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logger: Logger): Promise<RmiServerHandle> {
+  const root = resolve(settings.root);
+  // The runner names the session's circuit file in the simulations it submits.
+  const loaded: { session?: ControlSession } = {};
+  const runner = new ServiceRunner(runtime, () => loaded.session?.circuitFile()?.path ?? 'circuit', settings.maxSteps);
+  const session = new ControlSession({ runner, baseDir: root, root });
+  loaded.session = session;
+  // system.listMethods and system.methodHelp read the table they are part of.
+  const log = logger.child({ component: 'xmlrpc' });
+  let table: MethodTable = new Map();
+  table = methodTable(
+    controlMethods(session),
+    plecsMethods({ runtime, root, maxSteps: settings.maxSteps, version: settings.version, engineVersion: engineInfo().version }),
+    systemMethods(() => table, (error) => log.error({ err: error }, 'XML-RPC method failed')),
+  );
+  return startRmiServer({
+    host: settings.host,
+    port: settings.port,
+    limits: { maxBodyBytes: settings.maxBodyBytes, maxDepth: settings.maxDepth ?? MAX_DEPTH },
+    auth: settings.auth,
+    methods: table,
+    logger: log,
+  });
+}

@@ -1,0 +1,132 @@
+// The models of the PLECS dialect: files opened by plecs.load, known by their file stem, with the
+// parameter values plecs.set gave them; and the translation of one simulate option struct
+// ({ModelVars, SolverOpts, OutputFormat}) into the netlist and parameter overrides of a run.
+import { basename, extname } from 'node:path';
+import { validateNetlist } from '../engine/simulate.js';
+import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
+import { invalidParams } from './methods.js';
+import { FAULT, XmlRpcFault, isStruct, typeName, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
+
+export interface PlecsModel {
+  name: string;
+  path: string;
+  netlist: Netlist;
+  /** Overrides set by plecs.set (`R.1.R`, `$Vin`) and solver settings it changed. */
+  overrides: ParameterOverrides;
+}
+
+/** One run of plecs.simulate, ready for the runtime. */
+export interface PlecsRun {
+  netlist: Netlist;
+  parameters: ParameterOverrides;
+  /** SolverOpts.Timeout [s]; 0: none. */
+  timeoutSeconds: number;
+}
+
+const OPTION_KEYS = ['ModelVars', 'SolverOpts', 'OutputFormat'];
+/** Solver, AbsTol, RelTol, InitStep and Refine are accepted and ignored: the engine integrates with a fixed step. */
+const SOLVER_KEYS = ['TimeSpan', 'StartTime', 'StopTime', 'FixedStep', 'MaxStep', 'Timeout', 'Solver', 'AbsTol', 'RelTol', 'InitStep', 'Refine'];
+/** Model-level settings plecs.get / plecs.set reach besides global parameters. */
+export const MODEL_SETTINGS = ['TimeSpan', 'FixedStep', 'MaxStep'] as const;
+
+export function modelName(path: string): string {
+  return basename(path, extname(path));
+}
+
+/** A ModelVars value or plecs.set value as a number: numbers, booleans and numeric strings. */
+export function numericValue(value: XmlRpcValue, where: string): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  throw new XmlRpcFault(FAULT.INVALID_PARAMS, `${where}: expected a number (or a string holding one), got ${typeName(value)}${typeof value === 'string' ? ` ${JSON.stringify(value.slice(0, 40))}` : ''}; expressions are not evaluated`);
+}
+
+/** The override key of a variable: `R.1.R` for a component parameter, `$Vin` for a global (`Vin` or `$Vin`). */
+export function overrideKey(netlist: Netlist, name: string, where: string): string {
+  const owners = new Set([...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])].map((item) => item.name));
+  const dot = name.lastIndexOf('.');
+  if (dot > 0 && owners.has(name.slice(0, dot))) return name;
+  const bare = name.startsWith('$') ? name.slice(1) : name;
+  if (Object.hasOwn(netlist.parameters ?? {}, bare)) return `$${bare}`;
+  const globals = Object.keys(netlist.parameters ?? {});
+  throw new XmlRpcFault(FAULT.INVALID_PARAMS, `${where}: the model has no variable ${JSON.stringify(name)}; use a global parameter (${globals.join(', ') || 'the model has none'}) or <component>.<parameter> such as R.1.R`);
+}
+
+function positive(value: XmlRpcValue, where: string): number {
+  const number = numericValue(value, where);
+  if (!(number > 0)) throw new XmlRpcFault(FAULT.INVALID_PARAMS, `${where}: expected a positive number of seconds, got ${number}`);
+  return number;
+}
+
+/** Applies a solver setting (TimeSpan, FixedStep, MaxStep) to a netlist's settings. */
+export function withSetting(netlist: Netlist, name: string, value: number): Netlist {
+  const settings = { ...netlist.settings };
+  if (name === 'TimeSpan' || name === 'StopTime') settings.tEnd = value;
+  else settings.dt = value; // FixedStep, MaxStep: the engine integrates with a fixed step
+  return { ...netlist, settings };
+}
+
+/** The run described by one option struct (null or absent: the model as it is). */
+export function planRun(model: PlecsModel, options: XmlRpcValue | undefined, maxSteps: number, where: string): PlecsRun {
+  let netlist = model.netlist;
+  const parameters: ParameterOverrides = {};
+  for (const [key, value] of Object.entries(model.overrides)) {
+    if ((MODEL_SETTINGS as readonly string[]).includes(key)) netlist = withSetting(netlist, key, value);
+    else parameters[key] = value;
+  }
+  let timeoutSeconds = 0;
+  if (options !== undefined && options !== null) {
+    if (!isStruct(options)) throw invalidParams('plecs.simulate', `${where} must be a struct {ModelVars, SolverOpts}, got ${typeName(options)}`);
+    const unknown = Object.keys(options).filter((k) => !OPTION_KEYS.includes(k));
+    if (unknown.length > 0) throw invalidParams('plecs.simulate', `${where}: unknown option ${unknown.join(', ')}; accepted: ${OPTION_KEYS.join(', ')} (solver settings such as TimeSpan go inside SolverOpts)`);
+    if (options.OutputFormat !== undefined && options.OutputFormat !== null && options.OutputFormat !== 'Plain') {
+      throw invalidParams('plecs.simulate', `${where}.OutputFormat: only "Plain" is supported (MAT-file output is not), got ${JSON.stringify(options.OutputFormat)}`);
+    }
+    const vars = options.ModelVars;
+    if (vars !== undefined && vars !== null) {
+      if (!isStruct(vars)) throw invalidParams('plecs.simulate', `${where}.ModelVars must be a struct, got ${typeName(vars)}`);
+      for (const [name, value] of Object.entries(vars)) {
+        if (value === null) continue;
+        const field = `${where}.ModelVars.${name}`;
+        parameters[overrideKey(netlist, name, field)] = numericValue(value, field);
+      }
+    }
+    const solver = options.SolverOpts;
+    if (solver !== undefined && solver !== null) {
+      if (!isStruct(solver)) throw invalidParams('plecs.simulate', `${where}.SolverOpts must be a struct, got ${typeName(solver)}`);
+      netlist = applySolverOptions(netlist, solver, `${where}.SolverOpts`);
+      if (solver.Timeout !== undefined && solver.Timeout !== null) {
+        timeoutSeconds = numericValue(solver.Timeout, `${where}.SolverOpts.Timeout`);
+        if (!(timeoutSeconds >= 0)) throw invalidParams('plecs.simulate', `${where}.SolverOpts.Timeout must be 0 (none) or a positive number of seconds`);
+      }
+    }
+  }
+  const steps = netlist.settings.tEnd / netlist.settings.dt;
+  if (steps > maxSteps) {
+    throw invalidParams('plecs.simulate', `${where}: ${steps.toExponential(3)} steps (TimeSpan / FixedStep) exceed the limit of ${maxSteps} (sim.api.max-steps)`);
+  }
+  try {
+    validateNetlist(netlist, parameters);
+  } catch (error) {
+    throw new XmlRpcFault(FAULT.INVALID_PARAMS, `plecs.simulate: ${where}: ${(error as Error).message}`);
+  }
+  return { netlist, parameters, timeoutSeconds };
+}
+
+function applySolverOptions(netlist: Netlist, solver: XmlRpcStruct, where: string): Netlist {
+  const unknown = Object.keys(solver).filter((k) => !SOLVER_KEYS.includes(k));
+  if (unknown.length > 0) throw invalidParams('plecs.simulate', `${where}: unknown option ${unknown.join(', ')}; accepted: ${SOLVER_KEYS.join(', ')}`);
+  let out = netlist;
+  const start = solver.StartTime === undefined || solver.StartTime === null ? 0 : numericValue(solver.StartTime, `${where}.StartTime`);
+  if (start !== 0) throw invalidParams('plecs.simulate', `${where}.StartTime: runs start at 0; use TimeSpan for their length`);
+  for (const name of ['TimeSpan', 'StopTime', 'FixedStep', 'MaxStep']) {
+    const value = solver[name];
+    if (value !== undefined && value !== null) out = withSetting(out, name, positive(value, `${where}.${name}`));
+  }
+  return out;
+}
+
+/** Scope channel keys in the order of `Values` rows: SCOPE blocks as the netlist lists them, inputs in order. */
+export function channelOrder(netlist: Netlist): string[] {
+  return (netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').flatMap((b) => (b.inputs ?? []).map((_, i) => `${b.name}.ch${i + 1}`));
+}

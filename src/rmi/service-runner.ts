@@ -1,0 +1,60 @@
+// The SimulationRunner of the XML-RPC server: a ControlSession's runSimulation() becomes a task of
+// the simulation service (owner `simulation`), so it is listed by GET /api/v1/simulations, streams
+// progress like any other and may come from the result cache; stopSimulation() cancels the task
+// through the scheduler. The stored result is returned in the engine's SimulationResult shape.
+import type { SimulationResult } from '../engine/simulate.js';
+import type { Netlist } from '../formats/netlist.js';
+import type { Runtime } from '../jobs/runtime.js';
+import type { StoredResult } from '../jobs/types.js';
+import { OWNER } from '../simulations/SimulationService.js';
+import type { StoredRequest } from '../simulations/SimulationRequest.js';
+import { ControlError, type ControlRun, type RunOptions, type SimulationRunner } from '../control/types.js';
+import { RuntimeRunError, runOnRuntime } from './runtime-runs.js';
+
+/** Channel descriptions of a stored result, from the netlist's scopes (labels from `channelNames`). */
+export function withChannels(netlist: Netlist, stored: StoredResult): SimulationResult {
+  const channels: SimulationResult['channels'] = [];
+  for (const block of netlist.blocks ?? []) {
+    if (block.type !== 'SCOPE') continue;
+    const labels = block.params?.channelNames;
+    (block.inputs ?? []).forEach((_, i) => {
+      const key = `${block.name}.ch${i + 1}`;
+      const label = Array.isArray(labels) && typeof labels[i] === 'string' ? labels[i] : '';
+      if (stored.signals[key]) channels.push({ key, scope: block.name, index: i + 1, label });
+    });
+  }
+  return { time: stored.time, signals: stored.signals, channels, measurements: stored.measurements, stats: stored.stats, warnings: [], losses: stored.losses ?? [] };
+}
+
+export class ServiceRunner implements SimulationRunner {
+  constructor(
+    private readonly runtime: Runtime,
+    /** What the simulation's record names as its circuit (the loaded file). */
+    private readonly describe: () => string,
+    /** Largest simulated time / time step accepted (sim.api.max-steps). */
+    private readonly maxSteps: number,
+  ) {}
+
+  async run(netlist: Netlist, options: RunOptions): Promise<ControlRun> {
+    const source = this.describe();
+    const steps = netlist.settings.tEnd / netlist.settings.dt;
+    if (steps > this.maxSteps) {
+      throw new ControlError('INVALID_ARGUMENT', `runSimulation: ${steps.toExponential(3)} steps (end time / time step) exceed the limit of ${this.maxSteps} (sim.api.max-steps)`);
+    }
+    const request: StoredRequest = { circuitFile: `XML-RPC loadCircuit ${source}`, circuitName: netlist.name ?? source };
+    try {
+      const { task, result } = await runOnRuntime(
+        this.runtime,
+        { owner: OWNER, priority: 'NORMAL', spec: { netlist, parameters: {} }, request, modelName: netlist.name ?? source },
+        { signal: options.signal, onProgress: options.onProgress },
+      );
+      return { id: task.id, result: withChannels(netlist, result) };
+    } catch (error) {
+      if (error instanceof RuntimeRunError) {
+        if (error.task.state === 'cancelled') throw new ControlError('CANCELLED', `runSimulation: simulation ${error.task.id} was cancelled (stopSimulation(), or DELETE over HTTP)`);
+        throw new ControlError('SIMULATION_FAILED', `runSimulation: simulation ${error.task.id} failed: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,130 @@
+// GeckoSCRIPT's result functions over the last run: getOutput(block[, output]) (a control block's
+// output at the end of the run), statistics of a scope signal over [t1, t2] by signal label
+// (getSignalAvg/RMS/THD/Min/Max/Ripple) or by scope and port (getAvg/...), getSignalData and
+// getTimeArray. Statistics use the engine's signal analysis (src/engine/analysis.ts).
+import { characteristicsSync, type Characteristics } from '../engine/analysis.js';
+import type { SimulationResult } from '../engine/simulate.js';
+import { ScriptError } from './errors.js';
+import { setGeckoParameter } from './gecko-parameters.js';
+import type { ScriptHost } from './host.js';
+import { scopeChannels } from './probe-runner.js';
+import type { Builtin, Builtins } from './runtime.js';
+
+/** GeckoCIRCUITS' output names of single-output blocks (RegelBlock.getOutputNames). */
+const OUTPUT_NAMES: Record<string, string> = { GAIN: 'p', LIMIT: 'lim', INT: 'integral', DELAY: 'delayed' };
+
+const STATISTICS: Record<string, (c: Characteristics) => number> = {
+  Avg: (c) => c.average, RMS: (c) => c.rms, THD: (c) => c.thd, Min: (c) => c.min, Max: (c) => c.max, Ripple: (c) => c.ripple,
+};
+
+function lastResult(host: ScriptHost, operation: string): SimulationResult {
+  const run = host.session.lastRun();
+  if (!run) throw new ScriptError('runtime', `${operation}: no completed simulation; call runSimulation() first`);
+  return run.result;
+}
+
+function findBlock(host: ScriptHost, name: string): { name: string; type: string; outputs: string[] } {
+  const blocks = host.session.circuit().blocks ?? [];
+  const block = blocks.find((b) => b.name === name) ?? blocks.find((b) => b.name.toLowerCase() === name.toLowerCase());
+  if (!block) throw new ScriptError('runtime', `getOutput: no control block ${JSON.stringify(name)}; blocks: ${blocks.map((b) => b.name).join(', ') || 'none'}`);
+  return { name: block.name, type: block.type, outputs: block.outputs ?? [] };
+}
+
+function outputSignal(host: ScriptHost, blockName: string, output: string | undefined): string {
+  const block = findBlock(host, blockName);
+  if (block.outputs.length === 0) throw new ScriptError('runtime', `getOutput: ${block.name} (${block.type}) has no outputs`);
+  if (output === undefined) return block.outputs[0];
+  if (/^\d+$/.test(output) && Number(output) < block.outputs.length) return block.outputs[Number(output)];
+  if (block.outputs.includes(output)) return output;
+  if (OUTPUT_NAMES[block.type]?.toLowerCase() === output.toLowerCase()) return block.outputs[0];
+  const names = block.outputs.map((s, i) => `${i} (${s})`).join(', ');
+  throw new ScriptError('runtime', `getOutput: ${block.name} has no output ${JSON.stringify(output)}; its outputs: ${names}`);
+}
+
+function getOutput(host: ScriptHost, blockName: string, output?: string): number {
+  const result = lastResult(host, 'getOutput');
+  const signal = outputSignal(host, blockName, output);
+  const key = scopeChannels(host.session.circuit()).get(signal) ?? host.probes.probedChannel(result, signal);
+  const values = key ? result.signals[key] : undefined;
+  if (!values || values.length === 0) throw new ScriptError('runtime', `getOutput: the output ${signal} of ${blockName} was not recorded in the last run`);
+  return values[values.length - 1];
+}
+
+/** Samples of a signal by its label (the scope input's name), or by its signal name. */
+function signalByLabel(host: ScriptHost, result: SimulationResult, label: string): Float64Array {
+  const channel = result.channels.find((c) => c.label === label) ?? result.channels.find((c) => c.label.toLowerCase() === label.toLowerCase());
+  const key = channel?.key ?? scopeChannels(host.session.circuit()).get(label) ?? host.probes.probedChannel(result, label);
+  if (!key) {
+    const labels = result.channels.map((c) => c.label || c.key).join(', ');
+    throw new ScriptError('runtime', `no signal ${JSON.stringify(label)} in the last run; signals: ${labels || 'none'}`);
+  }
+  return result.signals[key];
+}
+
+function signalByPort(result: SimulationResult, scope: string, port: number): Float64Array {
+  const ofScope = result.channels.filter((c) => c.scope === scope || c.scope.toLowerCase() === scope.toLowerCase());
+  if (ofScope.length === 0) throw new ScriptError('runtime', `no scope ${JSON.stringify(scope)} in the last run; scopes: ${[...new Set(result.channels.map((c) => c.scope))].join(', ')}`);
+  const channel = ofScope.find((c) => c.index === port + 1);
+  if (!channel) throw new ScriptError('runtime', `${ofScope[0].scope} has no port ${port}; ports are 0 to ${ofScope.length - 1}`);
+  return result.signals[channel.key];
+}
+
+/** Indices of the samples with t1 <= t <= t2. */
+function window(result: SimulationResult, t1: number, t2: number, what: string): [number, number] {
+  const t = result.time;
+  let from = 0;
+  while (from < t.length && t[from] < t1) from++;
+  let to = from;
+  while (to < t.length && t[to] <= t2) to++;
+  if (to - from < 2) {
+    throw new ScriptError('runtime', `${what}: the window [${t1}, ${t2}] s holds ${to - from} sample(s); the run covers [${t[0] ?? 0}, ${t[t.length - 1] ?? 0}] s`);
+  }
+  return [from, to];
+}
+
+function statistic(result: SimulationResult, values: Float64Array, t1: number, t2: number, name: string): number {
+  const [from, to] = window(result, t1, t2, name);
+  const rate = (to - from - 1) / (result.time[to - 1] - result.time[from]);
+  return STATISTICS[name.replace(/^get(Signal)?/, '')](characteristicsSync(values.subarray(from, to), rate));
+}
+
+function sampled(result: SimulationResult, values: Float64Array, t1: number, t2: number, skip: number, what: string): number[] {
+  const [from, to] = window(result, t1, t2, what);
+  const out: number[] = [];
+  for (let i = from; i < to; i += Math.max(1, skip + 1)) out.push(values[i]);
+  return out;
+}
+
+export function geckoResultBuiltins(host: ScriptHost): Builtins {
+  const list: Builtin[] = [
+    { name: 'getOutput', signatures: [{ params: ['String'], returns: 'double' }, { params: ['String', 'String'], returns: 'double' }],
+      call: (a) => getOutput(host, a[0] as string, a[1] as string | undefined) },
+    { name: 'getSignalData', signatures: [{ params: ['String', 'double', 'double', 'int'], returns: 'float[]' }], call: (a) => {
+      const result = lastResult(host, 'getSignalData');
+      return sampled(result, signalByLabel(host, result, a[0] as string), a[1] as number, a[2] as number, a[3] as number, 'getSignalData').map(Math.fround);
+    } },
+    { name: 'getTimeArray', signatures: [{ params: ['String', 'double', 'double', 'int'], returns: 'double[]' }], call: (a) => {
+      const result = lastResult(host, 'getTimeArray');
+      signalByLabel(host, result, a[0] as string);
+      return sampled(result, result.time, a[1] as number, a[2] as number, a[3] as number, 'getTimeArray');
+    } },
+  ];
+  for (const stat of Object.keys(STATISTICS)) {
+    const bySignal = `getSignal${stat}`;
+    const byPort = `get${stat}`;
+    list.push({ name: bySignal, signatures: [{ params: ['String', 'double', 'double'], returns: 'double' }], call: (a) => {
+      const result = lastResult(host, bySignal);
+      return statistic(result, signalByLabel(host, result, a[0] as string), a[1] as number, a[2] as number, bySignal);
+    } });
+    list.push({ name: byPort, signatures: [{ params: ['String', 'int', 'double', 'double'], returns: 'double' }], call: (a) => {
+      const result = lastResult(host, byPort);
+      return statistic(result, signalByPort(result, a[0] as string, a[1] as number), a[2] as number, a[3] as number, byPort);
+    } });
+  }
+  list.push({ name: 'setParameters', signatures: [{ params: ['String', 'String[]', 'double[]'], returns: 'void' }], call: (a) => {
+    const [element, names, values] = a as [string, string[], number[]];
+    if (names.length !== values.length) throw new ScriptError('runtime', `setParameters: ${names.length} names but ${values.length} values`);
+    names.forEach((n, i) => setGeckoParameter(host.session, element, n, values[i]));
+  } });
+  return new Map(list.map((b) => [b.name, b]));
+}

@@ -1,0 +1,16 @@
+// GeckoSCRIPT built-ins (public methods of GeckoCIRCUITS' AbstractGeckoCustom) that pesim does not
+// provide: a script calling one stops with an error naming the function as GeckoSCRIPT's, rather
+// than as an unknown name.
+export const UNSUPPORTED_GECKO_FUNCTIONS = new Set([
+  'continueSimulation', 'initSimulation', 'simulateStep', 'simulateSteps', 'simulateTime', 'endSimulation',
+  'get_dt_pre', 'set_dt_pre', 'get_Tend_pre', 'set_Tend_pre',
+  'initSteadyStateDetection', 'simulateUntilSteadyState', 'simulateToSteadyState',
+  'getAccessibleParameters', 'getParametersNames', 'doOperation', 'setLossFile', 'setNonLinear',
+  'getKlirr', 'getShape', 'getSignalCharacteristics', 'getSignalShape', 'getSignalKlirr', 'getFourier', 'getSignalFourier',
+  'realFFT', 'floatFFT', 'getGlobalFloatMatrix', 'setGlobalFloatMatrix', 'getGlobalDoubleMatrix', 'setGlobalDoubleMatrix',
+  'createComponent', 'create', 'createConnector', 'deleteComponent', 'delete', 'deleteAllComponents', 'setPosition',
+  'getPosition', 'rotate', 'setOrientation', 'setInputNodeName', 'setOutputNodeName', 'getInputNodeName',
+  'getOutputNodeName', 'setComponentName', 'getCircuitElements', 'getControlElements', 'getThermalElements',
+  'getSpecialElements', 'getIGBTs', 'getDiodes', 'getThyristors', 'getIdealSwitches', 'getResistors', 'getInductors',
+  'getCapacitors', 'setWorksheetSize', 'getWorksheetSize', 'importFromFile', 'writerOutputErrorLn', 'endScript',
+]);

@@ -1,0 +1,53 @@
+// Records control-block outputs that no scope records, so that GeckoSCRIPT's getOutput(block) can
+// read them after a run: wraps the session's SimulationRunner and adds one hidden scope, on a copy
+// of the netlist, with the outputs of the blocks asked for. The circuit itself (and what
+// saveCircuit writes) is not changed.
+import type { ControlRun, RunOptions, SimulationRunner } from '../control/types.js';
+import type { SimulationResult } from '../engine/simulate.js';
+import type { ControlBlock, Netlist } from '../formats/netlist.js';
+
+/** Name of the hidden scope; its channels are `SCOPE.script-probe.ch<n>`. */
+export const PROBE_SCOPE = 'SCOPE.script-probe';
+
+/** Signal name → channel key, for every signal a scope of `netlist` records. */
+export function scopeChannels(netlist: Netlist): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const block of netlist.blocks ?? []) {
+    if (block.type !== 'SCOPE') continue;
+    (block.inputs ?? []).forEach((input, i) => {
+      if (!out.has(input)) out.set(input, `${block.name}.ch${i + 1}`);
+    });
+  }
+  return out;
+}
+
+export class ProbingRunner implements SimulationRunner {
+  /** Blocks (lower-case names) whose outputs to record; `'all'`: every block output. */
+  private wanted: Set<string> | 'all' = new Set();
+  /** Signal → channel key of the probe scope, per result. */
+  private readonly probed = new WeakMap<SimulationResult, Map<string, string>>();
+
+  constructor(private readonly inner: SimulationRunner) {}
+
+  probe(blocks: Iterable<string> | 'all'): void {
+    if (blocks === 'all' || this.wanted === 'all') this.wanted = 'all';
+    else for (const name of blocks) this.wanted.add(name.toLowerCase());
+  }
+
+  /** Channel key of `signal` in `result` if the probe scope recorded it. */
+  probedChannel(result: SimulationResult, signal: string): string | undefined {
+    return this.probed.get(result)?.get(signal);
+  }
+
+  async run(netlist: Netlist, options: RunOptions): Promise<ControlRun> {
+    const recorded = scopeChannels(netlist);
+    const wanted = this.wanted;
+    const blocks = (netlist.blocks ?? []).filter((b) => wanted === 'all' || wanted.has(b.name.toLowerCase()));
+    const missing = [...new Set(blocks.flatMap((b) => b.outputs ?? []))].filter((s) => !recorded.has(s));
+    if (missing.length === 0) return this.inner.run(netlist, options);
+    const probe: ControlBlock = { name: PROBE_SCOPE, type: 'SCOPE', inputs: missing };
+    const run = await this.inner.run({ ...netlist, blocks: [...(netlist.blocks ?? []), probe] }, options);
+    this.probed.set(run.result, new Map(missing.map((s, i) => [s, `${PROBE_SCOPE}.ch${i + 1}`])));
+    return run;
+  }
+}

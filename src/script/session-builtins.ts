@@ -1,0 +1,71 @@
+// The specification's scripting functions and their GeckoSCRIPT equivalents over the remote-control
+// session: loadCircuit/openFile, saveCircuit/saveFileAs, runSimulation, stopSimulation,
+// resetSimulation, setParameter/getParameter (GeckoCIRCUITS short names or netlist names),
+// global parameters, getMeasurement, getWaveform, exportData, and the time settings.
+import { extname } from 'node:path';
+import type { ControlExportFormat } from '../control/types.js';
+import { ScriptError } from './errors.js';
+import { getGeckoParameter, setGeckoParameter } from './gecko-parameters.js';
+import type { ScriptHost } from './host.js';
+import type { Builtin, Builtins, Signature } from './runtime.js';
+
+const sig = (params: string[], returns: string): Signature => ({ params, returns });
+
+function numeric(value: number | string, what: string): number {
+  if (typeof value !== 'number') throw new ScriptError('runtime', `${what} is ${JSON.stringify(value)}, not a number`);
+  return value;
+}
+
+function formatOf(path: string): ControlExportFormat {
+  const ext = extname(path).toLowerCase().slice(1);
+  if (ext === 'csv' || ext === 'json' || ext === 'parquet') return ext;
+  throw new ScriptError('runtime', `exportData: cannot tell the format from '${path}': give it as exportData(path, "csv" | "json" | "parquet")`);
+}
+
+export function sessionBuiltins(host: ScriptHost): Builtins {
+  const s = host.session;
+  const list: Builtin[] = [
+    { name: 'loadCircuit', async: true, signatures: [sig(['String'], 'void')], call: async (a) => {
+      const summary = await s.loadCircuit(a[0] as string);
+      for (const warning of summary.warnings) host.write(`warning: ${warning}\n`);
+    } },
+    { name: 'saveCircuit', async: true, signatures: [sig(['String'], 'void')], call: async (a) => {
+      await s.saveCircuit(a[0] as string);
+    } },
+    { name: 'runSimulation', async: true, signatures: [sig([], 'void')], call: async () => {
+      await s.runSimulation();
+    } },
+    { name: 'stopSimulation', signatures: [sig([], 'boolean')], call: () => s.stopSimulation() },
+    { name: 'resetSimulation', signatures: [sig([], 'void')], call: () => s.resetSimulation() },
+    { name: 'setParameter', signatures: [sig(['String', 'String', 'double'], 'void')],
+      call: (a) => setGeckoParameter(s, a[0] as string, a[1] as string, a[2] as number) },
+    { name: 'getParameter', signatures: [sig(['String', 'String'], 'double')],
+      call: (a) => numeric(getGeckoParameter(s, a[0] as string, a[1] as string), `parameter ${a[1] as string} of ${a[0] as string}`) },
+    { name: 'setGlobalParameter', signatures: [sig(['String', 'double'], 'void')], call: (a) => s.setGlobalParameter(a[0] as string, a[1] as number) },
+    { name: 'getGlobalParameter', signatures: [sig(['String'], 'double')], call: (a) => s.getGlobalParameter(a[0] as string) },
+    { name: 'getMeasurement', signatures: [sig(['String', 'String'], 'double')], call: (a) => s.getMeasurement(a[0] as string, a[1] as string) },
+    { name: 'getWaveform', signatures: [sig(['String', 'String'], 'double[][]')], call: (a) => {
+      const w = s.getWaveform(a[0] as string, a[1] as string);
+      return [w.time, w.values];
+    } },
+    { name: 'exportData', async: true, signatures: [sig(['String'], 'String'), sig(['String', 'String'], 'String')], call: (a) => {
+      const path = a[0] as string;
+      return s.exportData(path, a.length > 1 ? (a[1] as ControlExportFormat) : formatOf(path));
+    } },
+    { name: 'get_dt', signatures: [sig([], 'double')], call: () => s.getTimeStep() },
+    { name: 'set_dt', signatures: [sig(['double'], 'void')], call: (a) => s.setTimeStep(a[0] as number) },
+    { name: 'get_Tend', signatures: [sig([], 'double')], call: () => s.getEndTime() },
+    { name: 'set_Tend', signatures: [sig(['double'], 'void')], call: (a) => s.setEndTime(a[0] as number) },
+    { name: 'getSimulationTime', signatures: [sig([], 'double')], call: () => {
+      const time = s.lastRun()?.result.time;
+      return time && time.length > 0 ? time[time.length - 1] : 0;
+    } },
+  ];
+  const aliases: Array<[string, string]> = [
+    ['openFile', 'loadCircuit'], ['saveFileAs', 'saveCircuit'],
+    ['setGlobalParameterValue', 'setGlobalParameter'], ['getGlobalParameterValue', 'getGlobalParameter'],
+  ];
+  const map = new Map(list.map((b) => [b.name, b]));
+  for (const [alias, name] of aliases) map.set(alias, { ...map.get(name)!, name: alias });
+  return map;
+}

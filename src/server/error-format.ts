@@ -1,0 +1,56 @@
+// How the simulation service shows a failure: every error is an AppError rendered as ErrorBody
+// (docs/spec/decisions.md §1.1). Job-runtime errors get the service's names (SIMULATION_NOT_FOUND), failures
+// of the HTTP layer their codes (PAYLOAD_TOO_LARGE, METHOD_NOT_ALLOWED, ...), and anything else a
+// 500 INTERNAL_ERROR without internals (logged with the request id).
+import type { Context } from 'koa';
+import { JobError, QueueFullError } from '../jobs/errors.js';
+import { errorBody, requestError } from '../http/error-body.js';
+import { AppError } from '../http/errors.js';
+import type { ErrorFormatter, ErrorResponse, HttpProblem } from '../http/error-renderer.js';
+
+function runtimeError(error: unknown): AppError | undefined {
+  if (error instanceof QueueFullError) {
+    return new AppError(503, 'QUEUE_FULL', error.message, undefined, { 'Retry-After': String(error.retryAfterSeconds) });
+  }
+  if (error instanceof JobError) {
+    if (error.code === 'TASK_NOT_FOUND') return new AppError(404, 'SIMULATION_NOT_FOUND', error.message.replace(/^No task/, 'No simulation'));
+    if (error.code === 'INVALID_STATE') return new AppError(409, 'INVALID_STATE', error.message.replace(/ task /, ' simulation '));
+  }
+  return undefined;
+}
+
+function httpError(problem: HttpProblem): AppError {
+  switch (problem.kind) {
+    case 'not-found':
+      return new AppError(404, 'NOT_FOUND', `${problem.message}; see /v3/api-docs`);
+    case 'method-not-allowed':
+      return new AppError(405, 'METHOD_NOT_ALLOWED', problem.message);
+    case 'not-implemented':
+      return new AppError(501, 'NOT_IMPLEMENTED', problem.message);
+    case 'body-too-large':
+      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the configured limit (sim.api.max-body-size)');
+    case 'malformed-multipart':
+      return new AppError(400, 'VALIDATION_ERROR', `Malformed multipart/form-data body: ${problem.message}`, [
+        { field: 'body', message: 'is not a well-formed multipart/form-data body (each part needs its headers, and the body ends with the closing boundary)' },
+      ]);
+    case 'malformed-json':
+      return new AppError(400, 'VALIDATION_ERROR', `Malformed request body: ${problem.message}`, [{ field: 'body', message: 'is not valid JSON' }]);
+    case 'unsupported-media-type':
+      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', problem.message || 'Unsupported content type');
+    case 'client-error':
+      return new AppError(problem.status, problem.status === 400 ? 'VALIDATION_ERROR' : 'BAD_REQUEST', problem.message);
+  }
+}
+
+function respond(error: AppError, ctx: Context): ErrorResponse {
+  return { status: error.status, body: errorBody(error, ctx.path), headers: error.headers };
+}
+
+export const simulationErrors: ErrorFormatter = {
+  known(error, ctx) {
+    const app = requestError(error) ?? runtimeError(error);
+    return app && respond(app, ctx);
+  },
+  http: (problem, ctx) => respond(httpError(problem), ctx),
+  internal: (ctx) => respond(new AppError(500, 'INTERNAL_ERROR', 'An internal error occurred; the request id in X-Request-Id identifies it in the service log'), ctx),
+};

@@ -1,0 +1,156 @@
+// The dashboard in a real browser (chromium via playwright-core) against the real simulation
+// service: open a GeckoCIRCUITS file, see its schematic (one symbol per component), run it and see
+// COMPLETED and a plotted curve, a reader error shown with its line number, a 5-value sweep (5
+// rows, a 5-point plot), a 2 × 2 grid, the simulations list, a parameter edited (stored as a copy), a long run
+// paused, resumed and cancelled.
+// Screenshots of each step: <os tmpdir>/pesim-e2e/*.png.
+import { expect } from 'chai';
+import { drawnPixels, openDashboard, type Dashboard } from './browser.js';
+
+const BUCK = 'test/fixtures/gecko/buck_simple.ipes';
+
+describe('dashboard (chromium)', function () {
+  this.timeout(60_000);
+  let d: Dashboard;
+  before(async function () {
+    this.timeout(90_000);
+    d = await openDashboard();
+  });
+  after(async () => d?.close());
+
+  it('serves the page with caching headers and keeps the API and the reference pages', async () => {
+    const index = await fetch(`${d.service.url}/`);
+    expect(index.status).to.equal(200);
+    expect(index.headers.get('content-type')).to.match(/text\/html/);
+    expect(index.headers.get('cache-control')).to.equal('no-cache');
+    const html = await index.text();
+    const script = /src="(app-[\w-]+\.js)"/.exec(html)?.[1];
+    expect(script, 'bundle referenced from index.html').to.be.a('string');
+    const bundle = await fetch(`${d.service.url}/${script}`);
+    expect(bundle.headers.get('cache-control')).to.contain('immutable');
+    const again = await fetch(`${d.service.url}/`, { headers: { 'If-None-Match': index.headers.get('etag')! } });
+    expect(again.status).to.equal(304);
+    expect((await fetch(`${d.service.url}/api/v1/health`)).status).to.equal(200);
+    expect((await fetch(`${d.service.url}/swagger-ui/`)).status).to.equal(200);
+    expect((await fetch(`${d.service.url}/no-such-file.js`)).status).to.equal(404);
+  });
+
+  it('opens a GeckoCIRCUITS file and draws one symbol per component', async () => {
+    const { page } = d;
+    await page.setInputFiles('#file', BUCK);
+    await page.waitForSelector('#schematic svg g.component');
+    const list = (await (await fetch(`${d.service.url}/api/v1/circuits`)).json()) as { circuits: Array<{ componentCount: number; name: string }> };
+    expect(list.circuits).to.have.length(1);
+    const symbols = await page.locator('#schematic svg g.component').count();
+    expect(symbols).to.equal(list.circuits[0].componentCount);
+    expect(await page.locator('#schematic svg polyline.wire').count()).to.be.greaterThan(0);
+    expect(await page.locator('#component-table tbody tr').count()).to.equal(list.circuits[0].componentCount);
+    await d.screenshot('1-schematic');
+  });
+
+  it('runs the circuit, reaches COMPLETED and plots a curve', async () => {
+    const { page } = d;
+    await page.click('#run-start');
+    await page.waitForSelector('#run[data-state="COMPLETED"]', { timeout: 30_000 });
+    expect(await page.textContent('#run-state')).to.equal('COMPLETED');
+    await page.waitForSelector('#plot canvas');
+    const points = Number(await page.getAttribute('#plot', 'data-points'));
+    expect(points).to.be.greaterThan(10);
+    await page.waitForFunction(() => document.querySelectorAll('#measurements tbody tr').length > 0);
+    expect(await drawnPixels(page, '#plot')).to.be.greaterThan(50);
+    await d.screenshot('2-completed');
+    // The overview of the README (docs/dashboard.png is a copy of it).
+    await d.screenshot('dashboard', 1380);
+  });
+
+  it('shows the reader error with its line number', async () => {
+    const { page } = d;
+    await page.setInputFiles('#file', { name: 'broken.cir', mimeType: 'text/plain', buffer: Buffer.from('* deck\nR1 a 0 1k\nQ9 x y z nonsense\n.tran 1u 1m\n.end\n') });
+    await page.waitForSelector('#open-errors li');
+    const errors = await page.textContent('#open-errors');
+    expect(errors).to.match(/line \d+/);
+    await d.screenshot('3-error');
+  });
+
+  it('runs a 5-value sweep: 5 rows in the table and a 5-point plot', async () => {
+    const { page } = d;
+    await page.fill('#sweep-p1', 'R.1.R');
+    await page.fill('#sweep-v1', '2:10:5');
+    await page.click('#sweep-start');
+    await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr[data-status="completed"]').length === 5, undefined, { timeout: 45_000 });
+    await page.waitForSelector('#sweep-plot[data-points="5"]');
+    expect(await page.locator('#sweep-table tbody tr').count()).to.equal(5);
+    const firstColumn = await page.locator('#sweep-table tbody tr td:first-child').allTextContents();
+    expect(firstColumn.map(Number).sort((a, b) => a - b)).to.deep.equal([2, 4, 6, 8, 10]);
+    expect(await page.inputValue('#sweep-measure')).to.match(/_(avg|rms|min|max)$/);
+    expect(await drawnPixels(page, '#sweep-plot')).to.be.greaterThan(20);
+    await page.locator('#sweep').scrollIntoViewIfNeeded();
+    await d.screenshot('4-sweep');
+  });
+
+  it('runs a 2 × 2 grid of two parameters: 4 rows, one line per value of the second', async () => {
+    const { page } = d;
+    await page.fill('#sweep-v1', '5, 10');
+    await page.fill('#sweep-p2', 'L.1.L');
+    await page.fill('#sweep-v2', '0.0003, 0.0006');
+    await page.click('#sweep-start');
+    await page.waitForFunction(() => document.querySelectorAll('#sweep-table tbody tr[data-status="completed"]').length === 4, undefined, { timeout: 45_000 });
+    await page.waitForSelector('#sweep-plot[data-points="4"]');
+    expect(await page.locator('#sweep-table thead th').allTextContents()).to.include.members(['R.1.R', 'L.1.L']);
+    expect(await page.locator('#sweep-plot .u-legend .u-series').count()).to.equal(3);
+    await page.fill('#sweep-p2', '');
+    await page.fill('#sweep-v2', '');
+  });
+
+  it('lists the simulations, filtered by state', async () => {
+    const { page } = d;
+    await page.selectOption('#sim-status', 'completed');
+    await page.click('#sim-filter button[type="submit"]');
+    await page.waitForFunction(() => document.querySelectorAll('#sim-table tbody tr').length === 10);
+    expect(await page.locator('#sim-table tbody tr[data-status="completed"]').count()).to.equal(10);
+    await page.selectOption('#sim-status', 'failed');
+    await page.click('#sim-filter button[type="submit"]');
+    await page.waitForFunction(() => document.querySelectorAll('#sim-table tbody tr').length === 0);
+    await page.locator('#simulations').scrollIntoViewIfNeeded();
+    await d.screenshot('5-simulations');
+  });
+
+  it('stores a copy with an edited parameter value and opens it', async () => {
+    const { page } = d;
+    await page.fill('input[data-key="R.1.R"]', '20');
+    await page.click('#apply-params');
+    await page.waitForSelector('#params-status:has-text("Stored as")');
+    await page.waitForFunction(() => document.querySelector('#circuit-name')?.textContent?.includes('(copy)'));
+    const copyId = await page.getAttribute('#circuit', 'data-circuit-id');
+    const components = (await (await fetch(`${d.service.url}/api/v1/circuits/${copyId}/components`)).json()) as { components: Array<{ name: string; parameters: Record<string, unknown> }> };
+    expect(components.components.find((c) => c.name === 'R.1')?.parameters.R).to.equal(20);
+    // The page refreshes its component table and circuit list after the copy: wait for both.
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[data-key="R.1.R"]')?.value === '20');
+    await page.waitForFunction(() => document.querySelectorAll('#circuit-select option').length === 3);
+  });
+
+  it('pauses, resumes and cancels a long run', async () => {
+    const { page } = d;
+    await page.locator('#components').scrollIntoViewIfNeeded();
+    await page.fill('#set-duration', '40');
+    await page.click('#settings-form button[type="submit"]');
+    await page.waitForSelector('#params-status:has-text("Settings saved")');
+    await page.click('#run-start');
+    await page.waitForSelector('#run[data-state="RUNNING"]', { timeout: 30_000 });
+    await page.click('#run-pause');
+    await page.waitForSelector('#run[data-state="PAUSED"]');
+    await page.click('#run-resume');
+    await page.waitForSelector('#run[data-state="RUNNING"]');
+    await page.waitForFunction(() => Number(document.querySelector<HTMLProgressElement>('#run-progress')?.value) > 0);
+    await page.click('#run-cancel');
+    await page.waitForSelector('#run[data-state="CANCELLED"]');
+    expect(await page.textContent('#run-state')).to.equal('CANCELLED');
+    expect(await page.isDisabled('#run-cancel')).to.equal(true);
+    await page.locator('#run').scrollIntoViewIfNeeded();
+    await d.screenshot('6-cancelled');
+  });
+
+  it('raised no script error on the way', () => {
+    expect(d.pageErrors).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,62 @@
+// One rule for a submitted circuit on both services: read and validated by the engine at submission,
+// so the same bad circuit gets the same status on the simulation service and on the job queue.
+import { expect } from 'chai';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { circuitFileOf, startHarness, type Harness } from './simulation/harness.js';
+import { startTestService, type TestService } from './jobq/harness.js';
+import { rcStep } from '../fixtures/circuits.js';
+
+const sourceLoop = {
+  settings: { tEnd: 1e-3, dt: 1e-6 },
+  elements: [
+    { name: 'V.1', type: 'V', nodes: ['a', '0'], params: { waveform: 'dc', value: 1 } },
+    { name: 'V.2', type: 'V', nodes: ['a', '0'], params: { waveform: 'dc', value: 2 } },
+  ],
+};
+const currentCutset = {
+  settings: { tEnd: 1e-3, dt: 1e-6 },
+  elements: [
+    { name: 'V.1', type: 'V', nodes: ['a', '0'], params: { waveform: 'dc', value: 1 } },
+    { name: 'R.1', type: 'R', nodes: ['a', '0'], params: { R: 1 } },
+    { name: 'I.1', type: 'I', nodes: ['a', 'x'], params: { waveform: 'dc', value: 1 } },
+  ],
+};
+
+describe('the same circuit rule on both services', function () {
+  this.timeout(60_000);
+  let sim: Harness;
+  let jobq: TestService;
+  before(async () => {
+    sim = await startHarness({ cacheEnabled: false });
+    jobq = await startTestService();
+    writeFileSync(join(jobq.modelsDir, 'loop.json'), JSON.stringify(sourceLoop));
+    writeFileSync(join(jobq.modelsDir, 'cutset.json'), JSON.stringify(currentCutset));
+    writeFileSync(join(jobq.modelsDir, 'rc-case.json'), JSON.stringify(rcStep('trapezoidal', 1e-5)));
+    writeFileSync(join(jobq.modelsDir, 'garbled.json'), '{"settings": ');
+  });
+  after(async () => {
+    await sim?.close();
+    await jobq?.dispose();
+  });
+
+  const cases: { name: string; netlist: object | string; model: string; parameters?: Record<string, number>; status: number }[] = [
+    { name: 'a voltage-source loop', netlist: sourceLoop, model: 'loop.json', status: 422 },
+    { name: 'a node fed only by a current source', netlist: currentCutset, model: 'cutset.json', status: 422 },
+    { name: 'a file that does not read', netlist: '{"settings": ', model: 'garbled.json', status: 422 },
+    { name: 'a misspelt parameter', netlist: rcStep('trapezoidal', 1e-5), model: 'rc-case.json', parameters: { 'R.1.Rx': 5 }, status: 400 },
+    { name: 'an unknown component', netlist: rcStep('trapezoidal', 1e-5), model: 'rc-case.json', parameters: { 'R.9.R': 5 }, status: 400 },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: ${c.status} on both, before anything is queued`, async () => {
+      const circuitFile = typeof c.netlist === 'string' ? Buffer.from(c.netlist).toString('base64') : circuitFileOf(c.netlist);
+      const a = await sim.client.request<{ error: string }>('POST', '/api/v1/simulations', { body: { circuitFile, parameters: c.parameters }, unchecked: true });
+      const b = await jobq.request('POST', '/simulations', { model_file: c.model, parameters: c.parameters });
+      expect(a.status, JSON.stringify(a.body)).to.equal(c.status);
+      expect(b.status, JSON.stringify(b.body)).to.equal(c.status);
+      if (c.status === 422) expect(a.body.error).to.equal('CIRCUIT_INVALID');
+      expect(jobq.runtime.store.tasks.list({}).total, 'nothing queued on the job queue').to.equal(0);
+      expect((await sim.client.get<{ total: number }>('/api/v1/simulations')).body.total, 'nothing queued on the simulation service').to.equal(0);
+    });
+  }
+});

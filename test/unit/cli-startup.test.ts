@@ -1,0 +1,107 @@
+// What a process loads: the Node API entry (`import('pesim')`) loads the engine and the readers
+// only, and the command line loads a command's modules only when that command runs. Each case runs
+// the compiled package (dist/, built by `npm run build:ts`) in a child process that records every
+// module it resolves (test/fixtures/loaded-modules). Also: help with examples for every command,
+// and the documented exit codes.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'pesim.js');
+const register = join(root, 'test', 'fixtures', 'loaded-modules', 'register.mjs');
+const buckDeck = join(root, 'bench', 'peers', 'buck.cir');
+const dir = mkdtempSync(join(tmpdir(), 'pesim-startup-'));
+
+/** Packages that only the services, the job runtime or the result files need. */
+const SERVICE_PACKAGES = [
+  'better-sqlite3', 'koa', '@koa', 'koa-body', 'tsoa', '@tsoa', 'ws', 'sockjs', 'pino', 'piscina', 'bullmq', 'ioredis',
+  'parquet-wasm', 'apache-arrow', 'h5wasm', 'csv-stringify', 'swagger-ui-dist', 'redoc', 'saxes', 'uplot',
+];
+
+let counter = 0;
+/** Runs `node ARGS` recording the modules it loads; returns the exit status, output and the package names and dist/ files loaded. */
+function traced(args: string[]): { status: number | null; stdout: string; stderr: string; packages: Set<string>; files: string[] } {
+  const log = join(dir, `modules-${counter++}.log`);
+  const r = spawnSync(process.execPath, ['--import', register, ...args], {
+    cwd: root, encoding: 'utf8', env: { ...process.env, PESIM_MODULE_LOG: log }, timeout: 60_000,
+  });
+  const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+  const packages = new Set<string>();
+  for (const url of urls) {
+    const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    if (match) packages.add(match[1].split('/')[0]);
+  }
+  const files = urls.filter((u) => u.includes('/dist/src/')).map((u) => u.slice(u.indexOf('/dist/src/') + 10));
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, packages, files };
+}
+
+const serviceLoaded = (packages: Set<string>): string[] => SERVICE_PACKAGES.filter((p) => packages.has(p));
+
+describe('start-up: what the Node API and the command line load', function () {
+  before(function () {
+    if (!existsSync(join(root, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is not built: run `npm run build:ts`');
+  });
+
+  it('import("pesim") loads the engine and the readers, no service, store or result-file library', () => {
+    const r = traced(['--input-type=module', '-e', `
+      const pesim = await import('./dist/src/index.js');
+      const { readFileSync } = await import('node:fs');
+      const read = await pesim.readCircuitFile(readFileSync(${JSON.stringify(buckDeck)}), 'buck.cir', {});
+      read.netlist.settings.tEnd = 1e-4;
+      console.log(pesim.simulateSync(read.netlist).stats.steps);`]);
+    expect(r.status, r.stderr).to.equal(0);
+    expect(Number(r.stdout.trim())).to.equal(1000);
+    expect(serviceLoaded(r.packages)).to.deep.equal([]);
+    expect(r.files.filter((f) => f !== 'index.js' && !/^(engine|formats)\//.test(f))).to.deep.equal([]);
+  });
+
+  it('`pesim --version` loads the command definitions only', () => {
+    const r = traced([bin, '--version']);
+    expect(r.status).to.equal(0);
+    expect(r.stdout.trim()).to.equal(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+    expect([...r.packages].sort()).to.deep.equal(['commander', 'js-yaml']);
+    // The command files and the settings their help shows, none of the modules that do the work.
+    const working = /^(engine\/(index|simulate)|formats\/(read|netlist)|server\/(server|app)|jobq\/(server|app)|jobs\/(runtime|executors\/bullmq\/remote-worker)|store|script|rmi|realtime)\b/;
+    expect(r.files.filter((f) => working.test(f))).to.deep.equal([]);
+    expect(r.files).to.include.members(['cli/run.js', 'cli/serve.js', 'cli/worker.js']);
+  });
+
+  it('`pesim run` loads the engine and the readers, not the services', () => {
+    const r = traced([bin, 'run', buckDeck, '--tend', '1e-4']);
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.contain('1000 steps');
+    expect(serviceLoaded(r.packages)).to.deep.equal([]);
+  });
+
+  it('prints help with examples for every command, and for `pesim help COMMAND`', () => {
+    const top = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    expect(top.status).to.equal(0);
+    expect(top.stdout).to.contain('Exit codes:');
+    const listed = top.stdout.slice(top.stdout.indexOf('Commands:'), top.stdout.indexOf('Exit codes:'));
+    const commands = [...listed.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]).filter((c) => c !== 'help');
+    expect(commands).to.include.members(['serve', 'jobq', 'run', 'validate']);
+    for (const command of commands) {
+      const r = spawnSync(process.execPath, [bin, 'help', command], { encoding: 'utf8' });
+      expect(r.status, command).to.equal(0);
+      expect(r.stdout, command).to.match(new RegExp(`Usage: pesim ${command}[\\s\\S]*Examples:\\n {2}\\$ pesim ${command}`));
+    }
+  });
+
+  it('exits 2 on a usage error, 1 on a failure, 3 when the engine cannot be loaded', () => {
+    const unknown = spawnSync(process.execPath, [bin, 'run', buckDeck, '--no-such-option'], { encoding: 'utf8' });
+    expect(unknown.status).to.equal(2);
+    expect(unknown.stderr).to.contain('--no-such-option');
+    expect(spawnSync(process.execPath, [bin, 'run'], { encoding: 'utf8' }).status).to.equal(2);
+    const missing = spawnSync(process.execPath, [bin, 'run', join(dir, 'absent.cir')], { encoding: 'utf8' });
+    expect(missing.status).to.equal(1);
+    const noEngine = spawnSync(process.execPath, [bin, 'run', buckDeck], {
+      encoding: 'utf8', env: { ...process.env, PESIM_ADDON_PATH: join(dir, 'absent.node') },
+    });
+    expect(noEngine.status, noEngine.stderr).to.equal(3);
+    expect(noEngine.stderr).to.contain('native engine');
+  });
+});

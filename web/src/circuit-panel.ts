@@ -1,0 +1,144 @@
+// Opening and editing a circuit: a file dropped or chosen goes to POST /api/v1/circuits/parse
+// (reader errors listed with their line numbers), or a loaded circuit is chosen from the list;
+// then its schematic, its components with editable parameter values (applied as a stored copy
+// through POST /circuits/{id}/clone) and its settings (PUT /circuits/{id}/parameters).
+import { errorLines, getJson, request, sendJson, type Circuit, type CircuitComponent, type Schematic } from './api.js';
+import { byId, h } from './dom.js';
+import { SchematicView } from './schematic.js';
+
+export interface LoadedCircuit {
+  circuit: Circuit;
+  components: CircuitComponent[];
+}
+
+export class CircuitPanel {
+  private readonly schematic = new SchematicView(byId('schematic'));
+  private readonly select = byId<HTMLSelectElement>('circuit-select');
+  private readonly errors = byId('open-errors');
+  current: LoadedCircuit | undefined;
+
+  constructor(private readonly onLoaded: (loaded: LoadedCircuit) => void) {
+    const input = byId<HTMLInputElement>('file');
+    input.addEventListener('change', () => {
+      if (input.files?.[0]) void this.upload(input.files[0]);
+      input.value = '';
+    });
+    const drop = byId('drop');
+    drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+    drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+    drop.addEventListener('drop', (e) => {
+      e.preventDefault();
+      drop.classList.remove('over');
+      const file = e.dataTransfer?.files[0];
+      if (file) void this.upload(file);
+    });
+    this.select.addEventListener('change', () => { if (this.select.value) void this.load(this.select.value); });
+    byId('circuit-refresh').addEventListener('click', () => void this.refreshList());
+    byId('settings-form').addEventListener('submit', (e) => { e.preventDefault(); void this.saveSettings(); });
+    byId('apply-params').addEventListener('click', () => void this.applyParameters());
+  }
+
+  private showErrors(error: unknown, title: string): void {
+    this.errors.replaceChildren(h('p', {}, title), h('ul', {}, ...errorLines(error).map((line) => h('li', {}, line))));
+  }
+
+  async upload(file: File): Promise<void> {
+    this.errors.replaceChildren();
+    const form = new FormData();
+    form.append('file', file, file.name);
+    try {
+      const circuit = await (await request('/api/v1/circuits/parse', { method: 'POST', body: form })).json() as Circuit;
+      await this.load(circuit.circuitId);
+      await this.refreshList();
+    } catch (error) {
+      this.showErrors(error, `${file.name} could not be opened:`);
+    }
+  }
+
+  async refreshList(): Promise<void> {
+    try {
+      const { circuits } = await getJson<{ circuits: Circuit[] }>('/api/v1/circuits?limit=200');
+      const chosen = this.current?.circuit.circuitId ?? '';
+      this.select.replaceChildren(h('option', { value: '' }, '—'), ...circuits.map((c) =>
+        h('option', { value: c.circuitId, selected: c.circuitId === chosen }, `${c.name} (${c.format}, ${c.componentCount} components)`)));
+    } catch (error) {
+      this.showErrors(error, 'The circuit list could not be read:');
+    }
+  }
+
+  async load(id: string): Promise<void> {
+    this.errors.replaceChildren();
+    try {
+      const path = `/api/v1/circuits/${encodeURIComponent(id)}`;
+      const [circuit, list, schematic] = await Promise.all([
+        getJson<Circuit>(`${path}/info`), getJson<{ components: CircuitComponent[] }>(`${path}/components`), getJson<Schematic>(`${path}/schematic`),
+      ]);
+      this.current = { circuit, components: list.components };
+      byId('circuit-name').textContent = `${circuit.name} · ${circuit.componentCount} components · ${circuit.format}`;
+      byId('circuit').dataset.circuitId = circuit.circuitId;
+      this.schematic.render(schematic);
+      this.renderComponents(list.components);
+      this.renderSettings(circuit);
+      this.onLoaded(this.current);
+    } catch (error) {
+      this.showErrors(error, 'The circuit could not be loaded:');
+    }
+  }
+
+  private renderSettings(c: Circuit): void {
+    byId<HTMLInputElement>('set-duration').value = String(c.parameters.simulationDuration);
+    byId<HTMLInputElement>('set-step').value = String(c.parameters.timeStep);
+    byId<HTMLSelectElement>('set-solver').value = c.parameters.solverType;
+  }
+
+  private renderComponents(components: CircuitComponent[]): void {
+    const rows = components.map((c) => {
+      const params = Object.entries(c.parameters).map(([key, value]) => {
+        if (typeof value !== 'number') return h('span', { class: 'param' }, `${key} = ${Array.isArray(value) ? value.join(', ') : value}`);
+        const input = h('input', { type: 'number', step: 'any', value: String(value), 'data-key': `${c.name}.${key}`, 'data-original': String(value), 'aria-label': `${c.name} ${key}` });
+        return h('label', { class: 'param' }, key, input);
+      });
+      return h('tr', {}, h('th', { scope: 'row' }, c.name), h('td', {}, c.type), h('td', {}, ...params));
+    });
+    byId('component-table').querySelector('tbody')!.replaceChildren(...rows);
+  }
+
+  private async saveSettings(): Promise<void> {
+    if (!this.current) return;
+    const status = byId('params-status');
+    try {
+      const body = {
+        simulationDuration: Number(byId<HTMLInputElement>('set-duration').value),
+        timeStep: Number(byId<HTMLInputElement>('set-step').value),
+        solverType: byId<HTMLSelectElement>('set-solver').value,
+      };
+      const circuit = await sendJson<Circuit>('PUT', `/api/v1/circuits/${this.current.circuit.circuitId}/parameters`, body);
+      this.current = { ...this.current, circuit };
+      status.textContent = 'Settings saved.';
+      this.onLoaded(this.current);
+    } catch (error) {
+      status.textContent = errorLines(error).join(' · ');
+    }
+  }
+
+  private async applyParameters(): Promise<void> {
+    if (!this.current) return;
+    const status = byId('params-status');
+    const overrides: Record<string, number> = {};
+    for (const input of byId('component-table').querySelectorAll<HTMLInputElement>('input[data-key]')) {
+      if (input.value !== input.dataset.original && input.value !== '') overrides[input.dataset.key!] = Number(input.value);
+    }
+    if (Object.keys(overrides).length === 0) {
+      status.textContent = 'No value was changed.';
+      return;
+    }
+    try {
+      const copy = await sendJson<Circuit>('POST', `/api/v1/circuits/${this.current.circuit.circuitId}/clone`, { overrides });
+      status.textContent = `Stored as "${copy.name}".`;
+      await this.load(copy.circuitId);
+      await this.refreshList();
+    } catch (error) {
+      status.textContent = errorLines(error).join(' · ');
+    }
+  }
+}
