@@ -182,6 +182,7 @@ Napi::Object fromResult(Napi::Env env, const Result& result, const std::vector<N
   out.Set("stats", stats);
   out.Set("warnings", fromWarnings(env, result.warnings));
   out.Set("losses", fromLosses(env, result.losses));
+  out.Set("receivers", fromReceivers(env, result.receivers));
   return out;
 }
 

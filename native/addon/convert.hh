@@ -20,6 +20,8 @@ Napi::Object fromResult(Napi::Env env, const Result& result,
 // (convert_losses.cc).
 std::map<std::string, LossModelSpec> toLossModels(const Napi::Value& value);
 Napi::Array fromLosses(Napi::Env env, const std::vector<DeviceLossSummary>& losses);
+// The spectra of the CISPR16 blocks (convert_receivers.cc).
+Napi::Array fromReceivers(Napi::Env env, const std::vector<ReceiverResult>& receivers);
 Napi::Array fromWarnings(Napi::Env env, const std::vector<std::string>& warnings);
 
 }  // namespace pesim::addon

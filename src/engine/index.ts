@@ -7,7 +7,7 @@ export {
   EngineError, CircuitError, SingularMatrixError, SwitchIterationError, CancelledError, isDeterministicFailure, toEngineError,
 } from './errors.js';
 export type { EngineErrorCode } from './errors.js';
-export type { DeviceLossSummary, RunStats } from './types.js';
+export type { DeviceLossSummary, ReceiverSpectrum, RunStats } from './types.js';
 export * as analysis from './analysis.js';
 export {
   MEASUREMENT_STATISTICS, measurementName, channelMeasurementName, engineMeasurementKey, namedMeasurements, measurement,

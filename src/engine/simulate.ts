@@ -5,7 +5,7 @@ import { assertNetlistShape, resolveNetlistSharing, type Netlist, type Parameter
 import { RunController, type Progress } from './controller.js';
 import { CancelledError, toEngineError } from './errors.js';
 import { loadBinding } from './binding.js';
-import type { DeviceLossSummary, NativeResult, RunStats } from './types.js';
+import type { DeviceLossSummary, NativeResult, ReceiverSpectrum, RunStats } from './types.js';
 
 export interface ChannelInfo {
   /** `<scope>.ch<n>`: the key in `signals`. */
@@ -27,6 +27,8 @@ export interface SimulationResult {
   warnings: string[];
   /** Per device with a loss model (thermal network or LOSS blocks present): window losses. */
   losses: DeviceLossSummary[];
+  /** Per CISPR16 test receiver block: its spectrum (docs/netlist.md). Absent in results rebuilt from stored files. */
+  receivers?: ReceiverSpectrum[];
 }
 
 export interface SimulateOptions {
@@ -48,7 +50,7 @@ function toResult(raw: NativeResult): SimulationResult {
     signals[c.key] = c.values;
     channels.push({ key: c.key, scope: c.scope, index: c.index, label: c.label });
   }
-  return { time: raw.time, signals, channels, measurements: raw.measurements, stats: raw.stats, warnings: raw.warnings, losses: raw.losses };
+  return { time: raw.time, signals, channels, measurements: raw.measurements, stats: raw.stats, warnings: raw.warnings, losses: raw.losses, receivers: raw.receivers };
 }
 
 /**

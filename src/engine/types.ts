@@ -48,6 +48,21 @@ export interface DeviceLossSummary {
   maxJunctionTemperature?: number;
 }
 
+/**
+ * The spectrum of one CISPR16 test receiver block, computed from its input after the run (levels
+ * in dBµV; NaN where a detector is off or the level is 0 V).
+ */
+export interface ReceiverSpectrum {
+  block: string;
+  /** [Hz] spacing of the analysed FFT bins, 1/(N·dt) for the N samples analysed. */
+  resolution: number;
+  /** [Hz] the analysed frequencies. */
+  frequency: Float64Array;
+  peak: Float64Array;
+  quasiPeak: Float64Array;
+  average: Float64Array;
+}
+
 export interface NativeResult {
   time: Float64Array;
   channels: NativeChannel[];
@@ -55,6 +70,7 @@ export interface NativeResult {
   stats: RunStats;
   warnings: string[];
   losses: DeviceLossSummary[];
+  receivers: ReceiverSpectrum[];
 }
 
 export interface NativeBinding {

@@ -63,6 +63,7 @@ export type BlockType =
   | 'GATE' | 'VOLT' | 'AMP' | 'SCOPE'
   | 'COUNTER' | 'SAMPLEHOLD' | 'PD' | 'PWL' | 'RANDOM'
   | 'THYRISTOR_CONTROL' | 'ABCDQ' | 'DQABC' | 'SPARSEMATRIX'
+  | 'CISPR16'
   | ThermalBlockType;
 
 export const BLOCK_TYPES: readonly BlockType[] = [
@@ -71,6 +72,7 @@ export const BLOCK_TYPES: readonly BlockType[] = [
   'SIN', 'COS', 'ATAN', 'ROUND', 'MIN', 'MAX', 'GATE', 'VOLT', 'AMP', 'SCOPE',
   'COUNTER', 'SAMPLEHOLD', 'PD', 'PWL', 'RANDOM',
   'THYRISTOR_CONTROL', 'ABCDQ', 'DQABC', 'SPARSEMATRIX',
+  'CISPR16',
   ...THERMAL_BLOCK_TYPES,
 ];
 

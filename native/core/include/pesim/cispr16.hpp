@@ -21,6 +21,7 @@ struct Cispr16Settings {
 
 // Levels in dBµV (20·log10(v / 1 µV), v an RMS value); NaN where a detector is off or v ≤ 0.
 struct Cispr16Spectrum {
+  double resolution = 0.0;        // Hz, spacing of the analysed FFT bins: 1/(N·dt), N samples analysed
   std::vector<double> frequency;  // Hz
   std::vector<double> peak;
   std::vector<double> quasiPeak;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pesim/cispr16.hpp"
 #include "pesim/netlist.hpp"
 
 namespace pesim {
@@ -62,6 +63,12 @@ struct DeviceLossSummary {
   double maxJunctionTemperature = 0.0;  // [°C]
 };
 
+// The spectrum a CISPR16 test receiver block computed from its input after the run.
+struct ReceiverResult {
+  std::string block;
+  Cispr16Spectrum spectrum;
+};
+
 struct RunStats {
   long steps = 0;
   long preSteps = 0;
@@ -83,6 +90,7 @@ struct Result {
   RunStats stats;
   std::vector<std::string> warnings;
   std::vector<DeviceLossSummary> losses;  // devices with a loss model, netlist order
+  std::vector<ReceiverResult> receivers;  // CISPR16 blocks, netlist order
 };
 
 // Checks the netlist (throws pesim::Error) and returns its warnings without running it.

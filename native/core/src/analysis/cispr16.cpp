@@ -113,6 +113,7 @@ Cispr16Spectrum cispr16Receiver(const std::vector<double>& samples, double dt, c
   fft.forwardToBitReversed(spectrum.data());  // spectrum[bitReverse(k)] = X[k]
 
   Cispr16Spectrum result;
+  result.resolution = f0;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto start = static_cast<long>(settings.minFrequency / f0);
   const auto stop = static_cast<long>(settings.maxFrequency / f0);

@@ -13,6 +13,7 @@ namespace pesim {
 
 class Element;
 class ThermalDomain;
+struct Result;
 
 struct ControlContext {
   double t = 0.0;
@@ -54,6 +55,8 @@ class Block {
   virtual bool probe(SolutionProbe& /*probe*/) const { return false; }
   // False for sinks (SCOPE, GATE) whose evaluate() does nothing: the engine reads their inputs.
   virtual bool evaluates() const { return true; }
+  // Called once after the last step: blocks with a post-run analysis (CISPR16) add it to `result`.
+  virtual void finish(Result& /*result*/) {}
 
  protected:
   double in(const ControlContext& ctx, std::size_t i) const { return ctx.signals[inputs_[i]]; }
@@ -89,6 +92,8 @@ BlockPtr makeRecordedBlock(const std::string& type, const std::string& name, con
                            std::vector<int> outputs, std::uint64_t seed);
 BlockPtr makeMeterBlock(const std::string& type, const std::string& name, const Params& params,
                         std::vector<int> outputs, const CircuitLookup& circuit);
+BlockPtr makeReceiverBlock(const std::string& type, const std::string& name, const Params& params,
+                           std::vector<int> inputs, std::vector<int> outputs);
 BlockPtr makeThermalBlock(const std::string& type, const std::string& name, const Params& params,
                           std::vector<int> outputs, const CircuitLookup& circuit);
 

@@ -40,7 +40,7 @@ namespace {
 std::size_t expectedOutputs(const BlockSpec& spec) {
   int multi = multiOutputCount(spec.type, Params(spec.name, spec.params));
   if (multi >= 0) return static_cast<std::size_t>(multi);
-  return spec.type == "GATE" || spec.type == "SCOPE" ? 0 : 1;
+  return spec.type == "GATE" || spec.type == "SCOPE" || spec.type == "CISPR16" ? 0 : 1;
 }
 
 BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<int> outputs,
@@ -54,6 +54,7 @@ BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<i
   if (auto block = makeMeterBlock(spec.type, spec.name, p, outputs, circuit)) return block;
   if (auto block = makeMultiOutputBlock(spec.type, spec.name, p, inputs, outputs)) return block;
   if (auto block = makeThermalBlock(spec.type, spec.name, p, outputs, circuit)) return block;
+  if (auto block = makeReceiverBlock(spec.type, spec.name, p, inputs, outputs)) return block;
   throw Error(ErrorCode::UnknownElementType, spec.name + ": unknown control block type '" + spec.type + "'", spec.name);
 }
 
@@ -95,8 +96,13 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
       }
     }
     blocks_.push_back(makeBlock(spec, std::move(inputs), std::move(outputs), circuit, dt, seed));
+    finishing_.push_back(blocks_.back().get());
   }
   order();
+}
+
+void ControlSystem::finish(Result& result) {
+  for (Block* block : finishing_) block->finish(result);
 }
 
 // Kahn's algorithm over "output of A feeds an input of B, and B has direct feedthrough".

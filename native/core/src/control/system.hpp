@@ -55,6 +55,8 @@ class ControlSystem {
     for (Block* block : evaluated_) block->evaluate(ctx);
     for (Block* block : latching_) block->latch(ctx);
   }
+  // After the run: the blocks' post-run analyses into `result` (Block::finish), netlist order.
+  void finish(Result& result);
   const std::vector<GateBinding>& gates() const { return gates_; }
   const std::vector<ScopeChannel>& channels() const { return channels_; }
   std::size_t blockCount() const { return blocks_.size(); }
@@ -63,6 +65,7 @@ class ControlSystem {
   void order();
 
   std::vector<BlockPtr> blocks_;       // in evaluation order after order()
+  std::vector<Block*> finishing_;      // every block, netlist order (for finish())
   // Meters, evaluated first (they read no signal), by form: v(plus) against the reference (a copy:
   // v − 0.0 is v, bit for bit), v(plus) − v(minus), and the rest (reference as plus).
   std::vector<SolutionProbe> copies_;

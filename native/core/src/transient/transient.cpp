@@ -103,11 +103,12 @@ Result Transient::run() {
 
   Result result;
   recorder.finish(result);
+  result.warnings = circuit_.warnings();
+  circuit_.control().finish(result);  // post-run analyses (CISPR16)
   stats_.steps = steps;
   stats_.preSteps = preSteps;
   stats_.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   result.stats = stats_;
-  result.warnings = circuit_.warnings();
   if (thermal_ != nullptr) result.losses = thermal_->summaries();
   return result;
 }
