@@ -83,3 +83,41 @@ TEST(cispr16RejectsBadSettings) {
   }
   CHECK(threw);
 }
+
+namespace {
+
+// Impulses of area `area` (one sample each) every `period` samples, dt = 2^-20 s.
+std::vector<double> pulseTrain(double area, std::size_t period, double dt, std::size_t count) {
+  std::vector<double> x(count, 0.0);
+  for (std::size_t i = 0; i < count; i += period) x[i] = area / dt;
+  return x;
+}
+
+}  // namespace
+
+TEST(cispr16PulseTrainPeakAverageAndQuasiPeakWeighting) {
+  // The band filter is flat within ±4 kHz of the analysed frequency and falls linearly to 0 at
+  // ±8 kHz (GeckoCIRCUITS QuasiPeakCalculator): impulse bandwidth B = 12 kHz. An impulse of area a
+  // then peaks at √2·a·B in RMS-scaled units: 20·log10(√2 · 1 µVs · 12 kHz / 1 µV) = 84.59 dBµV,
+  // whatever the repetition frequency. The average detector is proportional to the repetition
+  // frequency (8× → +18.06 dB); the quasi-peak detector lies between the two and rises with it.
+  const double dt = 1.0 / 1048576.0;
+  const std::size_t n = 1 << 18;  // analysed samples: f0 = 4 Hz, 200 kHz on bin 50000
+  Cispr16Settings settings;
+  settings.minFrequency = settings.maxFrequency = 200e3;
+  settings.average = true;
+  const double peak = 20.0 * std::log10(std::sqrt(2.0) * 1e-6 * 12e3 / 1e-6);
+  double lastQuasiPeak = 0.0;
+  double average128 = 0.0, average1024 = 0.0;
+  for (std::size_t period : {std::size_t(8192), std::size_t(2048), std::size_t(1024)}) {  // 128, 512, 1024 Hz
+    const auto r = cispr16Receiver(pulseTrain(1e-6, period, dt, 2 * n + 1), dt, settings, "C");
+    CHECK_NEAR(r.frequency[0], 200e3, 1e-6);
+    CHECK_NEAR(r.peak[0], peak, 0.1);
+    CHECK(r.average[0] < r.quasiPeak[0] && r.quasiPeak[0] < r.peak[0]);
+    CHECK(r.quasiPeak[0] > lastQuasiPeak);
+    lastQuasiPeak = r.quasiPeak[0];
+    if (period == 8192) average128 = r.average[0];
+    if (period == 1024) average1024 = r.average[0];
+  }
+  CHECK_NEAR(average1024 - average128, 20.0 * std::log10(8.0), 0.5);
+}
