@@ -156,6 +156,8 @@ export const BLOCK_KINDS: Record<number, BlockKind> = {
   51: unary(51, 'SGN', 'SIGN'),
   53: binary(53, 'COUNTER', 'COUNTER'),
   58: { typ: 58, prefix: 'TIME', type: 'TIME', inputs: 0, outputs: 1, params: [] },
+  // CISPR 16 test receiver: parameters in cispr16.ts.
+  60: { typ: 60, prefix: 'CISPR16', type: 'CISPR16', inputs: 1, outputs: 0, params: [] },
   64: { typ: 64, prefix: 'INT', type: 'INT', inputs: 2, outputs: 1, params: [
     { key: 'a1', slot: 0, net: 'gain', def: 1 }, { key: 'y0', slot: 1, net: 'y0', def: 0 },
     { key: 'min', slot: 2, net: 'min', def: -1 }, { key: 'max', slot: 3, net: 'max', def: 1 }] },
@@ -172,7 +174,7 @@ export const DISPLAY_ONLY_BLOCKS: Record<number, string> = {
 export const UNSUPPORTED_BLOCK_NAMES: Record<number, string> = {
   9: 'PT2 (undamped second-order LC filter)', 16: 'temperature meter', 17: 'heat-flow meter', 23: 'FromEXTERNAL',
   35: 'ASIN', 37: 'ACOS', 38: 'TAN', 44: 'POW',
-  60: 'CISPR16 test receiver', 61: 'Java block', 74: 'transfer function',
+  61: 'Java block', 74: 'transfer function',
   76: 'PMSM control', 77: 'PMSM modulator', 78: 'subcircuit terminal', 79: 'MMF meter', 80: 'flux meter',
   81: 'global terminal', 82: 'sliding DFT', 84: 'MUX', 85: 'DEMUX', 87: 'small-signal analysis', 88: 'native C block',
   89: 'import-from-file source', 90: 'random source',

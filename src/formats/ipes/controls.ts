@@ -12,6 +12,7 @@ import type { ComponentRecord } from './components.js';
 import { BLOCK_KINDS, ELEMENT_KINDS, inputCount, type BlockKind } from './catalog.js';
 import { issue, netParam, resolveParam, unsupported, type ReadContext } from './params.js';
 import { inputLabelCount } from './geometry.js';
+import { cispr16Block } from './cispr16.js';
 
 export interface ControlEnv {
   ctx: ReadContext;
@@ -142,6 +143,8 @@ export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): Ma
       const params = simpleParams(ctx, c, kind);
       return { block: { ...block, inputs: [...used(1), ...reset], ...(Object.keys(params).length > 0 ? { params } : {}) } };
     }
+    case 'CISPR16':
+      return { block: cispr16Block(ctx, c, block) };
     case 'DELAY':
       delayCheck(env, c);
       return { block: { ...block, params: simpleParams(ctx, c, kind) } };

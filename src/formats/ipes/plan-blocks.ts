@@ -13,6 +13,7 @@ import { signalParams, DUTY_RANGE } from './signals.js';
 import { stringArray } from './emit.js';
 import { triangleOfSawtooth } from './sawtooth.js';
 import { pwlPlan, randomPlan } from './plan-data.js';
+import { cispr16Plan } from './cispr16.js';
 
 const DOUBLE_MAX = 1.7976931348623157e308;
 const WAVEFORM_TYP: Record<string, number> = { sine: 402, triangle: 403, rectangle: 404 };
@@ -163,6 +164,9 @@ export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
     case 'LIMIT':
       for (const spec of kind.params) putParam(ctx, plan, spec, p[spec.net]);
       externalInputs(ctx, b, plan, 2);
+      return plan;
+    case 'CISPR16':
+      cispr16Plan(ctx, b, plan);
       return plan;
     case 'COUNTER':
       plan.ins = [plan.ins[0], plan.ins[1]];
