@@ -3,9 +3,10 @@
 // (2A/M)/sin(kπ/M) (→ 2A/(kπ) for large M) as an RMS value in dBµV, with nothing at the missing even
 // harmonic; the spectrum arrives as `receivers`, the maxima and limit margins as measurements under
 // their user-facing names; a record too short for the 200 Hz bandwidth below 150 kHz is flagged;
-// bad parameters fail before the run naming the block and the parameter.
+// bad parameters fail before the run naming the block and the parameter; a cancel during the
+// analysis after the last step stops the run.
 import { expect } from 'chai';
-import { CircuitError, measurement, namedMeasurements, simulateSync } from '../../src/index.js';
+import { CancelledError, CircuitError, RunController, measurement, namedMeasurements, simulate, simulateSync } from '../../src/index.js';
 import type { Netlist, ParamValue } from '../../src/formats/netlist.js';
 
 // N = 32768 analysed samples at dt = 1/(32768 · 500 Hz): 500 Hz bins; the 256 kHz rectangle has
@@ -68,6 +69,24 @@ describe('CISPR16 test receiver block (engine)', () => {
     expect(Object.keys(namedMeasurements(result.measurements)).filter((k) => k.startsWith('CISPR16.1'))).to.deep.equal([
       'CISPR16.1.avg_max', 'CISPR16.1.avg_max_frequency',
     ]);
+  });
+
+  it('stops at a cancel during the analysis after the last step', async () => {
+    // 2^19 steps of 0.1 µs, N = 2^18 analysed samples and 417 frequencies up to 3.9 MHz: seconds of
+    // analysis after the steps, far longer than the wait for the last step below.
+    const netlist = receiver({ minFrequency: 150e3, maxFrequency: 3.9e6, interval: 9e3 });
+    netlist.settings = { tEnd: 2 ** 19 * 1e-7, dt: 1e-7 };
+    const controller = new RunController();
+    const run = simulate(netlist, { controller });
+    const started = Date.now();
+    while (!(controller.progress().step === 2 ** 19 && controller.progress().phase === 'main')) {
+      if (Date.now() - started > 30_000) throw new Error('the run did not reach its last step');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    controller.cancel();
+    const error = await run.then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(CancelledError);
+    expect(controller.progress().phase).to.equal('main');  // 'done' only once the analysis is complete
   });
 
   it('refuses bad parameters before the run, naming the block and the parameter', () => {

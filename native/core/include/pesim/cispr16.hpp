@@ -4,6 +4,7 @@
 // the uniformly sampled record of its input.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,9 @@ struct Cispr16Spectrum {
 };
 
 // Analyses `samples` taken every `dt` seconds (at least 8 samples). Throws pesim::Error
-// (ParameterOutOfRange or AnalysisInvalid, naming `block`) on bad settings.
+// (ParameterOutOfRange or AnalysisInvalid, naming `block`) on bad settings. `poll`, when given, is
+// called before each analysed frequency; it may throw to stop the analysis (a cancelled run).
 Cispr16Spectrum cispr16Receiver(const std::vector<double>& samples, double dt, const Cispr16Settings& settings,
-                                const std::string& block);
+                                const std::string& block, const std::function<void()>& poll = {});
 
 }  // namespace pesim

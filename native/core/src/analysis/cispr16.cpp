@@ -93,7 +93,7 @@ void checkSettings(const Cispr16Settings& s, const std::string& block) {
 }  // namespace
 
 Cispr16Spectrum cispr16Receiver(const std::vector<double>& samples, double dt, const Cispr16Settings& settings,
-                                const std::string& block) {
+                                const std::string& block, const std::function<void()>& poll) {
   checkSettings(settings, block);
   if (samples.size() < 8 || !(dt > 0.0)) {
     throw Error(ErrorCode::AnalysisInvalid, block + ": CISPR16 needs at least 8 recorded samples at a positive step",
@@ -124,6 +124,7 @@ Cispr16Spectrum cispr16Receiver(const std::vector<double>& samples, double dt, c
   for (long k = std::max(1L, start); k <= stop; k += stride) {
     const double frequency = static_cast<double>(k) * f0;
     if (frequency > limit) break;
+    if (poll) poll();
     const bool bandA = frequency < kBandBLower;
     const long span = std::max(1L, static_cast<long>((bandA ? 150.0 : 8e3) / f0));
     for (auto& c : band) c = {0.0, 0.0};

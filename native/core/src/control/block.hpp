@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,8 +56,9 @@ class Block {
   virtual bool probe(SolutionProbe& /*probe*/) const { return false; }
   // False for sinks (SCOPE, GATE) whose evaluate() does nothing: the engine reads their inputs.
   virtual bool evaluates() const { return true; }
-  // Called once after the last step: blocks with a post-run analysis (CISPR16) add it to `result`.
-  virtual void finish(Result& /*result*/) {}
+  // Called once after the last step: blocks with a post-run analysis (CISPR16) add it to `result`,
+  // calling `poll` now and then (it throws pesim::Error Cancelled once the run is cancelled).
+  virtual void finish(Result& /*result*/, const std::function<void()>& /*poll*/) {}
 
  protected:
   double in(const ControlContext& ctx, std::size_t i) const { return ctx.signals[inputs_[i]]; }

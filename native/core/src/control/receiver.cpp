@@ -77,14 +77,14 @@ class TestReceiver : public Block {
     samples_.push_back(in(ctx, 0));
   }
 
-  void finish(Result& result) override {
+  void finish(Result& result, const std::function<void()>& poll) override {
     const std::string& block = name();
     if (samples_.size() < kMinimumSamples || !(dt_ > 0.0)) {
       result.warnings.push_back(block + ": the run recorded " + std::to_string(samples_.size()) +
                                 " samples, the test receiver needs at least 8; no spectrum");
       return;
     }
-    Cispr16Spectrum spectrum = cispr16Receiver(samples_, dt_, settings_, block);
+    Cispr16Spectrum spectrum = cispr16Receiver(samples_, dt_, settings_, block, poll);
     samples_ = {};
     warnAboutRange(result, spectrum);
     addMeasurements(result, spectrum);

@@ -101,8 +101,8 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
   order();
 }
 
-void ControlSystem::finish(Result& result) {
-  for (Block* block : finishing_) block->finish(result);
+void ControlSystem::finish(Result& result, const std::function<void()>& poll) {
+  for (Block* block : finishing_) block->finish(result, poll);
 }
 
 // Kahn's algorithm over "output of A feeds an input of B, and B has direct feedthrough".

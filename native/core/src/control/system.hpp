@@ -56,7 +56,7 @@ class ControlSystem {
     for (Block* block : latching_) block->latch(ctx);
   }
   // After the run: the blocks' post-run analyses into `result` (Block::finish), netlist order.
-  void finish(Result& result);
+  void finish(Result& result, const std::function<void()>& poll);
   const std::vector<GateBinding>& gates() const { return gates_; }
   const std::vector<ScopeChannel>& channels() const { return channels_; }
   std::size_t blockCount() const { return blocks_.size(); }

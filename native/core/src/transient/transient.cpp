@@ -99,12 +99,15 @@ Result Transient::run() {
   Recorder recorder(circuit_.control().channels(), steps, s.dt, s.maxPoints, from, to, control_.sampleStorage);
   recorder.record(0, 0.0, signals_.data());
   runPhase(0.0, s.dt, steps, 1, &recorder);
-  storeProgress(control_, kProgressPhase, 2.0);
 
   Result result;
   recorder.finish(result);
   result.warnings = circuit_.warnings();
-  circuit_.control().finish(result);  // post-run analyses (CISPR16)
+  // Post-run analyses (CISPR16), which may take a while: a cancel still stops the run.
+  circuit_.control().finish(result, [&] {
+    if (loadFlag(control_, kFlagCancel)) throw Error(ErrorCode::Cancelled, "the run was cancelled", "", "", s.tEnd);
+  });
+  storeProgress(control_, kProgressPhase, 2.0);
   stats_.steps = steps;
   stats_.preSteps = preSteps;
   stats_.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
