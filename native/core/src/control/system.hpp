@@ -55,6 +55,10 @@ class ControlSystem {
     for (Block* block : evaluated_) block->evaluate(ctx);
     for (Block* block : latching_) block->latch(ctx);
   }
+  // Appends the blocks' reports on the run (see Block::report) to `warnings`.
+  void report(std::vector<std::string>& warnings) const {
+    for (const auto& block : blocks_) block->report(warnings);
+  }
   const std::vector<GateBinding>& gates() const { return gates_; }
   const std::vector<ScopeChannel>& channels() const { return channels_; }
   std::size_t blockCount() const { return blocks_.size(); }

@@ -108,6 +108,7 @@ Result Transient::run() {
   stats_.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   result.stats = stats_;
   result.warnings = circuit_.warnings();
+  circuit_.control().report(result.warnings);
   if (thermal_ != nullptr) result.losses = thermal_->summaries();
   return result;
 }
