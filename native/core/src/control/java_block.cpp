@@ -1,11 +1,15 @@
 // JAVA: a control block running Java code, GeckoCIRCUITS' Java block (ReglerJavaFunction,
 // JavaBlockVector: `double[] calculateYOUT(double[] xIN, double time, double dt)` called every step,
 // `init()` before the first; yOUT has one entry per output). Parameters: `code` (the method body),
-// `initCode` and `variables` (the class's fields and methods), all optional but `code`. The code
-// is compiled when the netlist is built (errors name the block, section, line and column) and runs
-// in the interpreter of control/java. Printed lines and GeckoCIRCUITS' test flag become warnings.
+// `initCode` and `variables` (the class's fields and methods), optional `codeLine`,
+// `initCodeLine`, `variablesLine` (line of the source file where each starts, for messages) and
+// `observer` (1: the outputs feed nothing, so code that does not compile or fails while running
+// only costs a warning and the block stops). The code is compiled when the netlist is built and
+// runs in the interpreter of control/java. Printed lines and GeckoCIRCUITS' test flag become
+// warnings of the run.
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "control/block.hpp"
 #include "control/java/program.hpp"
@@ -15,58 +19,69 @@ namespace pesim {
 
 namespace {
 
+struct FileLines {
+  double code = 0, initCode = 0, variables = 0;
+  std::string of(const std::string& section, int line) const {
+    double start = section == "code" ? code : section == "static code" ? initCode : variables;
+    return start > 0 ? " (line " + std::to_string(static_cast<long>(start) + line - 1) + " of the file)" : "";
+  }
+};
+
 class JavaBlock : public Block {
  public:
   JavaBlock(std::string name, std::vector<int> inputs, std::vector<int> outputs, const java::BlockCode& code,
-            std::uint64_t seed)
-      : Block(std::move(name), std::move(inputs), std::move(outputs)),
-        program_(compile(this->name(), code, this->inputs().size(), this->outputs().size())) {
-    guarded(0.0, [&] { program_.start(seed ^ std::hash<std::string>{}(this->name())); });
+            FileLines lines, bool observer, std::uint64_t seed)
+      : Block(std::move(name), std::move(inputs), std::move(outputs)), observer_(observer) {
+    try {
+      program_.emplace(code, this->inputs().size(), this->outputs().size());
+    } catch (const java::CodeError& e) {
+      std::string message = this->name() + ": Java " + e.section + " line " + std::to_string(e.line) + ", column " +
+                            std::to_string(e.column) + lines.of(e.section, e.line) + ": " + e.message;
+      if (!observer_) throw Error(ErrorCode::CodeInvalid, message, this->name());
+      stopped_ = message + "; its outputs feed nothing, so the block was left out";
+      return;
+    }
+    guarded(0.0, [&] { program_->start(seed ^ std::hash<std::string>{}(this->name())); });
   }
 
   void evaluate(ControlContext& ctx) override {
+    if (!stopped_.empty()) return;
     if (ctx.initial) {
-      guarded(ctx.t, [&] { write(ctx, program_.outputs()); });
+      guarded(ctx.t, [&] { write(ctx, program_->outputs()); });
       return;
     }
     for (std::size_t i = 0; i < inputs().size(); ++i) scratch_[i] = in(ctx, i);
-    guarded(ctx.t, [&] { write(ctx, program_.calculate(scratch_.data(), ctx.t, ctx.dt)); });
+    guarded(ctx.t, [&] { write(ctx, program_->calculate(scratch_.data(), ctx.t, ctx.dt)); });
   }
 
   void report(std::vector<std::string>& warnings) const override {
-    const java::Exec& s = program_.state();
-    for (const auto& line : s.printed) warnings.push_back(name() + " printed: " + line);
-    if (!s.pendingLine.empty()) warnings.push_back(name() + " printed: " + s.pendingLine);
-    if (s.printedDropped > 0) {
-      warnings.push_back(name() + ": " + std::to_string(s.printedDropped) + " more printed line(s) not kept");
+    if (program_) {
+      const java::Exec& s = program_->state();
+      for (const auto& line : s.printed) warnings.push_back(name() + " printed: " + line);
+      if (!s.pendingLine.empty()) warnings.push_back(name() + " printed: " + s.pendingLine);
+      if (s.printedDropped > 0) {
+        warnings.push_back(name() + ": " + std::to_string(s.printedDropped) + " more printed line(s) not kept");
+      }
+      if (s.testPassed) {
+        warnings.push_back(name() + ": the code reported its check passed (gecko.GeckoSim._testSuccessful) at t = " +
+                           std::to_string(s.testPassedAt) + " s");
+      }
     }
-    if (s.testPassed) {
-      warnings.push_back(name() + ": the code reported its check passed (gecko.GeckoSim._testSuccessful) at t = " +
-                         std::to_string(s.testPassedAt) + " s");
-    }
+    if (!stopped_.empty()) warnings.push_back(stopped_);
   }
 
  private:
-  static java::Program compile(const std::string& name, const java::BlockCode& code, std::size_t inputs, std::size_t outputs) {
-    try {
-      return java::Program(code, inputs, outputs);
-    } catch (const java::CodeError& e) {
-      throw Error(ErrorCode::CodeInvalid,
-                  name + ": Java " + e.section + " line " + std::to_string(e.line) + ", column " + std::to_string(e.column) +
-                      ": " + e.message,
-                  name);
-    }
-  }
-
-  // Runs `body`, turning an exception of the code into an engine error at time t.
+  // Runs `body`, turning an exception of the code into an engine error at time t (a warning and
+  // a stopped block for an observer).
   template <class Body>
   void guarded(double t, Body body) {
     try {
       body();
     } catch (const java::CodeFailure& f) {
       std::string where = f.line > 0 ? " (line " + std::to_string(f.line) + ")" : "";
-      throw Error(ErrorCode::CodeFailed, name() + ": the Java code failed at t = " + std::to_string(t) + " s" + where + ": " + f.message,
-                  name(), {}, t);
+      std::string message = name() + ": the Java code failed at t = " + std::to_string(t) + " s" + where + ": " + f.message;
+      if (!observer_) throw Error(ErrorCode::CodeFailed, message, name(), {}, t);
+      stopped_ = message + "; its outputs feed nothing, so the block stopped there";
     }
   }
 
@@ -81,7 +96,9 @@ class JavaBlock : public Block {
     }
   }
 
-  java::Program program_;
+  bool observer_;
+  std::optional<java::Program> program_;
+  std::string stopped_;  // why the block no longer runs (observers only)
   std::vector<double> scratch_ = std::vector<double>(inputs().size());
 };
 
@@ -91,7 +108,9 @@ BlockPtr makeCodeBlock(const std::string& type, const std::string& name, const P
                        std::vector<int> inputs, std::vector<int> outputs, std::uint64_t seed) {
   if (type != "JAVA") return nullptr;
   java::BlockCode code{params.text("code"), params.text("initCode", ""), params.text("variables", "")};
-  return std::make_unique<JavaBlock>(name, std::move(inputs), std::move(outputs), code, seed);
+  FileLines lines{params.number("codeLine", 0), params.number("initCodeLine", 0), params.number("variablesLine", 0)};
+  bool observer = params.number("observer", 0) != 0;
+  return std::make_unique<JavaBlock>(name, std::move(inputs), std::move(outputs), code, lines, observer, seed);
 }
 
 }  // namespace pesim

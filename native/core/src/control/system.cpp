@@ -73,7 +73,7 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
     }
     bool takesInputs = spec.type != "SIGNAL" && spec.type != "CONST" && spec.type != "TIME" &&
                        spec.type != "VOLT" && spec.type != "AMP" && spec.type != "PWL" && spec.type != "RANDOM" &&
-                       spec.type != "TEMP" && spec.type != "FLOW" && spec.type != "LOSS";
+                       spec.type != "TEMP" && spec.type != "FLOW" && spec.type != "LOSS" && spec.type != "MACHINE";
     if (!takesInputs && !spec.inputs.empty()) {
       throw Error(ErrorCode::NetlistInvalid, spec.name + ": a " + spec.type + " block takes no inputs", spec.name);
     }
