@@ -2,8 +2,8 @@
 // The block's code lives in its record as tagged sections (`<sourceCode>` = the body of
 // calculateYOUT, `<staticCode>` = init(), `<staticVariables>` = the class's fields and methods,
 // `<importCode>`), each line as typed; the compiled `<classBytes>` are not used. The netlist block
-// `JAVA` carries the sections as `code`, `initCode` and `variables`, plus the file line where each
-// starts (`codeLine`, ...) so that the engine's compile errors can name the line of the file.
+// `JAVA` carries the non-empty sections as `code`, `initCode` and `variables`; the engine's
+// messages count lines within each section, as GeckoCIRCUITS' code window does.
 // A block whose outputs feed nothing gets `observer: 1`: it runs, but code the engine cannot
 // compile or that fails while running only costs a warning. Matrix blocks (JavaBlockMatrix,
 // `useMatrix true`: vector-valued terminals) are refused.
@@ -20,14 +20,14 @@ const SECTIONS = [
   { tag: 'staticVariables', param: 'variables' },
 ] as const;
 
-/** Text of the `<tag>` … `<\tag>` section of a record and the file line of its first line. */
-function section(c: ComponentRecord, tag: string): { text: string; line: number } | undefined {
+/** Text of the `<tag>` … `<\tag>` section of a record. */
+function section(c: ComponentRecord, tag: string): string | undefined {
   const lines = c.raw.lines;
   const open = lines.findIndex((l) => l.trim() === `<${tag}>`);
   if (open < 0) return undefined;
   const close = lines.findIndex((l, i) => i > open && l.trim() === `<\\${tag}>`);
   if (close < 0) return undefined;
-  return { text: lines.slice(open + 1, close).join('\n'), line: c.raw.line + open + 1 };
+  return lines.slice(open + 1, close).join('\n');
 }
 
 /** Reader: the JAVA block of a Java block record, or undefined when it is refused. */
@@ -38,10 +38,8 @@ export function mapJavaBlock(env: ControlEnv, index: number, c: ComponentRecord,
   }
   const params: Record<string, string | number> = {};
   for (const { tag, param } of SECTIONS) {
-    const s = section(c, tag);
-    if (!s) continue;
-    params[param] = s.text;
-    params[`${param}Line`] = s.line;
+    const text = section(c, tag);
+    if (text !== undefined && (param === 'code' || text.trim() !== '')) params[param] = text;
   }
   if (params.code === undefined) {
     unsupported(env.ctx, c, 'Java block without a <sourceCode> section');

@@ -1,9 +1,8 @@
 // JAVA: a control block running Java code, GeckoCIRCUITS' Java block (ReglerJavaFunction,
 // JavaBlockVector: `double[] calculateYOUT(double[] xIN, double time, double dt)` called every step,
 // `init()` before the first; yOUT has one entry per output). Parameters: `code` (the method body),
-// `initCode` and `variables` (the class's fields and methods), optional `codeLine`,
-// `initCodeLine`, `variablesLine` (line of the source file where each starts, for messages) and
-// `observer` (1: the outputs feed nothing, so code that does not compile or fails while running
+// `initCode` and `variables` (the class's fields and methods; messages count lines within each, as
+// GeckoCIRCUITS' code window does), and `observer` (1: the outputs feed nothing, so code that does not compile or fails while running
 // only costs a warning and the block stops). The code is compiled when the netlist is built and
 // runs in the interpreter of control/java. Printed lines and GeckoCIRCUITS' test flag become
 // warnings of the run.
@@ -19,24 +18,16 @@ namespace pesim {
 
 namespace {
 
-struct FileLines {
-  double code = 0, initCode = 0, variables = 0;
-  std::string of(const std::string& section, int line) const {
-    double start = section == "code" ? code : section == "static code" ? initCode : variables;
-    return start > 0 ? " (line " + std::to_string(static_cast<long>(start) + line - 1) + " of the file)" : "";
-  }
-};
-
 class JavaBlock : public Block {
  public:
   JavaBlock(std::string name, std::vector<int> inputs, std::vector<int> outputs, const java::BlockCode& code,
-            FileLines lines, bool observer, std::uint64_t seed)
+            bool observer, std::uint64_t seed)
       : Block(std::move(name), std::move(inputs), std::move(outputs)), observer_(observer) {
     try {
       program_.emplace(code, this->inputs().size(), this->outputs().size());
     } catch (const java::CodeError& e) {
       std::string message = this->name() + ": Java " + e.section + " line " + std::to_string(e.line) + ", column " +
-                            std::to_string(e.column) + lines.of(e.section, e.line) + ": " + e.message;
+                            std::to_string(e.column) + ": " + e.message;
       if (!observer_) throw Error(ErrorCode::CodeInvalid, message, this->name());
       stopped_ = message + "; its outputs feed nothing, so the block was left out";
       return;
@@ -108,9 +99,8 @@ BlockPtr makeCodeBlock(const std::string& type, const std::string& name, const P
                        std::vector<int> inputs, std::vector<int> outputs, std::uint64_t seed) {
   if (type != "JAVA") return nullptr;
   java::BlockCode code{params.text("code"), params.text("initCode", ""), params.text("variables", "")};
-  FileLines lines{params.number("codeLine", 0), params.number("initCodeLine", 0), params.number("variablesLine", 0)};
   bool observer = params.number("observer", 0) != 0;
-  return std::make_unique<JavaBlock>(name, std::move(inputs), std::move(outputs), code, lines, observer, seed);
+  return std::make_unique<JavaBlock>(name, std::move(inputs), std::move(outputs), code, observer, seed);
 }
 
 }  // namespace pesim
