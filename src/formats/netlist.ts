@@ -62,7 +62,7 @@ export type BlockType =
   | 'ABS' | 'SIGN' | 'SQRT' | 'SQR' | 'EXP' | 'LN' | 'SIN' | 'COS' | 'ATAN' | 'ROUND' | 'MIN' | 'MAX'
   | 'GATE' | 'VOLT' | 'AMP' | 'SCOPE'
   | 'COUNTER' | 'SAMPLEHOLD' | 'PD' | 'PWL' | 'RANDOM'
-  | 'THYRISTOR_CONTROL' | 'ABCDQ' | 'DQABC' | 'SPARSEMATRIX'
+  | 'THYRISTOR_CONTROL' | 'ABCDQ' | 'DQABC' | 'SPARSEMATRIX' | 'JAVA' | 'MACHINE'
   | 'CISPR16'
   | ThermalBlockType;
 
@@ -71,7 +71,7 @@ export const BLOCK_TYPES: readonly BlockType[] = [
   'EQ', 'NE', 'NOT', 'AND', 'OR', 'XOR', 'DELAY', 'INT', 'TIME', 'ABS', 'SIGN', 'SQRT', 'SQR', 'EXP', 'LN',
   'SIN', 'COS', 'ATAN', 'ROUND', 'MIN', 'MAX', 'GATE', 'VOLT', 'AMP', 'SCOPE',
   'COUNTER', 'SAMPLEHOLD', 'PD', 'PWL', 'RANDOM',
-  'THYRISTOR_CONTROL', 'ABCDQ', 'DQABC', 'SPARSEMATRIX',
+  'THYRISTOR_CONTROL', 'ABCDQ', 'DQABC', 'SPARSEMATRIX', 'JAVA', 'MACHINE',
   'CISPR16',
   ...THERMAL_BLOCK_TYPES,
 ];
@@ -381,6 +381,7 @@ export function resolveNetlistSharing(netlist: Netlist, overrides: ParameterOver
   return copy;
 }
 
+/** `"$name"`: the whole string is one name (so text parameters such as a JAVA block's code are not). */
 function isReference(value: ParamValue): value is string {
-  return typeof value === 'string' && value.startsWith('$') && value.length > 1;
+  return typeof value === 'string' && /^\$[A-Za-z_][\w.]*$/.test(value);
 }

@@ -20,6 +20,8 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::Cancelled: return "CANCELLED";
     case ErrorCode::AnalysisInvalid: return "ANALYSIS_INVALID";
     case ErrorCode::EncodeInvalid: return "ENCODE_INVALID";
+    case ErrorCode::CodeInvalid: return "CODE_INVALID";
+    case ErrorCode::CodeFailed: return "CODE_FAILED";
   }
   return "ENGINE_ERROR";
 }

@@ -166,7 +166,7 @@ export const BLOCK_KINDS: Record<number, BlockKind> = {
 
 /** Control blocks that only display or export data: dropped with a warning (if no output is used). */
 export const DISPLAY_ONLY_BLOCKS: Record<number, string> = {
-  22: 'ToEXTERNAL', 62: 'motor viewer', 75: 'data export', 86: 'control debug',
+  22: 'ToEXTERNAL', 75: 'data export', 86: 'control debug',
   63: 'space-vector diagram',
 };
 

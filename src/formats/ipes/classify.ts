@@ -12,6 +12,7 @@ import { BLOCK_KINDS, ELEMENT_KINDS, UNSUPPORTED_BLOCK_NAMES, UNSUPPORTED_ELEMEN
 import { specialTerminals } from './footprints.js';
 import { componentTerminals, type PlacedComponent } from './geometry.js';
 import { isObserverBlock } from './observers.js';
+import { MACHINE_METER_TYP } from './machine-meter.js';
 import { unsupported, type ReadContext } from './params.js';
 import { thermalTerminals, unsupportedThermal } from './thermal.js';
 import { isThermalMeter, thermalMeterTerminals } from './thermal-blocks.js';
@@ -29,6 +30,8 @@ export type Status = 'active' | 'inactive' | 'unsupported' | 'display';
 export interface Classified {
   status: Status[];
   placed: Array<PlacedComponent | undefined>;
+  /** Java blocks whose outputs feed nothing (set by observers.ts). */
+  observers: Set<number>;
 }
 
 function statusOf(ctx: ReadContext, c: ComponentRecord): Status {
@@ -72,6 +75,7 @@ function statusOf(ctx: ReadContext, c: ComponentRecord): Status {
     return 'inactive';
   }
   if (c.block === 'c' && isObserverBlock(c.typ)) return 'display';
+  if (c.block === 'c' && c.typ === MACHINE_METER_TYP) return 'active';
   if (!known) {
     const what = c.block === 'e' ? UNSUPPORTED_ELEMENT_NAMES[c.typ] : EXTERNAL_BLOCKS[c.typ] ?? UNSUPPORTED_BLOCK_NAMES[c.typ];
     unsupported(ctx, c, what ?? `unknown ${c.block === 'e' ? 'power-circuit' : 'control'} type`);
@@ -92,5 +96,5 @@ export function classify(ctx: ReadContext, records: ComponentRecord[]): Classifi
     const geometry = c.block === 'eTH' ? thermalTerminals(c) : isThermalMeter(c) ? thermalMeterTerminals(c) : specialTerminals(c) ?? componentTerminals(c);
     return geometry ? { geometry, shorted: status[i] === 'inactive' } : undefined;
   });
-  return { status, placed };
+  return { status, placed, observers: new Set() };
 }

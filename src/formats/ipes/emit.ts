@@ -44,6 +44,8 @@ export interface ComponentText {
   losses?: boolean;
   /** Hash and path of the embedded loss file (detailed loss model, verlustTyp 2). */
   lossFile?: { hash: number; path: string };
+  /** Lines written after the named lines (a Java block's `<detail>` with its code). */
+  extra?: string[];
 }
 
 const TAGS = { e: 'ElementLK', c: 'ElementCONTROL', eTH: 'ElementTHERM' } as const;
@@ -91,6 +93,7 @@ export class IpesWriter {
       out.push('<Verluste>', `datnamGemesseneVerluste ${file ? file.path : 'not_defined'}`, `lossFileHashValue ${file ? file.hash : 0}`,
         `verlustTyp ${file ? 2 : 1}`, '<\\Verluste>');
     }
+    if (c.extra) out.push(...c.extra);
     out.push('dxTxt 1.0', 'dyTxt -1.0', '', `<\\${tag}>`);
   }
 

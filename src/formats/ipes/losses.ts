@@ -71,8 +71,10 @@ function locate(c: ComponentRecord, sources: LossSources): Located {
 }
 
 /**
- * Loss parameters of a semiconductor. `needed`: a Pv element or LOSS block uses its losses; a
- * detailed model whose file is missing is then an error naming the file, otherwise a warning.
+ * Loss parameters of a semiconductor. `needed`: a Pv element or LOSS block uses its losses. A
+ * detailed model whose file is missing falls back to the simple model GeckoCIRCUITS saves beside
+ * it in `<Verluste>` (the electrical solution does not depend on losses), with a warning naming
+ * the file.
  */
 export function lossParams(ctx: ReadContext, c: ComponentRecord, sources: LossSources, needed: boolean): Record<string, ParamValue> {
   const params: Record<string, ParamValue> = {};
@@ -84,8 +86,9 @@ export function lossParams(ctx: ReadContext, c: ComponentRecord, sources: LossSo
   const found = locate(c, sources);
   if (!found.bytes) {
     const text = `detailed loss model (verlustTyp 2): loss file ${found.tried}`;
-    if (needed) issue(ctx, c, text);
-    else ctx.warnings.push(`${c.name}: ${text}; ignored because no Pv element or FLOW block uses its losses`);
+    ctx.warnings.push(needed
+      ? `${c.name}: ${text}; its losses use the simple model saved with it (kON, kOFF, uSWnorm and the on-state parameters), so losses and junction temperatures are estimates: put the loss file beside the .ipes file for the measured curves`
+      : `${c.name}: ${text}; ignored because no Pv element or FLOW block uses its losses`);
     return params;
   }
   const key = keyFor(sources, found.path, found.identity);

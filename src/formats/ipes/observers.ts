@@ -1,9 +1,10 @@
 // Blocks that only observe the circuit: display/export blocks (ToEXTERNAL, data export, motor
 // viewer, control debug, the U-Z-I diagram `ReglerU_ZI`: a window drawing its four inputs as
-// vectors, no outputs) and Java blocks (GeckoCIRCUITS `ReglerJavaFunction`), which in example
-// files mostly check results or write files. One whose outputs feed nothing cannot change the
-// simulation: it is dropped with a warning (a Java block's code is not executed, so whatever it
-// would have done is not reproduced). One whose outputs are used is refused, naming what it feeds.
+// vectors, no outputs), and Java blocks (GeckoCIRCUITS `ReglerJavaFunction`) whose outputs feed
+// nothing, which in example files check results, print or write files. A display block whose
+// outputs feed nothing cannot change the simulation: it is dropped with a warning; one whose output
+// is used is refused, naming what it feeds. Java blocks are simulated either way (java-blocks.ts);
+// one whose outputs feed nothing is an observer (`cls.observers`): its failures are warnings.
 // "Used" = an output's node reaches an input of another simulated or unsupported component, another
 // block's output, or a label that a signal-controlled source (U, I) reads.
 import { DISPLAY_ONLY_BLOCKS } from './catalog.js';
@@ -62,17 +63,15 @@ export function dropUnusedObservers(ctx: ReadContext, records: ComponentRecord[]
   }
   for (const [i, users] of fed) {
     const c = records[i];
-    const java = c.typ === JAVA_BLOCK_TYP;
-    if (dropped.has(i)) {
-      ctx.warnings.push(java
-        ? `${c.name}: Java block ignored: none of its outputs is used; its Java code is not executed, so what it would do (checks, file exports, console output) is not reproduced`
-        : `${c.name}: ${DISPLAY_BLOCKS[c.typ]} block ignored (it does not affect the simulation)`);
+    if (c.typ === JAVA_BLOCK_TYP) {
+      cls.status[i] = 'active';
+      if (dropped.has(i)) cls.observers.add(i);
+    } else if (dropped.has(i)) {
+      ctx.warnings.push(`${c.name}: ${DISPLAY_BLOCKS[c.typ]} block ignored (it does not affect the simulation)`);
       cls.status[i] = 'inactive';
     } else {
       const names = users.map((u) => records[u].name).join(', ');
-      unsupported(ctx, c, java
-        ? `Java block whose outputs feed ${names}; Java code is not executed`
-        : `${DISPLAY_BLOCKS[c.typ]} block whose output feeds ${names}`);
+      unsupported(ctx, c, `${DISPLAY_BLOCKS[c.typ]} block whose output feeds ${names}`);
       cls.status[i] = 'unsupported';
     }
   }

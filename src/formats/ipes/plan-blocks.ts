@@ -13,6 +13,9 @@ import { signalParams, DUTY_RANGE } from './signals.js';
 import { stringArray } from './emit.js';
 import { triangleOfSawtooth } from './sawtooth.js';
 import { pwlPlan, randomPlan } from './plan-data.js';
+import { javaPlan } from './java-blocks.js';
+import { machinePlan, MACHINE_METER_TYP } from './machine-meter.js';
+import { JAVA_BLOCK_TYP } from './footprints.js';
 import { cispr16Plan } from './cispr16.js';
 
 const DOUBLE_MAX = 1.7976931348623157e308;
@@ -109,6 +112,20 @@ function blockTyp(ctx: PlanContext, b: ControlBlock, plan: { inputs: string[] })
 }
 
 export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
+  if (b.type === 'JAVA') {
+    const java = newPlan(b.name, 'c', JAVA_BLOCK_TYP);
+    java.ins = [...(b.inputs ?? [])];
+    java.outs = [...(b.outputs ?? [])];
+    java.baseInputs = java.ins.length;
+    javaPlan(ctx, b, java);
+    return java;
+  }
+  if (b.type === 'MACHINE') {
+    const meter = newPlan(b.name, 'c', MACHINE_METER_TYP);
+    meter.outs = [...(b.outputs ?? [])];
+    machinePlan(ctx, b, meter);
+    return meter;
+  }
   const kept = ctx.layout?.components[b.name];
   const expanded = kept?.block === 'c' && kept.typ === 4 && !!kept.extra?.values && b.type !== 'SIGNAL';
   const io = { inputs: b.inputs ?? [] };

@@ -34,6 +34,8 @@ export interface Plan {
   files?: string[];
   /** Key of the netlist's loss model written as the element's loss file (verlustTyp 2). */
   lossModel?: string;
+  /** Lines written at the end of the component (a Java block's code sections). */
+  extra?: string[];
 }
 
 export interface PlanContext {

@@ -18,6 +18,9 @@ import { dropUnusedObservers } from './observers.js';
 import { nameNodes } from './naming.js';
 import { mapElement, type ElementEnv } from './elements.js';
 import { mapBlock, type ControlEnv, type PendingBlock } from './controls.js';
+import { JAVA_BLOCK_TYP } from './footprints.js';
+import { mapJavaBlock } from './java-blocks.js';
+import { mapMachineMeter, MACHINE_METER_TYP } from './machine-meter.js';
 import { mapSignal, resolvePending } from './signals.js';
 import type { ReadContext } from './params.js';
 import { readFileManager, type CompanionReader } from './datafiles.js';
@@ -226,6 +229,23 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
     }
     if (isThermalMeter(r)) {
       const meter = mapThermalMeter(meters, i, r);
+      if (meter) {
+        slots.push({ index: i, blocks: [meter] });
+        layout.components[r.name] = layoutComponent(r);
+      }
+      return;
+    }
+    if (r.typ === JAVA_BLOCK_TYP) {
+      const geometry = cls.placed[i]!.geometry;
+      const java = mapJavaBlock(controlEnv, i, r, geometry.ins.length, geometry.outs.length, cls.observers.has(i));
+      if (java) {
+        slots.push({ index: i, blocks: [java] });
+        layout.components[r.name] = layoutComponent(r);
+      }
+      return;
+    }
+    if (r.typ === MACHINE_METER_TYP) {
+      const meter = mapMachineMeter(controlEnv, i, r);
       if (meter) {
         slots.push({ index: i, blocks: [meter] });
         layout.components[r.name] = layoutComponent(r);

@@ -156,6 +156,7 @@ function render(netlist: Netlist, layout: IpesLayout | undefined, allPlans: Plan
       named: p.named,
       losses: p.losses,
       lossFile: p.lossModel ? { hash: lossFileHash(p.lossModel), path: `${p.lossModel}.scl` } : undefined,
+      extra: p.extra,
     };
     w.component(text);
     width = Math.max(width, pos.x + 10);

@@ -24,6 +24,8 @@ enum class ErrorCode {
   Cancelled,             // the run was cancelled through its control buffer
   AnalysisInvalid,       // signal-analysis input out of its domain (empty, non-finite, bad rate, ...)
   EncodeInvalid,         // result-file encoder input out of its domain (column count, codec, ...)
+  CodeInvalid,           // the code of a JAVA block does not compile (section, line and column named)
+  CodeFailed,            // the code of a JAVA block threw during the run (index out of bounds, / by zero, NaN output)
 };
 
 // The code as the string JavaScript sees in `error.code`.

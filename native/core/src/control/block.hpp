@@ -56,6 +56,8 @@ class Block {
   virtual bool probe(SolutionProbe& /*probe*/) const { return false; }
   // False for sinks (SCOPE, GATE) whose evaluate() does nothing: the engine reads their inputs.
   virtual bool evaluates() const { return true; }
+  // Adds what the block has to say about the run (printed lines of code blocks) to `warnings`.
+  virtual void report(std::vector<std::string>& /*warnings*/) const {}
   // Called once after the last step: blocks with a post-run analysis (CISPR16) add it to `result`,
   // calling `poll` now and then (it throws pesim::Error Cancelled once the run is cancelled).
   virtual void finish(Result& /*result*/, const std::function<void()>& /*poll*/) {}
@@ -94,6 +96,9 @@ BlockPtr makeRecordedBlock(const std::string& type, const std::string& name, con
                            std::vector<int> outputs, std::uint64_t seed);
 BlockPtr makeMeterBlock(const std::string& type, const std::string& name, const Params& params,
                         std::vector<int> outputs, const CircuitLookup& circuit);
+// JAVA (control/java_block.cpp): GeckoCIRCUITS Java blocks; `seed` seeds Math.random().
+BlockPtr makeCodeBlock(const std::string& type, const std::string& name, const Params& params,
+                       std::vector<int> inputs, std::vector<int> outputs, std::uint64_t seed);
 BlockPtr makeReceiverBlock(const std::string& type, const std::string& name, const Params& params,
                            std::vector<int> inputs, std::vector<int> outputs);
 BlockPtr makeThermalBlock(const std::string& type, const std::string& name, const Params& params,

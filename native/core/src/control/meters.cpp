@@ -1,7 +1,12 @@
-// Meters: VOLT (potential difference between two nodes, or across an element) and AMP (current
-// through an element, first terminal to second). They read the circuit solution of the step.
+// Meters: VOLT (potential difference between two nodes, or across an element), AMP (current
+// through an element, first terminal to second) and MACHINE (a quantity of a PMSM: GeckoCIRCUITS'
+// motor viewer ReglerVIEWMOT reading AbstractMotor's isa, isb, isc, omega, n, theta, Tel). They
+// read the circuit solution, or the machine's state, of the step.
+#include <cmath>
+
 #include "control/block.hpp"
 #include "elements/element.hpp"
+#include "elements/pmsm.hpp"
 #include "pesim/errors.hpp"
 
 namespace pesim {
@@ -47,6 +52,50 @@ class ElementMeter : public Block {
   bool current_;
 };
 
+// GeckoCIRCUITS AbstractMotor: omega and theta are mechanical (rad/s, rad), n = 60·omega/2π
+// (rpm), Tel the electric torque (N·m).
+class MachineMeter : public Block {
+ public:
+  enum class Quantity { Ia, Ib, Ic, Omega, Rpm, Theta, Torque };
+  MachineMeter(std::string name, std::vector<int> outputs, const Pmsm& machine, Quantity q)
+      : Block(std::move(name), {}, std::move(outputs)), machine_(machine), q_(q) {}
+  bool feedthrough() const override { return false; }
+  void evaluate(ControlContext& ctx) override {
+    double v = 0.0;
+    switch (q_) {
+      case Quantity::Ia: v = machine_.phaseCurrent(0); break;
+      case Quantity::Ib: v = machine_.phaseCurrent(1); break;
+      case Quantity::Ic: v = machine_.phaseCurrent(2); break;
+      case Quantity::Omega: v = machine_.speed(); break;
+      case Quantity::Rpm: v = machine_.speed() * 60.0 / (2.0 * M_PI); break;
+      case Quantity::Theta: v = machine_.rotorAngle(); break;
+      case Quantity::Torque: v = machine_.electricTorque(); break;
+    }
+    out(ctx, v);
+  }
+
+ private:
+  const Pmsm& machine_;
+  Quantity q_;
+};
+
+BlockPtr machineMeter(const std::string& name, const Params& p, std::vector<int> outputs, const CircuitLookup& circuit) {
+  std::string element = p.text("element");
+  const auto* machine = dynamic_cast<const Pmsm*>(circuit.element(element));
+  if (machine == nullptr) {
+    throw Error(ErrorCode::UnknownReference, name + ": measured machine '" + element + "' is not a PMSM of the circuit", name);
+  }
+  static const struct { const char* key; MachineMeter::Quantity q; } kQuantities[] = {
+      {"isa", MachineMeter::Quantity::Ia}, {"isb", MachineMeter::Quantity::Ib}, {"isc", MachineMeter::Quantity::Ic},
+      {"omega", MachineMeter::Quantity::Omega}, {"n", MachineMeter::Quantity::Rpm},
+      {"theta", MachineMeter::Quantity::Theta}, {"Tel", MachineMeter::Quantity::Torque}};
+  std::string quantity = p.text("quantity");
+  for (const auto& k : kQuantities) {
+    if (quantity == k.key) return std::make_unique<MachineMeter>(name, std::move(outputs), *machine, k.q);
+  }
+  p.outOfRange("quantity", "one of isa, isb, isc, omega, n, theta, Tel");
+}
+
 const Element& lookupElement(const std::string& block, const Params& p, const CircuitLookup& circuit) {
   std::string name = p.text("element");
   const Element* element = circuit.element(name);
@@ -66,6 +115,7 @@ BlockPtr makeMeterBlock(const std::string& type, const std::string& name, const 
   if (type == "AMP") {
     return std::make_unique<ElementMeter>(name, std::move(outputs), lookupElement(name, p, circuit), true);
   }
+  if (type == "MACHINE") return machineMeter(name, p, std::move(outputs), circuit);
   if (type != "VOLT") return nullptr;
   if (p.has("nodes")) {
     std::vector<std::string> nodes = p.names("nodes");

@@ -40,6 +40,7 @@ namespace {
 std::size_t expectedOutputs(const BlockSpec& spec) {
   int multi = multiOutputCount(spec.type, Params(spec.name, spec.params));
   if (multi >= 0) return static_cast<std::size_t>(multi);
+  if (spec.type == "JAVA") return spec.outputs.size();  // as many as the code's yOUT entries
   return spec.type == "GATE" || spec.type == "SCOPE" || spec.type == "CISPR16" ? 0 : 1;
 }
 
@@ -55,6 +56,7 @@ BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<i
   if (auto block = makeMultiOutputBlock(spec.type, spec.name, p, inputs, outputs)) return block;
   if (auto block = makeThermalBlock(spec.type, spec.name, p, outputs, circuit)) return block;
   if (auto block = makeReceiverBlock(spec.type, spec.name, p, inputs, outputs)) return block;
+  if (auto block = makeCodeBlock(spec.type, spec.name, p, std::move(inputs), std::move(outputs), seed)) return block;
   throw Error(ErrorCode::UnknownElementType, spec.name + ": unknown control block type '" + spec.type + "'", spec.name);
 }
 
@@ -72,7 +74,7 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
     }
     bool takesInputs = spec.type != "SIGNAL" && spec.type != "CONST" && spec.type != "TIME" &&
                        spec.type != "VOLT" && spec.type != "AMP" && spec.type != "PWL" && spec.type != "RANDOM" &&
-                       spec.type != "TEMP" && spec.type != "FLOW" && spec.type != "LOSS";
+                       spec.type != "TEMP" && spec.type != "FLOW" && spec.type != "LOSS" && spec.type != "MACHINE";
     if (!takesInputs && !spec.inputs.empty()) {
       throw Error(ErrorCode::NetlistInvalid, spec.name + ": a " + spec.type + " block takes no inputs", spec.name);
     }

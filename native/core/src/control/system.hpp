@@ -55,6 +55,10 @@ class ControlSystem {
     for (Block* block : evaluated_) block->evaluate(ctx);
     for (Block* block : latching_) block->latch(ctx);
   }
+  // Appends the blocks' reports on the run (see Block::report) to `warnings`.
+  void report(std::vector<std::string>& warnings) const {
+    for (const auto& block : blocks_) block->report(warnings);
+  }
   // After the run: the blocks' post-run analyses into `result` (Block::finish), netlist order.
   void finish(Result& result, const std::function<void()>& poll);
   const std::vector<GateBinding>& gates() const { return gates_; }

@@ -27,19 +27,29 @@ LossTable::LossTable(const std::vector<LossCurve>& curves, bool perVolt, const s
     if (c.y.size() != c.i.size()) {
       invalid(owner, at, "has " + std::to_string(c.i.size()) + " currents but " + std::to_string(c.y.size()) + " values");
     }
-    for (std::size_t j = 1; j < c.i.size(); ++j) {
-      if (!(c.i[j] > c.i[j - 1])) invalid(owner, at + ".i[" + std::to_string(j) + "]", "must be greater than the previous current");
-    }
+    // Equal consecutive currents are a step of the curve: measured on-state curves in
+    // GeckoCIRCUITS loss files start (0 A, 0 V), (0 A, threshold). The table keeps the last
+    // point of each step, the value for currents above it (at the step itself v·i or E is 0 anyway
+    // for the usual step at 0 A).
     if (perVolt && !(c.uRef > 0.0)) invalid(owner, at + ".uRef", "must be a reference voltage greater than 0");
-    std::vector<double> values = c.y;
-    if (perVolt) {
-      for (double& v : values) v /= c.uRef;
+    std::vector<double> currents, values;
+    for (std::size_t j = 0; j < c.i.size(); ++j) {
+      if (!std::isfinite(c.i[j]) || !std::isfinite(c.y[j])) invalid(owner, at + ".i[" + std::to_string(j) + "]", "must be a finite point");
+      if (j > 0 && c.i[j] < c.i[j - 1]) invalid(owner, at + ".i[" + std::to_string(j) + "]", "must not be less than the previous current");
+      double v = perVolt ? c.y[j] / c.uRef : c.y[j];
+      if (!currents.empty() && c.i[j] == currents.back()) {
+        values.back() = v;
+      } else {
+        currents.push_back(c.i[j]);
+        values.push_back(v);
+      }
     }
-    for (double i : c.i) {
+    if (currents.size() < 2) invalid(owner, at + ".i", "needs at least two different currents");
+    for (double i : currents) {
       if (i < 0.0) nonNegativeCurrents_ = false;
     }
     temperatures_.push_back(c.T);
-    currents_.push_back(c.i);
+    currents_.push_back(std::move(currents));
     values_.push_back(std::move(values));
   }
 }

@@ -103,6 +103,7 @@ Result Transient::run() {
   Result result;
   recorder.finish(result);
   result.warnings = circuit_.warnings();
+  circuit_.control().report(result.warnings);
   // Post-run analyses (CISPR16), which may take a while: a cancel still stops the run.
   circuit_.control().finish(result, [&] {
     if (loadFlag(control_, kFlagCancel)) throw Error(ErrorCode::Cancelled, "the run was cancelled", "", "", s.tEnd);

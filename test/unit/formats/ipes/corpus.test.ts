@@ -10,7 +10,7 @@ import { NetlistError } from '../../../../src/formats/errors.js';
 import { readIpes } from '../../../../src/formats/ipes/index.js';
 import { corpusFixture } from './helpers.js';
 
-const MIN_SIMULATING = 37;
+const MIN_SIMULATING = 41;
 const STEP_CAP = process.env.PESIM_CORPUS_FULL === '1' ? Infinity : 250_000;
 
 type Outcome =

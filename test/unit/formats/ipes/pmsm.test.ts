@@ -6,13 +6,17 @@ import type { Netlist } from '../../../../src/formats/netlist.js';
 import { corpusFixture, netlistError } from './helpers.js';
 
 describe('.ipes PMSM (typ 15)', () => {
-  it('033: the machine is no longer refused (only the Java blocks are)', () => {
-    const error = netlistError(() => readIpes(corpusFixture('033_indirect_matrix_java_with_PMSM_control.ipes')));
-    expect(error.message).to.not.include('PMSM');
-    expect(error.message).to.include('JAVA');
+  it('033: the machine, its motor viewers (MACHINE meters) and the Java modulators are read', () => {
+    const n = readIpes(corpusFixture('033_indirect_matrix_java_with_PMSM_control.ipes')).netlist;
+    expect(n.elements.find((e) => e.name === 'PMSM.2')?.type).to.equal('PMSM');
+    const viewers = (n.blocks ?? []).filter((b) => b.type === 'MACHINE');
+    expect(viewers.map((b) => b.params?.quantity).sort()).to.deep.equal(['isa', 'isb', 'isc', 'n', 'theta']);
+    expect(viewers.every((b) => b.params?.element === 'PMSM.2')).to.equal(true);
+    expect((n.blocks ?? []).filter((b) => b.type === 'JAVA').map((b) => b.outputs?.length)).to.deep.equal([9, 2]);
   });
 
-  it('read → write → read keeps the machine, its terminals and its torque signal', () => {
+
+  it('read → write → read keeps the machine, its terminals, its torque signal and a motor viewer', () => {
     const n: Netlist = {
       settings: { tEnd: 0.01, dt: 1e-6, solver: 'backward-euler' },
       elements: [
@@ -23,7 +27,8 @@ describe('.ipes PMSM (typ 15)', () => {
           psi: 0.191, friction: 2.1e-4, J: 4e-4, polePairs: 3, Rs: 1, Ld: 0.005, Lq: 0.006, ia0: 0, ib0: 0,
           omega0: 10, theta0: 0.5, loadSignal: 'Tm', loadTorque: 15 } },
       ],
-      blocks: [{ name: 'CONST.1', type: 'CONST', outputs: ['Tm'], params: { value: 2 } }],
+      blocks: [{ name: 'CONST.1', type: 'CONST', outputs: ['Tm'], params: { value: 2 } },
+        { name: 'VIEWMOT.1', type: 'MACHINE', outputs: ['speed'], params: { element: 'PMSM.1', quantity: 'n' } }],
     };
     const back = readIpes(writeIpes(n)).netlist;
     expect({ ...back, format: undefined, layout: undefined }).to.deep.equal({ ...n, format: undefined, layout: undefined });

@@ -1,7 +1,6 @@
-// Components that annotate or observe a model without changing it: text fields saved as control
-// blocks (c typ 70) and blocks whose outputs feed nothing (Java blocks used as checks or exports,
-// display/export blocks). They are dropped with a warning; the same blocks whose outputs are used
-// are refused.
+// Components that annotate or observe a model: text fields saved as control blocks (c typ 70) and
+// display/export blocks are dropped with a warning (refused when their outputs are used); Java
+// blocks are simulated, as observers (`observer: 1`) when their outputs feed nothing.
 import { expect } from 'chai';
 import { readIpes, writeIpesText } from '../../../../src/formats/ipes/index.js';
 import { block, edit, fixtureText, netlistError, textBytes } from './helpers.js';
@@ -45,38 +44,42 @@ describe('ipes reader: annotations and unused blocks', () => {
     expect(readIpes(textBytes(written)).netlist.blocks).to.deep.equal(plain.blocks);
   });
 
-  it('drops a Java block whose outputs feed nothing, with a warning that its code is not run', () => {
-    const plain = readIpes(textBytes(fixtureText('buck_simple.ipes'))).netlist;
+  it('keeps Java blocks whose outputs feed nothing as observers, with their code; read → write → read keeps them', () => {
     const text = withBlocks([...javaBlock('CHECK.1', 40, 40, ['u2'], ['flag']), ...javaBlock('CHECK.2', 50, 40, ['flag'], [''])]);
-    const { netlist, warnings } = readIpes(textBytes(text));
-    expect(netlist.blocks).to.deep.equal(plain.blocks);
-    // CHECK.1 feeds only CHECK.2, which feeds nothing: both are dropped.
+    const { netlist } = readIpes(textBytes(text));
+    // CHECK.1 feeds only CHECK.2, which feeds nothing: both observe.
     for (const name of ['CHECK.1', 'CHECK.2']) {
-      expect(warnings.some((w) => w.startsWith(`${name}: Java block ignored`) && w.includes('not executed'))).to.equal(true);
+      const b = block(netlist, name);
+      expect(b.type).to.equal('JAVA');
+      expect(b.params?.observer).to.equal(1);
+      expect(b.params?.code).to.equal('if (xIN[0] > 50) System.out.println("overvoltage");');
     }
+    expect(block(netlist, 'CHECK.2').inputs).to.deep.equal(block(netlist, 'CHECK.1').outputs);
     const written = writeIpesText(netlist);
     expect(written).to.include('idStringDialog CHECK.2');
     expect(written).to.include('System.out.println("overvoltage");');
+    expect(readIpes(textBytes(written)).netlist.blocks).to.deep.equal(netlist.blocks);
   });
 
-  it('refuses a Java block whose outputs are used, naming what they feed', () => {
+  it('simulates a Java block whose outputs are used: the reader of its output gets its signal', () => {
     const text = withBlocks([...javaBlock('JAVA.1', 40, 40, ['u2'], ['jo']), ...gain('GAIN.9', 50, 40, 'jo', 'g9')]);
-    const error = netlistError(() => readIpes(textBytes(text)));
-    expect(error.code).to.equal('UNSUPPORTED_COMPONENTS');
-    expect(error.details.map((d) => d.component)).to.deep.equal(['JAVA.1']);
-    expect(error.details[0].message).to.equal('JAVA.1 (c typ 61): Java block whose outputs feed GAIN.9; Java code is not executed');
+    const { netlist } = readIpes(textBytes(text));
+    const java = block(netlist, 'JAVA.1');
+    expect(java.params?.observer).to.equal(undefined);
+    expect(block(netlist, 'GAIN.9').inputs).to.deep.equal(java.outputs);
   });
 
   it('places Java block outputs at (x + 2, y − 1 + j) for anzYOUT outputs', () => {
     // GAIN.9 at (50, 40) has its input at (48, 40); the wire runs from (42, 40) to it.
     const wired = [...gain('GAIN.9', 50, 40, '', 'g9'), ...controlWire([[42, 40], [48, 40]])];
     // Two outputs, at (42, 39) and (42, 40): the second feeds GAIN.9.
-    const used = netlistError(() => readIpes(textBytes(withBlocks([...javaBlock('JAVA.1', 40, 40, ['u2'], ['', ''], true), ...wired]))));
-    expect(used.details[0].message).to.match(/^JAVA\.1 \(c typ 61\): Java block whose outputs feed GAIN\.9;/);
+    const used = readIpes(textBytes(withBlocks([...javaBlock('JAVA.1', 40, 40, ['u2'], ['', ''], true), ...wired]))).netlist;
+    expect(block(used, 'GAIN.9').inputs).to.deep.equal([block(used, 'JAVA.1').outputs![1]]);
+    expect(block(used, 'JAVA.1').params?.observer).to.equal(undefined);
     // One output, at (42, 39) only: the wire reaches GAIN.9 alone, whose input then reads 0.
-    const { netlist, warnings } = readIpes(textBytes(withBlocks([...javaBlock('JAVA.1', 40, 40, ['u2'], [''], true), ...wired])));
+    const { netlist } = readIpes(textBytes(withBlocks([...javaBlock('JAVA.1', 40, 40, ['u2'], [''], true), ...wired])));
     expect(block(netlist, 'GAIN.9').inputs).to.deep.equal(['_zero']);
-    expect(warnings.some((w) => w.startsWith('JAVA.1: Java block ignored'))).to.equal(true);
+    expect(block(netlist, 'JAVA.1').params?.observer).to.equal(1);
   });
 
   it('refuses FromEXTERNAL and native C blocks, saying why', () => {

@@ -77,11 +77,13 @@ describe('ipes reader: thermal domain', () => {
     expect(error.message).to.contain("TEMP.1: measures between labels 'Tx' and 'Tzero', but 'Tx' is not a label");
   });
 
-  it('reads a detailed loss model from a file beside the .ipes file, and names the file when it is missing', () => {
+  it('reads a detailed loss model from a file beside the .ipes file; without it, the simple model and a warning naming the file', () => {
     const text = detailedDiode(thermalBuckText(), 'Z:\\lab\\diode.scl');
-    const error = netlistError(() => read(text));
-    expect(error.code).to.equal('UNKNOWN_REFERENCE');
-    expect(error.message).to.contain("D.1: detailed loss model (verlustTyp 2): loss file 'diode.scl' (saved path Z:\\lab\\diode.scl)");
+    const { netlist: simple, warnings } = readIpesText(text, 'thermal.ipes');
+    expect(element(simple, 'D.1').params?.lossModel).to.equal(undefined);
+    expect(element(simple, 'D.1').params?.kOn).to.be.a('number');
+    expect(warnings.find((w) => w.startsWith('D.1: detailed loss model'))).to.contain(
+      "loss file 'diode.scl' (saved path Z:\\lab\\diode.scl)").and.contain('simple model');
     const files: Record<string, Uint8Array> = { 'diode.scl': gzipSync(Buffer.from(LOSS_FILE)) };
     const n = read(text, { companion: (name: string) => files[name] });
     expect(element(n, 'D.1').params?.lossModel).to.equal('diode');

@@ -1,0 +1,601 @@
+// Java block compiler: sections, class members and statements (see compiler.hpp; expressions are
+// in compile_expr.cpp). Local variables are zeroed where declared, so a local read before Java
+// would consider it assigned reads 0 instead of failing to compile.
+#include "control/java/compiler_state.hpp"
+
+namespace pesim::java {
+
+// ---------------------------------------------------------------- tokens
+
+const Token& Compiler::peek(std::size_t ahead) const {
+  const auto& t = section_->tokens;
+  return t[std::min(pos_ + ahead, t.size() - 1)];
+}
+
+const Token& Compiler::next() {
+  const Token& t = peek();
+  if (t.kind != Tok::End) ++pos_;
+  return t;
+}
+
+bool Compiler::isOp(const char* op, std::size_t ahead) const {
+  const Token& t = peek(ahead);
+  return t.kind == Tok::Op && t.text == op;
+}
+
+bool Compiler::isWord(const char* word, std::size_t ahead) const {
+  const Token& t = peek(ahead);
+  return t.kind == Tok::Identifier && t.text == word;
+}
+
+bool Compiler::accept(const char* op) {
+  if (!isOp(op)) return false;
+  next();
+  return true;
+}
+
+void Compiler::expect(const char* op, const std::string& what) {
+  if (!accept(op)) error(std::string("expected '") + op + "' " + what);
+}
+
+std::string Compiler::identifier(const char* what) {
+  if (peek().kind != Tok::Identifier) error(std::string("expected ") + what);
+  return next().text;
+}
+
+void Compiler::error(const std::string& message) const { errorAt(peek(), message); }
+
+void Compiler::errorAt(const Token& t, const std::string& message) const {
+  std::string found = t.kind == Tok::End ? "the end of the code" : "'" + t.text + "'";
+  bool expected = message.rfind("expected", 0) == 0;
+  throw CodeError{section_->name, t.line, t.column, expected ? message + ", found " + found : message};
+}
+
+// ---------------------------------------------------------------- types and members
+
+namespace {
+
+bool primitiveName(const std::string& s) {
+  return s == "double" || s == "int" || s == "long" || s == "float" || s == "boolean" || s == "short" ||
+         s == "byte" || s == "char" || s == "String" || s == "void";
+}
+
+bool modifier(const std::string& s) {
+  return s == "private" || s == "public" || s == "protected" || s == "static" || s == "final" ||
+         s == "transient" || s == "volatile";
+}
+
+}  // namespace
+
+bool Compiler::startsType(std::size_t ahead) const {
+  const Token& t = peek(ahead);
+  return t.kind == Tok::Identifier && primitiveName(t.text);
+}
+
+Type Compiler::parseType() {
+  const Token& t = peek();
+  if (!startsType()) {
+    if (t.kind == Tok::Identifier) {
+      errorAt(t, "type '" + t.text + "' is not supported in Java blocks (supported: double, float, long, int, short, "
+                 "byte, char, boolean and arrays of them; String only in System.out.print)");
+    }
+    error("expected a type");
+  }
+  next();
+  Type type;
+  if (t.text == "double") type.base = Base::Double;
+  else if (t.text == "float") type.base = Base::Float;
+  else if (t.text == "long") type.base = Base::Long;
+  else if (t.text == "boolean") type.base = Base::Boolean;
+  else if (t.text == "String") type.base = Base::String;
+  else if (t.text == "void") type.base = Base::Void;
+  else type.base = Base::Int;  // int, short, byte, char: 32-bit arithmetic
+  while (isOp("[") && isOp("]", 1)) {
+    next();
+    next();
+    ++type.dims;
+  }
+  return type;
+}
+
+void Compiler::skipModifiers() {
+  while (peek().kind == Tok::Identifier && modifier(peek().text)) next();
+  if (isOp("@")) error("annotations are not supported in Java blocks");
+}
+
+Variable Compiler::declare(const std::string& name, Type type, const Token& at) {
+  if (type.base == Base::String && type.dims == 0) {
+    errorAt(at, "String variables are not supported in Java blocks (String only in System.out.print)");
+  }
+  if (type.base == Base::Void) errorAt(at, "a variable cannot be void");
+  Variable v{type, scopes_.empty(), 0};
+  if (scopes_.empty()) {
+    if (fields_.count(name)) errorAt(at, "field '" + name + "' is already defined");
+    v.slot = type.isArray() ? out_.fieldArrays++ : out_.fieldNumbers++;
+    fields_.emplace(name, v);
+    return v;
+  }
+  for (const auto& scope : scopes_) {
+    if (scope.count(name)) errorAt(at, "variable '" + name + "' is already defined in this method");
+  }
+  v.slot = type.isArray() ? method_->arraySlots++ : method_->numberSlots++;
+  scopes_.back().emplace(name, v);
+  return v;
+}
+
+// Skips a balanced stretch up to (not including) one of the `stops` at nesting depth 0.
+namespace {
+void skipBalanced(const std::vector<Token>& tokens, std::size_t& pos, std::initializer_list<const char*> stops) {
+  int depth = 0;
+  for (; tokens[pos].kind != Tok::End; ++pos) {
+    const Token& t = tokens[pos];
+    if (t.kind != Tok::Op) continue;
+    if (depth == 0) {
+      for (const char* s : stops) if (t.text == s) return;
+    }
+    if (t.text == "(" || t.text == "[" || t.text == "{") ++depth;
+    if (t.text == ")" || t.text == "]" || t.text == "}") --depth;
+  }
+}
+}  // namespace
+
+// The class body: fields (initializers compiled later, in order, into fieldInit) and methods
+// (bodies compiled once every member is known, so members may be used before their declaration).
+void Compiler::collectMembers() {
+  struct Pending {
+    Variable variable;
+    Token at;
+    std::size_t value;  // token index of the initializer
+  };
+  std::vector<Pending> initializers;
+  std::vector<std::pair<Method*, std::size_t>> bodies;
+  while (peek().kind != Tok::End) {
+    if (accept(";")) continue;
+    skipModifiers();
+    if (isOp("{")) error("initializer blocks are not supported in the static variables; use the static code");
+    if (isWord("class") || isWord("interface") || isWord("enum")) error("nested classes are not supported in Java blocks");
+    Type type = parseType();
+    Token at = peek();
+    std::string name = identifier("a field or method name");
+    if (accept("(")) {
+      auto m = std::make_unique<Method>();
+      m->name = name;
+      m->result = type;
+      m->line = at.line;
+      if (!isOp(")")) {
+        do {
+          skipModifiers();
+          Type p = parseType();
+          identifier("a parameter name");
+          while (isOp("[") && isOp("]", 1)) {
+            next();
+            next();
+            ++p.dims;
+          }
+          m->parameters.push_back(p);
+        } while (accept(","));
+      }
+      expect(")", "after the parameters");
+      if (isWord("throws")) {
+        next();
+        do identifier("an exception name");
+        while (accept(","));
+      }
+      if (!isOp("{")) error("expected '{' to start the body of " + name);
+      bodies.emplace_back(m.get(), pos_);
+      skipBalanced(section_->tokens, ++pos_, {"}"});
+      expect("}", "to end the method body");
+      methods_.emplace(name, m.get());
+      out_.methods.push_back(std::move(m));
+      continue;
+    }
+    for (;;) {
+      Type t = type;
+      while (isOp("[") && isOp("]", 1)) {
+        next();
+        next();
+        ++t.dims;
+      }
+      Variable v = declare(name, t, at);
+      if (accept("=")) {
+        initializers.push_back({v, at, pos_});
+        skipBalanced(section_->tokens, pos_, {",", ";"});
+      } else {
+        initializers.push_back({v, at, 0});
+      }
+      if (!accept(",")) break;
+      at = peek();
+      name = identifier("a field name");
+    }
+    expect(";", "after the field declaration");
+  }
+  std::size_t end = pos_;
+  method_ = fieldInit_;
+  scopes_.clear();  // field initializers see fields and methods only
+  for (const auto& p : initializers) {
+    pos_ = p.value;
+    fieldInit_->body.push_back(initialise(p.variable, p.at, p.value != 0));
+  }
+  for (auto& [m, start] : bodies) compileMethodBody(*m, start);
+  pos_ = end;
+}
+
+void Compiler::compileMethodBody(Method& m, std::size_t bodyStart) {
+  // Re-read the parameter list: its names are declared in the method's scope.
+  std::size_t open = bodyStart;
+  while (open > 0 && !(section_->tokens[open].kind == Tok::Op && section_->tokens[open].text == "(")) --open;
+  method_ = &m;
+  scopes_.assign(1, {});
+  pos_ = open + 1;
+  std::size_t index = 0;
+  if (!isOp(")")) {
+    do {
+      skipModifiers();
+      Token at = peek();
+      parseType();
+      std::string name = identifier("a parameter name");
+      while (isOp("[") && isOp("]", 1)) {
+        next();
+        next();
+      }
+      Variable v = declare(name, m.parameters[index], at);
+      m.parameterSlots.push_back(v.slot);
+      ++index;
+    } while (accept(","));
+  }
+  pos_ = bodyStart + 1;
+  m.body = statementsUntilBrace();
+  expect("}", "to end the method body");
+  scopes_.clear();
+}
+
+// ---------------------------------------------------------------- statements
+
+std::vector<StmtPtr> Compiler::statementsUntilBrace() {
+  std::vector<StmtPtr> body;
+  while (!isOp("}") && peek().kind != Tok::End) body.push_back(statement());
+  return body;
+}
+
+StmtPtr Compiler::block() {
+  int line = peek().line;
+  expect("{", "to start a block");
+  scopes_.emplace_back();
+  std::vector<StmtPtr> body = statementsUntilBrace();
+  expect("}", "to end the block");
+  scopes_.pop_back();
+  return blockStatement(std::move(body), line);
+}
+
+StmtPtr Compiler::initialise(const Variable& v, const Token& at, bool hasValue) {
+  int line = at.line;
+  ExprPtr target = variableExpr(v, line);
+  if (v.type.isArray()) {
+    ExprPtr value = !hasValue ? nullArray(v.type, line) : isOp("{") ? arrayInitializer(v.type) : convert(expression(), v.type, at, "the initial value");
+    auto* t = static_cast<ArrayTarget*>(target.release());
+    return expressionStatement(assignArray(std::unique_ptr<ArrayTarget>(t), std::move(value), line), line);
+  }
+  if (hasValue && isOp("{")) error("an array initializer needs an array type");
+  ExprPtr value = hasValue ? convert(expression(), v.type, at, "the initial value") : numberConstant(v.type, 0.0, line);
+  auto* t = static_cast<NumberTarget*>(target.release());
+  return expressionStatement(assignNumber(std::unique_ptr<NumberTarget>(t), "=", std::move(value), v.type.base, line), line);
+}
+
+StmtPtr Compiler::localDeclaration() {
+  int line = peek().line;
+  while (isWord("final")) next();
+  Type type = parseType();
+  std::vector<StmtPtr> inits;
+  do {
+    Token at = peek();
+    std::string name = identifier("a variable name");
+    Type t = type;
+    while (isOp("[") && isOp("]", 1)) {
+      next();
+      next();
+      ++t.dims;
+    }
+    bool hasValue = accept("=");
+    // Declared before its initializer is compiled would let `int x = x;` through; Java refuses it,
+    // and so does compiling the value first.
+    if (hasValue) {
+      std::size_t valueStart = pos_;
+      skipBalanced(section_->tokens, pos_, {",", ";"});
+      std::size_t valueEnd = pos_;
+      pos_ = valueStart;
+      Variable v{t, false, 0};
+      // Compile the value while the name is not yet declared, then declare it.
+      ExprPtr value;
+      if (t.isArray()) value = isOp("{") ? arrayInitializer(t) : convert(expression(), t, at, "the initial value");
+      else value = convert(expression(), t, at, "the initial value");
+      if (pos_ != valueEnd) error("expected ',' or ';' after the variable's value");
+      v = declare(name, t, at);
+      ExprPtr target = variableExpr(v, at.line);
+      if (t.isArray()) {
+        auto* tt = static_cast<ArrayTarget*>(target.release());
+        inits.push_back(expressionStatement(assignArray(std::unique_ptr<ArrayTarget>(tt), std::move(value), at.line), at.line));
+      } else {
+        auto* tt = static_cast<NumberTarget*>(target.release());
+        inits.push_back(expressionStatement(assignNumber(std::unique_ptr<NumberTarget>(tt), "=", std::move(value), t.base, at.line), at.line));
+      }
+    } else {
+      Variable v = declare(name, t, at);
+      inits.push_back(initialise(v, at, false));
+    }
+  } while (accept(","));
+  return blockStatement(std::move(inits), line);
+}
+
+StmtPtr Compiler::forStatementParse() {
+  int line = next().line;  // for
+  expect("(", "after 'for'");
+  scopes_.emplace_back();
+  // for (type name : array)
+  if (startsType() || isWord("final")) {
+    std::size_t save = pos_;
+    while (isWord("final")) next();
+    Type t = parseType();
+    Token at = peek();
+    std::string name = identifier("a variable name");
+    if (accept(":")) {
+      ExprPtr array = expression();
+      if (!array->type().isArray() || array->type().element() != t) {
+        errorAt(at, "a for-each loop over " + typeName(array->type()) + " needs a variable of its element type");
+      }
+      expect(")", "after the for-each header");
+      Variable v = declare(name, t, at);
+      ExprPtr var = variableExpr(v, at.line);
+      ++loops_;
+      ++breakables_;
+      StmtPtr body = statement();
+      --loops_;
+      --breakables_;
+      scopes_.pop_back();
+      std::unique_ptr<NumberTarget> n;
+      std::unique_ptr<ArrayTarget> a;
+      if (t.isArray()) a.reset(static_cast<ArrayTarget*>(var.release()));
+      else n.reset(static_cast<NumberTarget*>(var.release()));
+      return forEachStatement(std::move(n), std::move(a), std::move(array), std::move(body), line);
+    }
+    pos_ = save;
+  }
+  std::vector<StmtPtr> init;
+  if (!isOp(";")) {
+    if (startsType() || isWord("final")) {
+      init.push_back(localDeclaration());
+    } else {
+      do init.push_back(expressionStatement(expression(), line));
+      while (accept(","));
+    }
+  }
+  expect(";", "after the loop's initialization");
+  ExprPtr c = isOp(";") ? nullptr : condition("the loop condition");
+  expect(";", "after the loop condition");
+  std::vector<ExprPtr> update;
+  if (!isOp(")")) {
+    do update.push_back(expression());
+    while (accept(","));
+  }
+  expect(")", "after the loop header");
+  ++loops_;
+  ++breakables_;
+  StmtPtr body = statement();
+  --loops_;
+  --breakables_;
+  scopes_.pop_back();
+  return forStatement(std::move(init), std::move(c), std::move(update), std::move(body), line);
+}
+
+StmtPtr Compiler::switchParse() {
+  int line = next().line;  // switch
+  expect("(", "after 'switch'");
+  Token at = peek();
+  ExprPtr selector = expression();
+  if (!selector->type().isIntegral()) errorAt(at, "switch needs an int, short, byte or char value, not " + typeName(selector->type()));
+  expect(")", "after the switch value");
+  expect("{", "to start the switch body");
+  scopes_.emplace_back();
+  ++breakables_;
+  std::vector<std::pair<double, std::size_t>> labels;
+  long defaultStart = -1;
+  std::vector<StmtPtr> body;
+  while (!isOp("}") && peek().kind != Tok::End) {
+    if (isWord("case")) {
+      next();
+      Token labelAt = peek();
+      ExprPtr label = expression();
+      if (!label->constant() || !label->type().isIntegral()) errorAt(labelAt, "a case label must be an integer constant");
+      Exec none;
+      double value = label->number(none);
+      for (const auto& l : labels) if (l.first == value) errorAt(labelAt, "duplicate case label");
+      labels.emplace_back(value, body.size());
+      expect(":", "after the case label");
+    } else if (isWord("default")) {
+      next();
+      expect(":", "after 'default'");
+      defaultStart = static_cast<long>(body.size());
+    } else {
+      body.push_back(statement());
+    }
+  }
+  expect("}", "to end the switch body");
+  --breakables_;
+  scopes_.pop_back();
+  return switchStatement(std::move(selector), std::move(labels), defaultStart, std::move(body), line);
+}
+
+// System.out.println(x), System.out.print(x), System.err.*: printed into the run's messages.
+StmtPtr Compiler::systemCall() {
+  int line = next().line;  // System
+  expect(".", "after 'System'");
+  std::string stream = identifier("out or err");
+  if (stream != "out" && stream != "err") error("only System.out and System.err are supported");
+  expect(".", "after System." + std::string(stream == "out" ? "out" : "err"));
+  std::string fn = identifier("println or print");
+  if (fn != "println" && fn != "print") error("only print and println are supported on System." + stream);
+  expect("(", "after " + fn);
+  ExprPtr value = isOp(")") ? nullptr : expression();
+  if (value && value->type().isVoid()) error("cannot print a void value");
+  expect(")", "after the printed value");
+  expect(";", "after the statement");
+  return printStatement(std::move(value), fn == "println", line);
+}
+
+StmtPtr Compiler::statement() {
+  const Token& t = peek();
+  int line = t.line;
+  if (isOp("{")) return block();
+  if (accept(";")) return blockStatement({}, line);
+  if (t.kind == Tok::Identifier) {
+    const std::string& w = t.text;
+    if (w == "if") {
+      next();
+      expect("(", "after 'if'");
+      ExprPtr c = condition("the if condition");
+      expect(")", "after the if condition");
+      StmtPtr then = statement();
+      StmtPtr otherwise;
+      if (isWord("else")) {
+        next();
+        otherwise = statement();
+      }
+      return ifStatement(std::move(c), std::move(then), std::move(otherwise), line);
+    }
+    if (w == "while") {
+      next();
+      expect("(", "after 'while'");
+      ExprPtr c = condition("the while condition");
+      expect(")", "after the while condition");
+      ++loops_;
+      ++breakables_;
+      StmtPtr body = statement();
+      --loops_;
+      --breakables_;
+      return whileStatement(std::move(c), std::move(body), true, line);
+    }
+    if (w == "do") {
+      next();
+      ++loops_;
+      ++breakables_;
+      StmtPtr body = statement();
+      --loops_;
+      --breakables_;
+      if (!isWord("while")) error("expected 'while' after the do body");
+      next();
+      expect("(", "after 'while'");
+      ExprPtr c = condition("the while condition");
+      expect(")", "after the while condition");
+      expect(";", "after the do-while statement");
+      return whileStatement(std::move(c), std::move(body), false, line);
+    }
+    if (w == "for") return forStatementParse();
+    if (w == "switch") return switchParse();
+    if (w == "break" || w == "continue") {
+      bool isBreak = w == "break";
+      next();
+      if (peek().kind == Tok::Identifier) error("labelled break and continue are not supported");
+      if (isBreak ? breakables_ == 0 : loops_ == 0) errorAt(t, std::string(isBreak ? "break" : "continue") + " outside of a loop");
+      expect(";", "after the statement");
+      return jumpStatement(isBreak ? Flow::Break : Flow::Continue, line);
+    }
+    if (w == "return") {
+      next();
+      ExprPtr value;
+      if (!isOp(";")) {
+        Token at = peek();
+        value = expression();
+        Type want = inCalculate_ ? Type{Base::Double, 1} : method_->result;
+        if (want.isVoid()) errorAt(at, "a void method cannot return a value");
+        value = convert(std::move(value), want, at, "the returned value");
+      } else if (!inCalculate_ && method_->result.base != Base::Void && method_ != out_.init) {
+        error("this method must return a " + typeName(method_->result));
+      }
+      expect(";", "after the return statement");
+      return returnStatement(std::move(value), line);
+    }
+    if (w == "else") error("'else' without 'if'");
+    if (w == "try" || w == "throw" || w == "synchronized") error("'" + w + "' is not supported in Java blocks");
+    if (w == "System") return systemCall();
+    if (w == "gecko" && isOp(".", 1) && isWord("GeckoSim", 2)) {
+      next();
+      next();
+      next();
+      expect(".", "after gecko.GeckoSim");
+      std::string member = identifier("_testSuccessful");
+      if (member != "_testSuccessful") error("only gecko.GeckoSim._testSuccessful is supported");
+      expect("=", "after gecko.GeckoSim._testSuccessful");
+      Token at = peek();
+      ExprPtr value = expression();
+      if (!value->type().isBoolean()) errorAt(at, "gecko.GeckoSim._testSuccessful takes a boolean");
+      expect(";", "after the statement");
+      return testPassedStatement(std::move(value), line);
+    }
+    if (w == "final" || startsType()) return localDeclaration();
+    if (peek(1).kind == Tok::Identifier && !isOp(".", 1)) {
+      errorAt(t, "type '" + w + "' is not supported in Java blocks (supported: double, float, long, int, short, byte, "
+                 "char, boolean and arrays of them; String only in System.out.print)");
+    }
+  }
+  ExprPtr e = expression();
+  expect(";", "after the statement");
+  return expressionStatement(std::move(e), line);
+}
+
+// ---------------------------------------------------------------- sections
+
+CompiledClass Compiler::run(const BlockCode& code) {
+  auto section = [&](const std::string& name, const std::string& text) {
+    auto s = std::make_unique<Section>();
+    s->name = name;
+    s->tokens = tokenize(SourceText{name, text});
+    sections_.push_back(std::move(s));
+    return sections_.back().get();
+  };
+  Section* variables = section("static variables", code.variables);
+  Section* init = section("static code", code.initCode);
+  Section* calc = section("code", code.code);
+
+  auto method = [&](const char* name) {
+    auto m = std::make_unique<Method>();
+    m->name = name;
+    m->result = scalar(Base::Void);
+    out_.methods.push_back(std::move(m));
+    return out_.methods.back().get();
+  };
+  Method* fieldInit = method("<fields>");
+  Method* initMethod = method("init");
+  Method* calculate = method("calculateYOUT");
+  calculate->result = Type{Base::Double, 1};
+  out_.fieldInit = fieldInit;
+  fieldInit_ = fieldInit;
+  out_.init = initMethod;
+  out_.calculate = calculate;
+  out_.yOutSlot = out_.fieldArrays++;
+  fields_.emplace("yOUT", Variable{Type{Base::Double, 1}, true, out_.yOutSlot});
+
+  section_ = variables;
+  pos_ = 0;
+  collectMembers();
+
+  section_ = init;
+  pos_ = 0;
+  method_ = initMethod;
+  scopes_.assign(1, {});
+  initMethod->body = statementsUntilBrace();
+  if (peek().kind != Tok::End) error("unexpected '}'");
+
+  section_ = calc;
+  pos_ = 0;
+  method_ = calculate;
+  scopes_.assign(1, {});
+  inCalculate_ = true;
+  declare("xIN", Type{Base::Double, 1}, peek());  // array slot 0
+  calculate->body = statementsUntilBrace();
+  if (peek().kind != Tok::End) error("unexpected '}'");
+  inCalculate_ = false;
+  return std::move(out_);
+}
+
+CompiledClass compileBlock(const BlockCode& code, int outputs) { return Compiler(outputs).run(code); }
+
+}  // namespace pesim::java

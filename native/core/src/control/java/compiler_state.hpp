@@ -1,0 +1,91 @@
+// The compiler's state, shared by its statement part (compiler.cpp) and expression part
+// (compile_expr.cpp): the token cursor of the section being compiled, the scopes of names, and
+// the method whose body is being compiled.
+#pragma once
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "control/java/compiler.hpp"
+
+namespace pesim::java {
+
+struct Variable {
+  Type type;
+  bool field = false;
+  int slot = 0;
+};
+
+struct Section {
+  std::string name;
+  std::vector<Token> tokens;
+};
+
+class Compiler {
+ public:
+  explicit Compiler(int outputs) : outputs_(outputs) {}
+  CompiledClass run(const BlockCode& code);
+
+ private:
+  // --- tokens (compiler.cpp)
+  const Token& peek(std::size_t ahead = 0) const;
+  const Token& next();
+  bool isOp(const char* op, std::size_t ahead = 0) const;
+  bool isWord(const char* word, std::size_t ahead = 0) const;
+  bool accept(const char* op);
+  void expect(const char* op, const std::string& what);
+  std::string identifier(const char* what);
+  [[noreturn]] void error(const std::string& message) const;
+  [[noreturn]] void errorAt(const Token& t, const std::string& message) const;
+
+  // --- declarations and statements (compiler.cpp)
+  bool startsType(std::size_t ahead = 0) const;
+  Type parseType();
+  void skipModifiers();
+  void collectMembers();
+  void compileMethodBody(Method& m, std::size_t bodyStart);
+  Variable declare(const std::string& name, Type type, const Token& at);
+  StmtPtr statement();
+  StmtPtr block();
+  StmtPtr localDeclaration();
+  StmtPtr initialise(const Variable& v, const Token& at, bool hasValue);
+  StmtPtr forStatementParse();
+  StmtPtr switchParse();
+  StmtPtr systemCall();
+  std::vector<StmtPtr> statementsUntilBrace();
+
+  // --- expressions (compile_expr.cpp)
+  ExprPtr expression();
+  ExprPtr assignment();
+  ExprPtr ternary();
+  ExprPtr binaryLevel(int level);
+  ExprPtr unaryExpr();
+  ExprPtr postfix(ExprPtr e);
+  ExprPtr primary();
+  ExprPtr name();
+  ExprPtr call(const std::string& name, const Token& at);
+  std::vector<ExprPtr> arguments();
+  ExprPtr arrayInitializer(Type type);
+  ExprPtr convert(ExprPtr value, Type to, const Token& at, const char* what);
+  ExprPtr condition(const char* what);
+  ExprPtr variableExpr(const Variable& v, int line);
+
+  std::vector<std::unique_ptr<Section>> sections_;
+  Section* section_ = nullptr;
+  std::size_t pos_ = 0;
+
+  int outputs_;
+  CompiledClass out_;
+  std::unordered_map<std::string, Variable> fields_;
+  std::multimap<std::string, Method*> methods_;
+  std::vector<std::unordered_map<std::string, Variable>> scopes_;
+  Method* method_ = nullptr;  // being compiled
+  Method* fieldInit_ = nullptr;
+  bool inCalculate_ = false;
+  int loops_ = 0;              // enclosing loops (continue) ...
+  int breakables_ = 0;         // ... and loops or switches (break)
+};
+
+}  // namespace pesim::java

@@ -1,0 +1,164 @@
+// Executable form of a compiled Java block: typed expression and statement nodes evaluated over
+// slots of doubles and array references. Built by the compiler (compiler.hpp), run by Program.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "control/java/types.hpp"
+
+namespace pesim::java {
+
+struct Method;
+
+// A run-time exception of the code (JLS §11: ArithmeticException, ArrayIndexOutOfBounds, ...).
+struct CodeFailure {
+  std::string message;
+  int line;
+};
+
+// Local variables of one method invocation.
+struct Frame {
+  std::vector<double> numbers;
+  std::vector<ArrayRef> arrays;
+};
+
+// State shared by all invocations: fields, the call's arguments, printed lines, budgets.
+struct Exec {
+  std::vector<double> fieldNumbers;
+  std::vector<ArrayRef> fieldArrays;
+  Frame* frame = nullptr;
+  double time = 0.0;
+  double dt = 0.0;
+  double tEnd = 0.0;
+  std::uint64_t random = 0;       // xorshift state of Math.random()
+  long long budget = 0;           // loop iterations and calls left in this invocation
+  int depth = 0;                  // method call depth
+  double returnNumber = 0.0;      // value of the last `return expr;`
+  ArrayRef returnArray;
+  std::vector<std::string> printed;  // System.out lines (the first kMaxPrinted)
+  std::string pendingLine;           // System.out.print text not yet ended by a newline
+  long long printedDropped = 0;
+  bool testPassed = false;           // gecko.GeckoSim._testSuccessful
+  double testPassedAt = 0.0;
+};
+
+constexpr std::size_t kMaxPrinted = 200;
+
+class Expr {
+ public:
+  Expr(Type type, int line) : type_(type), line_(line) {}
+  virtual ~Expr() = default;
+  Expr(const Expr&) = delete;
+  Expr& operator=(const Expr&) = delete;
+  const Type& type() const { return type_; }
+  int line() const { return line_; }
+  virtual double number(Exec&) const { return 0.0; }          // numeric and boolean types
+  virtual ArrayRef array(Exec&) const { return nullptr; }      // array types
+  virtual std::string text(Exec& ex) const;                    // String (and any type, for printing)
+  virtual bool constant() const { return false; }
+
+ private:
+  Type type_;
+  int line_;
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+// Where an assignment stores: a number slot (variable or array element) or an array slot.
+struct NumberPlace {
+  double* at;
+  ArrayRef keep;  // keeps the array holding `at` alive during the assignment
+};
+
+class NumberTarget : public Expr {
+ public:
+  using Expr::Expr;
+  virtual NumberPlace place(Exec&) const = 0;
+  double number(Exec& ex) const override { return *place(ex).at; }
+};
+
+class ArrayTarget : public Expr {
+ public:
+  using Expr::Expr;
+  virtual ArrayRef* place(Exec&) const = 0;
+  ArrayRef array(Exec& ex) const override { return *place(ex); }
+};
+
+enum class Flow { Normal, Break, Continue, Return };
+
+class Stmt {
+ public:
+  explicit Stmt(int line) : line_(line) {}
+  virtual ~Stmt() = default;
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  virtual Flow run(Exec&) const = 0;
+  int line() const { return line_; }
+
+ private:
+  int line_;
+};
+using StmtPtr = std::unique_ptr<Stmt>;
+
+// A method of the block's class (or the generated init / calculateYOUT).
+struct Method {
+  std::string name;
+  Type result;
+  std::vector<Type> parameters;
+  std::vector<int> parameterSlots;  // slot of each parameter (numbers or arrays, by its type)
+  int numberSlots = 0;
+  int arraySlots = 0;
+  std::vector<StmtPtr> body;
+  int line = 0;
+};
+
+[[noreturn]] void fail(const std::string& message, int line);
+// Counts one unit of work against the invocation's budget (loop iteration or call).
+void spend(Exec& ex, int line);
+// Runs `method` with arguments already evaluated into a fresh frame.
+void invoke(Exec& ex, const Method& method, Frame& frame);
+
+// Node factories used by the compiler (nodes_*.cpp).
+ExprPtr numberConstant(Type type, double value, int line);
+ExprPtr stringConstant(std::string value, int line);
+ExprPtr nullArray(Type type, int line);
+std::unique_ptr<NumberTarget> localNumber(Type type, int slot, int line);
+std::unique_ptr<NumberTarget> fieldNumber(Type type, int slot, int line);
+std::unique_ptr<ArrayTarget> localArray(Type type, int slot, int line);
+std::unique_ptr<ArrayTarget> fieldArray(Type type, int slot, int line);
+ExprPtr timeValue(int line);
+ExprPtr stepValue(int line);
+std::unique_ptr<NumberTarget> numberElement(ExprPtr array, ExprPtr index, int line);
+std::unique_ptr<ArrayTarget> rowElement(ExprPtr array, ExprPtr index, int line);
+ExprPtr arrayLength(ExprPtr array, int line);
+ExprPtr unary(const std::string& op, ExprPtr operand, Type type, int line);
+ExprPtr binary(const std::string& op, ExprPtr left, ExprPtr right, Type type, int line);
+ExprPtr logical(bool isAnd, ExprPtr left, ExprPtr right, int line);
+ExprPtr conditional(ExprPtr condition, ExprPtr whenTrue, ExprPtr whenFalse, Type type, int line);
+ExprPtr cast(Base to, ExprPtr operand, int line);
+ExprPtr assignNumber(std::unique_ptr<NumberTarget> target, const std::string& op, ExprPtr value, Base operation, int line);
+ExprPtr assignArray(std::unique_ptr<ArrayTarget> target, ExprPtr value, int line);
+ExprPtr increment(std::unique_ptr<NumberTarget> target, double delta, bool prefix, int line);
+ExprPtr concat(std::vector<ExprPtr> parts, int line);
+ExprPtr newArray(Type type, std::vector<ExprPtr> lengths, int line);
+ExprPtr arrayLiteral(Type type, std::vector<ExprPtr> items, int line);
+ExprPtr callMethod(const Method& method, std::vector<ExprPtr> arguments, int line);
+ExprPtr callMath(const std::string& name, std::vector<ExprPtr> arguments, Type type, int line);
+
+StmtPtr expressionStatement(ExprPtr e, int line);
+StmtPtr blockStatement(std::vector<StmtPtr> body, int line);
+StmtPtr ifStatement(ExprPtr condition, StmtPtr then, StmtPtr otherwise, int line);
+StmtPtr whileStatement(ExprPtr condition, StmtPtr body, bool testFirst, int line);
+StmtPtr forStatement(std::vector<StmtPtr> init, ExprPtr condition, std::vector<ExprPtr> update, StmtPtr body, int line);
+StmtPtr forEachStatement(std::unique_ptr<NumberTarget> numberVariable, std::unique_ptr<ArrayTarget> arrayVariable, ExprPtr array, StmtPtr body, int line);
+// `labels`: case value → index of its first statement in `body`; `defaultStart` −1 when absent.
+StmtPtr switchStatement(ExprPtr selector, std::vector<std::pair<double, std::size_t>> labels, long defaultStart,
+                        std::vector<StmtPtr> body, int line);
+StmtPtr jumpStatement(Flow flow, int line);
+StmtPtr returnStatement(ExprPtr value, int line);
+StmtPtr printStatement(ExprPtr value, bool newline, int line);
+StmtPtr testPassedStatement(ExprPtr value, int line);
+
+}  // namespace pesim::java

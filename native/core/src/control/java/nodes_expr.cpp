@@ -1,0 +1,518 @@
+// Expression nodes of compiled Java blocks (see nodes.hpp). Operators follow JLS §15: int and
+// long arithmetic wraps in two's complement, integer division truncates and throws on a zero
+// divisor, shifts use the low 5 (int) or 6 (long) bits of the distance, % on doubles is fmod.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "control/java/nodes.hpp"
+
+namespace pesim::java {
+
+[[noreturn]] void fail(const std::string& message, int line) { throw CodeFailure{message, line}; }
+
+std::string Expr::text(Exec& ex) const {
+  if (type_.isArray()) {
+    ArrayRef a = array(ex);
+    return a ? typeName(type_) + " of length " + std::to_string(a->length()) : "null";
+  }
+  return javaText(type_.base, number(ex));
+}
+
+namespace {
+
+enum class Op { Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Ushr, Eq, Ne, Lt, Le, Gt, Ge };
+
+Op opFromText(const std::string& s) {
+  static const struct { const char* text; Op op; } kOps[] = {
+      {"+", Op::Add}, {"-", Op::Sub}, {"*", Op::Mul}, {"/", Op::Div}, {"%", Op::Rem}, {"&", Op::And},
+      {"|", Op::Or}, {"^", Op::Xor}, {"<<", Op::Shl}, {">>", Op::Shr}, {">>>", Op::Ushr}, {"==", Op::Eq},
+      {"!=", Op::Ne}, {"<", Op::Lt}, {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}};
+  for (const auto& o : kOps) if (s == o.text) return o.op;
+  fail("unknown operator '" + s + "'", 0);
+}
+
+double wrap32(std::int64_t v) { return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v))); }
+
+// Integer operation on int (32-bit) or long (64-bit) operands held exactly in doubles.
+double integral(Op op, bool isLong, double x, double y, int line) {
+  auto a = static_cast<std::int64_t>(x), b = static_cast<std::int64_t>(y);
+  auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+  std::int64_t r = 0;
+  switch (op) {
+    case Op::Add: r = static_cast<std::int64_t>(ua + ub); break;
+    case Op::Sub: r = static_cast<std::int64_t>(ua - ub); break;
+    case Op::Mul: r = isLong ? static_cast<std::int64_t>(ua * ub) : a * b; break;
+    case Op::Div:
+    case Op::Rem:
+      if (b == 0) fail("ArithmeticException: / by zero", line);
+      if (b == -1) r = op == Op::Div ? static_cast<std::int64_t>(0 - ua) : 0;  // MIN / −1 wraps
+      else r = op == Op::Div ? a / b : a % b;
+      break;
+    case Op::And: r = a & b; break;
+    case Op::Or: r = a | b; break;
+    case Op::Xor: r = a ^ b; break;
+    case Op::Shl: r = isLong ? static_cast<std::int64_t>(ua << (b & 63)) : static_cast<std::int64_t>(static_cast<std::uint32_t>(a) << (b & 31)); break;
+    case Op::Shr: r = isLong ? a >> (b & 63) : static_cast<std::int64_t>(static_cast<std::int32_t>(a) >> (b & 31)); break;
+    case Op::Ushr: r = isLong ? static_cast<std::int64_t>(ua >> (b & 63)) : static_cast<std::int64_t>(static_cast<std::uint32_t>(a) >> (b & 31)); break;
+    default: break;
+  }
+  return isLong ? static_cast<double>(r) : wrap32(r);
+}
+
+double compare(Op op, double a, double b) {
+  switch (op) {
+    case Op::Eq: return a == b;
+    case Op::Ne: return a != b;
+    case Op::Lt: return a < b;
+    case Op::Le: return a <= b;
+    case Op::Gt: return a > b;
+    case Op::Ge: return a >= b;
+    default: return 0.0;
+  }
+}
+
+// `kind` is the type the operation is carried out in (the promoted operand type; for shifts the
+// promoted left operand; Boolean for & | ^ == != on booleans).
+double apply(Op op, Base kind, double a, double b, int line) {
+  if (op >= Op::Eq) return compare(op, a, b);
+  switch (kind) {
+    case Base::Int: return integral(op, false, a, b, line);
+    case Base::Long: return integral(op, true, a, b, line);
+    case Base::Boolean:
+      if (op == Op::And) return (a != 0.0) && (b != 0.0);
+      if (op == Op::Or) return (a != 0.0) || (b != 0.0);
+      return (a != 0.0) != (b != 0.0);
+    default: break;
+  }
+  double r = 0.0;
+  switch (op) {
+    case Op::Add: r = a + b; break;
+    case Op::Sub: r = a - b; break;
+    case Op::Mul: r = a * b; break;
+    case Op::Div: r = a / b; break;
+    case Op::Rem: r = std::fmod(a, b); break;
+    default: break;
+  }
+  return kind == Base::Float ? castTo(Base::Float, r) : r;
+}
+
+class Constant : public Expr {
+ public:
+  Constant(Type t, double v, int line) : Expr(t, line), v_(v) {}
+  double number(Exec&) const override { return v_; }
+  bool constant() const override { return true; }
+
+ private:
+  double v_;
+};
+
+class StringConstant : public Expr {
+ public:
+  StringConstant(std::string s, int line) : Expr(scalar(Base::String), line), s_(std::move(s)) {}
+  std::string text(Exec&) const override { return s_; }
+  bool constant() const override { return true; }
+
+ private:
+  std::string s_;
+};
+
+class NullArray : public Expr {
+ public:
+  using Expr::Expr;
+};
+
+class LocalNumber : public NumberTarget {
+ public:
+  LocalNumber(Type t, int slot, int line) : NumberTarget(t, line), slot_(slot) {}
+  NumberPlace place(Exec& ex) const override { return {&ex.frame->numbers[static_cast<std::size_t>(slot_)], nullptr}; }
+  double number(Exec& ex) const override { return ex.frame->numbers[static_cast<std::size_t>(slot_)]; }
+
+ private:
+  int slot_;
+};
+
+class FieldNumber : public NumberTarget {
+ public:
+  FieldNumber(Type t, int slot, int line) : NumberTarget(t, line), slot_(slot) {}
+  NumberPlace place(Exec& ex) const override { return {&ex.fieldNumbers[static_cast<std::size_t>(slot_)], nullptr}; }
+  double number(Exec& ex) const override { return ex.fieldNumbers[static_cast<std::size_t>(slot_)]; }
+
+ private:
+  int slot_;
+};
+
+class LocalArray : public ArrayTarget {
+ public:
+  LocalArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
+  ArrayRef* place(Exec& ex) const override { return &ex.frame->arrays[static_cast<std::size_t>(slot_)]; }
+
+ private:
+  int slot_;
+};
+
+class FieldArray : public ArrayTarget {
+ public:
+  FieldArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
+  ArrayRef* place(Exec& ex) const override { return &ex.fieldArrays[static_cast<std::size_t>(slot_)]; }
+
+ private:
+  int slot_;
+};
+
+class TimeValue : public Expr {
+ public:
+  using Expr::Expr;
+  double number(Exec& ex) const override { return ex.time; }
+};
+
+class StepValue : public Expr {
+ public:
+  using Expr::Expr;
+  double number(Exec& ex) const override { return ex.dt; }
+};
+
+ArrayRef checkedArray(const Expr& e, Exec& ex, int line) {
+  ArrayRef a = e.array(ex);
+  if (!a) fail("NullPointerException: the array is null", line);
+  return a;
+}
+
+std::size_t checkedIndex(const Array& a, double index, int line) {
+  if (index < 0 || index >= static_cast<double>(a.length())) {
+    fail("ArrayIndexOutOfBoundsException: index " + javaText(Base::Int, index) + " out of bounds for length " +
+             std::to_string(a.length()), line);
+  }
+  return static_cast<std::size_t>(index);
+}
+
+class NumberElement : public NumberTarget {
+ public:
+  NumberElement(Type t, ExprPtr array, ExprPtr index, int line)
+      : NumberTarget(t, line), array_(std::move(array)), index_(std::move(index)) {}
+  NumberPlace place(Exec& ex) const override {
+    ArrayRef a = checkedArray(*array_, ex, line());
+    std::size_t i = checkedIndex(*a, index_->number(ex), line());
+    return {&a->numbers[i], a};
+  }
+  double number(Exec& ex) const override {
+    ArrayRef a = checkedArray(*array_, ex, line());
+    return a->numbers[checkedIndex(*a, index_->number(ex), line())];
+  }
+
+ private:
+  ExprPtr array_, index_;
+};
+
+class RowElement : public ArrayTarget {
+ public:
+  RowElement(Type t, ExprPtr array, ExprPtr index, int line)
+      : ArrayTarget(t, line), array_(std::move(array)), index_(std::move(index)) {}
+  ArrayRef* place(Exec& ex) const override {
+    ArrayRef a = checkedArray(*array_, ex, line());
+    // The outer array stays alive through the variable or expression that holds it.
+    return &a->rows[checkedIndex(*a, index_->number(ex), line())];
+  }
+
+ private:
+  ExprPtr array_, index_;
+};
+
+class Length : public Expr {
+ public:
+  Length(ExprPtr a, int line) : Expr(scalar(Base::Int), line), a_(std::move(a)) {}
+  double number(Exec& ex) const override { return static_cast<double>(checkedArray(*a_, ex, line())->length()); }
+
+ private:
+  ExprPtr a_;
+};
+
+class Unary : public Expr {
+ public:
+  Unary(char op, ExprPtr e, Type t, int line) : Expr(t, line), op_(op), e_(std::move(e)) {}
+  double number(Exec& ex) const override {
+    double v = e_->number(ex);
+    switch (op_) {
+      case '-':
+        if (type().base == Base::Int) return wrap32(-static_cast<std::int64_t>(v));
+        return type().base == Base::Long ? integral(Op::Sub, true, 0.0, v, line()) : -v;
+      case '!': return v != 0.0 ? 0.0 : 1.0;
+      case '~': return type().base == Base::Int ? wrap32(~static_cast<std::int64_t>(v)) : static_cast<double>(~static_cast<std::int64_t>(v));
+      default: return v;
+    }
+  }
+
+ private:
+  char op_;
+  ExprPtr e_;
+};
+
+class Binary : public Expr {
+ public:
+  Binary(Op op, Base kind, ExprPtr a, ExprPtr b, Type t, int line)
+      : Expr(t, line), op_(op), kind_(kind), a_(std::move(a)), b_(std::move(b)) {}
+  double number(Exec& ex) const override {
+    double a = a_->number(ex);
+    return apply(op_, kind_, a, b_->number(ex), line());
+  }
+
+ private:
+  Op op_;
+  Base kind_;
+  ExprPtr a_, b_;
+};
+
+// == and != on arrays compare references.
+class SameArray : public Expr {
+ public:
+  SameArray(bool equal, ExprPtr a, ExprPtr b, int line) : Expr(scalar(Base::Boolean), line), equal_(equal), a_(std::move(a)), b_(std::move(b)) {}
+  double number(Exec& ex) const override { return (a_->array(ex) == b_->array(ex)) == equal_ ? 1.0 : 0.0; }
+
+ private:
+  bool equal_;
+  ExprPtr a_, b_;
+};
+
+class Logical : public Expr {
+ public:
+  Logical(bool isAnd, ExprPtr a, ExprPtr b, int line) : Expr(scalar(Base::Boolean), line), and_(isAnd), a_(std::move(a)), b_(std::move(b)) {}
+  double number(Exec& ex) const override {
+    bool a = a_->number(ex) != 0.0;
+    if (and_ ? !a : a) return a ? 1.0 : 0.0;
+    return b_->number(ex) != 0.0 ? 1.0 : 0.0;
+  }
+
+ private:
+  bool and_;
+  ExprPtr a_, b_;
+};
+
+class Conditional : public Expr {
+ public:
+  Conditional(ExprPtr c, ExprPtr a, ExprPtr b, Type t, int line)
+      : Expr(t, line), c_(std::move(c)), a_(std::move(a)), b_(std::move(b)) {}
+  double number(Exec& ex) const override { return castTo(type().base, c_->number(ex) != 0.0 ? a_->number(ex) : b_->number(ex)); }
+  ArrayRef array(Exec& ex) const override { return c_->number(ex) != 0.0 ? a_->array(ex) : b_->array(ex); }
+  std::string text(Exec& ex) const override {
+    if (type().isString()) return c_->number(ex) != 0.0 ? a_->text(ex) : b_->text(ex);
+    return Expr::text(ex);
+  }
+
+ private:
+  ExprPtr c_, a_, b_;
+};
+
+class Cast : public Expr {
+ public:
+  Cast(Base to, ExprPtr e, int line) : Expr(scalar(to), line), e_(std::move(e)) {}
+  double number(Exec& ex) const override { return castTo(type().base, e_->number(ex)); }
+
+ private:
+  ExprPtr e_;
+};
+
+class AssignNumber : public Expr {
+ public:
+  AssignNumber(std::unique_ptr<NumberTarget> target, Op op, bool compound, ExprPtr value, Base operation, int line)
+      : Expr(target->type(), line), target_(std::move(target)), op_(op), compound_(compound), value_(std::move(value)), operation_(operation) {}
+  double number(Exec& ex) const override {
+    NumberPlace p = target_->place(ex);
+    double v = value_->number(ex);
+    if (compound_) v = apply(op_, operation_, *p.at, v, line());
+    *p.at = castTo(type().base, v);
+    return *p.at;
+  }
+
+ private:
+  std::unique_ptr<NumberTarget> target_;
+  Op op_;
+  bool compound_;
+  ExprPtr value_;
+  Base operation_;
+};
+
+class AssignArray : public Expr {
+ public:
+  AssignArray(std::unique_ptr<ArrayTarget> target, ExprPtr value, int line)
+      : Expr(target->type(), line), target_(std::move(target)), value_(std::move(value)) {}
+  ArrayRef array(Exec& ex) const override {
+    ArrayRef v = value_->array(ex);
+    *target_->place(ex) = v;
+    return v;
+  }
+  double number(Exec& ex) const override {
+    array(ex);
+    return 0.0;
+  }
+
+ private:
+  std::unique_ptr<ArrayTarget> target_;
+  ExprPtr value_;
+};
+
+class Increment : public Expr {
+ public:
+  Increment(std::unique_ptr<NumberTarget> target, double delta, bool prefix, int line)
+      : Expr(target->type(), line), target_(std::move(target)), delta_(delta), prefix_(prefix) {}
+  double number(Exec& ex) const override {
+    NumberPlace p = target_->place(ex);
+    double before = *p.at;
+    Base b = type().base;
+    double after = b == Base::Int || b == Base::Long ? apply(Op::Add, b, before, delta_, line()) : castTo(b, before + delta_);
+    *p.at = after;
+    return prefix_ ? after : before;
+  }
+
+ private:
+  std::unique_ptr<NumberTarget> target_;
+  double delta_;
+  bool prefix_;
+};
+
+class Concat : public Expr {
+ public:
+  Concat(std::vector<ExprPtr> parts, int line) : Expr(scalar(Base::String), line), parts_(std::move(parts)) {}
+  std::string text(Exec& ex) const override {
+    std::string s;
+    for (const auto& p : parts_) s += p->text(ex);
+    return s;
+  }
+
+ private:
+  std::vector<ExprPtr> parts_;
+};
+
+ArrayRef allocate(const Type& type, const std::vector<double>& lengths, std::size_t level, int line) {
+  double n = lengths[level];
+  if (n < 0) fail("NegativeArraySizeException: " + javaText(Base::Int, n), line);
+  if (n > 1e8) fail("array of " + javaText(Base::Int, n) + " elements is too large", line);
+  auto a = std::make_shared<Array>();
+  auto count = static_cast<std::size_t>(n);
+  if (type.dims - static_cast<int>(level) > 1) {
+    a->ofRows = true;
+    a->rows.resize(count);
+    if (level + 1 < lengths.size()) for (auto& row : a->rows) row = allocate(type, lengths, level + 1, line);
+  } else {
+    a->numbers.assign(count, 0.0);
+  }
+  return a;
+}
+
+class NewArray : public Expr {
+ public:
+  NewArray(Type t, std::vector<ExprPtr> lengths, int line) : Expr(t, line), lengths_(std::move(lengths)) {}
+  ArrayRef array(Exec& ex) const override {
+    std::vector<double> n;
+    for (const auto& l : lengths_) n.push_back(l->number(ex));
+    return allocate(type(), n, 0, line());
+  }
+
+ private:
+  std::vector<ExprPtr> lengths_;
+};
+
+class ArrayLiteral : public Expr {
+ public:
+  ArrayLiteral(Type t, std::vector<ExprPtr> items, int line) : Expr(t, line), items_(std::move(items)) {}
+  ArrayRef array(Exec& ex) const override {
+    auto a = std::make_shared<Array>();
+    a->ofRows = type().dims > 1;
+    for (const auto& item : items_) {
+      if (a->ofRows) a->rows.push_back(item->array(ex));
+      else a->numbers.push_back(castTo(type().base, item->number(ex)));
+    }
+    return a;
+  }
+
+ private:
+  std::vector<ExprPtr> items_;
+};
+
+class CallMethod : public Expr {
+ public:
+  CallMethod(const Method& m, std::vector<ExprPtr> args, int line) : Expr(m.result, line), method_(m), args_(std::move(args)) {}
+  double number(Exec& ex) const override {
+    call(ex);
+    return castTo(type().base, ex.returnNumber);
+  }
+  ArrayRef array(Exec& ex) const override {
+    call(ex);
+    return std::move(ex.returnArray);
+  }
+
+ private:
+  void call(Exec& ex) const {
+    spend(ex, line());
+    Frame frame;
+    frame.numbers.assign(static_cast<std::size_t>(method_.numberSlots), 0.0);
+    frame.arrays.resize(static_cast<std::size_t>(method_.arraySlots));
+    for (std::size_t i = 0; i < args_.size(); ++i) {
+      auto slot = static_cast<std::size_t>(method_.parameterSlots[i]);
+      if (method_.parameters[i].isArray()) frame.arrays[slot] = args_[i]->array(ex);
+      else frame.numbers[slot] = castTo(method_.parameters[i].base, args_[i]->number(ex));
+    }
+    if (++ex.depth > 200) fail("StackOverflowError: calls nested deeper than 200 in " + method_.name, line());
+    invoke(ex, method_, frame);
+    --ex.depth;
+  }
+
+  const Method& method_;
+  std::vector<ExprPtr> args_;
+};
+
+}  // namespace
+
+ExprPtr numberConstant(Type type, double value, int line) { return std::make_unique<Constant>(type, value, line); }
+ExprPtr stringConstant(std::string value, int line) { return std::make_unique<StringConstant>(std::move(value), line); }
+ExprPtr nullArray(Type type, int line) { return std::make_unique<NullArray>(type, line); }
+std::unique_ptr<NumberTarget> localNumber(Type type, int slot, int line) { return std::make_unique<LocalNumber>(type, slot, line); }
+std::unique_ptr<NumberTarget> fieldNumber(Type type, int slot, int line) { return std::make_unique<FieldNumber>(type, slot, line); }
+std::unique_ptr<ArrayTarget> localArray(Type type, int slot, int line) { return std::make_unique<LocalArray>(type, slot, line); }
+std::unique_ptr<ArrayTarget> fieldArray(Type type, int slot, int line) { return std::make_unique<FieldArray>(type, slot, line); }
+ExprPtr timeValue(int line) { return std::make_unique<TimeValue>(scalar(Base::Double), line); }
+ExprPtr stepValue(int line) { return std::make_unique<StepValue>(scalar(Base::Double), line); }
+std::unique_ptr<NumberTarget> numberElement(ExprPtr array, ExprPtr index, int line) {
+  Type t = array->type().element();
+  return std::make_unique<NumberElement>(t, std::move(array), std::move(index), line);
+}
+std::unique_ptr<ArrayTarget> rowElement(ExprPtr array, ExprPtr index, int line) {
+  Type t = array->type().element();
+  return std::make_unique<RowElement>(t, std::move(array), std::move(index), line);
+}
+ExprPtr arrayLength(ExprPtr array, int line) { return std::make_unique<Length>(std::move(array), line); }
+ExprPtr unary(const std::string& op, ExprPtr operand, Type type, int line) {
+  return std::make_unique<Unary>(op[0], std::move(operand), type, line);
+}
+ExprPtr binary(const std::string& op, ExprPtr left, ExprPtr right, Type type, int line) {
+  if (left->type().isArray()) return std::make_unique<SameArray>(op == "==", std::move(left), std::move(right), line);
+  Base kind = left->type().isBoolean() ? Base::Boolean
+              : (op == "<<" || op == ">>" || op == ">>>") ? promote(left->type().base, Base::Int)
+                                                          : promote(left->type().base, right->type().base);
+  return std::make_unique<Binary>(opFromText(op), kind, std::move(left), std::move(right), type, line);
+}
+ExprPtr logical(bool isAnd, ExprPtr left, ExprPtr right, int line) {
+  return std::make_unique<Logical>(isAnd, std::move(left), std::move(right), line);
+}
+ExprPtr conditional(ExprPtr condition, ExprPtr whenTrue, ExprPtr whenFalse, Type type, int line) {
+  return std::make_unique<Conditional>(std::move(condition), std::move(whenTrue), std::move(whenFalse), type, line);
+}
+ExprPtr cast(Base to, ExprPtr operand, int line) { return std::make_unique<Cast>(to, std::move(operand), line); }
+ExprPtr assignNumber(std::unique_ptr<NumberTarget> target, const std::string& op, ExprPtr value, Base operation, int line) {
+  bool compound = op != "=";
+  Op o = compound ? opFromText(op.substr(0, op.size() - 1)) : Op::Add;
+  return std::make_unique<AssignNumber>(std::move(target), o, compound, std::move(value), operation, line);
+}
+ExprPtr assignArray(std::unique_ptr<ArrayTarget> target, ExprPtr value, int line) {
+  return std::make_unique<AssignArray>(std::move(target), std::move(value), line);
+}
+ExprPtr increment(std::unique_ptr<NumberTarget> target, double delta, bool prefix, int line) {
+  return std::make_unique<Increment>(std::move(target), delta, prefix, line);
+}
+ExprPtr concat(std::vector<ExprPtr> parts, int line) { return std::make_unique<Concat>(std::move(parts), line); }
+ExprPtr newArray(Type type, std::vector<ExprPtr> lengths, int line) { return std::make_unique<NewArray>(type, std::move(lengths), line); }
+ExprPtr arrayLiteral(Type type, std::vector<ExprPtr> items, int line) { return std::make_unique<ArrayLiteral>(type, std::move(items), line); }
+ExprPtr callMethod(const Method& method, std::vector<ExprPtr> arguments, int line) {
+  return std::make_unique<CallMethod>(method, std::move(arguments), line);
+}
+
+}  // namespace pesim::java

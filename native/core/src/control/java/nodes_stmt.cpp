@@ -1,0 +1,260 @@
+// Statement nodes of compiled Java blocks (see nodes.hpp): blocks, if, loops, switch with
+// fall-through, break/continue/return, and System.out printing into the block's message list.
+#include "control/java/nodes.hpp"
+
+namespace pesim::java {
+
+void spend(Exec& ex, int line) {
+  if (--ex.budget < 0) {
+    fail("the code ran more than its limit of loop iterations and calls in one step (an endless loop?)", line);
+  }
+}
+
+void invoke(Exec& ex, const Method& method, Frame& frame) {
+  Frame* caller = ex.frame;
+  ex.frame = &frame;
+  ex.returnArray.reset();
+  ex.returnNumber = 0.0;
+  for (const auto& s : method.body) {
+    if (s->run(ex) == Flow::Return) break;
+  }
+  ex.frame = caller;
+}
+
+namespace {
+
+class ExpressionStatement : public Stmt {
+ public:
+  ExpressionStatement(ExprPtr e, int line) : Stmt(line), e_(std::move(e)) {}
+  Flow run(Exec& ex) const override {
+    if (e_->type().isArray()) e_->array(ex);
+    else e_->number(ex);
+    return Flow::Normal;
+  }
+
+ private:
+  ExprPtr e_;
+};
+
+Flow runAll(const std::vector<StmtPtr>& body, Exec& ex, std::size_t from = 0) {
+  for (std::size_t i = from; i < body.size(); ++i) {
+    Flow f = body[i]->run(ex);
+    if (f != Flow::Normal) return f;
+  }
+  return Flow::Normal;
+}
+
+class Block : public Stmt {
+ public:
+  Block(std::vector<StmtPtr> body, int line) : Stmt(line), body_(std::move(body)) {}
+  Flow run(Exec& ex) const override { return runAll(body_, ex); }
+
+ private:
+  std::vector<StmtPtr> body_;
+};
+
+class If : public Stmt {
+ public:
+  If(ExprPtr c, StmtPtr then, StmtPtr otherwise, int line)
+      : Stmt(line), c_(std::move(c)), then_(std::move(then)), otherwise_(std::move(otherwise)) {}
+  Flow run(Exec& ex) const override {
+    if (c_->number(ex) != 0.0) return then_->run(ex);
+    return otherwise_ ? otherwise_->run(ex) : Flow::Normal;
+  }
+
+ private:
+  ExprPtr c_;
+  StmtPtr then_, otherwise_;
+};
+
+class While : public Stmt {
+ public:
+  While(ExprPtr c, StmtPtr body, bool testFirst, int line) : Stmt(line), c_(std::move(c)), body_(std::move(body)), testFirst_(testFirst) {}
+  Flow run(Exec& ex) const override {
+    if (testFirst_ && c_->number(ex) == 0.0) return Flow::Normal;
+    do {
+      spend(ex, line());
+      Flow f = body_->run(ex);
+      if (f == Flow::Break) break;
+      if (f == Flow::Return) return f;
+    } while (c_->number(ex) != 0.0);
+    return Flow::Normal;
+  }
+
+ private:
+  ExprPtr c_;
+  StmtPtr body_;
+  bool testFirst_;
+};
+
+class For : public Stmt {
+ public:
+  For(std::vector<StmtPtr> init, ExprPtr c, std::vector<ExprPtr> update, StmtPtr body, int line)
+      : Stmt(line), init_(std::move(init)), c_(std::move(c)), update_(std::move(update)), body_(std::move(body)) {}
+  Flow run(Exec& ex) const override {
+    runAll(init_, ex);
+    while (!c_ || c_->number(ex) != 0.0) {
+      spend(ex, line());
+      Flow f = body_->run(ex);
+      if (f == Flow::Break) break;
+      if (f == Flow::Return) return f;
+      for (const auto& u : update_) {
+        if (u->type().isArray()) u->array(ex);
+        else u->number(ex);
+      }
+    }
+    return Flow::Normal;
+  }
+
+ private:
+  std::vector<StmtPtr> init_;
+  ExprPtr c_;
+  std::vector<ExprPtr> update_;
+  StmtPtr body_;
+};
+
+class ForEach : public Stmt {
+ public:
+  ForEach(std::unique_ptr<NumberTarget> n, std::unique_ptr<ArrayTarget> a, ExprPtr array, StmtPtr body, int line)
+      : Stmt(line), number_(std::move(n)), row_(std::move(a)), array_(std::move(array)), body_(std::move(body)) {}
+  Flow run(Exec& ex) const override {
+    ArrayRef a = array_->array(ex);
+    if (!a) fail("NullPointerException: the array is null", line());
+    for (std::size_t i = 0; i < a->length(); ++i) {
+      spend(ex, line());
+      if (number_) *number_->place(ex).at = castTo(number_->type().base, a->numbers[i]);
+      else *row_->place(ex) = a->rows[i];
+      Flow f = body_->run(ex);
+      if (f == Flow::Break) break;
+      if (f == Flow::Return) return f;
+    }
+    return Flow::Normal;
+  }
+
+ private:
+  std::unique_ptr<NumberTarget> number_;
+  std::unique_ptr<ArrayTarget> row_;
+  ExprPtr array_;
+  StmtPtr body_;
+};
+
+class Switch : public Stmt {
+ public:
+  Switch(ExprPtr selector, std::vector<std::pair<double, std::size_t>> labels, long defaultStart, std::vector<StmtPtr> body, int line)
+      : Stmt(line), selector_(std::move(selector)), labels_(std::move(labels)), default_(defaultStart), body_(std::move(body)) {}
+  Flow run(Exec& ex) const override {
+    double v = selector_->number(ex);
+    long start = default_;
+    for (const auto& [label, at] : labels_) {
+      if (label == v) {
+        start = static_cast<long>(at);
+        break;
+      }
+    }
+    if (start < 0) return Flow::Normal;
+    Flow f = runAll(body_, ex, static_cast<std::size_t>(start));
+    return f == Flow::Break ? Flow::Normal : f;
+  }
+
+ private:
+  ExprPtr selector_;
+  std::vector<std::pair<double, std::size_t>> labels_;
+  long default_;
+  std::vector<StmtPtr> body_;
+};
+
+class Jump : public Stmt {
+ public:
+  Jump(Flow f, int line) : Stmt(line), f_(f) {}
+  Flow run(Exec&) const override { return f_; }
+
+ private:
+  Flow f_;
+};
+
+class Return : public Stmt {
+ public:
+  Return(ExprPtr value, int line) : Stmt(line), value_(std::move(value)) {}
+  Flow run(Exec& ex) const override {
+    if (value_) {
+      if (value_->type().isArray()) ex.returnArray = value_->array(ex);
+      else ex.returnNumber = value_->number(ex);
+    }
+    return Flow::Return;
+  }
+
+ private:
+  ExprPtr value_;
+};
+
+void emitLine(Exec& ex, std::string line) {
+  if (ex.printed.size() < kMaxPrinted) ex.printed.push_back(std::move(line));
+  else ++ex.printedDropped;
+}
+
+class Print : public Stmt {
+ public:
+  Print(ExprPtr value, bool newline, int line) : Stmt(line), value_(std::move(value)), newline_(newline) {}
+  Flow run(Exec& ex) const override {
+    std::string text = value_ ? value_->text(ex) : std::string();
+    std::size_t from = 0;
+    for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+      emitLine(ex, ex.pendingLine + text.substr(from, nl - from));
+      ex.pendingLine.clear();
+      from = nl + 1;
+    }
+    ex.pendingLine += text.substr(from);
+    if (newline_) {
+      emitLine(ex, ex.pendingLine);
+      ex.pendingLine.clear();
+    }
+    return Flow::Normal;
+  }
+
+ private:
+  ExprPtr value_;
+  bool newline_;
+};
+
+// `gecko.GeckoSim._testSuccessful = true;`: GeckoCIRCUITS' own example circuits report that their
+// checks passed this way; the block remembers it (and when) for the run's messages.
+class TestPassed : public Stmt {
+ public:
+  TestPassed(ExprPtr value, int line) : Stmt(line), value_(std::move(value)) {}
+  Flow run(Exec& ex) const override {
+    bool passed = value_->number(ex) != 0.0;
+    if (passed && !ex.testPassed) ex.testPassedAt = ex.time;
+    ex.testPassed = passed;
+    return Flow::Normal;
+  }
+
+ private:
+  ExprPtr value_;
+};
+
+}  // namespace
+
+StmtPtr expressionStatement(ExprPtr e, int line) { return std::make_unique<ExpressionStatement>(std::move(e), line); }
+StmtPtr blockStatement(std::vector<StmtPtr> body, int line) { return std::make_unique<Block>(std::move(body), line); }
+StmtPtr ifStatement(ExprPtr condition, StmtPtr then, StmtPtr otherwise, int line) {
+  return std::make_unique<If>(std::move(condition), std::move(then), std::move(otherwise), line);
+}
+StmtPtr whileStatement(ExprPtr condition, StmtPtr body, bool testFirst, int line) {
+  return std::make_unique<While>(std::move(condition), std::move(body), testFirst, line);
+}
+StmtPtr forStatement(std::vector<StmtPtr> init, ExprPtr condition, std::vector<ExprPtr> update, StmtPtr body, int line) {
+  return std::make_unique<For>(std::move(init), std::move(condition), std::move(update), std::move(body), line);
+}
+StmtPtr forEachStatement(std::unique_ptr<NumberTarget> numberVariable, std::unique_ptr<ArrayTarget> arrayVariable, ExprPtr array, StmtPtr body, int line) {
+  return std::make_unique<ForEach>(std::move(numberVariable), std::move(arrayVariable), std::move(array), std::move(body), line);
+}
+StmtPtr switchStatement(ExprPtr selector, std::vector<std::pair<double, std::size_t>> labels, long defaultStart,
+                        std::vector<StmtPtr> body, int line) {
+  return std::make_unique<Switch>(std::move(selector), std::move(labels), defaultStart, std::move(body), line);
+}
+StmtPtr jumpStatement(Flow flow, int line) { return std::make_unique<Jump>(flow, line); }
+StmtPtr returnStatement(ExprPtr value, int line) { return std::make_unique<Return>(std::move(value), line); }
+StmtPtr printStatement(ExprPtr value, bool newline, int line) { return std::make_unique<Print>(std::move(value), newline, line); }
+StmtPtr testPassedStatement(ExprPtr value, int line) { return std::make_unique<TestPassed>(std::move(value), line); }
+
+}  // namespace pesim::java

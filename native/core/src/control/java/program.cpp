@@ -1,0 +1,48 @@
+// Running a compiled Java block (see program.hpp).
+#include "control/java/program.hpp"
+
+namespace pesim::java {
+
+Program::Program(const BlockCode& code, std::size_t inputs, std::size_t outputs)
+    : compiled_(compileBlock(code, static_cast<int>(outputs))), outputCount_(outputs) {
+  exec_.fieldNumbers.assign(static_cast<std::size_t>(compiled_.fieldNumbers), 0.0);
+  exec_.fieldArrays.resize(static_cast<std::size_t>(compiled_.fieldArrays));
+  xIn_ = std::make_shared<Array>();
+  xIn_->numbers.assign(inputs, 0.0);
+}
+
+void Program::run(const Method& m, Frame& frame) {
+  exec_.budget = kStepBudget;
+  exec_.depth = 0;
+  invoke(exec_, m, frame);
+}
+
+void Program::start(std::uint64_t seed) {
+  exec_.random = seed == 0 ? 0x9E3779B97F4A7C15ULL : seed;
+  auto yOut = std::make_shared<Array>();
+  yOut->numbers.assign(outputCount_, 0.0);
+  exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)] = yOut;
+  Frame fields;
+  run(*compiled_.fieldInit, fields);
+  Frame init;
+  init.numbers.assign(static_cast<std::size_t>(compiled_.init->numberSlots), 0.0);
+  init.arrays.resize(static_cast<std::size_t>(compiled_.init->arraySlots));
+  run(*compiled_.init, init);
+  const Method& calc = *compiled_.calculate;
+  calcFrame_.numbers.assign(static_cast<std::size_t>(calc.numberSlots), 0.0);
+  calcFrame_.arrays.resize(static_cast<std::size_t>(calc.arraySlots));
+}
+
+const Array& Program::calculate(const double* inputs, double time, double dt) {
+  // The code may have replaced or resized xIN (it is an ordinary parameter): start from ours.
+  for (std::size_t i = 0; i < xIn_->numbers.size(); ++i) xIn_->numbers[i] = inputs[i];
+  calcFrame_.arrays[0] = xIn_;
+  exec_.time = time;
+  exec_.dt = dt;
+  run(*compiled_.calculate, calcFrame_);
+  result_ = exec_.returnArray ? std::move(exec_.returnArray) : exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)];
+  if (!result_) throw CodeFailure{"NullPointerException: yOUT is null", 0};
+  return *result_;
+}
+
+}  // namespace pesim::java

@@ -1,0 +1,42 @@
+// A compiled Java block ready to run: its class state (fields, printed lines) and the calls the
+// simulation makes, as GeckoCIRCUITS JavaBlockVector does: field initializers and init() before
+// the first step, then calculateYOUT(xIN, time, dt) once per step.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "control/java/compiler.hpp"
+
+namespace pesim::java {
+
+class Program {
+ public:
+  // Throws CodeError.
+  Program(const BlockCode& code, std::size_t inputs, std::size_t outputs);
+
+  // Field initializers and init(); throws CodeFailure.
+  void start(std::uint64_t seed);
+  // One call of calculateYOUT; the returned array (yOUT unless the code returns another one)
+  // stays valid until the next call. Throws CodeFailure.
+  const Array& calculate(const double* inputs, double time, double dt);
+  // The current contents of yOUT (outputs before the first step).
+  const Array& outputs() const { return *exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)]; }
+  const Exec& state() const { return exec_; }
+
+ private:
+  void run(const Method& m, Frame& frame);
+
+  CompiledClass compiled_;
+  Exec exec_;
+  Frame calcFrame_;
+  ArrayRef xIn_;
+  ArrayRef result_;
+  std::size_t outputCount_;
+};
+
+// Loop iterations and calls allowed in one call of the code.
+constexpr long long kStepBudget = 20'000'000;
+
+}  // namespace pesim::java

@@ -1,0 +1,106 @@
+// JAVA: a control block running Java code, GeckoCIRCUITS' Java block (ReglerJavaFunction,
+// JavaBlockVector: `double[] calculateYOUT(double[] xIN, double time, double dt)` called every step,
+// `init()` before the first; yOUT has one entry per output). Parameters: `code` (the method body),
+// `initCode` and `variables` (the class's fields and methods; messages count lines within each, as
+// GeckoCIRCUITS' code window does), and `observer` (1: the outputs feed nothing, so code that does not compile or fails while running
+// only costs a warning and the block stops). The code is compiled when the netlist is built and
+// runs in the interpreter of control/java. Printed lines and GeckoCIRCUITS' test flag become
+// warnings of the run.
+#include <cmath>
+#include <functional>
+#include <optional>
+
+#include "control/block.hpp"
+#include "control/java/program.hpp"
+#include "pesim/errors.hpp"
+
+namespace pesim {
+
+namespace {
+
+class JavaBlock : public Block {
+ public:
+  JavaBlock(std::string name, std::vector<int> inputs, std::vector<int> outputs, const java::BlockCode& code,
+            bool observer, std::uint64_t seed)
+      : Block(std::move(name), std::move(inputs), std::move(outputs)), observer_(observer) {
+    try {
+      program_.emplace(code, this->inputs().size(), this->outputs().size());
+    } catch (const java::CodeError& e) {
+      std::string message = this->name() + ": Java " + e.section + " line " + std::to_string(e.line) + ", column " +
+                            std::to_string(e.column) + ": " + e.message;
+      if (!observer_) throw Error(ErrorCode::CodeInvalid, message, this->name());
+      stopped_ = message + "; its outputs feed nothing, so the block was left out";
+      return;
+    }
+    guarded(0.0, [&] { program_->start(seed ^ std::hash<std::string>{}(this->name())); });
+  }
+
+  void evaluate(ControlContext& ctx) override {
+    if (!stopped_.empty()) return;
+    if (ctx.initial) {
+      guarded(ctx.t, [&] { write(ctx, program_->outputs()); });
+      return;
+    }
+    for (std::size_t i = 0; i < inputs().size(); ++i) scratch_[i] = in(ctx, i);
+    guarded(ctx.t, [&] { write(ctx, program_->calculate(scratch_.data(), ctx.t, ctx.dt)); });
+  }
+
+  void report(std::vector<std::string>& warnings) const override {
+    if (program_) {
+      const java::Exec& s = program_->state();
+      for (const auto& line : s.printed) warnings.push_back(name() + " printed: " + line);
+      if (!s.pendingLine.empty()) warnings.push_back(name() + " printed: " + s.pendingLine);
+      if (s.printedDropped > 0) {
+        warnings.push_back(name() + ": " + std::to_string(s.printedDropped) + " more printed line(s) not kept");
+      }
+      if (s.testPassed) {
+        warnings.push_back(name() + ": the code reported its check passed (gecko.GeckoSim._testSuccessful) at t = " +
+                           std::to_string(s.testPassedAt) + " s");
+      }
+    }
+    if (!stopped_.empty()) warnings.push_back(stopped_);
+  }
+
+ private:
+  // Runs `body`, turning an exception of the code into an engine error at time t (a warning and
+  // a stopped block for an observer).
+  template <class Body>
+  void guarded(double t, Body body) {
+    try {
+      body();
+    } catch (const java::CodeFailure& f) {
+      std::string where = f.line > 0 ? " (line " + std::to_string(f.line) + ")" : "";
+      std::string message = name() + ": the Java code failed at t = " + std::to_string(t) + " s" + where + ": " + f.message;
+      if (!observer_) throw Error(ErrorCode::CodeFailed, message, name(), {}, t);
+      stopped_ = message + "; its outputs feed nothing, so the block stopped there";
+    }
+  }
+
+  // GeckoCIRCUITS copies min(outputs, returned length) values and refuses NaN outputs.
+  void write(ControlContext& ctx, const java::Array& values) {
+    std::size_t n = std::min(outputs().size(), values.numbers.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (std::isnan(values.numbers[i])) {
+        throw java::CodeFailure{"ArithmeticException: output value yOUT[" + std::to_string(i) + "] is not a number", 0};
+      }
+      out(ctx, values.numbers[i], i);
+    }
+  }
+
+  bool observer_;
+  std::optional<java::Program> program_;
+  std::string stopped_;  // why the block no longer runs (observers only)
+  std::vector<double> scratch_ = std::vector<double>(inputs().size());
+};
+
+}  // namespace
+
+BlockPtr makeCodeBlock(const std::string& type, const std::string& name, const Params& params,
+                       std::vector<int> inputs, std::vector<int> outputs, std::uint64_t seed) {
+  if (type != "JAVA") return nullptr;
+  java::BlockCode code{params.text("code"), params.text("initCode", ""), params.text("variables", "")};
+  bool observer = params.number("observer", 0) != 0;
+  return std::make_unique<JavaBlock>(name, std::move(inputs), std::move(outputs), code, observer, seed);
+}
+
+}  // namespace pesim

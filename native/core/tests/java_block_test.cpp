@@ -1,0 +1,140 @@
+// The Java block interpreter (control/java): Java's integer and floating-point semantics, state
+// kept in fields between steps, arrays, methods, switch, printing as Java prints, and the errors
+// a user sees for code that does not compile or fails while running.
+#include <string>
+#include <vector>
+
+#include "control/java/program.hpp"
+#include "harness.hpp"
+
+namespace {
+
+using pesim::java::BlockCode;
+using pesim::java::CodeError;
+using pesim::java::CodeFailure;
+using pesim::java::Program;
+
+std::vector<double> once(const std::string& code, std::size_t outputs, std::vector<double> inputs = {},
+                         const std::string& variables = "", const std::string& init = "") {
+  Program p(BlockCode{code, init, variables}, inputs.size(), outputs);
+  p.start(1);
+  return p.calculate(inputs.data(), 1e-6, 1e-6).numbers;
+}
+
+std::string compileError(const std::string& code, const std::string& variables = "") {
+  try {
+    Program p(BlockCode{code, "", variables}, 1, 1);
+  } catch (const CodeError& e) {
+    return e.section + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " + e.message;
+  }
+  return "";
+}
+
+std::string runError(const std::string& code) {
+  try {
+    Program p(BlockCode{code, "", ""}, 1, 1);
+    p.start(1);
+    double in = 0.0;
+    p.calculate(&in, 0.0, 1e-6);
+  } catch (const CodeFailure& f) {
+    return std::to_string(f.line) + ": " + f.message;
+  }
+  return "";
+}
+
+}  // namespace
+
+// JLS §15.17 and §5.1.3: int arithmetic truncates and wraps, casts truncate toward zero.
+TEST(java_integer_arithmetic) {
+  auto y = once(
+      "int max_val = 1000;\n"
+      "yOUT[0] = max_val*1/6; yOUT[1] = 1/25000; yOUT[2] = 7 % -3; yOUT[3] = -7 / 2;\n"
+      "yOUT[4] = (int) 3.99; yOUT[5] = (int) -3.99; yOUT[6] = Integer.MAX_VALUE + 1; yOUT[7] = 5.5 % 2;\n"
+      "yOUT[8] = 1 << 33; yOUT[9] = -16 >>> 28; yOUT[10] = (long) 1e300; yOUT[11] = 'a' + 1;\n"
+      "double T_samp = 1/25000; yOUT[12] = T_samp; yOUT[13] = 1.0/4; yOUT[14] = (int) Double.NaN;\n"
+      "return yOUT;",
+      15);
+  std::vector<double> expected = {166, 0, 1, -3, 3, -3, -2147483648.0, 1.5, 2, 15, 9223372036854775807.0, 98, 0, 0.25, 0};
+  for (std::size_t i = 0; i < expected.size(); ++i) CHECK_NEAR(y[i], expected[i], 0.0);
+}
+
+// GeckoCIRCUITS' example outputstagemodel: a triangle carrier from a static direction flag.
+TEST(java_state_between_steps) {
+  Program p(BlockCode{
+                "double u = yOUT[0]; double f_s = xIN[0]; double ss = 2.0/(1.0/f_s/dt); double y = 0;\n"
+                "if (dir == 2) { y = 0; dir = 1; }\n"
+                "else if (dir == 1) { y = u + ss; if (y >= 1) { y = 1 - (y - 1); dir = -1; } }\n"
+                "else { y = u - ss; if (y <= 0) { y = -y; dir = 1; } }\n"
+                "yOUT[0] = y; return yOUT;",
+                "dir = 2;", "private static int dir = 5;"},
+            1, 1);
+  p.start(1);
+  double fs = 100e3, dt = 1e-6;  // 10 steps per period: ss = 0.2
+  std::vector<double> got;
+  for (int n = 1; n <= 8; ++n) got.push_back(p.calculate(&fs, n * dt, dt).numbers[0]);
+  std::vector<double> expected = {0, 0.2, 0.4, 0.6, 0.8, 1.0, 0.8, 0.6};
+  for (std::size_t i = 0; i < expected.size(); ++i) CHECK_NEAR(got[i], expected[i], 1e-12);
+}
+
+TEST(java_arrays_methods_and_loops) {
+  auto y = once(
+      "double[][] table = {{0,1},{2,3},{4,5}};\n"
+      "double sum = 0; for (int i = 0; i < table.length; i++) for (double v : table[i]) sum += v;\n"
+      "int k = 0; while (true) { if (++k >= 10) break; if (k % 2 == 0) continue; }\n"
+      "double[] buf = new double[4]; buf[3] = sq(3);\n"
+      "int n = 0; do { n += 2; } while (n < 7);\n"
+      "yOUT[0] = sum; yOUT[1] = k; yOUT[2] = buf[3]; yOUT[3] = fact(5); yOUT[4] = n; yOUT[5] = table[2][1];\n"
+      "yOUT[6] = hits > 0 ? 1 : 0; yOUT[7] = Math.max(2, 3.5) + abs(-1) + Math.round(2.5) + floor(-0.5);\n"
+      "return yOUT;",
+      8, {}, "static double sq(double x) { return x * x; }\nint fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\nint hits = 1;");
+  std::vector<double> expected = {15, 10, 9, 120, 8, 5, 1, 3.5 + 1 + 3 - 1};
+  for (std::size_t i = 0; i < expected.size(); ++i) CHECK_NEAR(y[i], expected[i], 0.0);
+}
+
+TEST(java_switch_falls_through) {
+  auto y = once(
+      "int s = (int) xIN[0]; double r = 0;\n"
+      "switch (s) { case 1: r += 1; case 2: r += 10; break; case -3: r = -3; break; default: r = 99; }\n"
+      "yOUT[0] = r; return yOUT;",
+      1, {1});
+  CHECK_NEAR(y[0], 11, 0.0);
+  CHECK_NEAR(once("int s = -3; double r = 0; switch (s) { case -3: r = -3; break; default: r = 99; } yOUT[0] = r; return yOUT;", 1)[0], -3, 0.0);
+  CHECK_NEAR(once("int s = 7; double r = 0; switch (s) { case 1: r = 1; break; default: r = 99; } yOUT[0] = r; return yOUT;", 1)[0], 99, 0.0);
+}
+
+// Printing writes Java's text of numbers (Double.toString); the test flag is remembered.
+TEST(java_printing_and_test_flag) {
+  Program p(BlockCode{"System.out.println(\"x = \" + 1.5 + \", n = \" + 3 + \", \" + 1e10 + \" \" + (0.1 + 0.2) + \" \" + 100.0 + \" \" + 0.0001 + \" \" + (time > 0));\n"
+                      "System.out.print(\"a\"); System.out.print(\"b\\nc\");\n"
+                      "gecko.GeckoSim._testSuccessful = true; return yOUT;",
+                      "", ""},
+            0, 1);
+  p.start(1);
+  p.calculate(nullptr, 0.5, 1e-6);
+  const auto& s = p.state();
+  CHECK(s.printed.size() == 2);
+  CHECK(s.printed[0] == "x = 1.5, n = 3, 1.0E10 0.30000000000000004 100.0 1.0E-4 true");
+  CHECK(s.printed[1] == "ab");
+  CHECK(s.pendingLine == "c");
+  CHECK(s.testPassed);
+  CHECK_NEAR(s.testPassedAt, 0.5, 0.0);
+}
+
+TEST(java_compile_errors_name_section_line_and_column) {
+  CHECK(compileError("double x = ;") == "code:1:12: expected a value, found ';'");
+  CHECK(compileError("double a = 1;\nFile f = null;") .find("code:2:1: type 'File' is not supported") == 0);
+  CHECK(compileError("yOUT[0] = get_Tend();").find("code:1:11: unknown method 'get_Tend'") == 0);
+  CHECK(compileError("int x = 1;\nint x = 2;") == "code:2:5: variable 'x' is already defined in this method");
+  CHECK(compileError("if (1) { }") == "code:1:5: the if condition must be a boolean, not int");
+  CHECK(compileError("", "double q = undefinedName;").find("static variables:1:12: unknown name 'undefinedName'") == 0);
+  CHECK(compileError("yOUT[0] = 1.5[0];") == "code:1:14: '[' needs an array, not double");
+  CHECK(compileError("try { } catch (Exception e) { }") == "code:1:1: 'try' is not supported in Java blocks");
+  CHECK(compileError("/* never closed") == "code:1:1: comment '/*' is not closed with '*/'");
+}
+
+TEST(java_runtime_failures_name_the_line) {
+  CHECK(runError("double[] a = new double[2];\na[2] = 1; return yOUT;") == "2: ArrayIndexOutOfBoundsException: index 2 out of bounds for length 2");
+  CHECK(runError("int z = 0;\nint q = 1 / z; return yOUT;") == "2: ArithmeticException: / by zero");
+  CHECK(runError("while (true) { }").find("1: the code ran more than its limit") == 0);
+  CHECK(runError("double[] a = null; a[0] = 1;") == "1: NullPointerException: the array is null");
+}
