@@ -4,7 +4,8 @@ export type EngineErrorCode =
   | 'NETLIST_INVALID' | 'UNKNOWN_ELEMENT_TYPE' | 'MISSING_PARAMETER' | 'PARAMETER_OUT_OF_RANGE'
   | 'UNKNOWN_REFERENCE' | 'UNKNOWN_PARAMETER' | 'FLOATING_NODE' | 'VOLTAGE_SOURCE_LOOP'
   | 'CURRENT_SOURCE_CUTSET' | 'ALGEBRAIC_LOOP' | 'SINGULAR_MATRIX' | 'SWITCH_ITERATION_LIMIT'
-  | 'CANCELLED' | 'OUT_OF_MEMORY' | 'ENGINE_ERROR' | 'ANALYSIS_INVALID' | 'ENCODE_INVALID';
+  | 'CANCELLED' | 'OUT_OF_MEMORY' | 'ENGINE_ERROR' | 'ANALYSIS_INVALID' | 'ENCODE_INVALID'
+  | 'CODE_INVALID' | 'CODE_FAILED';
 
 /** Any failure reported by the engine. `element`/`node` name what is at fault, `time` when. */
 export class EngineError extends Error {
@@ -33,15 +34,19 @@ export class SingularMatrixError extends EngineError {}
 export class SwitchIterationError extends EngineError {}
 /** The run was cancelled. */
 export class CancelledError extends EngineError {}
+/** The Java code of a JAVA block threw while running (`element`, `time`; the message names the line). */
+export class CodeFailedError extends EngineError {}
 
 const CIRCUIT_CODES = new Set<string>([
   'NETLIST_INVALID', 'UNKNOWN_ELEMENT_TYPE', 'MISSING_PARAMETER', 'PARAMETER_OUT_OF_RANGE', 'UNKNOWN_REFERENCE',
   'UNKNOWN_PARAMETER', 'FLOATING_NODE', 'VOLTAGE_SOURCE_LOOP', 'CURRENT_SOURCE_CUTSET', 'ALGEBRAIC_LOOP',
+  'CODE_INVALID',
 ]);
 
 /** True for failures that repeat on every attempt (invalid circuit, singular matrix). */
 export function isDeterministicFailure(error: unknown): boolean {
-  return error instanceof CircuitError || error instanceof SingularMatrixError || error instanceof SwitchIterationError;
+  return error instanceof CircuitError || error instanceof SingularMatrixError || error instanceof SwitchIterationError ||
+    error instanceof CodeFailedError;
 }
 
 /** Wraps an error thrown by the addon in the matching class; other errors pass through. */
@@ -55,5 +60,6 @@ export function toEngineError(error: unknown): unknown {
   if (code === 'SINGULAR_MATRIX') return new SingularMatrixError(code, raw.message, at);
   if (code === 'SWITCH_ITERATION_LIMIT') return new SwitchIterationError(code, raw.message, at);
   if (code === 'CANCELLED') return new CancelledError(code, raw.message, at);
+  if (code === 'CODE_FAILED') return new CodeFailedError(code, raw.message, at);
   return new EngineError(code, raw.message, at);
 }

@@ -4,7 +4,7 @@ export type { SimulationResult, SimulateOptions, SimulateSyncOptions, ChannelInf
 export { RunController } from './controller.js';
 export type { Progress, RunPhase, ControlBuffers } from './controller.js';
 export {
-  EngineError, CircuitError, SingularMatrixError, SwitchIterationError, CancelledError, isDeterministicFailure, toEngineError,
+  EngineError, CircuitError, SingularMatrixError, SwitchIterationError, CancelledError, CodeFailedError, isDeterministicFailure, toEngineError,
 } from './errors.js';
 export type { EngineErrorCode } from './errors.js';
 export type { DeviceLossSummary, ReceiverSpectrum, RunStats } from './types.js';

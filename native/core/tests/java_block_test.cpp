@@ -130,6 +130,12 @@ TEST(java_compile_errors_name_section_line_and_column) {
   CHECK(compileError("yOUT[0] = 1.5[0];") == "code:1:14: '[' needs an array, not double");
   CHECK(compileError("try { } catch (Exception e) { }") == "code:1:1: 'try' is not supported in Java blocks");
   CHECK(compileError("/* never closed") == "code:1:1: comment '/*' is not closed with '*/'");
+  // Deep nesting is refused, not a stack overflow.
+  CHECK(compileError("double x = " + std::string(100000, '(') + "1;").find("nested more than 200 levels") != std::string::npos);
+  CHECK(compileError(std::string(100000, '{')).find("nested more than 200 levels") != std::string::npos);
+  CHECK(compileError("double x = " + std::string(100000, '-') + "1;").find("nested more than 200 levels") != std::string::npos);
+  CHECK(compileError("int[][] a = " + std::string(5000, '{')) == "code:1:15: expected a value, found '{'");
+  CHECK(compileError("int x = 0; " + std::string(300, '!') + "true;").find("nested more than 200 levels") != std::string::npos);
 }
 
 TEST(java_runtime_failures_name_the_line) {

@@ -7,6 +7,7 @@
 // runs in the interpreter of control/java. Printed lines and GeckoCIRCUITS' test flag become
 // warnings of the run.
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <optional>
 
@@ -17,6 +18,12 @@
 namespace pesim {
 
 namespace {
+
+std::string seconds(double t) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", t);
+  return std::string(buffer) + " s";
+}
 
 class JavaBlock : public Block {
  public:
@@ -55,7 +62,7 @@ class JavaBlock : public Block {
       }
       if (s.testPassed) {
         warnings.push_back(name() + ": the code reported its check passed (gecko.GeckoSim._testSuccessful) at t = " +
-                           std::to_string(s.testPassedAt) + " s");
+                           seconds(s.testPassedAt));
       }
     }
     if (!stopped_.empty()) warnings.push_back(stopped_);
@@ -70,7 +77,7 @@ class JavaBlock : public Block {
       body();
     } catch (const java::CodeFailure& f) {
       std::string where = f.line > 0 ? " (line " + std::to_string(f.line) + ")" : "";
-      std::string message = name() + ": the Java code failed at t = " + std::to_string(t) + " s" + where + ": " + f.message;
+      std::string message = name() + ": the Java code failed at t = " + seconds(t) + where + ": " + f.message;
       if (!observer_) throw Error(ErrorCode::CodeFailed, message, name(), {}, t);
       stopped_ = message + "; its outputs feed nothing, so the block stopped there";
     }

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { readIpes, writeIpes } from '../../../../src/formats/ipes/index.js';
 import type { Netlist } from '../../../../src/formats/netlist.js';
-import { corpusFixture, netlistError } from './helpers.js';
+import { corpusFixture } from './helpers.js';
 
 describe('.ipes PMSM (typ 15)', () => {
   it('033: the machine, its motor viewers (MACHINE meters) and the Java modulators are read', () => {

@@ -42,7 +42,10 @@ bool isAssignmentOp(const Token& t) {
 
 }  // namespace
 
-ExprPtr Compiler::expression() { return assignment(); }
+ExprPtr Compiler::expression() {
+  Nesting nesting(*this);
+  return assignment();
+}
 
 ExprPtr Compiler::condition(const char* what) {
   Token at = peek();
@@ -174,6 +177,7 @@ ExprPtr Compiler::binaryLevel(int level) {
 }
 
 ExprPtr Compiler::unaryExpr() {
+  Nesting nesting(*this);
   const Token& t = peek();
   if (t.kind == Tok::Op && (t.text == "++" || t.text == "--")) {
     Token opToken = next();
@@ -244,6 +248,7 @@ ExprPtr Compiler::postfix(ExprPtr e) {
 }
 
 ExprPtr Compiler::arrayInitializer(Type type) {
+  Nesting nesting(*this);
   int line = peek().line;
   expect("{", "to start the array initializer");
   std::vector<ExprPtr> items;

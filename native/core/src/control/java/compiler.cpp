@@ -45,6 +45,13 @@ std::string Compiler::identifier(const char* what) {
 
 void Compiler::error(const std::string& message) const { errorAt(peek(), message); }
 
+Compiler::Nesting::Nesting(Compiler& c) : c_(c) {
+  if (++c_.depth_ > kMaxNesting) {
+    --c_.depth_;
+    c_.error("the code is nested more than " + std::to_string(kMaxNesting) + " levels deep");
+  }
+}
+
 void Compiler::errorAt(const Token& t, const std::string& message) const {
   std::string found = t.kind == Tok::End ? "the end of the code" : "'" + t.text + "'";
   bool expected = message.rfind("expected", 0) == 0;
@@ -442,6 +449,7 @@ StmtPtr Compiler::systemCall() {
 }
 
 StmtPtr Compiler::statement() {
+  Nesting nesting(*this);
   const Token& t = peek();
   int line = t.line;
   if (isOp("{")) return block();

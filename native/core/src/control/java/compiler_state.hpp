@@ -12,6 +12,8 @@
 
 namespace pesim::java {
 
+constexpr int kMaxNesting = 200;
+
 struct Variable {
   Type type;
   bool field = false;
@@ -39,6 +41,14 @@ class Compiler {
   std::string identifier(const char* what);
   [[noreturn]] void error(const std::string& message) const;
   [[noreturn]] void errorAt(const Token& t, const std::string& message) const;
+  // Counts one level of nesting; deeper code than kMaxNesting is refused (it would exhaust the stack).
+  struct Nesting {
+    explicit Nesting(Compiler& c);
+    ~Nesting() { --c_.depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+    Compiler& c_;
+  };
 
   // --- declarations and statements (compiler.cpp)
   bool startsType(std::size_t ahead = 0) const;
@@ -84,6 +94,7 @@ class Compiler {
   Method* method_ = nullptr;  // being compiled
   Method* fieldInit_ = nullptr;
   bool inCalculate_ = false;
+  int depth_ = 0;              // nesting of expressions and statements being compiled
   int loops_ = 0;              // enclosing loops (continue) ...
   int breakables_ = 0;         // ... and loops or switches (break)
 };
