@@ -32,3 +32,27 @@ describe('control blocks through the addon: RANDOM seed, PWL', () => {
     expect(r.signals['SCOPE.1.ch2'][i]).to.be.closeTo(1, 1e-9);
   });
 });
+
+describe('control blocks through the addon: inverse trigonometry (GeckoCIRCUITS ASIN, ACOS, TAN)', () => {
+  it('asin(0.5) = π/6, acos(0.5) = π/3, tan(0.5); asin(2) is NaN as in Java', () => {
+    const n: Netlist = {
+      settings: { tEnd: 1e-4, dt: 1e-5 },
+      elements: [{ name: 'R.1', type: 'R', nodes: ['a', '0'], params: { R: 1 } }, { name: 'V.1', type: 'V', nodes: ['a', '0'], params: { waveform: 'dc', value: 1 } }],
+      blocks: [
+        { name: 'CONST.1', type: 'CONST', outputs: ['h'], params: { value: 0.5 } },
+        { name: 'CONST.2', type: 'CONST', outputs: ['two'], params: { value: 2 } },
+        { name: 'ASIN.1', type: 'ASIN', inputs: ['h'], outputs: ['as'] },
+        { name: 'ACOS.1', type: 'ACOS', inputs: ['h'], outputs: ['ac'] },
+        { name: 'TAN.1', type: 'TAN', inputs: ['h'], outputs: ['ta'] },
+        { name: 'ASIN.2', type: 'ASIN', inputs: ['two'], outputs: ['nan'] },
+        { name: 'SCOPE.1', type: 'SCOPE', inputs: ['as', 'ac', 'ta', 'nan'] },
+      ],
+    };
+    const r = simulateSync(n);
+    const last = (k: number): number => r.signals[`SCOPE.1.ch${k}`][r.time.length - 1];
+    expect(last(1)).to.be.closeTo(Math.PI / 6, 1e-15);
+    expect(last(2)).to.be.closeTo(Math.PI / 3, 1e-15);
+    expect(last(3)).to.be.closeTo(Math.tan(0.5), 1e-15);
+    expect(Number.isNaN(last(4))).to.equal(true);
+  });
+});

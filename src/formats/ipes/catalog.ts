@@ -141,7 +141,10 @@ export const BLOCK_KINDS: Record<number, BlockKind> = {
   32: unary(32, 'ABS', 'ABS'),
   33: unary(33, 'ROUND', 'ROUND'),
   34: unary(34, 'SIN', 'SIN'),
+  35: unary(35, 'ASIN', 'ASIN'),
   36: unary(36, 'COS', 'COS'),
+  37: unary(37, 'ACOS', 'ACOS'),
+  38: unary(38, 'TAN', 'TAN'),
   39: unary(39, 'ATAN', 'ATAN'),
   40: unary(40, 'EXP', 'EXP'),
   41: unary(41, 'LN', 'LN'),
@@ -173,7 +176,7 @@ export const DISPLAY_ONLY_BLOCKS: Record<number, string> = {
 /** Control types the engine cannot simulate, by typ, for error messages. */
 export const UNSUPPORTED_BLOCK_NAMES: Record<number, string> = {
   9: 'PT2 (undamped second-order LC filter)', 16: 'temperature meter', 17: 'heat-flow meter', 23: 'FromEXTERNAL',
-  35: 'ASIN', 37: 'ACOS', 38: 'TAN', 44: 'POW',
+  44: 'POW',
   61: 'Java block', 74: 'transfer function',
   76: 'PMSM control', 77: 'PMSM modulator', 78: 'subcircuit terminal', 79: 'MMF meter', 80: 'flux meter',
   81: 'global terminal', 82: 'sliding DFT', 84: 'MUX', 85: 'DEMUX', 87: 'small-signal analysis', 88: 'native C block',

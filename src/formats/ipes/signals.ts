@@ -121,6 +121,9 @@ export function constantValue(signal: string, producers: Map<string, ControlBloc
     case 'SIN': return Math.sin(x[0]);
     case 'COS': return Math.cos(x[0]);
     case 'ATAN': return Math.atan(x[0]);
+    case 'ASIN': return Math.asin(x[0]);
+    case 'ACOS': return Math.acos(x[0]);
+    case 'TAN': return Math.tan(x[0]);
     default: return undefined;
   }
 }

@@ -37,7 +37,7 @@ export interface ChainContext {
 }
 
 const UNARY_BLOCKS: Record<string, BlockType> = {
-  abs: 'ABS', sqrt: 'SQRT', exp: 'EXP', ln: 'LN', log: 'LN', sin: 'SIN', cos: 'COS', atan: 'ATAN', round: 'ROUND', sgn: 'SIGN', sign: 'SIGN',
+  abs: 'ABS', sqrt: 'SQRT', exp: 'EXP', ln: 'LN', log: 'LN', sin: 'SIN', cos: 'COS', atan: 'ATAN', asin: 'ASIN', acos: 'ACOS', tan: 'TAN', round: 'ROUND', sgn: 'SIGN', sign: 'SIGN',
 };
 const COMPARISONS: Record<string, BlockType> = { '<': 'LT', '<=': 'LE', '>': 'GT', '>=': 'GE', '==': 'EQ', '!=': 'NE' };
 const BOOLEAN_OPS = new Set(['<', '<=', '>', '>=', '==', '!=', '&&', '||']);

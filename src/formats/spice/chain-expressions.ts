@@ -7,7 +7,7 @@
 //   that is not already a logic value (comparison or logic output) is first made one with
 //   bool(x) = clamp(0.5 + (x − 0.5)/δ, 0, 1). Logic of logic is not ramped again: chained ramps
 //   would multiply the slope and drive ngspice's step towards zero.
-// Supported: CONST SIGNAL TIME GAIN ADD SUB MUL DIV MIN MAX LIMIT ABS SQRT SQR EXP LN SIN COS ATAN,
+// Supported: CONST SIGNAL TIME GAIN ADD SUB MUL DIV MIN MAX LIMIT ABS SQRT SQR EXP LN SIN COS ATAN ASIN ACOS TAN,
 // the comparisons and logic above. Blocks with memory (PI, PT1, INT, DELAY, HYS), measurements
 // (VOLT, AMP: closed loops run one step late in pesim) and EQ/NE/SIGN/ROUND throw a NetlistError
 // naming the block.
@@ -40,6 +40,9 @@ const UNARY: Record<string, (x: string) => string> = {
   SIN: (x) => `sin(${x})`,
   COS: (x) => `cos(${x})`,
   ATAN: (x) => `atan(${x})`,
+  ASIN: (x) => `asin(${x})`,
+  ACOS: (x) => `acos(${x})`,
+  TAN: (x) => `tan(${x})`,
 };
 
 function unsupported(block: ControlBlock, why: string): NetlistError {

@@ -72,6 +72,10 @@ Unary unaryFunction(const std::string& type) {
   if (type == "SIN") return [](double x) { return std::sin(x); };
   if (type == "COS") return [](double x) { return std::cos(x); };
   if (type == "ATAN") return [](double x) { return std::atan(x); };
+  // GeckoCIRCUITS ReglerASIN / ReglerACOS / ReglerTAN: java.lang.Math's functions (NaN outside ±1).
+  if (type == "ASIN") return [](double x) { return std::asin(x); };
+  if (type == "ACOS") return [](double x) { return std::acos(x); };
+  if (type == "TAN") return [](double x) { return std::tan(x); };
   if (type == "ROUND") return [](double x) { return std::round(x); };
   if (type == "NOT") return [](double x) { return isTrue(x) ? kFalse : kTrue; };
   return nullptr;

@@ -22,7 +22,7 @@ const netlist = (blocks: Netlist['blocks']): Netlist => ({
 const strip = (n: Netlist): Netlist => ({ ...n, format: undefined, layout: undefined });
 
 describe('ipes control blocks: counter, sample-hold, PD, resets, live hysteresis, triangles, data sources', () => {
-  it('writes and reads back every new block kind', () => {
+  it('writes and reads back every new block kind (also ASIN, ACOS, TAN and JAVA)', () => {
     const n = netlist([
       { name: 'CLK', type: 'SIGNAL', outputs: ['clk'], params: { waveform: 'rectangle', amplitude: 1, frequency: 1000, offset: 0, phase: 0, duty: 0.5 } },
       { name: 'TRI', type: 'SIGNAL', outputs: ['tri'], params: { waveform: 'triangle', amplitude: 2, frequency: 500, offset: 1, phase: 10, duty: 0.25 } },
@@ -34,7 +34,12 @@ describe('ipes control blocks: counter, sample-hold, PD, resets, live hysteresis
       { name: 'HYS.1', type: 'HYS', inputs: ['i', 'tri'], outputs: ['h'], params: { high: 1, low: -1 } },
       { name: 'PWL.1', type: 'PWL', outputs: ['p'], params: { times: [0, 1e-4, 3e-4], values: [0, 2.5, -1e-3] } },
       { name: 'RND.1', type: 'RANDOM', outputs: ['r'] },
-      { name: 'ADD.1', type: 'ADD', inputs: ['n', 'm', 'h', 'p', 'r'], outputs: ['sum'] },
+      { name: 'ASIN.1', type: 'ASIN', inputs: ['tri'], outputs: ['as'] },
+      { name: 'ACOS.1', type: 'ACOS', inputs: ['tri'], outputs: ['ac'] },
+      { name: 'TAN.1', type: 'TAN', inputs: ['tri'], outputs: ['ta'] },
+      { name: 'JAVA.1', type: 'JAVA', inputs: ['as', 'ac', 'ta'], outputs: ['j1', 'j2'], params: {
+        code: 'yOUT[0] = xIN[0] + xIN[1];\nyOUT[1] = count++;\nreturn yOUT;', variables: 'int count = 0;', initCode: 'count = 1;' } },
+      { name: 'ADD.1', type: 'ADD', inputs: ['n', 'm', 'h', 'p', 'r', 'j1', 'j2'], outputs: ['sum'] },
     ]);
     const back = readIpes(writeIpes(n)).netlist;
     expect(strip(back)).to.deep.equal(strip(n));
