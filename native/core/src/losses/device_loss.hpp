@@ -71,9 +71,11 @@ class DeviceLoss {
     vPrev_ = v;
   }
   // Off at this step and at the last update, which was no change of state: update() would find
-  // no loss again and change nothing but the kept voltage, so a caller that needs no current
-  // (outside the measurement window, see accumulate) may skip it.
+  // no loss again and change nothing but the kept voltage, so a caller may skip it, or call
+  // keepVoltage() instead when it needs the current (inside the measurement window, accumulate).
   bool quiet() const { return !wasOn_ && !switched_ && !device_.on(); }
+  // What update() does to a quiet device.
+  void keepVoltage(const double* x) { vPrev_ = voltage(x); }
   // The nodes whose voltages update() reads.
   int nodeA() const { return a_; }
   int nodeB() const { return b_; }

@@ -169,20 +169,22 @@ void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPh
   // Losses at the junction temperatures of the previous thermal solution. When no thermal step
   // follows, the window statistics see the same temperatures and are summed in the same pass.
   // A quiet device (off, no change of state; most devices of a converter at any step) has no
-  // loss: outside the window it is skipped, and its loss sources never add its +0 to their
-  // energy. That leaves the energy as it is: a sum that starts at +0 never becomes −0, and
-  // x + (+0) is x for every other x.
+  // loss: outside the window it is skipped, inside only its voltage is kept for its current, and
+  // its loss sources never add its +0 to their energy. That leaves the energy as it is: a sum
+  // that starts at +0 never becomes −0, and x + (+0) is x for every other x.
   const bool thermalStep = network_ && ++pending_ >= stride(dt);
   const bool together = measuring && !thermalStep;
   if (firstOfPhase) phaseStart_ = true;
   for (auto& tracked : tracked_) {
     DeviceLoss& loss = *tracked.loss;
-    const bool quiet = loss.quiet();
-    if (quiet && !measuring) continue;
-    loss.update(x, xPrev_.data(), dt, tracked.tj);
+    if (loss.quiet()) {
+      if (!measuring) continue;
+      loss.keepVoltage(x);
+    } else {
+      loss.update(x, xPrev_.data(), dt, tracked.tj);
+      for (const LossSource& source : tracked.feeds) energy_[source.slot] += *source.loss * dt;
+    }
     if (together) loss.accumulate(dt, tracked.tj);
-    if (quiet) continue;
-    for (const LossSource& source : tracked.feeds) energy_[source.slot] += *source.loss * dt;
   }
   keepVoltages(x);
   if (thermalStep) {
