@@ -36,6 +36,9 @@ DeviceLoss::DeviceLoss(const SwitchingDevice& device, std::shared_ptr<const Deta
 void DeviceLoss::start(const double* x) {
   wasOn_ = device_.on();
   vPrev_ = voltage(x);
+  // No loss and no change of state yet: a device that is off is quiet() from here.
+  switched_ = false;
+  conduction_ = switching_ = total_ = 0.0;
 }
 
 // Per device of a parallel group the current divides and the losses add up (LossProperties).

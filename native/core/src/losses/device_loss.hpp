@@ -43,7 +43,7 @@ class DeviceLoss {
   DeviceLoss(const SwitchingDevice& device, std::shared_ptr<const DetailedLossModel> model, int paralleled);
 
   const std::string& name() const { return device_.name(); }
-  // Remembers the state, current and voltage of the initial solution (no loss).
+  // Remembers the state and voltage of the initial solution (no loss).
   void start(const double* x);
 
   // Losses of the step just solved (solution x, the previous step's xPrev), at junction
