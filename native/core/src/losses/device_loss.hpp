@@ -89,8 +89,9 @@ class DeviceLoss {
   }
 
   // Window statistics for DeviceLossSummary: call once per step inside the measurement window,
-  // after update() (which must not be skipped there: the current is that of update's voltage). A switching loss of 0 leaves its energy sum as it is (the sum starts at +0
-  // and never becomes −0), so only the steps with a change of state add to it.
+  // after update() (or keepVoltage() for a quiet device: the current is that of the kept
+  // voltage). A switching loss of 0 leaves its energy sum as it is (the sum starts at +0 and
+  // never becomes −0), so only the steps with a change of state add to it.
   void accumulate(double dt, double tj) {
     conductionEnergy_ += conduction_ * dt;
     if (switched_) {
