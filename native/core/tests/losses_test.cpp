@@ -91,3 +91,36 @@ TEST(simple_model_switching_loss_is_energy_times_frequency) {
   // The LOSS signal is the energy spread over the step of the event: its mean is the same.
   CHECK_NEAR(measurement(r, "SCOPE.1.ch1.avg"), s.switchingLoss, 0.05 * s.switchingLoss);
 }
+
+// Outside the measurement window the loss models skip the devices that stay off; the heat they
+// deliver must not depend on that. A chopper on a 1 kHz sine supply (so the voltage before each
+// turn-on differs from the one after the last turn-off) heats a junction RC with switching losses
+// mostly: the junction temperature at the end is the same number whether every step is measured
+// (no device skipped) or only the last millisecond, and the turn-on losses do count in it.
+TEST(junction_heating_does_not_depend_on_the_measurement_window) {
+  auto run = [](double kOn, double measureFrom) {
+    Netlist n;
+    n.elements = {element("V.1", "V", {"in", "0"}, {{"amplitude", 200.0}, {"offset", 250.0}, {"frequency", 1e3}}, {{"waveform", "sine"}}),
+                  element("R.1", "R", {"in", "c"}, {{"R", 40.0}}),
+                  element("IGBT.1", "IGBT", {"c", "0"}, {{"vf", 0.0}, {"ron", 0.01}, {"kOn", kOn}, {"kOff", 1e-4}, {"uSWnorm", 400.0}})};
+    n.thermal = {element("Tamb", "TSRC", {"amb", "0"}, {{"T", 25.0}}), element("Rth", "RTH", {"j", "amb"}, {{"R", 0.5}}),
+                 element("Cth", "CTH", {"j", "amb"}, {{"C", 0.01}})};
+    ElementSpec pv = element("Pv", "PV", {"j", "0"});
+    pv.params.strings["device"] = "IGBT.1";
+    n.thermal.push_back(pv);
+    BlockSpec temp = block("TEMP.1", "TEMP", {}, {"tj"});
+    temp.params.names["nodes"] = {"j", "0"};
+    n.blocks = {block("SIGNAL.1", "SIGNAL", {}, {"g"}, {{"frequency", 7e3}, {"duty", 0.3}}, {{"waveform", "rectangle"}}),
+                block("GATE.1", "GATE", {"g"}, {}, {}, {{"target", "IGBT.1"}}), temp, block("SCOPE.1", "SCOPE", {"tj"}, {})};
+    n.settings.tEnd = 10e-3;
+    n.settings.dt = 1e-6;
+    n.settings.measureFrom = measureFrom;
+    Result r = simulate(n, RunControl{});
+    return channel(r, "SCOPE.1.ch1").values.back();
+  };
+  const double everyStep = run(3e-4, 0.0);
+  const double lastMillisecond = run(3e-4, 9e-3);
+  CHECK(everyStep == lastMillisecond);
+  // The turn-on losses heat the junction by several kelvin.
+  CHECK(everyStep - run(0.0, 0.0) > 1.0);
+}

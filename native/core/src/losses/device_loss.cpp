@@ -35,8 +35,10 @@ DeviceLoss::DeviceLoss(const SwitchingDevice& device, std::shared_ptr<const Deta
 
 void DeviceLoss::start(const double* x) {
   wasOn_ = device_.on();
-  iPrev_ = device_.SwitchingDevice::current(x);
-  vPrev_ = nodeVoltage(x, a_) - nodeVoltage(x, b_);
+  vPrev_ = voltage(x);
+  // No loss and no change of state yet: a device that is off is quiet() from here.
+  switched_ = false;
+  conduction_ = switching_ = total_ = 0.0;
 }
 
 // Per device of a parallel group the current divides and the losses add up (LossProperties).
@@ -47,10 +49,10 @@ double DeviceLoss::detailedConduction(double i, double tj) const {
 }
 
 // A turn-on sees the current after and the voltage before the event, a turn-off the current
-// before and the voltage after it.
+// before and the voltage after it (the caller passes those).
 double DeviceLoss::switchingEnergy(bool on, double i, double v, double tj) const {
   const double t = std::isnan(tj) ? kUncoupledJunction : tj;
-  return on ? n_ * turnOnEnergy(i / n_, vPrev_, t) : n_ * turnOffEnergy(iPrev_ / n_, v, t);
+  return on ? n_ * turnOnEnergy(i / n_, v, t) : n_ * turnOffEnergy(i / n_, v, t);
 }
 
 double DeviceLoss::turnOnEnergy(double i, double v, double tj) const {

@@ -43,43 +43,64 @@ class DeviceLoss {
   DeviceLoss(const SwitchingDevice& device, std::shared_ptr<const DetailedLossModel> model, int paralleled);
 
   const std::string& name() const { return device_.name(); }
-  // Remembers the state, current and voltage of the initial solution (no loss).
+  // Remembers the state and voltage of the initial solution (no loss).
   void start(const double* x);
 
-  // Losses of the step just solved, at junction temperature tj [°C] (NaN: not coupled). Runs for
-  // every device after every step, so it is inline and does only what the step needs: the
-  // device's voltage and current (SwitchingDevice::current, with its constants copied here), the
-  // conduction loss only while on, the switching loss only on a change of state.
-  void update(const double* x, double dt, double tj) {
+  // Losses of the step just solved (solution x, the previous step's xPrev), at junction
+  // temperature tj [°C] (NaN: not coupled). Runs after every step for every device that is not
+  // quiet(), so it is inline and does only what the step needs: the device's voltage, and its
+  // current (SwitchingDevice::current, with its constants copied here) only where a loss needs
+  // it: the conduction loss while on, the switching loss on a change of state. The current of an
+  // off device, v/Roff, is computed on demand (current()) from the same voltage and state, so it
+  // is the same number; the voltage before a turn-on is read from xPrev, since a quiet device
+  // has not kept it.
+  void update(const double* x, const double* xPrev, double dt, double tj) {
     const bool on = device_.on();
-    const double v = nodeVoltage(x, a_) - nodeVoltage(x, b_);
-    // Selected operands rather than a branch (the state changes unpredictably between devices);
-    // v − 0 is v, so the off current is v/Roff as in the device.
-    const double i = (v - (on ? vf_ : 0.0)) / (on ? ron_ : roff_);
+    const double v = voltage(x);
     switched_ = on != wasOn_;
-    conduction_ = on ? conductionLoss(i, tj) : 0.0;
-    switching_ = switched_ ? switchingEnergy(on, i, v, tj) / dt : 0.0;
+    if (on) {
+      const double i = (v - vf_) / ron_;
+      conduction_ = conductionLoss(i, tj);
+      switching_ = switched_ ? switchingEnergy(true, i, voltage(xPrev), tj) / dt : 0.0;
+    } else {
+      conduction_ = 0.0;
+      switching_ = switched_ ? switchingEnergy(false, current(), v, tj) / dt : 0.0;
+    }
+    total_ = conduction_ + switching_;
     wasOn_ = on;
-    iPrev_ = i;
     vPrev_ = v;
   }
+  // Off at this step and at the last update, which was no change of state: update() would find
+  // no loss again and change nothing but the kept voltage, so a caller may skip it, or call
+  // keepVoltage() instead when it needs the current (inside the measurement window, accumulate).
+  bool quiet() const { return !wasOn_ && !switched_ && !device_.on(); }
+  // What update() does to a quiet device.
+  void keepVoltage(const double* x) { vPrev_ = voltage(x); }
+  // The nodes whose voltages update() reads.
+  int nodeA() const { return a_; }
+  int nodeB() const { return b_; }
   double conduction() const { return conduction_; }
   double switching() const { return switching_; }
-  double part(LossPart p) const {
-    return p == LossPart::Conduction ? conduction_ : p == LossPart::Switching ? switching_ : conduction_ + switching_;
+  double part(LossPart p) const { return *partValue(p); }
+  // Where the loss power of one part is kept (stable for the object's life): readers that follow
+  // the loss at every step hold it instead of choosing the part each time.
+  const double* partValue(LossPart p) const {
+    return p == LossPart::Conduction ? &conduction_ : p == LossPart::Switching ? &switching_ : &total_;
   }
 
   // Window statistics for DeviceLossSummary: call once per step inside the measurement window,
-  // after update(). A switching loss of 0 leaves its energy sum as it is (the sum starts at +0
-  // and never becomes −0), so only the steps with a change of state add to it.
+  // after update() (or keepVoltage() for a quiet device: the current is that of the kept
+  // voltage). A switching loss of 0 leaves its energy sum as it is (the sum starts at +0 and
+  // never becomes −0), so only the steps with a change of state add to it.
   void accumulate(double dt, double tj) {
     conductionEnergy_ += conduction_ * dt;
     if (switched_) {
       switchingEnergy_ += switching_ * dt;
       ++events_;
     }
-    charge_ += iPrev_ * dt;
-    squares_ += iPrev_ * iPrev_ * dt;
+    const double i = current();
+    charge_ += i * dt;
+    squares_ += i * i * dt;
     if (!std::isnan(tj)) {
       tjIntegral_ += tj * dt;
       tjMax_ = std::max(tjMax_, tj);
@@ -98,7 +119,11 @@ class DeviceLoss {
   // LossCalculationSimple.calcConductionLoss: |i·uf| + i²·Ron.
   double simpleConduction(double i) const { return std::fabs(i) * vf_ + i * i * ron_; }
   double detailedConduction(double i, double tj) const;
-  // Energy [J] of the change of state ending in `on`, with the step's current i and voltage v.
+  double voltage(const double* x) const { return nodeVoltage(x, a_) - nodeVoltage(x, b_); }
+  // The device current at the last update: SwitchingDevice::current of its state and voltage.
+  double current() const { return wasOn_ ? (vPrev_ - vf_) / ron_ : vPrev_ / roff_; }
+  // Energy [J] of the change of state ending in `on`: a turn-on with the current i after and the
+  // voltage v before it, a turn-off with the current i before and the voltage v after it.
   double switchingEnergy(bool on, double i, double v, double tj) const;
   double turnOnEnergy(double i, double v, double tj) const;
   double turnOffEnergy(double i, double v, double tj) const;
@@ -110,8 +135,8 @@ class DeviceLoss {
   double kOn_ = 0.0, kOff_ = 0.0, uSwNorm_ = 400.0;
   double n_ = 1.0;
   bool wasOn_ = false;
-  double iPrev_ = 0.0, vPrev_ = 0.0;  // current and voltage of the last step
-  double conduction_ = 0.0, switching_ = 0.0;
+  double vPrev_ = 0.0;  // voltage at the last update
+  double conduction_ = 0.0, switching_ = 0.0, total_ = 0.0;
   bool switched_ = false;
   // Window sums: energies [J], charge [C], ∫i² dt, ∫Tj dt, duration [s].
   double conductionEnergy_ = 0.0, switchingEnergy_ = 0.0, charge_ = 0.0, squares_ = 0.0;

@@ -41,13 +41,12 @@ class HeatFlowMeter final : public Block {
 class LossMeter final : public Block {
  public:
   LossMeter(std::string name, std::vector<int> outputs, const DeviceLoss& loss, LossPart part)
-      : Block(std::move(name), {}, std::move(outputs)), loss_(loss), part_(part) {}
+      : Block(std::move(name), {}, std::move(outputs)), loss_(loss.partValue(part)) {}
   bool feedthrough() const override { return false; }
-  void evaluate(ControlContext& ctx) override { out(ctx, loss_.part(part_)); }
+  void evaluate(ControlContext& ctx) override { out(ctx, *loss_); }
 
  private:
-  const DeviceLoss& loss_;
-  LossPart part_;
+  const double* loss_;  // DeviceLoss::partValue
 };
 
 const ThermalDomain& domainFor(const std::string& name, const CircuitLookup& circuit) {

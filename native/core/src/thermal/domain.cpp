@@ -76,7 +76,9 @@ DeviceLoss* ThermalDomain::track(const std::string& name, const std::string& use
   }
   for (SwitchingDevice* device : devices) {
     if (device->name() != name) continue;
-    tracked_.push_back({makeLoss(netlist, *device), kGround, false});
+    Tracked tracked;
+    tracked.loss = makeLoss(netlist, *device);
+    tracked_.push_back(std::move(tracked));
     return tracked_.back().loss.get();
   }
   throw Error(ErrorCode::UnknownReference,
@@ -96,11 +98,10 @@ ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<Switching
   auto power = [&](const ElementSpec& spec) -> const double* {
     Params p(spec.name, spec.params);
     if (spec.type == "QSRC") {
-      sources_.push_back({nullptr, LossPart::Total});
       power_.push_back(p.number("P"));
     } else {
       DeviceLoss* loss = track(p.text("device"), spec.name, netlist, devices);
-      sources_.push_back({loss, lossPart(p.text("part", "total"), spec.name)});
+      lossSources_.push_back({power_.size(), loss->partValue(lossPart(p.text("part", "total"), spec.name)), loss});
       power_.push_back(0.0);
     }
     return &power_.back();
@@ -118,6 +119,20 @@ ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<Switching
   for (const auto& b : netlist.blocks) {
     if (isLossBlock(b)) track(Params(b.name, b.params).text("device"), b.name, netlist, devices);
   }
+  for (const LossSource& source : lossSources_) {
+    for (auto& t : tracked_) {
+      if (t.loss.get() == source.device) t.feeds.push_back(source);
+    }
+  }
+  int highest = kGround;
+  for (const auto& t : tracked_) {
+    for (int n : {t.loss->nodeA(), t.loss->nodeB()}) {
+      if (n == kGround || std::find(deviceNodes_.begin(), deviceNodes_.end(), n) != deviceNodes_.end()) continue;
+      deviceNodes_.push_back(n);
+      highest = std::max(highest, n);
+    }
+  }
+  xPrev_.assign(static_cast<std::size_t>(highest + 1), 0.0);
 }
 
 void ThermalDomain::refreshJunctions() {
@@ -126,8 +141,13 @@ void ThermalDomain::refreshJunctions() {
   }
 }
 
+void ThermalDomain::keepVoltages(const double* x) {
+  for (int n : deviceNodes_) xPrev_[static_cast<std::size_t>(n)] = x[n];
+}
+
 void ThermalDomain::start(const double* x, double dt) {
   for (auto& t : tracked_) t.loss->start(x);
+  keepVoltages(x);
   if (network_) network_->initialize(dt);
   refreshJunctions();
 }
@@ -148,24 +168,30 @@ long ThermalDomain::stride(double dt) {
 void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPhase, bool measuring) {
   // Losses at the junction temperatures of the previous thermal solution. When no thermal step
   // follows, the window statistics see the same temperatures and are summed in the same pass.
+  // A quiet device (off, no change of state; most devices of a converter at any step) has no
+  // loss: outside the window it is skipped, inside only its voltage is kept for its current, and
+  // its loss sources never add its +0 to their energy. That leaves the energy as it is: a sum
+  // that starts at +0 never becomes −0, and x + (+0) is x for every other x.
   const bool thermalStep = network_ && ++pending_ >= stride(dt);
   const bool together = measuring && !thermalStep;
+  if (firstOfPhase) phaseStart_ = true;
   for (auto& tracked : tracked_) {
-    tracked.loss->update(x, dt, tracked.tj);
-    if (together) tracked.loss->accumulate(dt, tracked.tj);
-  }
-  if (network_) {
-    if (firstOfPhase) phaseStart_ = true;
-    for (std::size_t k = 0; k < sources_.size(); ++k) {
-      if (sources_[k].device != nullptr) energy_[k] += sources_[k].device->part(sources_[k].part) * dt;
+    DeviceLoss& loss = *tracked.loss;
+    if (loss.quiet()) {
+      if (!measuring) continue;
+      loss.keepVoltage(x);
+    } else {
+      loss.update(x, xPrev_.data(), dt, tracked.tj);
+      for (const LossSource& source : tracked.feeds) energy_[source.slot] += *source.loss * dt;
     }
+    if (together) loss.accumulate(dt, tracked.tj);
   }
+  keepVoltages(x);
   if (thermalStep) {
     const double span = static_cast<double>(pending_) * dt;
-    for (std::size_t k = 0; k < sources_.size(); ++k) {
-      if (sources_[k].device == nullptr) continue;
-      power_[k] = energy_[k] / span;
-      energy_[k] = 0.0;
+    for (const LossSource& source : lossSources_) {
+      power_[source.slot] = energy_[source.slot] / span;
+      energy_[source.slot] = 0.0;
     }
     // Backward Euler on a phase's first step (no history for the multi-step methods).
     const bool backwardEuler = phaseStart_ || method_ == Method::BackwardEuler;

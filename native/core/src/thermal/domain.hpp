@@ -35,6 +35,12 @@ class ThermalDomain {
   std::vector<DeviceLossSummary> summaries() const;
 
  private:
+  // A PV element: its slot in power_ and energy_, and the device loss (part) it carries.
+  struct LossSource {
+    std::size_t slot;
+    const double* loss;  // DeviceLoss::partValue
+    const DeviceLoss* device;
+  };
   struct Tracked {
     std::unique_ptr<DeviceLoss> loss;
     int junction = kGround;  // thermal node of the first PV that the device heats
@@ -42,16 +48,15 @@ class ThermalDomain {
     // The junction temperature of the last thermal solution (NaN when not coupled), refreshed
     // after each thermal step: it stays the same for the circuit steps in between.
     double tj = std::numeric_limits<double>::quiet_NaN();
-  };
-  struct HeatSource {
-    const DeviceLoss* device;  // null for QSRC
-    LossPart part;
+    std::vector<LossSource> feeds;  // the PV elements carrying this device's loss
   };
 
   DeviceLoss* track(const std::string& name, const std::string& user, const Netlist& netlist,
                     const std::vector<SwitchingDevice*>& devices);
   // Reads the junction temperatures of the latest thermal solution into Tracked::tj.
   void refreshJunctions();
+  // Keeps the voltages of the devices' nodes in x for the next step's turn-on losses.
+  void keepVoltages(const double* x);
 
   // Circuit steps per thermal step for step size dt (see domain.cpp).
   long stride(double dt);
@@ -63,8 +68,10 @@ class ThermalDomain {
   bool phaseStart_ = true;    // the next thermal step is the first of a phase
   std::vector<double> energy_;  // per heat source: loss energy of the pending steps [J]
   std::vector<Tracked> tracked_;
-  std::vector<HeatSource> sources_;
-  std::vector<double> power_;  // per QSRC/PV, in sources_ order (stable: reserved once)
+  std::vector<LossSource> lossSources_;  // all PV elements (each also in its Tracked::feeds)
+  std::vector<int> deviceNodes_;  // the circuit nodes of the tracked devices (no ground)
+  std::vector<double> xPrev_;     // the previous step's solution, at deviceNodes_ only
+  std::vector<double> power_;  // per QSRC/PV, in netlist order (stable: reserved once)
   std::unique_ptr<ThermalNetwork> network_;
 };
 

@@ -76,8 +76,8 @@ ThermalNetwork::ThermalNetwork(const std::vector<ElementSpec>& specs,
   for (auto& e : elements_) {
     e->setFirstBranch(unknowns_);
     unknowns_ += e->branchCount();
-    if (e->hasRhs()) withRhs_.push_back(e.get());
-    if (e->hasHistory()) withHistory_.push_back(e.get());
+    if (e->hasRhs()) withRhs_.add(e.get());
+    if (e->hasHistory()) withHistory_.add(e.get());
   }
   pattern_ = Pattern(unknowns_);
   for (auto& e : elements_) e->declare(pattern_);
@@ -143,7 +143,7 @@ const Factorization& ThermalNetwork::factorization(double dt, const Coefficients
 void ThermalNetwork::solve(const StepContext& ctx, bool backwardEuler) {
   if (unknowns_ == 0) return;
   rhs_.setZero();
-  for (Element* e : withRhs_) e->stampRhs(rhs_.data(), ctx);
+  withRhs_.forEach([&](auto* e) { e->stampRhs(rhs_.data(), ctx); });
   factorization(ctx.dt, ctx.k, backwardEuler).solve(rhs_.data(), x_.data());
 }
 
@@ -157,7 +157,7 @@ void ThermalNetwork::initialize(double dt) {
 void ThermalNetwork::advance(double t, double dt, const Coefficients& k, bool backwardEuler) {
   StepContext ctx{t, dt, k, nullptr};
   solve(ctx, backwardEuler);
-  for (Element* e : withHistory_) e->commit(x_.data(), ctx);
+  withHistory_.forEach([&](auto* e) { e->commit(x_.data(), ctx); });
 }
 
 }  // namespace pesim

@@ -16,8 +16,11 @@
 #include <Eigen/Dense>
 
 #include "elements/element.hpp"
+#include "elements/passive.hpp"
+#include "elements/sources.hpp"
 #include "mna/factorization.hpp"
 #include "pesim/netlist.hpp"
+#include "transient/typed_list.hpp"
 
 namespace pesim {
 
@@ -65,8 +68,10 @@ class ThermalNetwork {
   std::unordered_map<std::string, int> nodeIndex_;
   std::vector<std::string> nodeNames_;
   std::vector<std::unique_ptr<Element>> elements_;
-  std::vector<Element*> withRhs_;
-  std::vector<Element*> withHistory_;
+  // The elements of each thermal step, called without virtual calls in netlist order (so the
+  // right-hand side sums round as with virtual calls).
+  TypedList<Element, Capacitor, HeatFlowSource, VoltageSource> withRhs_;
+  TypedList<Element, Capacitor> withHistory_;
   int unknowns_ = 0;
   Pattern pattern_{0};
   std::unique_ptr<Factorizer> factorizer_;
