@@ -5,9 +5,20 @@ import { simulateSync, type Netlist } from '../src/index.js';
 import { buck, threePhaseInverter } from '../test/fixtures/circuits.js';
 import { thermalInverter } from './thermal-inverter.js';
 
+/** The buck with its 20 kHz, duty 0.5 gate from a GeckoCIRCUITS-style Java block instead of SIGNAL. */
+function javaBuck(): Netlist {
+  const n = buck();
+  const blocks = (n.blocks ?? []).filter((b) => b.name !== 'SIGNAL.1');
+  blocks.unshift({ name: 'JAVA.1', type: 'JAVA', outputs: ['g'], params: {
+    variables: 'private double phase = 0;',
+    code: 'phase += 20e3 * dt;\nif (phase >= 1) phase -= 1;\nyOUT[0] = phase < 0.5 ? 1 : 0;\nreturn yOUT;' } });
+  return { ...n, blocks };
+}
+
 export const CASES: Record<string, () => Netlist> = {
   'buck 20 ms @ 100 ns': () => buck(),
   'buck 200 ms @ 100 ns': () => buck({ tEnd: 0.2 }),
+  'buck 20 ms @ 100 ns, gate from a Java block': javaBuck,
   'three-phase inverter 100 ms @ 1 µs': () => threePhaseInverter(),
   'three-phase inverter with losses and heat sink 100 ms @ 1 µs': () => thermalInverter(),
 };
