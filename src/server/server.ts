@@ -62,7 +62,7 @@ export async function startSimulationService(
   settings.scheduler.queueSize = full.queueSize;
   settings.cache.enabled = full.cacheEnabled;
   settings.queue = { backend: full.queue, redisUrl: full.redisUrl, maxResultMb: full.maxResultMb };
-  const runtime = createRuntime(settings, { executor: await remoteExecutorFor(settings) });
+  const runtime = createRuntime(settings, { executor: await remoteExecutorFor(settings), deferWorkerThreads: true });
   const hub = new ProgressHub(runtime.events, (id) => runtime.scheduler.get(id));
   const streams = new Set<() => void>();
   const circuits = new CircuitService(runtime.store);
@@ -117,10 +117,12 @@ export async function startSimulationService(
   const host = full.host.includes(':') ? `[${full.host}]` : full.host;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   logger.info({ host: full.host, port, dataDir: full.dataDir, auth: full.authEnabled, rmiPort: rmi?.port ?? 0 }, 'simulation service listening');
-  // What the service loads on first use (body parser, STOMP endpoints) loads now, after the
-  // start-up, so that neither delays listening nor the first request that needs it.
+  // The simulation threads start, and what the service loads on first use (body parser, STOMP
+  // endpoints) loads, now that it listens: none of them delays the start, nor the first request
+  // that needs them.
   setImmediate(() => {
     if (closing) return;
+    runtime.executor.startThreads?.();
     Promise.all([preload(), realtime.load()]).catch((error: unknown) => logger.warn({ err: error }, 'preloading the body parser or the STOMP endpoints failed'));
   });
 

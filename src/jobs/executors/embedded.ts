@@ -12,6 +12,9 @@ export interface EmbeddedExecutorOptions {
   workerFile?: string;
   /** JS heap limit per worker [MiB] (default 2048). */
   maxOldGenerationSizeMb?: number;
+  /** Start the threads on startThreads() or the first run instead of now (a service that wants
+   *  to listen first: each thread loads the engine and the result-file codecs, ≈ 1 s of CPU). */
+  deferThreads?: boolean;
 }
 
 function defaultWorkerFile(): string {
@@ -23,25 +26,36 @@ function defaultWorkerFile(): string {
 export class EmbeddedExecutor implements Executor {
   readonly name = 'embedded';
   readonly capacity: number;
-  private readonly pool: Piscina;
+  private pool?: Piscina;
   private closed = false;
 
-  constructor(options: EmbeddedExecutorOptions) {
+  constructor(private readonly options: EmbeddedExecutorOptions) {
     this.capacity = options.threads;
-    this.pool = new Piscina({
-      filename: options.workerFile ?? defaultWorkerFile(),
-      minThreads: options.threads,
-      maxThreads: options.threads,
+    if (!options.deferThreads) this.startThreads();
+  }
+
+  /** Starts the worker threads (once); they start with the executor unless deferThreads was set. */
+  startThreads(): void {
+    this.startedPool();
+  }
+
+  private startedPool(): Piscina {
+    if (this.closed) throw new Error('the embedded executor is closed');
+    this.pool ??= new Piscina({
+      filename: this.options.workerFile ?? defaultWorkerFile(),
+      minThreads: this.options.threads,
+      maxThreads: this.options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
       // No per-task timing histograms: nothing reads them, and they cost the scheduler's thread.
       recordTiming: false,
-      resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048 },
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb ?? 2048 },
     });
+    return this.pool;
   }
 
   async run(request: ExecutionRequest): Promise<ExecutionOutcome> {
     try {
-      return (await this.pool.run(request)) as ExecutionOutcome;
+      return (await this.startedPool().run(request)) as ExecutionOutcome;
     } catch (error) {
       const e = error as Error & { code?: string };
       return {
@@ -57,6 +71,6 @@ export class EmbeddedExecutor implements Executor {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.pool.destroy();
+    await this.pool?.destroy();
   }
 }
