@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { validateNetlist } from '../engine/index.js';
 import { resolveNetlist, SOLVER_METHODS, type Netlist, type ParameterOverrides, type SolverMethod } from '../formats/netlist.js';
+import { readCircuitFile } from '../formats/read.js';
 import { AppError, validationError } from '../http/errors.js';
 import type { CircuitRecord, Store } from '../store/types.js';
 import { circuitNotFound, circuitProblem } from './circuit-errors.js';
@@ -70,7 +71,6 @@ export class CircuitService {
     if (bytes.length === 0) throw validationError('The uploaded file is empty', [{ field: 'file', message: 'is empty' }]);
     let read;
     try {
-      const { readCircuitFile } = await import('../formats/read.js'); // the readers load on first use
       read = await readCircuitFile(bytes, fileName);
     } catch (error) {
       throw circuitProblem(error);

@@ -32,6 +32,8 @@ export function registerServe(program: Command): void {
       ['SIM_API_AUTH_ENABLED=true SIM_API_KEYS=secret pesim serve --host 0.0.0.0 --config sim.yml', 'on every interface, API key required, settings from a file'],
     ))
     .action(async (options: ServeOptions) => {
+      // Before the service loads @tsoa/runtime: the validator.js functions it uses, not all 113 modules.
+      (await import('../http/tsoa/lean-validator.js')).installLeanValidator();
       const [{ startSimulationService }, { tuneV8ForService }] = await Promise.all([import('../server/server.js'), import('../http/v8-tuning.js')]);
       const overrides: Partial<SimulationServiceConfig> = {};
       if (options.port !== undefined) {

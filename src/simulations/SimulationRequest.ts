@@ -4,6 +4,7 @@
 // an error naming the field, and the step-count limit.
 import { checkSubmittedCircuit } from '../jobs/circuit-check.js';
 import { channelKeys, type Netlist } from '../formats/netlist.js';
+import { readCircuitFile } from '../formats/read.js';
 import { applySettings, type CircuitService } from '../circuits/CircuitService.js';
 import type { SolverType } from '../circuits/CircuitPresenter.js';
 import { circuitNotFound, circuitProblem } from '../circuits/circuit-errors.js';
@@ -87,7 +88,6 @@ async function readCircuit(circuitFile: string, circuits: CircuitService, field:
   }
   const bytes = Buffer.from(trimmed, 'base64');
   try {
-    const { readCircuitFile } = await import('../formats/read.js'); // the readers load on first use
     const read = await readCircuitFile(bytes);
     const resolved = { netlist: read.netlist, name: read.netlist.name ?? 'inline circuit', stored: `inline ${read.format} file (${bytes.length} bytes)` };
     recent?.set(trimmed, resolved);
