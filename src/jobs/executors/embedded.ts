@@ -1,8 +1,9 @@
 // The embedded executor: a piscina pool of worker threads running the addon. The scheduler hands
 // it no more runs than it has threads, so piscina's own FIFO never reorders our priorities. A worker
 // that dies (process.exit in native code paths, JS heap exhaustion under resourceLimits) fails only
-// its run, as a transient error, and piscina starts a fresh worker.
-import { Piscina } from 'piscina';
+// its run, as a transient error, and piscina starts a fresh worker. piscina itself is imported
+// when the threads start, so that a service that defers them does not load it before it listens.
+import type { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionOutcome, ExecutionRequest, Executor } from './types.js';
 
@@ -26,7 +27,7 @@ function defaultWorkerFile(): string {
 export class EmbeddedExecutor implements Executor {
   readonly name = 'embedded';
   readonly capacity: number;
-  private pool?: Piscina;
+  private pool?: Promise<Piscina>;
   private closed = false;
 
   constructor(private readonly options: EmbeddedExecutorOptions) {
@@ -36,12 +37,12 @@ export class EmbeddedExecutor implements Executor {
 
   /** Starts the worker threads (once); they start with the executor unless deferThreads was set. */
   startThreads(): void {
-    this.startedPool();
+    this.startedPool().catch(() => undefined); // a pool that cannot start fails the runs
   }
 
-  private startedPool(): Piscina {
-    if (this.closed) throw new Error('the embedded executor is closed');
-    this.pool ??= new Piscina({
+  private startedPool(): Promise<Piscina> {
+    if (this.closed) return Promise.reject(new Error('the embedded executor is closed'));
+    this.pool ??= import('piscina').then(({ Piscina }) => new Piscina({
       filename: this.options.workerFile ?? defaultWorkerFile(),
       minThreads: this.options.threads,
       maxThreads: this.options.threads,
@@ -49,13 +50,14 @@ export class EmbeddedExecutor implements Executor {
       // No per-task timing histograms: nothing reads them, and they cost the scheduler's thread.
       recordTiming: false,
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb ?? 2048 },
-    });
+    }));
     return this.pool;
   }
 
   async run(request: ExecutionRequest): Promise<ExecutionOutcome> {
     try {
-      return (await this.startedPool().run(request)) as ExecutionOutcome;
+      const pool = await this.startedPool();
+      return (await pool.run(request)) as ExecutionOutcome;
     } catch (error) {
       const e = error as Error & { code?: string };
       return {
@@ -71,6 +73,7 @@ export class EmbeddedExecutor implements Executor {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.pool?.destroy();
+    const pool = await this.pool?.catch(() => undefined);
+    await pool?.destroy();
   }
 }
