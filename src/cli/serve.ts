@@ -3,7 +3,6 @@
 // environment variables, then the flags. SIGINT or SIGTERM stops accepting connections, ends open
 // streams and stops the job runtime; queued work stays in the SQLite store and runs after a restart.
 // The service is imported when the command runs (see main.ts).
-import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { CONFIG_KEYS, loadConfig, type SimulationServiceConfig } from '../server/config.js';
 import { EXIT } from './exit-codes.js';
@@ -35,7 +34,9 @@ export function registerServe(program: Command): void {
     .action(async (options: ServeOptions) => {
       // Before the service loads @tsoa/runtime: the validator.js functions it uses, not all 113 modules.
       (await import('../http/tsoa/lean-validator.js')).installLeanValidator();
-      const [{ startSimulationService }, { tuneV8ForService }] = await Promise.all([import('../server/server.js'), import('../http/v8-tuning.js')]);
+      const [{ startSimulationService }, { tuneV8ForService }, { setFlagsFromString }] = await Promise.all([
+        import('../server/server.js'), import('../http/v8-tuning.js'), import('node:v8'),
+      ]);
       const overrides: Partial<SimulationServiceConfig> = {};
       if (options.port !== undefined) {
         const port = Number(options.port);
