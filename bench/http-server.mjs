@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 
 const { tuneV8ForService } = await import(new URL('../dist/src/http/v8-tuning.js', import.meta.url).href);
-tuneV8ForService(); // as `pesim serve` does
 const { startSimulationService } = await import(new URL('../dist/src/server/server.js', import.meta.url).href);
 const service = await startSimulationService(JSON.parse(readFileSync(0, 'utf8')));
+tuneV8ForService(); // once started, as `pesim serve` does
 console.log(`url ${service.url}`);
 process.once('SIGTERM', () => void service.close().then(() => process.exit(0)));

@@ -32,7 +32,11 @@ export function registerServe(program: Command): void {
       ['SIM_API_AUTH_ENABLED=true SIM_API_KEYS=secret pesim serve --host 0.0.0.0 --config sim.yml', 'on every interface, API key required, settings from a file'],
     ))
     .action(async (options: ServeOptions) => {
-      const [{ startSimulationService }, { tuneV8ForService }] = await Promise.all([import('../server/server.js'), import('../http/v8-tuning.js')]);
+      // Before the service loads @tsoa/runtime: the validator.js functions it uses, not all 113 modules.
+      (await import('../http/tsoa/lean-validator.js')).installLeanValidator();
+      const [{ startSimulationService }, { tuneV8ForService }, { setFlagsFromString }] = await Promise.all([
+        import('../server/server.js'), import('../http/v8-tuning.js'), import('node:v8'),
+      ]);
       const overrides: Partial<SimulationServiceConfig> = {};
       if (options.port !== undefined) {
         const port = Number(options.port);
@@ -47,8 +51,12 @@ export function registerServe(program: Command): void {
       }
       if (options.dataDir !== undefined) overrides.dataDir = options.dataDir;
       const config = loadConfig({ configFile: options.config, overrides });
-      tuneV8ForService();
+      // The service's V8 interrupt budget (http/v8-tuning.ts), checked now and set once it has
+      // started: during the start-up it would have V8 optimise code that runs once (≈ 5 % of it).
+      let v8Flags: string | undefined;
+      tuneV8ForService({ setFlags: (flags) => { v8Flags = flags; } });
       const service = await startSimulationService(config);
+      if (v8Flags) setFlagsFromString(v8Flags);
       console.log(`pesim: simulation service on ${service.url}/api/v1/health (API reference: ${service.url}/swagger-ui/)`);
       console.log(`pesim: dashboard on ${service.url}/`);
       if (service.rmiUrl) console.log(`pesim: XML-RPC remote control on ${service.rmiUrl}`);

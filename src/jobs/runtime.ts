@@ -107,6 +107,8 @@ function queriesOf(store: Store): RuntimeQueries {
 export interface RuntimeOptions {
   /** Another executor (remote workers); the embedded pool otherwise. */
   executor?: Executor;
+  /** The embedded pool's threads start on executor.startThreads() or the first run, not now. */
+  deferWorkerThreads?: boolean;
   clock?: Clock;
 }
 
@@ -122,11 +124,11 @@ export async function remoteExecutorFor(settings: RuntimeSettings): Promise<Exec
   return new BullmqExecutor({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
 }
 
-function embeddedExecutor(settings: RuntimeSettings): Executor {
+function embeddedExecutor(settings: RuntimeSettings, deferThreads: boolean): Executor {
   if (settings.queue?.backend === 'bullmq') {
     throw new Error('the settings ask for the bullmq queue: create its executor with remoteExecutorFor() and pass it as options.executor');
   }
-  return new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations });
+  return new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations, deferThreads });
 }
 
 export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions = {}): Runtime {
@@ -135,7 +137,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
   const marker = markOpen(settings.dataDir);
   try {
     const cache = new ResultCache(store, { ...settings.cache, dir: join(settings.dataDir, 'cache') }, engineInfo().version, () => clock.now());
-    const executor = options.executor ?? embeddedExecutor(settings);
+    const executor = options.executor ?? embeddedExecutor(settings, options.deferWorkerThreads ?? false);
     const events = new TaskEvents();
     const schedulerSettings = { ...settings.scheduler, resultsDir: join(settings.dataDir, 'results'), syncResults: settings.durability === 'full' };
     const scheduler = new Scheduler(store, executor, cache, events, schedulerSettings, clock);

@@ -3,15 +3,18 @@
 // docs/spec/decisions.md §1.1 body) → the ServiceContext on ctx.state (context.ts) → API-key check (auth.ts) →
 // the dashboard's files (web-static.ts) → API reference pages (docs.ts) → body parsing with the size
 // limit (JSON and multipart) → the routes tsoa generates from the controllers (src/generated/sim/routes.ts).
+// The body parser (koa-body) loads on the first request with a body, or when the service calls
+// `preload()` once it listens (src/http/deferred-body.ts).
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import Koa, { type Context, type Next } from 'koa';
 import { Router } from '@koa/router';
-import { koaBody } from 'koa-body';
+import type {} from 'koa-body'; // its declarations: ctx.request.files
 import type { Logger } from 'pino';
 import { RegisterRoutes } from '../generated/sim/routes.js';
 import '../http/tsoa/fast-float.js';
 import { authMiddleware } from '../http/auth.js';
+import { deferredKoaBody } from '../http/deferred-body.js';
 import type { ServiceContext } from './context.js';
 import { docsMiddleware } from './docs.js';
 import { errorRenderer } from '../http/error-renderer.js';
@@ -37,7 +40,13 @@ function requestLog(logger: Logger) {
   };
 }
 
-export function createApp(services: ServiceContext): Koa {
+export interface ServiceApp {
+  app: Koa;
+  /** Loads what the app loads on first use (the body parser); a service calls it once it listens. */
+  preload(): Promise<void>;
+}
+
+export function createApp(services: ServiceContext): ServiceApp {
   const app = new Koa();
   app.proxy = false;
   // Errors are rendered by errorRenderer; Koa's default handler would log them a second time.
@@ -55,16 +64,15 @@ export function createApp(services: ServiceContext): Koa {
   app.use(authMiddleware(services.config.authEnabled, services.config.apiKeys));
   app.use(webMiddleware());
   app.use(docsMiddleware());
-  app.use(
-    koaBody({
-      multipart: true,
-      jsonLimit: limit,
-      formLimit: limit,
-      textLimit: limit,
-      jsonStrict: true,
-      formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 4, maxFields: 100, keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
-    }),
-  );
+  const body = deferredKoaBody({
+    multipart: true,
+    jsonLimit: limit,
+    formLimit: limit,
+    textLimit: limit,
+    jsonStrict: true,
+    formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 4, maxFields: 100, keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
+  });
+  app.use(body.middleware);
   app.use(async (ctx, next) => {
     // tsoa reads uploaded files from ctx.request.files and fails on undefined when none were sent.
     ctx.request.files ??= {};
@@ -79,5 +87,5 @@ export function createApp(services: ServiceContext): Koa {
   app.use(router.routes());
   // Sets 405/501 with Allow; the error renderer turns them into the service's JSON error body.
   app.use(router.allowedMethods());
-  return app;
+  return { app, preload: body.preload };
 }

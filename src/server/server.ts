@@ -13,8 +13,8 @@ import { ProgressHub } from '../simulations/progress-hub.js';
 import { CircuitService } from '../circuits/CircuitService.js';
 import { SimulationService } from '../simulations/SimulationService.js';
 import { BatchService } from '../simulations/BatchService.js';
-import { attachRealtime } from '../realtime/index.js';
-import { startRemoteControl, type RmiServerHandle } from '../rmi/index.js';
+import { attachRealtimeDeferred } from '../realtime/deferred.js';
+import type { RmiServerHandle } from '../rmi/index.js';
 import { createApp } from './app.js';
 import { validateConfig, defaultConfig, type SimulationServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
@@ -62,7 +62,7 @@ export async function startSimulationService(
   settings.scheduler.queueSize = full.queueSize;
   settings.cache.enabled = full.cacheEnabled;
   settings.queue = { backend: full.queue, redisUrl: full.redisUrl, maxResultMb: full.maxResultMb };
-  const runtime = createRuntime(settings, { executor: await remoteExecutorFor(settings) });
+  const runtime = createRuntime(settings, { executor: await remoteExecutorFor(settings), deferWorkerThreads: true });
   const hub = new ProgressHub(runtime.events, (id) => runtime.scheduler.get(id));
   const streams = new Set<() => void>();
   const circuits = new CircuitService(runtime.store);
@@ -79,11 +79,11 @@ export async function startSimulationService(
     version: packageVersion(),
     openStreams: streams,
   };
-  const app = createApp(services);
+  const { app, preload } = createApp(services);
   const server = createServer(app.callback());
   // STOMP on /ws-raw and SockJS /ws (src/realtime), attached after the app's request handler so
-  // SockJS passes every other path on to it.
-  const realtime = attachRealtime(server, {
+  // SockJS passes every other path on to it. Their modules load once the server listens (below).
+  const realtime = attachRealtimeDeferred(server, {
     hub,
     lookup: (id) => simulations.task(id),
     auth: { enabled: full.authEnabled, keys: full.apiKeys },
@@ -103,6 +103,7 @@ export async function startSimulationService(
     });
     if (rmiPort > 0) {
       const rmiSettings = { host: full.host, port: rmiPort, root: full.rmiRoot, maxBodyBytes: full.rmiMaxBodyBytes };
+      const { startRemoteControl } = await import('../rmi/index.js');
       rmi = await startRemoteControl({ ...rmiSettings, auth: { enabled: full.authEnabled, keys: full.apiKeys }, maxSteps: full.maxSteps, version: services.version }, runtime, logger);
     }
   } catch (error) {
@@ -116,6 +117,14 @@ export async function startSimulationService(
   const host = full.host.includes(':') ? `[${full.host}]` : full.host;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   logger.info({ host: full.host, port, dataDir: full.dataDir, auth: full.authEnabled, rmiPort: rmi?.port ?? 0 }, 'simulation service listening');
+  // The simulation threads start, and what the service loads on first use (body parser, STOMP
+  // endpoints) loads, now that it listens: none of them delays the start, nor the first request
+  // that needs them.
+  setImmediate(() => {
+    if (closing) return;
+    runtime.executor.startThreads?.();
+    Promise.all([preload(), realtime.load()]).catch((error: unknown) => logger.warn({ err: error }, 'preloading the body parser or the STOMP endpoints failed'));
+  });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

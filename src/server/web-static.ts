@@ -1,7 +1,8 @@
 // The dashboard's static files (built from web/ into dist/web by scripts/build-web.mjs), served at
 // `/` by the simulation service. The directory is read once at start-up: only the files found
-// there are served (no path is ever joined from the request), each kept in memory with a gzip
-// copy and an ETag. index.html is revalidated on every load (`no-cache`); the other files carry a
+// there are served (no path is ever joined from the request), each kept in memory with an ETag
+// and, from its first request that accepts gzip, a gzip copy (compressing at start-up would cost
+// every start ≈ 50 ms). index.html is revalidated on every load (`no-cache`); the other files carry a
 // content hash in their names and are cached for a year. Without a built dashboard the request
 // passes on (docs.ts then serves its small home page at `/`).
 import { createHash } from 'node:crypto';
@@ -24,6 +25,8 @@ const TYPES: Record<string, string> = {
 interface StaticFile {
   type: string;
   body: Buffer;
+  compressible: boolean;
+  /** The gzip copy, made on first use. */
   gzip?: Buffer;
   etag: string;
   cacheControl: string;
@@ -46,11 +49,10 @@ function loadFiles(root: string): Map<string, StaticFile> {
     const type = TYPES[extname(name)];
     if (!type || !statSync(join(root, name)).isFile()) continue;
     const body = readFileSync(join(root, name));
-    const compressible = !type.startsWith('image/png');
     files.set(name, {
       type,
       body,
-      gzip: compressible ? gzipSync(body, { level: 9 }) : undefined,
+      compressible: !type.startsWith('image/png'),
       etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
       cacheControl: name === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable',
     });
@@ -74,7 +76,8 @@ export function webMiddleware(root: string = defaultWebDir()) {
       ctx.status = 304;
       return;
     }
-    if (file.gzip && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    if (file.compressible && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      file.gzip ??= gzipSync(file.body, { level: 9 });
       ctx.set('Content-Encoding', 'gzip');
       ctx.body = file.gzip;
       return;

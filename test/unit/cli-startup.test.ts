@@ -1,10 +1,11 @@
 // What a process loads: the Node API entry (`import('pesim')`) loads the engine and the readers
 // only, and the command line loads a command's modules only when that command runs. Each case runs
 // the compiled package (dist/, built by `npm run build:ts`) in a child process that records every
-// module it resolves (test/fixtures/loaded-modules). Also: help with examples for every command,
+// module it resolves (test/fixtures/loaded-modules); `pesim serve` listens before it loads what it
+// needs only for some requests. Also: help with examples for every command,
 // and the documented exit codes.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,53 @@ function traced(args: string[]): { status: number | null; stdout: string; stderr
 
 const serviceLoaded = (packages: Set<string>): string[] => SERVICE_PACKAGES.filter((p) => packages.has(p));
 
+/** The package names and dist/ files among module URLs. */
+function modulesOf(urls: string[]): { packages: Set<string>; files: string[] } {
+  const packages = new Set<string>();
+  for (const url of urls) {
+    const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    if (match) packages.add(match[1]);
+  }
+  return { packages, files: urls.filter((u) => u.includes('/dist/src/')).map((u) => u.slice(u.indexOf('/dist/src/') + 10)) };
+}
+
+/**
+ * Starts `pesim ARGS` recording its modules until it prints `ready`, then stops it (SIGTERM); returns
+ * what it had loaded when it printed the line, and every module URL it loaded until it exited.
+ */
+async function tracedUntilReady(args: string[], ready: RegExp): Promise<{ before: ReturnType<typeof modulesOf>; all: string[] }> {
+  const log = join(dir, `modules-${counter++}.log`);
+  const child = spawn(process.execPath, ['--import', register, bin, ...args], {
+    cwd: root, env: { ...process.env, PESIM_MODULE_LOG: log, PESIM_MODULE_LOG_MARK: ready.source }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`not ready within 30 s: ${output}`)), 30_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (ready.test(output)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`exited with ${code} before it was ready: ${output}`));
+      });
+    });
+  } finally {
+    child.removeAllListeners('exit');
+    child.kill('SIGTERM');
+    await exited;
+  }
+  const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  expect(urls, 'the ready line was marked in the module log').to.include('#mark');
+  return { before: modulesOf(urls.slice(0, urls.indexOf('#mark'))), all: urls };
+}
+
 describe('start-up: what the Node API and the command line load', function () {
   before(function () {
     if (!existsSync(join(root, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is not built: run `npm run build:ts`');
@@ -75,6 +123,17 @@ describe('start-up: what the Node API and the command line load', function () {
     expect(r.status, r.stderr).to.equal(0);
     expect(r.stdout).to.contain('1000 steps');
     expect(serviceLoaded(r.packages)).to.deep.equal([]);
+  });
+
+  it('`pesim serve` listens before it loads the body parser, the STOMP endpoints and the XML-RPC server', async function () {
+    this.timeout(60_000);
+    const dataDir = mkdtempSync(join(dir, 'serve-'));
+    const { before, all } = await tracedUntilReady(['serve', '--port', '0', '--rmi-port', '0', '--data-dir', dataDir], /simulation service on http:\/\/\S+/);
+    expect(before.packages.has('koa'), 'the HTTP app is loaded').to.equal(true);
+    expect(['koa-body', 'zod', 'formidable', 'co-body', 'sockjs', 'ws', 'faye-websocket'].filter((p) => before.packages.has(p))).to.deep.equal([]);
+    expect(before.files.filter((f) => /^(realtime\/(index|broker|ws-raw|sockjs-endpoint)|rmi\/)/.test(f))).to.deep.equal([]);
+    // tsoa's validator.js: the few functions it uses, not the library's 113 modules (http/tsoa/lean-validator.ts).
+    expect(all.filter((u) => u.includes('/node_modules/validator/lib/')).length).to.be.lessThan(12);
   });
 
   it('prints help with examples for every command, and for `pesim help COMMAND`', () => {

@@ -1,8 +1,9 @@
 // The embedded executor: a piscina pool of worker threads running the addon. The scheduler hands
 // it no more runs than it has threads, so piscina's own FIFO never reorders our priorities. A worker
 // that dies (process.exit in native code paths, JS heap exhaustion under resourceLimits) fails only
-// its run, as a transient error, and piscina starts a fresh worker.
-import { Piscina } from 'piscina';
+// its run, as a transient error, and piscina starts a fresh worker. piscina itself is imported
+// when the threads start, so that a service that defers them does not load it before it listens.
+import type { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionOutcome, ExecutionRequest, Executor } from './types.js';
 
@@ -12,6 +13,9 @@ export interface EmbeddedExecutorOptions {
   workerFile?: string;
   /** JS heap limit per worker [MiB] (default 2048). */
   maxOldGenerationSizeMb?: number;
+  /** Start the threads on startThreads() or the first run instead of now (a service that wants
+   *  to listen first: each thread loads the engine and the result-file codecs, ≈ 1 s of CPU). */
+  deferThreads?: boolean;
 }
 
 function defaultWorkerFile(): string {
@@ -23,25 +27,37 @@ function defaultWorkerFile(): string {
 export class EmbeddedExecutor implements Executor {
   readonly name = 'embedded';
   readonly capacity: number;
-  private readonly pool: Piscina;
+  private pool?: Promise<Piscina>;
   private closed = false;
 
-  constructor(options: EmbeddedExecutorOptions) {
+  constructor(private readonly options: EmbeddedExecutorOptions) {
     this.capacity = options.threads;
-    this.pool = new Piscina({
-      filename: options.workerFile ?? defaultWorkerFile(),
-      minThreads: options.threads,
-      maxThreads: options.threads,
+    if (!options.deferThreads) this.startThreads();
+  }
+
+  /** Starts the worker threads (once); they start with the executor unless deferThreads was set. */
+  startThreads(): void {
+    this.startedPool().catch(() => undefined); // a pool that cannot start fails the runs
+  }
+
+  private startedPool(): Promise<Piscina> {
+    if (this.closed) return Promise.reject(new Error('the embedded executor is closed'));
+    this.pool ??= import('piscina').then(({ Piscina }) => new Piscina({
+      filename: this.options.workerFile ?? defaultWorkerFile(),
+      minThreads: this.options.threads,
+      maxThreads: this.options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
       // No per-task timing histograms: nothing reads them, and they cost the scheduler's thread.
       recordTiming: false,
-      resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 2048 },
-    });
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb ?? 2048 },
+    }));
+    return this.pool;
   }
 
   async run(request: ExecutionRequest): Promise<ExecutionOutcome> {
     try {
-      return (await this.pool.run(request)) as ExecutionOutcome;
+      const pool = await this.startedPool();
+      return (await pool.run(request)) as ExecutionOutcome;
     } catch (error) {
       const e = error as Error & { code?: string };
       return {
@@ -57,6 +73,7 @@ export class EmbeddedExecutor implements Executor {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.pool.destroy();
+    const pool = await this.pool?.catch(() => undefined);
+    await pool?.destroy();
   }
 }

@@ -57,6 +57,8 @@ export interface Executor {
   onCapacityChange?(listener: () => void): void;
   /** Health details of executors that depend on other processes. */
   status?(): ExecutorStatus;
+  /** Executors with threads that start on demand (deferred at construction): start them now. */
+  startThreads?(): void;
   close(): Promise<void>;
 }
 

@@ -12,6 +12,7 @@ import SockJS from 'sockjs-client';
 import { WebSocket } from 'ws';
 import { createRuntime, defaultRuntimeSettings, type Runtime } from '../../../src/jobs/runtime.js';
 import type { TaskRecord } from '../../../src/jobs/types.js';
+import { attachRealtimeDeferred, type DeferredRealtime } from '../../../src/realtime/deferred.js';
 import { attachRealtime, type Realtime, type RealtimeOptions } from '../../../src/realtime/index.js';
 import { header, type StompFrame } from '../../../src/realtime/stomp/frame.js';
 import { StompParser } from '../../../src/realtime/stomp/parser.js';
@@ -31,7 +32,12 @@ export interface RealtimeHarness {
   dispose(): Promise<void>;
 }
 
-export async function startHarness(options: Omit<RealtimeOptions, 'hub' | 'lookup'> = {}): Promise<RealtimeHarness> {
+export interface HarnessOptions extends Omit<RealtimeOptions, 'hub' | 'lookup'> {
+  /** Attach through attachRealtimeDeferred (as `pesim serve` does): the endpoints load on first use. */
+  deferred?: boolean;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<RealtimeHarness & { deferred?: DeferredRealtime }> {
   const dir = mkdtempSync(join(tmpdir(), 'pesim-realtime-'));
   const settings = defaultRuntimeSettings(dir);
   settings.maxConcurrentSimulations = 2;
@@ -44,11 +50,14 @@ export async function startHarness(options: Omit<RealtimeOptions, 'hub' | 'looku
     res.statusCode = 404;
     res.end('not found');
   });
-  const realtime = attachRealtime(server, { ...options, hub, lookup: (id) => runtime.scheduler.get(id) });
+  const { deferred: useDeferred, ...realtimeOptions } = options;
+  const attach = useDeferred ? attachRealtimeDeferred : attachRealtime;
+  const realtime = attach(server, { ...realtimeOptions, hub, lookup: (id) => runtime.scheduler.get(id) });
+  const deferred = useDeferred ? (realtime as DeferredRealtime) : undefined;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    runtime, hub, server, realtime, port,
+    runtime, hub, server, realtime, port, deferred,
     submitBuck: (tEnd = 0.3) => runtime.scheduler.submit({ owner: 'simulation', priority: 'NORMAL', spec: { netlist: buck({ tEnd }), parameters: {} }, request: {}, modelName: 'buck' }),
     waitFinished: (id) => waitFinished(runtime, id),
     async dispose() {
