@@ -41,7 +41,11 @@ export function controlFault(error: ControlError): XmlRpcFault {
 export function toFault(error: unknown, log: (error: unknown) => void): XmlRpcFault {
   if (error instanceof XmlRpcFault) return error;
   if (error instanceof ControlError) return controlFault(error);
-  if (error instanceof QueueFullError) return new XmlRpcFault(FAULT.QUEUE_FULL, `QUEUE_FULL: ${error.message}`);
+  // By code, not class: the server module is imported on demand, and a test runner may load it
+  // with its own copy of the job runtime's error classes.
+  if (error instanceof QueueFullError || (error instanceof Error && (error as { code?: unknown }).code === 'QUEUE_FULL')) {
+    return new XmlRpcFault(FAULT.QUEUE_FULL, `QUEUE_FULL: ${error.message}`);
+  }
   log(error);
   return new XmlRpcFault(FAULT.INTERNAL_ERROR, 'INTERNAL_ERROR: the server failed while handling the call; its log has the details');
 }
