@@ -46,7 +46,9 @@ export class RemoteWorker {
 
   constructor(private readonly options: RemoteWorkerOptions) {
     mkdirSync(this.scratch, { recursive: true });
-    this.pool = new EmbeddedExecutor({ threads: options.concurrency });
+    // The engine threads start once the worker takes jobs (start()): each loads the engine and the
+    // result codecs, which would otherwise compete with the start-up for the CPU.
+    this.pool = new EmbeddedExecutor({ threads: options.concurrency, deferThreads: true });
     this.client = redisConnection(options.redisUrl, `pesim:worker:${this.id}`);
     this.subscriber = redisConnection(options.redisUrl, `pesim:worker:${this.id}:control`);
     this.subscriber.on('error', () => undefined); // the main client reports outages
@@ -76,6 +78,7 @@ export class RemoteWorker {
     this.heartbeat = setInterval(() => void this.sendHeartbeat(), this.options.heartbeatMs);
     void this.worker.run();
     await this.worker.waitUntilReady();
+    this.pool.startThreads();
   }
 
   /** Stops taking jobs, lets the running ones finish, and removes the heartbeat key. */
