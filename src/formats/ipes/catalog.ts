@@ -185,7 +185,11 @@ export const UNSUPPORTED_BLOCK_NAMES: Record<number, string> = {
   16: 'temperature meter', 17: 'heat-flow meter', 23: 'FromEXTERNAL',
   61: 'Java block',
   76: 'PMSM control', 77: 'PMSM modulator', 78: 'subcircuit terminal', 79: 'MMF meter', 80: 'flux meter',
-  81: 'global terminal', 82: 'sliding DFT', 84: 'MUX', 85: 'DEMUX', 87: 'small-signal analysis', 88: 'native C block',
+  81: 'global terminal', 82: 'sliding DFT',
+  // GeckoCIRCUITS MUXControlCalculatable / DEMUXCalculator carry one vector signal on one terminal.
+  84: 'MUX: bundles scalar signals into one vector signal (read by DEMUX or Java blocks); the engine\'s control signals are scalar',
+  85: 'DEMUX: splits a vector signal (from MUX or a Java block) into scalars; the engine\'s control signals are scalar',
+  87: 'small-signal analysis', 88: 'native C block',
   89: 'import-from-file source', 90: 'random source',
 };
 

@@ -1,7 +1,8 @@
 // GeckoCIRCUITS' POW (c typ 44), PT2 (c typ 9) and transfer function (c typ 74) as GeckoCIRCUITS
 // saves them: the reader maps them onto the engine's POW, PT2 and TF blocks (the transfer
 // function's 20-coefficient polynomial lines trimmed), refuses improper transfer functions, the
-// result simulates, and the SPICE writer refuses these blocks naming them.
+// result simulates, and the SPICE writer refuses these blocks naming them. MUX and DEMUX (vector
+// signals) stay refused, saying why.
 import { expect } from 'chai';
 import { readIpes, writeIpesText } from '../../../../src/formats/ipes/index.js';
 import { writeSpice } from '../../../../src/formats/spice/index.js';
@@ -73,6 +74,16 @@ describe('ipes reader: GeckoCIRCUITS POW, PT2 and transfer function blocks', () 
     ]);
     const { warnings } = readIpes(textBytes(withBlocks([...BLOCKS, ...transferFunction(53, 'TF.2', 52, 'p2', 'tf2', [1], [1, 1e-3], true)])));
     expect(warnings).to.include("TF.2: the transfer function's saved initial state is not used; its state starts at zero");
+  });
+
+  it('refuses MUX and DEMUX, whose signal between them is a vector', () => {
+    const mux = record(54, 84, 'MUX.1', 56, ['u2', 'pw'], 'bus', '');
+    const demux = record(55, 85, 'DEMUX.1', 60, ['bus'], 'd1', '');
+    const error = netlistError(() => readIpes(textBytes(withBlocks([...BLOCKS, ...mux, ...demux]))));
+    expect(error.details.map((d) => d.message)).to.deep.equal([
+      "MUX.1 (c typ 84): MUX: bundles scalar signals into one vector signal (read by DEMUX or Java blocks); the engine's control signals are scalar",
+      "DEMUX.1 (c typ 85): DEMUX: splits a vector signal (from MUX or a Java block) into scalars; the engine's control signals are scalar",
+    ]);
   });
 
   it('the SPICE writer refuses POW, PT2 and TF, naming the block', () => {
