@@ -134,11 +134,31 @@ TEST(tf_lead_lag_has_direct_feedthrough) {
   }
 }
 
-TEST(tf_refuses_improper_and_empty_polynomials) {
+TEST(tf_numerator_above_the_denominator_differentiates_the_input) {
+  // Input u = t (TIME). T·s: y = T·(u(n) − u(n−1))/dt = T. (1 + sT)²/(1 + sT) = 1 + sT after the
+  // division: y = t + T. 1 + T²·s² for u = t²: y = t² + 2T² (the second difference of t² is 2dt²).
+  const double T = 1e-4, dt = 1e-6;
+  Result r = run({block("TIME.1", "TIME", {}, {"t"}), block("MUL.1", "MUL", {"t", "t"}, {"t2"}),
+                  transferFunction("TF.1", "t", "d1", {0.0, T}, {1.0}),
+                  transferFunction("TF.2", "t", "lead", {1.0, 2.0 * T, T * T}, {1.0, T}),
+                  transferFunction("TF.3", "t2", "d2", {1.0, 0.0, T * T}, {2.0}),
+                  transferFunction("TF.4", "t2", "d2b", {2.0, 0.0, 2.0 * T * T}, {2.0})},
+                 {"d1", "lead", "d2", "d2b"}, 1e-4, dt);
+  CHECK_NEAR(scope(r, 1).front(), 0.0, 0.0);  // no derivative at the start: the history is the first input
+  for (std::size_t i = 2; i < r.time.size(); ++i) {
+    double t = r.time[i];
+    CHECK_NEAR(scope(r, 1)[i], T, 1e-12);
+    CHECK_NEAR(scope(r, 2)[i], t + T, 1e-12);
+    CHECK_NEAR(scope(r, 3)[i], (t * t + 2.0 * T * T) / 2.0, 1e-12);
+    CHECK_NEAR(scope(r, 4)[i], t * t + 2.0 * T * T, 1e-12);
+  }
+}
+
+TEST(tf_refuses_a_numerator_three_degrees_up_and_an_empty_denominator) {
   std::string error = errorOf([] {
-    run({constant("one", 1.0), transferFunction("TF.1", "one", "y", {0.0, 0.0, 1.0, 0.0}, {1.0, 1.0})}, {"y"}, 1e-4, 1e-5);
+    run({constant("one", 1.0), transferFunction("TF.1", "one", "y", {0.0, 0.0, 0.0, 1.0, 0.0}, {1.0})}, {"y"}, 1e-4, 1e-5);
   });
-  CHECK(contains(error, "TF.1: parameter 'num' must be of degree at most that of 'den' (1), got degree 2"));
+  CHECK(contains(error, "TF.1: parameter 'num' must be of degree at most that of 'den' + 2 (2), got degree 3"));
   error = errorOf([] { run({constant("one", 1.0), transferFunction("TF.1", "one", "y", {1.0}, {0.0, 0.0})}, {"y"}, 1e-4, 1e-5); });
   CHECK(contains(error, "TF.1: parameter 'den' must be a list of coefficients"));
   error = errorOf([] {

@@ -3,9 +3,10 @@
 // lines of 20 coefficients each, in ascending powers of s (`nominatorPolynom b0 b1 …`,
 // `denominatorPolynom a0 a1 …`) and simulates those; the poles/zeros lines (`nominatorPoles`,
 // `denominatorZeros`) and the `constant` gain only feed its dialog. The netlist keeps the
-// polynomials without their vanishing highest powers (`num`, `den`). GeckoCIRCUITS also accepts a
-// numerator up to two degrees above the denominator (differentiating the input numerically); the
-// engine takes proper transfer functions only, so the reader refuses those.
+// polynomials without their vanishing highest powers (`num`, `den`). A numerator may exceed the
+// denominator by up to two degrees (the input is differentiated numerically); at two, GeckoCIRCUITS
+// divides the input's second difference by dt instead of dt², so the reader warns that the engine's
+// (dimensionally correct) result differs.
 import type { ControlBlock } from '../netlist.js';
 import type { ComponentRecord } from './components.js';
 import { javaDouble } from './emit.js';
@@ -42,10 +43,13 @@ export function transferFunctionBlock(ctx: ReadContext, c: ComponentRecord, bloc
     unsupported(ctx, c, 'transfer function whose denominator is zero');
     return undefined;
   }
-  if (num.length > den.length) {
-    unsupported(ctx, c, `transfer function with numerator degree ${num.length - 1} above denominator degree ${den.length - 1} ` +
-      '(GeckoCIRCUITS differentiates the input numerically; the engine takes proper transfer functions only)');
+  if (num.length > den.length + 2) {
+    unsupported(ctx, c, `transfer function with numerator degree ${num.length - 1}, more than 2 above denominator degree ${den.length - 1}`);
     return undefined;
+  }
+  if (num.length === den.length + 2) {
+    ctx.warnings.push(`${c.name}: the numerator is two degrees above the denominator: the engine divides the input's second difference ` +
+      'by dt², GeckoCIRCUITS by dt, so the results differ');
   }
   if (c.tokens.boolean('useInitState') === true) {
     ctx.warnings.push(`${c.name}: the transfer function's saved initial state is not used; its state starts at zero`);

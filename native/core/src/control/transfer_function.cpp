@@ -1,12 +1,16 @@
 // TF: a rational transfer function G(s) = N(s)/D(s) (GeckoCIRCUITS ReglerTransferFunction, control
 // typ 74). The parameters `num` and `den` list the coefficients of s⁰, s¹, s², … (ascending powers,
-// as GeckoCIRCUITS stores them); the degree of N may not exceed that of D. The block is realised in
-// controllable canonical form, with D(s) made monic (a_n = 1):
+// as GeckoCIRCUITS stores them); as in GeckoCIRCUITS (StateSpaceCalculator) the degree of N may
+// exceed that of D by at most 2. With D(s) made monic (a_n = 1), N = Q·D + R (polynomial division,
+// deg R < n, Q = q₀ + q₁·s + q₂·s²); R/D is realised in controllable canonical form:
 //   w⁽ⁿ⁾ = u − a₀·w − a₁·w' − … − aₙ₋₁·w⁽ⁿ⁻¹⁾,   state z = (w, w', …, w⁽ⁿ⁻¹⁾),
-//   y = Σ (bᵢ − bₙ·aᵢ)·zᵢ + bₙ·u,
-// and integrated with the trapezoidal rule at the engine step, input included (the bilinear/Tustin
+//   y = Σ rᵢ·zᵢ + q₀·u + q₁·u' + q₂·u'',
+// integrated with the trapezoidal rule at the engine step, input included (the bilinear/Tustin
 // transform, as PT1 and PI): (I − h/2·A)·z(n) = (I + h/2·A)·z(n−1) + h/2·B·(u(n) + u(n−1)).
-// The state starts at zero.
+// u' and u'' are backward differences, (u(n) − u(n−1))/h and (u(n) − 2u(n−1) + u(n−2))/h²
+// (GeckoCIRCUITS divides the second difference by h only), with the input history starting at the
+// first input, so that a constant input has no derivative. The state starts at zero.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -58,9 +62,14 @@ std::vector<double> trimmed(std::vector<double> coefficients) {
 class TransferFunction : public Block {
  public:
   TransferFunction(std::string name, std::vector<int> inputs, std::vector<int> outputs,
-                   std::vector<double> monicDen, std::vector<double> c, double d)
+                   std::vector<double> monicDen, std::vector<double> remainder, std::vector<double> quotient)
       : Block(std::move(name), std::move(inputs), std::move(outputs)),
-        a_(std::move(monicDen)), c_(std::move(c)), d_(d), z_(a_.size(), 0.0), next_(a_.size()) {}
+        a_(std::move(monicDen)), c_(std::move(remainder)), z_(a_.size(), 0.0), next_(a_.size()) {
+    quotient.resize(3, 0.0);
+    q0_ = quotient[0];
+    q1_ = quotient[1];
+    q2_ = quotient[2];
+  }
 
   void evaluate(ControlContext& ctx) override {
     double u = in(ctx, 0);
@@ -74,8 +83,13 @@ class TransferFunction : public Block {
       }
       z_.swap(next_);
     }
+    if (ctx.initial) uPrev_ = uPrev2_ = u;
+    double y = q0_ * u;
+    if (!ctx.initial) {
+      y += q1_ * (u - uPrev_) / ctx.dt + q2_ * (u - 2.0 * uPrev_ + uPrev2_) / (ctx.dt * ctx.dt);
+    }
+    uPrev2_ = uPrev_;
     uPrev_ = u;
-    double y = d_ * u;
     for (std::size_t i = 0; i < n; ++i) y += c_[i] * z_[i];
     out(ctx, y);
   }
@@ -114,12 +128,12 @@ class TransferFunction : public Block {
   }
 
   std::vector<double> a_, c_;
-  double d_;
+  double q0_, q1_, q2_;
   std::vector<double> z_, next_;
   Matrix phi_;
   std::vector<double> gamma_;
   double h_ = -1.0;
-  double uPrev_ = 0.0;
+  double uPrev_ = 0.0, uPrev2_ = 0.0;
 };
 
 }  // namespace
@@ -129,20 +143,25 @@ BlockPtr makeTransferFunction(const std::string& name, const Params& p, std::vec
   std::vector<double> num = trimmed(p.array("num"));
   std::vector<double> den = trimmed(p.array("den"));
   if (den.empty()) p.outOfRange("den", "a list of coefficients (s^0, s^1, ...) that are not all zero");
-  if (num.size() > den.size()) {
-    p.outOfRange("num", "of degree at most that of 'den' (" + std::to_string(den.size() - 1) + "), got degree " +
-                            std::to_string(num.size() - 1) + ": a proper transfer function");
+  if (num.size() > den.size() + 2) {
+    p.outOfRange("num", "of degree at most that of 'den' + 2 (" + std::to_string(den.size() + 1) + "), got degree " +
+                            std::to_string(num.size() - 1));
   }
   const std::size_t n = den.size() - 1;
   const double lead = den[n];
-  num.resize(n + 1, 0.0);
-  std::vector<double> a(n), c(n);
-  const double d = num[n] / lead;
-  for (std::size_t i = 0; i < n; ++i) {
-    a[i] = den[i] / lead;
-    c[i] = num[i] / lead - d * a[i];
+  std::vector<double> a(n + 1), r(std::max(num.size(), n));
+  for (std::size_t i = 0; i <= n; ++i) a[i] = den[i] / lead;
+  for (std::size_t i = 0; i < num.size(); ++i) r[i] = num[i] / lead;
+  // Long division by the monic a, from the highest power down: r becomes the remainder.
+  std::vector<double> quotient(num.size() > n ? num.size() - n : 0, 0.0);
+  for (std::size_t k = quotient.size(); k-- > 0;) {
+    quotient[k] = r[k + n];
+    for (std::size_t j = 0; j <= n; ++j) r[k + j] -= quotient[k] * a[j];
   }
-  return std::make_unique<TransferFunction>(name, std::move(inputs), std::move(outputs), std::move(a), std::move(c), d);
+  a.resize(n);
+  r.resize(n);
+  return std::make_unique<TransferFunction>(name, std::move(inputs), std::move(outputs), std::move(a), std::move(r),
+                                            std::move(quotient));
 }
 
 }  // namespace pesim

@@ -1,6 +1,7 @@
 // GeckoCIRCUITS' POW (c typ 44), PT2 (c typ 9) and transfer function (c typ 74) as GeckoCIRCUITS
 // saves them: the reader maps them onto the engine's POW, PT2 and TF blocks (the transfer
-// function's 20-coefficient polynomial lines trimmed), refuses improper transfer functions, the
+// function's 20-coefficient polynomial lines trimmed), refuses numerators more than two degrees
+// above the denominator, the
 // result simulates, and the SPICE writer refuses these blocks naming them. MUX and DEMUX (vector
 // signals) stay refused, saying why.
 import { expect } from 'chai';
@@ -65,12 +66,15 @@ describe('ipes reader: GeckoCIRCUITS POW, PT2 and transfer function blocks', () 
     expect(values.every(Number.isFinite)).to.equal(true);
   });
 
-  it('refuses an improper transfer function and warns about a saved initial state', () => {
-    const improper = transferFunction(53, 'TF.2', 52, 'p2', 'tf2', [0, 0, 1], [1, 1]);
+  it('reads numerators up to two degrees above the denominator, refuses more, and warns about a saved initial state', () => {
+    const derivative = readIpes(textBytes(withBlocks([...BLOCKS, ...transferFunction(53, 'TF.2', 52, 'p2', 'tf2', [0, 0, 1e-8], [1])])));
+    expect(block(derivative.netlist, 'TF.2').params).to.deep.equal({ num: [0, 0, 1e-8], den: [1] });
+    expect(derivative.warnings).to.include("TF.2: the numerator is two degrees above the denominator: the engine divides the input's " +
+      'second difference by dt², GeckoCIRCUITS by dt, so the results differ');
+    const improper = transferFunction(53, 'TF.2', 52, 'p2', 'tf2', [0, 0, 0, 1], [1]);
     const error = netlistError(() => readIpes(textBytes(withBlocks([...BLOCKS, ...improper]))));
     expect(error.details.map((d) => d.message)).to.deep.equal([
-      'TF.2 (c typ 74): transfer function with numerator degree 2 above denominator degree 1 ' +
-      '(GeckoCIRCUITS differentiates the input numerically; the engine takes proper transfer functions only)',
+      'TF.2 (c typ 74): transfer function with numerator degree 3, more than 2 above denominator degree 0',
     ]);
     const { warnings } = readIpes(textBytes(withBlocks([...BLOCKS, ...transferFunction(53, 'TF.2', 52, 'p2', 'tf2', [1], [1, 1e-3], true)])));
     expect(warnings).to.include("TF.2: the transfer function's saved initial state is not used; its state starts at zero");
