@@ -124,6 +124,21 @@ TEST(tf_second_order_step_response) {
   }
 }
 
+TEST(tf_frequency_response_at_resonance) {
+  // G(s) = ω0² / (s² + 2ζω0·s + ω0²) driven at ω0: |G| = 1/(2ζ), phase −90°. After the transient
+  // (e^(−ζω0·t) < 1e-13 at 10 ms), y = −cos(ω0·t)/(2ζ) up to the Tustin frequency warping.
+  const double f = 1000.0, w = 2.0 * M_PI * f, zeta = 0.5, dt = 1e-6;
+  BlockSpec sine = block("SIG.1", "SIGNAL", {}, {"x"}, {{"frequency", f}, {"amplitude", 1.0}}, {{"waveform", "sine"}});
+  Result r = run({sine, transferFunction("TF.1", "x", "y", {w * w}, {w * w, 2.0 * zeta * w, 1.0})}, {"y"}, 12e-3, dt);
+  double peak = 0.0;
+  for (std::size_t i = 0; i < r.time.size(); ++i) {
+    if (r.time[i] < 10e-3) continue;
+    peak = std::max(peak, std::abs(scope(r, 1)[i]));
+    CHECK_NEAR(scope(r, 1)[i], -std::cos(w * r.time[i]) / (2.0 * zeta), 1e-4);
+  }
+  CHECK_NEAR(peak, 1.0 / (2.0 * zeta), 1e-4);
+}
+
 TEST(tf_lead_lag_has_direct_feedthrough) {
   // G(s) = (1 + s·T1) / (1 + s·T2): y(0) = T1/T2, then y = 1 + (T1/T2 − 1)·e^(−t/T2).
   const double t1 = 3e-4, t2 = 1e-4;
