@@ -61,6 +61,7 @@ export type BlockType =
   | 'GT' | 'GE' | 'LT' | 'LE' | 'EQ' | 'NE' | 'NOT' | 'AND' | 'OR' | 'XOR' | 'DELAY' | 'INT' | 'TIME'
   | 'ABS' | 'SIGN' | 'SQRT' | 'SQR' | 'EXP' | 'LN' | 'SIN' | 'COS' | 'ATAN' | 'ROUND' | 'MIN' | 'MAX'
   | 'ASIN' | 'ACOS' | 'TAN'
+  | 'POW' | 'PT2' | 'TF'
   | 'GATE' | 'VOLT' | 'AMP' | 'SCOPE'
   | 'COUNTER' | 'SAMPLEHOLD' | 'PD' | 'PWL' | 'RANDOM'
   | 'THYRISTOR_CONTROL' | 'ABCDQ' | 'DQABC' | 'SPARSEMATRIX' | 'JAVA' | 'MACHINE'
@@ -70,7 +71,7 @@ export type BlockType =
 export const BLOCK_TYPES: readonly BlockType[] = [
   'SIGNAL', 'CONST', 'GAIN', 'ADD', 'SUB', 'MUL', 'DIV', 'PI', 'PT1', 'LIMIT', 'HYS', 'GT', 'GE', 'LT', 'LE',
   'EQ', 'NE', 'NOT', 'AND', 'OR', 'XOR', 'DELAY', 'INT', 'TIME', 'ABS', 'SIGN', 'SQRT', 'SQR', 'EXP', 'LN',
-  'SIN', 'COS', 'ATAN', 'ROUND', 'MIN', 'MAX', 'ASIN', 'ACOS', 'TAN', 'GATE', 'VOLT', 'AMP', 'SCOPE',
+  'SIN', 'COS', 'ATAN', 'ROUND', 'MIN', 'MAX', 'ASIN', 'ACOS', 'TAN', 'POW', 'PT2', 'TF', 'GATE', 'VOLT', 'AMP', 'SCOPE',
   'COUNTER', 'SAMPLEHOLD', 'PD', 'PWL', 'RANDOM',
   'THYRISTOR_CONTROL', 'ABCDQ', 'DQABC', 'SPARSEMATRIX', 'JAVA', 'MACHINE',
   'CISPR16',

@@ -51,6 +51,7 @@ const SHORT_NAMES: Record<string, ShortName[]> = {
   CONST: [{ names: ['const'], net: 'value' }],
   GAIN: [{ names: ['r0'], net: 'k' }],
   PT1: [{ names: ['T'], net: 'T' }, { names: ['a1'], net: 'gain' }],
+  PT2: [{ names: ['T'], net: 'T' }, { names: ['a1'], net: 'gain' }],
   PI: [{ names: ['r0'], net: 'kp' }, { names: ['a1'], net: 'ki' }],
   PD: [{ names: ['a1'], net: 'gain' }],
   DELAY: [{ names: ['T', 'T_delay'], net: 'delay' }],

@@ -120,6 +120,9 @@ export const BLOCK_KINDS: Record<number, BlockKind> = {
   7: { typ: 7, prefix: 'GAIN', type: 'GAIN', inputs: 1, outputs: 1, params: [{ key: 'k', slot: 0, net: 'k', def: 1 }] },
   8: { typ: 8, prefix: 'PT1', type: 'PT1', inputs: 1, outputs: 1, params: [
     { key: 'T', slot: 0, net: 'T', def: 1e-3 }, { key: 'a1', slot: 1, net: 'gain', def: 1 }] },
+  // GeckoCIRCUITS ReglerPT2 (AbstractReglerPT): the undamped T²·y'' + y = a1·x.
+  9: { typ: 9, prefix: 'PT2', type: 'PT2', inputs: 1, outputs: 1, params: [
+    { key: 'T', slot: 0, net: 'T', def: 1 }, { key: 'a1', slot: 1, net: 'gain', def: 1 }] },
   10: { typ: 10, prefix: 'PI', type: 'PI', inputs: 1, outputs: 1, params: [
     { key: 'r0', slot: 0, net: 'kp', def: 1 }, { key: 'a1', slot: 1, net: 'ki', def: 1 }] },
   11: { typ: 11, prefix: 'HYS', type: 'HYS', inputs: 1, outputs: 1, params: [{ key: 'h', slot: 0, net: 'h', def: -1 }],
@@ -150,6 +153,8 @@ export const BLOCK_KINDS: Record<number, BlockKind> = {
   41: unary(41, 'LN', 'LN'),
   42: unary(42, 'SQR', 'SQR'),
   43: unary(43, 'SQRT', 'SQRT'),
+  // GeckoCIRCUITS ReglerPOW: y = x1^x2.
+  44: binary(44, 'POW', 'POW'),
   45: binary(45, 'GE', 'GE'),
   46: binary(46, 'GT', 'GT'),
   47: variadic(47, 'EQ', 'EQ'),
@@ -159,6 +164,8 @@ export const BLOCK_KINDS: Record<number, BlockKind> = {
   51: unary(51, 'SGN', 'SIGN'),
   53: binary(53, 'COUNTER', 'COUNTER'),
   58: { typ: 58, prefix: 'TIME', type: 'TIME', inputs: 0, outputs: 1, params: [] },
+  // GeckoCIRCUITS ReglerTransferFunction: polynomials in transfer-function.ts.
+  74: { typ: 74, prefix: 'TF', type: 'TF', inputs: 1, outputs: 1, params: [] },
   // CISPR 16 test receiver: parameters in cispr16.ts.
   60: { typ: 60, prefix: 'CISPR16', type: 'CISPR16', inputs: 1, outputs: 0, params: [] },
   64: { typ: 64, prefix: 'INT', type: 'INT', inputs: 2, outputs: 1, params: [
@@ -175,11 +182,14 @@ export const DISPLAY_ONLY_BLOCKS: Record<number, string> = {
 
 /** Control types the engine cannot simulate, by typ, for error messages. */
 export const UNSUPPORTED_BLOCK_NAMES: Record<number, string> = {
-  9: 'PT2 (undamped second-order LC filter)', 16: 'temperature meter', 17: 'heat-flow meter', 23: 'FromEXTERNAL',
-  44: 'POW',
-  61: 'Java block', 74: 'transfer function',
+  16: 'temperature meter', 17: 'heat-flow meter', 23: 'FromEXTERNAL',
+  61: 'Java block',
   76: 'PMSM control', 77: 'PMSM modulator', 78: 'subcircuit terminal', 79: 'MMF meter', 80: 'flux meter',
-  81: 'global terminal', 82: 'sliding DFT', 84: 'MUX', 85: 'DEMUX', 87: 'small-signal analysis', 88: 'native C block',
+  81: 'global terminal', 82: 'sliding DFT',
+  // GeckoCIRCUITS MUXControlCalculatable / DEMUXCalculator carry one vector signal on one terminal.
+  84: 'MUX: bundles scalar signals into one vector signal (read by DEMUX or Java blocks); the engine\'s control signals are scalar',
+  85: 'DEMUX: splits a vector signal (from MUX or a Java block) into scalars; the engine\'s control signals are scalar',
+  87: 'small-signal analysis', 88: 'native C block',
   89: 'import-from-file source', 90: 'random source',
 };
 

@@ -13,6 +13,7 @@ import { BLOCK_KINDS, ELEMENT_KINDS, inputCount, type BlockKind } from './catalo
 import { issue, netParam, resolveParam, unsupported, type ReadContext } from './params.js';
 import { inputLabelCount } from './geometry.js';
 import { cispr16Block } from './cispr16.js';
+import { transferFunctionBlock } from './transfer-function.js';
 
 export interface ControlEnv {
   ctx: ReadContext;
@@ -145,6 +146,10 @@ export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): Ma
     }
     case 'CISPR16':
       return { block: cispr16Block(ctx, c, block) };
+    case 'TF': {
+      const mapped = transferFunctionBlock(ctx, c, block);
+      return mapped ? { block: mapped } : undefined;
+    }
     case 'DELAY':
       delayCheck(env, c);
       return { block: { ...block, params: simpleParams(ctx, c, kind) } };

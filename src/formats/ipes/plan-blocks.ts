@@ -17,6 +17,7 @@ import { javaPlan } from './java-blocks.js';
 import { machinePlan, MACHINE_METER_TYP } from './machine-meter.js';
 import { JAVA_BLOCK_TYP } from './footprints.js';
 import { cispr16Plan } from './cispr16.js';
+import { transferFunctionPlan } from './transfer-function.js';
 
 const DOUBLE_MAX = 1.7976931348623157e308;
 const WAVEFORM_TYP: Record<string, number> = { sine: 402, triangle: 403, rectangle: 404 };
@@ -184,6 +185,9 @@ export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
       return plan;
     case 'CISPR16':
       cispr16Plan(ctx, b, plan);
+      return plan;
+    case 'TF':
+      transferFunctionPlan(ctx, b, plan);
       return plan;
     case 'COUNTER':
       plan.ins = [plan.ins[0], plan.ins[1]];

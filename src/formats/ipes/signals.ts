@@ -105,6 +105,7 @@ export function constantValue(signal: string, producers: Map<string, ControlBloc
     case 'SUB': return x[0] - x[1];
     case 'MUL': return x.reduce((a, v) => a * v, 1);
     case 'DIV': return x[0] / x[1];
+    case 'POW': return Math.pow(x[0], x[1]); // as java.lang.Math.pow, also for NaN and (±1)^±∞
     case 'MIN': return Math.min(...x);
     case 'MAX': return Math.max(...x);
     case 'LIMIT': {

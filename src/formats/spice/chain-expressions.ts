@@ -8,9 +8,9 @@
 //   bool(x) = clamp(0.5 + (x − 0.5)/δ, 0, 1). Logic of logic is not ramped again: chained ramps
 //   would multiply the slope and drive ngspice's step towards zero.
 // Supported: CONST SIGNAL TIME GAIN ADD SUB MUL DIV MIN MAX LIMIT ABS SQRT SQR EXP LN SIN COS ATAN ASIN ACOS TAN,
-// the comparisons and logic above. Blocks with memory (PI, PT1, INT, DELAY, HYS), measurements
-// (VOLT, AMP: closed loops run one step late in pesim) and EQ/NE/SIGN/ROUND throw a NetlistError
-// naming the block.
+// the comparisons and logic above. Blocks with memory (PI, PT1, PT2, TF, INT, DELAY, HYS), measurements
+// (VOLT, AMP: closed loops run one step late in pesim), EQ/NE/SIGN/ROUND and POW (ngspice's pow()
+// raises |x|, unlike Math.pow for a negative base) throw a NetlistError naming the block.
 import type { ControlBlock } from '../netlist.js';
 import { NetlistError } from '../errors.js';
 import { formatNumber as n, type SpiceNames } from './naming.js';
@@ -150,6 +150,8 @@ function build(signal: string, ctx: ExpressionContext, user: string, shift: numb
       const [a, b] = built(2, 2).map(asLogic);
       return logic(`abs(${a} - ${b})`);
     }
+    case 'POW':
+      throw unsupported(block, "ngspice's pow(x, y) raises |x| to the power y, so negative bases would differ from GeckoCIRCUITS' Math.pow");
     default: {
       const unary = UNARY[block.type];
       if (unary) return plain(unary(inputs(1, 1)[0]));

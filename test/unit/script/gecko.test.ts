@@ -41,6 +41,7 @@ describe('script: GeckoSCRIPT', function () {
     expect(geckoShortName('I', 'iMAX')?.net).to.equal('value');
     expect(geckoShortName('DELAY', 't_delay')?.net).to.equal('delay');
     expect(geckoShortName('GAIN', 'r0')?.net).to.equal('k');
+    expect(geckoShortName('PT2', 'a1')?.net).to.equal('gain');
     expect(geckoShortName('R', 'resistance')).to.equal(undefined);
   });
 

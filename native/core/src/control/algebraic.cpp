@@ -1,5 +1,6 @@
-// Blocks whose output is a function of the present inputs: arithmetic, comparisons, logic, limits,
-// the hysteresis comparator, and the sinks GATE and SCOPE (read by the engine, not evaluated).
+// Blocks whose output is a function of the present inputs: arithmetic (with POW), comparisons,
+// logic, limits, the hysteresis comparator, and the sinks GATE and SCOPE (read by the engine, not
+// evaluated).
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -81,6 +82,14 @@ Unary unaryFunction(const std::string& type) {
   return nullptr;
 }
 
+// GeckoCIRCUITS ReglerPOW: y = x1^x2 with java.lang.Math.pow, which differs from std::pow only in
+// that a NaN exponent gives NaN (std::pow(1, NaN) = 1) and (±1)^±∞ is NaN (std::pow gives 1).
+double javaPow(double base, double exponent) {
+  if (std::isnan(exponent)) return std::nan("");
+  if (std::abs(base) == 1.0 && std::isinf(exponent)) return std::nan("");
+  return std::pow(base, exponent);
+}
+
 using Binary = bool (*)(double, double);
 
 Binary comparison(const std::string& type) {
@@ -147,6 +156,10 @@ BlockPtr makeAlgebraicBlock(const std::string& type, const std::string& name, co
   if (type == "DIV") {
     requireInputs(name, type, n, 2, 2);
     return make([](const double* v, std::size_t) { return v[0] / v[1]; });
+  }
+  if (type == "POW") {
+    requireInputs(name, type, n, 2, 2);
+    return make([](const double* v, std::size_t) { return javaPow(v[0], v[1]); });
   }
   if (type == "MIN" || type == "MAX") {
     requireInputs(name, type, n, 1, many);

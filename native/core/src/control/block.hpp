@@ -90,6 +90,9 @@ BlockPtr makeAlgebraicBlock(const std::string& type, const std::string& name, co
                             std::vector<int> inputs, std::vector<int> outputs);
 BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& params,
                           std::vector<int> inputs, std::vector<int> outputs, double dt);
+// TF (control/transfer_function.cpp): one input, `num`/`den` coefficients in ascending powers of s.
+BlockPtr makeTransferFunction(const std::string& name, const Params& params, std::vector<int> inputs,
+                              std::vector<int> outputs);
 BlockPtr makeSampledBlock(const std::string& type, const std::string& name, const Params& params,
                           std::vector<int> inputs, std::vector<int> outputs);
 BlockPtr makeRecordedBlock(const std::string& type, const std::string& name, const Params& params,

@@ -1,5 +1,6 @@
 // Blocks with memory: PI, PT1, INT (trapezoidal/Tustin discretisations at the engine step, INT
-// with an optional reset input) and the transport DELAY.
+// with an optional reset input), the undamped second-order PT2 and the transport DELAY. TF (transfer
+// functions) is in transfer_function.cpp.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -98,6 +99,36 @@ class FirstOrderLag : public Block {
   double xPrev_ = 0.0;
 };
 
+// PT2 as GeckoCIRCUITS defines it (ReglerPT2 / PT2Calculator): the undamped second-order lag
+//   T²·y'' + y = gain·x,  G(s) = gain / (1 + (sT)²),
+// an LC filter without losses (a unit step gives gain·(1 − cos(t/T))). Central differences at step
+// dt with the input of the previous step, as GeckoCIRCUITS computes it:
+//   y(n) = (2 − dt²/T²)·y(n−1) − y(n−2) + gain·(dt²/T²)·x(n−1).
+// The recursion conserves the oscillation's amplitude for dt < 2T and grows without bound beyond,
+// so dt ≥ 2T is refused.
+class SecondOrderLag : public Block {
+ public:
+  SecondOrderLag(std::string name, std::vector<int> inputs, std::vector<int> outputs, const Params& p, double dt)
+      : Block(std::move(name), std::move(inputs), std::move(outputs)),
+        t_(p.positive("T")), gain_(p.number("gain", 1.0)) {
+    if (dt >= 2.0 * t_) p.outOfRange("T", "more than half the time step (the undamped PT2 is unstable for dt >= 2T)");
+  }
+  void evaluate(ControlContext& ctx) override {
+    if (!ctx.initial) {
+      double r = ctx.dt * ctx.dt / (t_ * t_);
+      double y = (2.0 - r) * y1_ - y2_ + gain_ * r * xPrev_;
+      y2_ = y1_;
+      y1_ = y;
+    }
+    xPrev_ = in(ctx, 0);
+    out(ctx, y1_);
+  }
+
+ private:
+  double t_, gain_;
+  double y1_ = 0.0, y2_ = 0.0, xPrev_ = 0.0;
+};
+
 // DELAY: y(t) = x(t − delay) on the step grid (at least one step), 0 before the first input
 // arrives. Its output does not depend on the present input, so it breaks algebraic loops.
 class Delay : public Block {
@@ -127,13 +158,18 @@ void requireOneInput(const std::string& name, const std::string& type, std::size
 
 BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& p,
                           std::vector<int> inputs, std::vector<int> outputs, double dt) {
-  if (type != "PI" && type != "PT1" && type != "INT" && type != "DELAY") return nullptr;
+  if (type == "TF") {
+    requireOneInput(name, type, inputs.size());
+    return makeTransferFunction(name, p, std::move(inputs), std::move(outputs));
+  }
+  if (type != "PI" && type != "PT1" && type != "PT2" && type != "INT" && type != "DELAY") return nullptr;
   if (type == "INT" && inputs.size() == 2) {
     return std::make_unique<Integrator>(name, std::move(inputs), std::move(outputs), p);
   }
   requireOneInput(name, type, inputs.size());
   if (type == "PI") return std::make_unique<PiController>(name, std::move(inputs), std::move(outputs), p);
   if (type == "PT1") return std::make_unique<FirstOrderLag>(name, std::move(inputs), std::move(outputs), p);
+  if (type == "PT2") return std::make_unique<SecondOrderLag>(name, std::move(inputs), std::move(outputs), p, dt);
   if (type == "INT") return std::make_unique<Integrator>(name, std::move(inputs), std::move(outputs), p);
   return std::make_unique<Delay>(name, std::move(inputs), std::move(outputs), p.positive("delay"), dt);
 }

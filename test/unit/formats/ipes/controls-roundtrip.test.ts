@@ -22,7 +22,7 @@ const netlist = (blocks: Netlist['blocks']): Netlist => ({
 const strip = (n: Netlist): Netlist => ({ ...n, format: undefined, layout: undefined });
 
 describe('ipes control blocks: counter, sample-hold, PD, resets, live hysteresis, triangles, data sources', () => {
-  it('writes and reads back every new block kind (also ASIN, ACOS, TAN and JAVA)', () => {
+  it('writes and reads back every new block kind (also ASIN, ACOS, TAN, JAVA, POW, PT2 and TF)', () => {
     const n = netlist([
       { name: 'CLK', type: 'SIGNAL', outputs: ['clk'], params: { waveform: 'rectangle', amplitude: 1, frequency: 1000, offset: 0, phase: 0, duty: 0.5 } },
       { name: 'TRI', type: 'SIGNAL', outputs: ['tri'], params: { waveform: 'triangle', amplitude: 2, frequency: 500, offset: 1, phase: 10, duty: 0.25 } },
@@ -39,7 +39,10 @@ describe('ipes control blocks: counter, sample-hold, PD, resets, live hysteresis
       { name: 'TAN.1', type: 'TAN', inputs: ['tri'], outputs: ['ta'] },
       { name: 'JAVA.1', type: 'JAVA', inputs: ['as', 'ac', 'ta'], outputs: ['j1', 'j2'], params: {
         code: 'yOUT[0] = xIN[0] + xIN[1];\nyOUT[1] = count++;\nreturn yOUT;', variables: 'int count = 0;', initCode: 'count = 1;' } },
-      { name: 'ADD.1', type: 'ADD', inputs: ['n', 'm', 'h', 'p', 'r', 'j1', 'j2'], outputs: ['sum'] },
+      { name: 'POW.1', type: 'POW', inputs: ['tri', 'p'], outputs: ['pw'] },
+      { name: 'PT2.1', type: 'PT2', inputs: ['pw'], outputs: ['p2'], params: { T: 2e-4, gain: 1.5 } },
+      { name: 'TF.1', type: 'TF', inputs: ['p2'], outputs: ['tf'], params: { num: [1, 3e-4], den: [1, 2e-4, 1e-8] } },
+      { name: 'ADD.1', type: 'ADD', inputs: ['n', 'm', 'h', 'p', 'r', 'j1', 'j2', 'tf'], outputs: ['sum'] },
     ]);
     const back = readIpes(writeIpes(n)).netlist;
     expect(strip(back)).to.deep.equal(strip(n));

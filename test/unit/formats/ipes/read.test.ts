@@ -109,15 +109,15 @@ describe('ipes reader', () => {
       'x 30', 'y 30', 'parameter[] 1.0 ', 'orientierung 503', 'idStringDialog MOD.1', '<\\ElementTHERM>'];
     const java = ['c (20)', '<ElementCONTROL>', 'labelAnfangsKnoten[] /u1', 'labelEndKnoten[] /jo', 'enabledShorted 1', 'typ 61',
       'x 40', 'y 40', 'orientierung 503', 'idStringDialog JAVA.1', 'useMatrix true', '<\\ElementCONTROL>'];
-    const pt2 = ['c (21)', '<ElementCONTROL>', 'labelAnfangsKnoten[] /jo', 'labelEndKnoten[] /p2out', 'enabledShorted 1', 'typ 9',
-      'x 40', 'y 44', 'parameter[] 0.001 1.0 ', 'orientierung 503', 'idStringDialog PT2.1', '<\\ElementCONTROL>'];
-    const text = edit(fixtureText('buck_simple.ipes'), 'thermANZAHL 0\n', [...thermal, ...java, ...pt2, 'thermANZAHL 0', ''].join('\n'));
+    const mux = ['c (21)', '<ElementCONTROL>', 'labelAnfangsKnoten[] /jo/u1', 'labelEndKnoten[] /bus', 'enabledShorted 1', 'typ 84',
+      'x 40', 'y 44', 'parameter[] ', 'orientierung 503', 'idStringDialog MUX.1', '<\\ElementCONTROL>'];
+    const text = edit(fixtureText('buck_simple.ipes'), 'thermANZAHL 0\n', [...thermal, ...java, ...mux, 'thermANZAHL 0', ''].join('\n'));
     const error = netlistError(() => readIpes(textBytes(text), 'buck.ipes'));
     expect(error.code).to.equal('UNSUPPORTED_COMPONENTS');
     // The Java block has matrix terminals, refused when its code is read.
-    expect(error.details.map((d) => d.component)).to.deep.equal(['MOD.1', 'PT2.1', 'JAVA.1']);
+    expect(error.details.map((d) => d.component)).to.deep.equal(['MOD.1', 'MUX.1', 'JAVA.1']);
     expect(error.details[0].message).to.match(/thermal module/);
-    expect(error.details[1].message).to.match(/PT2/);
+    expect(error.details[1].message).to.match(/MUX: bundles scalar signals into one vector signal/);
     expect(error.details[2].message).to.match(/Java block with matrix \(bus\) terminals/);
     expect(error.message).to.match(/3 component\(s\) the engine cannot simulate/);
   });
