@@ -91,6 +91,28 @@ TEST(java_arrays_methods_and_loops) {
   for (std::size_t i = 0; i < expected.size(); ++i) CHECK_NEAR(y[i], expected[i], 0.0);
 }
 
+// JDK array helpers: System.arraycopy (overlapping: as if through a temporary), Arrays.fill,
+// Arrays.copyOf (zero-padded), clone() (a copy, not the same array).
+TEST(java_array_helpers) {
+  auto y = once(
+      "double[] a = {1, 2, 3, 4, 5};\n"
+      "System.arraycopy(a, 0, a, 1, 4);\n"
+      "double[] b = a.clone(); b[0] = 9;\n"
+      "double[] c = Arrays.copyOf(a, 7);\n"
+      "int[] z = new int[3]; Arrays.fill(z, 7);\n"
+      "yOUT[0] = a[0] + a[1] * 10 + a[4] * 100; yOUT[1] = a[0]; yOUT[2] = c.length + c[6] + c[4];\n"
+      "yOUT[3] = z[0] + z[2]; return yOUT;",
+      4);
+  CHECK_NEAR(y[0], 1 + 10 + 400, 0.0);
+  CHECK_NEAR(y[1], 1, 0.0);
+  CHECK_NEAR(y[2], 7 + 0 + 4, 0.0);
+  CHECK_NEAR(y[3], 14, 0.0);
+  CHECK(runError("double[] a = new double[3];\nSystem.arraycopy(a, 1, a, 0, 3);") ==
+        "2: ArrayIndexOutOfBoundsException: arraycopy of 3 elements from 1 (length 3) to 0 (length 3)");
+  CHECK(compileError("double[] a = new double[3]; System.arraycopy(a, 0, 5, 0, 1);") ==
+        "code:1:29: System.arraycopy takes (array, int, array of the same type, int, int)");
+}
+
 TEST(java_switch_falls_through) {
   auto y = once(
       "int s = (int) xIN[0]; double r = 0;\n"

@@ -239,8 +239,14 @@ ExprPtr Compiler::postfix(ExprPtr e) {
       auto target = asTarget<NumberTarget>(e);
       if (!target || !target->type().isNumeric()) errorAt(opToken, "'" + opToken.text + "' needs a numeric variable or array element");
       e = increment(std::move(target), opToken.text == "++" ? 1.0 : -1.0, false, opToken.line);
+    } else if (isOp(".") && isWord("clone", 1) && isOp("(", 2) && isOp(")", 3) && e->type().isArray()) {
+      Token dot = next();
+      next();
+      next();
+      next();
+      e = arrayCopyOf(std::move(e), nullptr, dot.line);
     } else if (isOp(".")) {
-      error("only '.length' can follow this value");
+      error("only '.length' or '.clone()' can follow this value");
     } else {
       return e;
     }
@@ -291,12 +297,34 @@ ExprPtr Compiler::call(const std::string& name, const Token& at) {
     }
     if (range.first != range.second) errorAt(at, "no method '" + name + "' takes these " + std::to_string(args.size()) + " argument(s)");
   }
+  if (name == "System.arraycopy" || name == "Arrays.fill" || name == "java.util.Arrays.fill" || name == "Arrays.copyOf" ||
+      name == "java.util.Arrays.copyOf") {
+    return arrayHelper(name, std::move(args), at);
+  }
   if (auto result = libraryResult(name, types)) {
     bool constant = name.find("random") == std::string::npos;
     for (const auto& a : args) constant = constant && a->constant();
     return fold(callMath(name, std::move(args), *result, at.line), constant);
   }
   errorAt(at, "unknown method '" + name + "' (Java blocks can call their own methods and java.lang.Math)");
+}
+
+ExprPtr Compiler::arrayHelper(const std::string& name, std::vector<ExprPtr> args, const Token& at) {
+  auto integral = [&](std::size_t i) { return args[i]->type().isIntegral(); };
+  if (name == "System.arraycopy") {
+    if (args.size() != 5 || !args[0]->type().isArray() || args[2]->type() != args[0]->type() || !integral(1) || !integral(3) || !integral(4)) {
+      errorAt(at, "System.arraycopy takes (array, int, array of the same type, int, int)");
+    }
+    return arrayCopy(std::move(args), at.line);
+  }
+  if (name.size() >= 4 && name.compare(name.size() - 4, 4, "fill") == 0) {
+    if (args.size() != 2 || args[0]->type().dims != 1 || !(args[1]->type().isNumeric() || args[1]->type().isBoolean())) {
+      errorAt(at, "Arrays.fill takes (array of numbers or booleans, value)");
+    }
+    return arrayFill(std::move(args[0]), std::move(args[1]), at.line);
+  }
+  if (args.size() != 2 || !args[0]->type().isArray() || !integral(1)) errorAt(at, "Arrays.copyOf takes (array, int)");
+  return arrayCopyOf(std::move(args[0]), std::move(args[1]), at.line);
 }
 
 ExprPtr Compiler::name() {

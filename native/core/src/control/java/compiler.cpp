@@ -523,7 +523,7 @@ StmtPtr Compiler::statement() {
     }
     if (w == "else") error("'else' without 'if'");
     if (w == "try" || w == "throw" || w == "synchronized") error("'" + w + "' is not supported in Java blocks");
-    if (w == "System") return systemCall();
+    if (w == "System" && isOp(".", 1) && (isWord("out", 2) || isWord("err", 2))) return systemCall();
     if (w == "gecko" && isOp(".", 1) && isWord("GeckoSim", 2)) {
       next();
       next();

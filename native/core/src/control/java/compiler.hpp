@@ -2,7 +2,8 @@
 // `calculateYOUT` body; GeckoCIRCUITS SourceFileGenerator builds the same class from them) into
 // executable nodes. The language is the Java subset control code uses: the primitive types, arrays
 // of them, fields and methods of the block's class, every statement but try/throw/labels, the
-// operators, java.lang.Math, System.out.print/println, and GeckoCIRCUITS' test flag
+// operators, java.lang.Math, the JDK array helpers (arraycopy, Arrays.fill/copyOf, clone),
+// System.out.print/println, and GeckoCIRCUITS' test flag
 // `gecko.GeckoSim._testSuccessful`. Anything else is a CodeError naming the line and column.
 #pragma once
 

@@ -76,6 +76,7 @@ class Compiler {
   ExprPtr primary();
   ExprPtr name();
   ExprPtr call(const std::string& name, const Token& at);
+  ExprPtr arrayHelper(const std::string& name, std::vector<ExprPtr> args, const Token& at);
   std::vector<ExprPtr> arguments();
   ExprPtr arrayInitializer(Type type);
   ExprPtr convert(ExprPtr value, Type to, const Token& at, const char* what);

@@ -146,6 +146,11 @@ ExprPtr newArray(Type type, std::vector<ExprPtr> lengths, int line);
 ExprPtr arrayLiteral(Type type, std::vector<ExprPtr> items, int line);
 ExprPtr callMethod(const Method& method, std::vector<ExprPtr> arguments, int line);
 ExprPtr callMath(const std::string& name, std::vector<ExprPtr> arguments, Type type, int line);
+// nodes_arrays.cpp: System.arraycopy (5 arguments, checked by the compiler), Arrays.fill,
+// Arrays.copyOf / clone() (`length` null for clone).
+ExprPtr arrayCopy(std::vector<ExprPtr> arguments, int line);
+ExprPtr arrayFill(ExprPtr array, ExprPtr value, int line);
+ExprPtr arrayCopyOf(ExprPtr array, ExprPtr length, int line);
 
 StmtPtr expressionStatement(ExprPtr e, int line);
 StmtPtr blockStatement(std::vector<StmtPtr> body, int line);
