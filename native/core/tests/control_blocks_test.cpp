@@ -25,15 +25,7 @@ BlockSpec constant(std::string name, double value) {
 
 Result run(std::vector<BlockSpec> blocks, std::vector<std::string> scoped, double tEnd, double dt = kDt,
            std::uint64_t seed = kDefaultSeed) {
-  Netlist n;
-  n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
-                element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
-  n.blocks = std::move(blocks);
-  n.blocks.push_back(block("SCOPE.1", "SCOPE", std::move(scoped), {}));
-  n.settings.tEnd = tEnd;
-  n.settings.dt = dt;
-  n.settings.seed = seed;
-  return simulate(n, RunControl{});
+  return runBlocks(std::move(blocks), std::move(scoped), tEnd, dt, seed);
 }
 
 // Scope channel `ch` (1-based) at the recorded time nearest to t.

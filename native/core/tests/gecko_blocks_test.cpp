@@ -28,14 +28,7 @@ BlockSpec transferFunction(std::string name, std::string in, std::string out, st
 }
 
 Result run(std::vector<BlockSpec> blocks, std::vector<std::string> scoped, double tEnd, double dt) {
-  Netlist n;
-  n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
-                element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
-  n.blocks = std::move(blocks);
-  n.blocks.push_back(block("SCOPE.1", "SCOPE", std::move(scoped), {}));
-  n.settings.tEnd = tEnd;
-  n.settings.dt = dt;
-  return simulate(n, RunControl{});
+  return runBlocks(std::move(blocks), std::move(scoped), tEnd, dt);
 }
 
 const std::vector<double>& scope(const Result& r, int ch) {

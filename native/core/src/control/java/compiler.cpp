@@ -258,6 +258,15 @@ void Compiler::compileMethodBody(Method& m, std::size_t bodyStart) {
 
 // ---------------------------------------------------------------- statements
 
+StmtPtr Compiler::loopBody() {
+  ++loops_;
+  ++breakables_;
+  StmtPtr body = statement();
+  --loops_;
+  --breakables_;
+  return body;
+}
+
 std::vector<StmtPtr> Compiler::statementsUntilBrace() {
   std::vector<StmtPtr> body;
   while (!isOp("}") && peek().kind != Tok::End) body.push_back(statement());
@@ -352,11 +361,7 @@ StmtPtr Compiler::forStatementParse() {
       expect(")", "after the for-each header");
       Variable v = declare(name, t, at);
       ExprPtr var = variableExpr(v, at.line);
-      ++loops_;
-      ++breakables_;
-      StmtPtr body = statement();
-      --loops_;
-      --breakables_;
+      StmtPtr body = loopBody();
       scopes_.pop_back();
       std::unique_ptr<NumberTarget> n;
       std::unique_ptr<ArrayTarget> a;
@@ -384,11 +389,7 @@ StmtPtr Compiler::forStatementParse() {
     while (accept(","));
   }
   expect(")", "after the loop header");
-  ++loops_;
-  ++breakables_;
-  StmtPtr body = statement();
-  --loops_;
-  --breakables_;
+  StmtPtr body = loopBody();
   scopes_.pop_back();
   return forStatement(std::move(init), std::move(c), std::move(update), std::move(body), line);
 }
@@ -474,20 +475,12 @@ StmtPtr Compiler::statement() {
       expect("(", "after 'while'");
       ExprPtr c = condition("the while condition");
       expect(")", "after the while condition");
-      ++loops_;
-      ++breakables_;
-      StmtPtr body = statement();
-      --loops_;
-      --breakables_;
+      StmtPtr body = loopBody();
       return whileStatement(std::move(c), std::move(body), true, line);
     }
     if (w == "do") {
       next();
-      ++loops_;
-      ++breakables_;
-      StmtPtr body = statement();
-      --loops_;
-      --breakables_;
+      StmtPtr body = loopBody();
       if (!isWord("while")) error("expected 'while' after the do body");
       next();
       expect("(", "after 'while'");

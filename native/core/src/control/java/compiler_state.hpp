@@ -58,6 +58,7 @@ class Compiler {
   void compileMethodBody(Method& m, std::size_t bodyStart);
   Variable declare(const std::string& name, Type type, const Token& at);
   StmtPtr statement();
+  StmtPtr loopBody();  // a loop's body: break and continue allowed in it
   StmtPtr block();
   StmtPtr localDeclaration();
   StmtPtr initialise(const Variable& v, const Token& at, bool hasValue);
