@@ -142,6 +142,24 @@ TEST(java_printing_and_test_flag) {
   CHECK_NEAR(s.testPassedAt, 0.5, 0.0);
 }
 
+// String variables (locals, fields, parameters and results of methods), +=, String.valueOf.
+TEST(java_strings) {
+  Program p(BlockCode{"String s = \"n=\" + n;\ns += \", \" + label(xIN[0]);\nlog = String.valueOf(time > 0) + \"|\" + s;\n"
+                      "System.out.println(log); n++; return yOUT;",
+                      "", "int n = 1; String log;\nstatic String label(double v) { return v > 0 ? \"up\" : \"down\"; }"},
+            1, 1);
+  p.start(1);
+  double in = 2.0;
+  p.calculate(&in, 0.5, 1e-6);
+  in = -1.0;
+  p.calculate(&in, 1.0, 1e-6);
+  CHECK(p.state().printed.size() == 2);
+  CHECK(p.state().printed[0] == "true|n=1, up");
+  CHECK(p.state().printed[1] == "true|n=2, down");
+  CHECK(compileError("String s = 1;") == "code:1:8: the initial value must be String, not int");
+  CHECK(compileError("String s = \"a\"; s -= \"b\";") == "code:1:19: only '=' and '+=' assign to a String variable");
+}
+
 TEST(java_compile_errors_name_section_line_and_column) {
   CHECK(compileError("double x = ;") == "code:1:12: expected a value, found ';'");
   CHECK(compileError("double a = 1;\nFile f = null;") .find("code:2:1: type 'File' is not supported") == 0);

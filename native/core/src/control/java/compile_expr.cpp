@@ -59,12 +59,14 @@ ExprPtr Compiler::convert(ExprPtr value, Type to, const Token& at, const char* w
   bool ok = to.isArray() ? from == to || (from.base == Base::Void && from.dims == 1)
             : to.isNumeric() ? from.isNumeric()
             : to.isBoolean() ? from.isBoolean()
+            : to.isString()  ? from.isString()
                              : false;
   if (!ok) errorAt(at, std::string(what) + " must be " + typeName(to) + ", not " + typeName(from));
   return value;
 }
 
 ExprPtr Compiler::variableExpr(const Variable& v, int line) {
+  if (v.type.isString()) return v.field ? ExprPtr(fieldString(v.slot, line)) : ExprPtr(localString(v.slot, line));
   if (v.field) {
     if (v.type.isArray()) return fieldArray(v.type, v.slot, line);
     return fieldNumber(v.type, v.slot, line);
@@ -81,6 +83,13 @@ ExprPtr Compiler::assignment() {
   int line = opToken.line;
   Token valueAt = peek();
   ExprPtr value = assignment();
+  if (left->type().isString()) {
+    auto target = asTarget<StringTarget>(left);
+    if (!target || (op != "=" && op != "+=")) errorAt(opToken, "only '=' and '+=' assign to a String variable");
+    if (op == "=") value = convert(std::move(value), target->type(), valueAt, "the assigned value");
+    else if (value->type().isVoid()) errorAt(valueAt, "cannot append a void value");
+    return assignString(std::move(target), std::move(value), op == "+=", line);
+  }
   if (left->type().isArray()) {
     auto target = asTarget<ArrayTarget>(left);
     if (!target || op != "=") errorAt(opToken, "cannot assign to this expression");
@@ -296,6 +305,10 @@ ExprPtr Compiler::call(const std::string& name, const Token& at) {
       if (fits) return callMethod(m, std::move(args), at.line);
     }
     if (range.first != range.second) errorAt(at, "no method '" + name + "' takes these " + std::to_string(args.size()) + " argument(s)");
+  }
+  if (name == "String.valueOf") {
+    if (args.size() != 1 || args[0]->type().isVoid()) errorAt(at, "String.valueOf takes one value");
+    return concat(std::move(args), at.line);
   }
   if (name == "System.arraycopy" || name == "Arrays.fill" || name == "java.util.Arrays.fill" || name == "Arrays.copyOf" ||
       name == "java.util.Arrays.copyOf") {

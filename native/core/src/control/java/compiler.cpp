@@ -84,7 +84,7 @@ Type Compiler::parseType() {
   if (!startsType()) {
     if (t.kind == Tok::Identifier) {
       errorAt(t, "type '" + t.text + "' is not supported in Java blocks (supported: double, float, long, int, short, "
-                 "byte, char, boolean and arrays of them; String only in System.out.print)");
+                 "byte, char, boolean, arrays of them, and String)");
     }
     error("expected a type");
   }
@@ -111,21 +111,19 @@ void Compiler::skipModifiers() {
 }
 
 Variable Compiler::declare(const std::string& name, Type type, const Token& at) {
-  if (type.base == Base::String && type.dims == 0) {
-    errorAt(at, "String variables are not supported in Java blocks (String only in System.out.print)");
-  }
   if (type.base == Base::Void) errorAt(at, "a variable cannot be void");
+  if (type.base == Base::String && type.dims > 0) errorAt(at, "arrays of String are not supported in Java blocks");
   Variable v{type, scopes_.empty(), 0};
   if (scopes_.empty()) {
     if (fields_.count(name)) errorAt(at, "field '" + name + "' is already defined");
-    v.slot = type.isArray() ? out_.fieldArrays++ : out_.fieldNumbers++;
+    v.slot = type.isArray() ? out_.fieldArrays++ : type.isString() ? out_.fieldStrings++ : out_.fieldNumbers++;
     fields_.emplace(name, v);
     return v;
   }
   for (const auto& scope : scopes_) {
     if (scope.count(name)) errorAt(at, "variable '" + name + "' is already defined in this method");
   }
-  v.slot = type.isArray() ? method_->arraySlots++ : method_->numberSlots++;
+  v.slot = type.isArray() ? method_->arraySlots++ : type.isString() ? method_->stringSlots++ : method_->numberSlots++;
   scopes_.back().emplace(name, v);
   return v;
 }
@@ -286,6 +284,11 @@ StmtPtr Compiler::block() {
 StmtPtr Compiler::initialise(const Variable& v, const Token& at, bool hasValue) {
   int line = at.line;
   ExprPtr target = variableExpr(v, line);
+  if (v.type.isString()) {
+    ExprPtr value = hasValue ? convert(expression(), v.type, at, "the initial value") : stringConstant("", line);
+    auto* t = static_cast<StringTarget*>(target.release());
+    return expressionStatement(assignString(std::unique_ptr<StringTarget>(t), std::move(value), false, line), line);
+  }
   if (v.type.isArray()) {
     ExprPtr value = !hasValue ? nullArray(v.type, line) : isOp("{") ? arrayInitializer(v.type) : convert(expression(), v.type, at, "the initial value");
     auto* t = static_cast<ArrayTarget*>(target.release());
@@ -327,7 +330,10 @@ StmtPtr Compiler::localDeclaration() {
       if (pos_ != valueEnd) error("expected ',' or ';' after the variable's value");
       v = declare(name, t, at);
       ExprPtr target = variableExpr(v, at.line);
-      if (t.isArray()) {
+      if (t.isString()) {
+        auto* tt = static_cast<StringTarget*>(target.release());
+        inits.push_back(expressionStatement(assignString(std::unique_ptr<StringTarget>(tt), std::move(value), false, at.line), at.line));
+      } else if (t.isArray()) {
         auto* tt = static_cast<ArrayTarget*>(target.release());
         inits.push_back(expressionStatement(assignArray(std::unique_ptr<ArrayTarget>(tt), std::move(value), at.line), at.line));
       } else {
@@ -534,7 +540,7 @@ StmtPtr Compiler::statement() {
     if (w == "final" || startsType()) return localDeclaration();
     if (peek(1).kind == Tok::Identifier && !isOp(".", 1)) {
       errorAt(t, "type '" + w + "' is not supported in Java blocks (supported: double, float, long, int, short, byte, "
-                 "char, boolean and arrays of them; String only in System.out.print)");
+                 "char, boolean, arrays of them, and String)");
     }
   }
   ExprPtr e = expression();

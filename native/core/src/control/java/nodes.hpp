@@ -23,12 +23,14 @@ struct CodeFailure {
 struct Frame {
   std::vector<double> numbers;
   std::vector<ArrayRef> arrays;
+  std::vector<std::string> strings;
 };
 
 // State shared by all invocations: fields, the call's arguments, printed lines, budgets.
 struct Exec {
   std::vector<double> fieldNumbers;
   std::vector<ArrayRef> fieldArrays;
+  std::vector<std::string> fieldStrings;
   Frame* frame = nullptr;
   double time = 0.0;
   double dt = 0.0;
@@ -38,6 +40,7 @@ struct Exec {
   int depth = 0;                  // method call depth
   double returnNumber = 0.0;      // value of the last `return expr;`
   ArrayRef returnArray;
+  std::string returnString;
   std::vector<std::string> printed;  // System.out lines (the first kMaxPrinted)
   std::string pendingLine;           // System.out.print text not yet ended by a newline
   long long printedDropped = 0;
@@ -86,6 +89,16 @@ class ArrayTarget : public Expr {
   ArrayRef array(Exec& ex) const override { return *place(ex); }
 };
 
+class StringTarget : public Expr {
+ public:
+  using Expr::Expr;
+  virtual std::string* place(Exec&) const = 0;
+  std::string text(Exec& ex) const override { return *place(ex); }
+};
+
+// Evaluates an expression statement, a for-loop update or a discarded value by its type.
+void evaluateForEffect(const Expr& e, Exec& ex);
+
 enum class Flow { Normal, Break, Continue, Return };
 
 class Stmt {
@@ -110,9 +123,19 @@ struct Method {
   std::vector<int> parameterSlots;  // slot of each parameter (numbers or arrays, by its type)
   int numberSlots = 0;
   int arraySlots = 0;
+  int stringSlots = 0;
   std::vector<StmtPtr> body;
   int line = 0;
 };
+
+// A zeroed frame with the method's slots.
+inline Frame frameFor(const Method& m) {
+  Frame f;
+  f.numbers.assign(static_cast<std::size_t>(m.numberSlots), 0.0);
+  f.arrays.resize(static_cast<std::size_t>(m.arraySlots));
+  f.strings.resize(static_cast<std::size_t>(m.stringSlots));
+  return f;
+}
 
 [[noreturn]] void fail(const std::string& message, int line);
 // Counts one unit of work against the invocation's budget (loop iteration or call).
@@ -128,6 +151,10 @@ std::unique_ptr<NumberTarget> localNumber(Type type, int slot, int line);
 std::unique_ptr<NumberTarget> fieldNumber(Type type, int slot, int line);
 std::unique_ptr<ArrayTarget> localArray(Type type, int slot, int line);
 std::unique_ptr<ArrayTarget> fieldArray(Type type, int slot, int line);
+std::unique_ptr<StringTarget> localString(int slot, int line);
+std::unique_ptr<StringTarget> fieldString(int slot, int line);
+// `target = value` or, `append`, `target += value` (any value type, as Java's string +=).
+ExprPtr assignString(std::unique_ptr<StringTarget> target, ExprPtr value, bool append, int line);
 ExprPtr timeValue(int line);
 ExprPtr stepValue(int line);
 std::unique_ptr<NumberTarget> numberElement(ExprPtr array, ExprPtr index, int line);

@@ -160,6 +160,42 @@ class FieldArray : public ArrayTarget {
   int slot_;
 };
 
+class LocalString : public StringTarget {
+ public:
+  LocalString(int slot, int line) : StringTarget(scalar(Base::String), line), slot_(slot) {}
+  std::string* place(Exec& ex) const override { return &ex.frame->strings[static_cast<std::size_t>(slot_)]; }
+
+ private:
+  int slot_;
+};
+
+class FieldString : public StringTarget {
+ public:
+  FieldString(int slot, int line) : StringTarget(scalar(Base::String), line), slot_(slot) {}
+  std::string* place(Exec& ex) const override { return &ex.fieldStrings[static_cast<std::size_t>(slot_)]; }
+
+ private:
+  int slot_;
+};
+
+class AssignString : public Expr {
+ public:
+  AssignString(std::unique_ptr<StringTarget> target, ExprPtr value, bool append, int line)
+      : Expr(scalar(Base::String), line), target_(std::move(target)), value_(std::move(value)), append_(append) {}
+  std::string text(Exec& ex) const override {
+    std::string* at = target_->place(ex);
+    std::string v = value_->text(ex);
+    if (append_) *at += v;
+    else *at = std::move(v);
+    return *at;
+  }
+
+ private:
+  std::unique_ptr<StringTarget> target_;
+  ExprPtr value_;
+  bool append_;
+};
+
 class TimeValue : public Expr {
  public:
   using Expr::Expr;
@@ -439,16 +475,20 @@ class CallMethod : public Expr {
     call(ex);
     return std::move(ex.returnArray);
   }
+  std::string text(Exec& ex) const override {
+    if (!type().isString()) return Expr::text(ex);
+    call(ex);
+    return std::move(ex.returnString);
+  }
 
  private:
   void call(Exec& ex) const {
     spend(ex, line());
-    Frame frame;
-    frame.numbers.assign(static_cast<std::size_t>(method_.numberSlots), 0.0);
-    frame.arrays.resize(static_cast<std::size_t>(method_.arraySlots));
+    Frame frame = frameFor(method_);
     for (std::size_t i = 0; i < args_.size(); ++i) {
       auto slot = static_cast<std::size_t>(method_.parameterSlots[i]);
       if (method_.parameters[i].isArray()) frame.arrays[slot] = args_[i]->array(ex);
+      else if (method_.parameters[i].isString()) frame.strings[slot] = args_[i]->text(ex);
       else frame.numbers[slot] = castTo(method_.parameters[i].base, args_[i]->number(ex));
     }
     if (++ex.depth > 200) fail("StackOverflowError: calls nested deeper than 200 in " + method_.name, line());
@@ -469,6 +509,11 @@ std::unique_ptr<NumberTarget> localNumber(Type type, int slot, int line) { retur
 std::unique_ptr<NumberTarget> fieldNumber(Type type, int slot, int line) { return std::make_unique<FieldNumber>(type, slot, line); }
 std::unique_ptr<ArrayTarget> localArray(Type type, int slot, int line) { return std::make_unique<LocalArray>(type, slot, line); }
 std::unique_ptr<ArrayTarget> fieldArray(Type type, int slot, int line) { return std::make_unique<FieldArray>(type, slot, line); }
+std::unique_ptr<StringTarget> localString(int slot, int line) { return std::make_unique<LocalString>(slot, line); }
+std::unique_ptr<StringTarget> fieldString(int slot, int line) { return std::make_unique<FieldString>(slot, line); }
+ExprPtr assignString(std::unique_ptr<StringTarget> target, ExprPtr value, bool append, int line) {
+  return std::make_unique<AssignString>(std::move(target), std::move(value), append, line);
+}
 ExprPtr timeValue(int line) { return std::make_unique<TimeValue>(scalar(Base::Double), line); }
 ExprPtr stepValue(int line) { return std::make_unique<StepValue>(scalar(Base::Double), line); }
 std::unique_ptr<NumberTarget> numberElement(ExprPtr array, ExprPtr index, int line) {

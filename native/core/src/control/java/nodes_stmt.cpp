@@ -10,6 +10,12 @@ void spend(Exec& ex, int line) {
   }
 }
 
+void evaluateForEffect(const Expr& e, Exec& ex) {
+  if (e.type().isArray()) e.array(ex);
+  else if (e.type().isString()) e.text(ex);
+  else e.number(ex);
+}
+
 void invoke(Exec& ex, const Method& method, Frame& frame) {
   Frame* caller = ex.frame;
   ex.frame = &frame;
@@ -27,8 +33,7 @@ class ExpressionStatement : public Stmt {
  public:
   ExpressionStatement(ExprPtr e, int line) : Stmt(line), e_(std::move(e)) {}
   Flow run(Exec& ex) const override {
-    if (e_->type().isArray()) e_->array(ex);
-    else e_->number(ex);
+    evaluateForEffect(*e_, ex);
     return Flow::Normal;
   }
 
@@ -98,10 +103,7 @@ class For : public Stmt {
       Flow f = body_->run(ex);
       if (f == Flow::Break) break;
       if (f == Flow::Return) return f;
-      for (const auto& u : update_) {
-        if (u->type().isArray()) u->array(ex);
-        else u->number(ex);
-      }
+      for (const auto& u : update_) evaluateForEffect(*u, ex);
     }
     return Flow::Normal;
   }
@@ -178,6 +180,7 @@ class Return : public Stmt {
   Flow run(Exec& ex) const override {
     if (value_) {
       if (value_->type().isArray()) ex.returnArray = value_->array(ex);
+      else if (value_->type().isString()) ex.returnString = value_->text(ex);
       else ex.returnNumber = value_->number(ex);
     }
     return Flow::Return;

@@ -7,6 +7,7 @@ Program::Program(const BlockCode& code, std::size_t inputs, std::size_t outputs)
     : compiled_(compileBlock(code, static_cast<int>(outputs))), outputCount_(outputs) {
   exec_.fieldNumbers.assign(static_cast<std::size_t>(compiled_.fieldNumbers), 0.0);
   exec_.fieldArrays.resize(static_cast<std::size_t>(compiled_.fieldArrays));
+  exec_.fieldStrings.resize(static_cast<std::size_t>(compiled_.fieldStrings));
   xIn_ = std::make_shared<Array>();
   xIn_->numbers.assign(inputs, 0.0);
 }
@@ -24,13 +25,9 @@ void Program::start(std::uint64_t seed) {
   exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)] = yOut;
   Frame fields;
   run(*compiled_.fieldInit, fields);
-  Frame init;
-  init.numbers.assign(static_cast<std::size_t>(compiled_.init->numberSlots), 0.0);
-  init.arrays.resize(static_cast<std::size_t>(compiled_.init->arraySlots));
+  Frame init = frameFor(*compiled_.init);
   run(*compiled_.init, init);
-  const Method& calc = *compiled_.calculate;
-  calcFrame_.numbers.assign(static_cast<std::size_t>(calc.numberSlots), 0.0);
-  calcFrame_.arrays.resize(static_cast<std::size_t>(calc.arraySlots));
+  calcFrame_ = frameFor(*compiled_.calculate);
 }
 
 const Array& Program::calculate(const double* inputs, double time, double dt) {
