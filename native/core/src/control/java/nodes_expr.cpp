@@ -453,6 +453,8 @@ class ArrayLiteral : public Expr {
   ArrayRef array(Exec& ex) const override {
     auto a = std::make_shared<Array>();
     a->ofRows = type().dims > 1;
+    if (a->ofRows) a->rows.reserve(items_.size());
+    else a->numbers.reserve(items_.size());
     for (const auto& item : items_) {
       if (a->ofRows) a->rows.push_back(item->array(ex));
       else a->numbers.push_back(castTo(type().base, item->number(ex)));
