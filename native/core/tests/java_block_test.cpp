@@ -113,6 +113,15 @@ TEST(java_array_helpers) {
         "code:1:29: System.arraycopy takes (array, int, array of the same type, int, int)");
 }
 
+// Initializer blocks of the class run with the field initializers, in declaration order.
+TEST(java_initializer_blocks) {
+  auto y = once("yOUT[0] = table[3]; yOUT[1] = scale; return yOUT;", 2, {},
+                "static double[] table = new double[5];\nstatic { for (int i = 0; i < table.length; i++) table[i] = i * i; }\n"
+                "double scale = table[2];\n{ scale *= 10; }");
+  CHECK_NEAR(y[0], 9, 0.0);
+  CHECK_NEAR(y[1], 40, 0.0);
+}
+
 TEST(java_switch_falls_through) {
   auto y = once(
       "int s = (int) xIN[0]; double r = 0;\n"

@@ -150,14 +150,20 @@ void Compiler::collectMembers() {
   struct Pending {
     Variable variable;
     Token at;
-    std::size_t value;  // token index of the initializer
+    std::size_t value;  // token index of the initializer (or of the '{' of an initializer block)
+    bool block = false; // `static { ... }` / `{ ... }`: statements run with the field initializers
   };
   std::vector<Pending> initializers;
   std::vector<std::pair<Method*, std::size_t>> bodies;
   while (peek().kind != Tok::End) {
     if (accept(";")) continue;
     skipModifiers();
-    if (isOp("{")) error("initializer blocks are not supported in the static variables; use the static code");
+    if (isOp("{")) {
+      initializers.push_back({Variable{}, peek(), pos_, true});
+      skipBalanced(section_->tokens, ++pos_, {"}"});
+      expect("}", "to end the initializer block");
+      continue;
+    }
     if (isWord("class") || isWord("interface") || isWord("enum")) error("nested classes are not supported in Java blocks");
     Type type = parseType();
     Token at = peek();
@@ -219,7 +225,13 @@ void Compiler::collectMembers() {
   scopes_.clear();  // field initializers see fields and methods only
   for (const auto& p : initializers) {
     pos_ = p.value;
-    fieldInit_->body.push_back(initialise(p.variable, p.at, p.value != 0));
+    if (p.block) {
+      scopes_.assign(1, {});  // an initializer block may declare locals
+      fieldInit_->body.push_back(block());
+      scopes_.clear();
+    } else {
+      fieldInit_->body.push_back(initialise(p.variable, p.at, p.value != 0));
+    }
   }
   for (auto& [m, start] : bodies) compileMethodBody(*m, start);
   pos_ = end;

@@ -23,7 +23,7 @@ void Program::start(std::uint64_t seed) {
   auto yOut = std::make_shared<Array>();
   yOut->numbers.assign(outputCount_, 0.0);
   exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)] = yOut;
-  Frame fields;
+  Frame fields = frameFor(*compiled_.fieldInit);
   run(*compiled_.fieldInit, fields);
   Frame init = frameFor(*compiled_.init);
   run(*compiled_.init, init);
