@@ -38,7 +38,18 @@ export class TokenMap {
   private readonly entries = new Map<string, Entry>();
 
   constructor(lines: readonly string[], firstLine: number, private readonly fileName?: string) {
+    let verbatim: string | undefined;  // closing tag of the code section being skipped
     lines.forEach((text, i) => {
+      // A Java block's code and compiled bytes are text, not `key value` lines (java-blocks.ts).
+      if (verbatim !== undefined) {
+        if (text.trim() === verbatim) verbatim = undefined;
+        return;
+      }
+      const opening = /^<(sourceCode|staticCode|importCode|staticVariables|classBytes)>\s*$/.exec(text);
+      if (opening) {
+        verbatim = `<\\${opening[1]}>`;
+        return;
+      }
       if (text.length === 0 || /^[\s\d]/.test(text)) return;
       const space = text.indexOf(' ');
       const key = space < 0 ? text.trimEnd() : text.slice(0, space);

@@ -61,6 +61,15 @@ describe('ipes reader: annotations and unused blocks', () => {
     expect(readIpes(textBytes(written)).netlist.blocks).to.deep.equal(netlist.blocks);
   });
 
+  it("reads a Java block's code as text: code lines that look like record keys do not change the record", () => {
+    const lines = javaBlock('JAVA.1', 40, 40, ['u2'], ['jo']);
+    const code = lines.indexOf('<sourceCode>') + 1;
+    lines.splice(code, 1, 'orientierung = 501;', 'x 2;', 'yOUT[0] = orientierung;', 'return yOUT;');
+    const { netlist } = readIpes(textBytes(withBlocks([...lines, ...gain('GAIN.9', 50, 40, 'jo', 'g9')])));
+    expect(block(netlist, 'JAVA.1').params?.code).to.equal('orientierung = 501;\nx 2;\nyOUT[0] = orientierung;\nreturn yOUT;');
+    expect(block(netlist, 'GAIN.9').inputs).to.deep.equal(block(netlist, 'JAVA.1').outputs);
+  });
+
   it('simulates a Java block whose outputs are used: the reader of its output gets its signal', () => {
     const text = withBlocks([...javaBlock('JAVA.1', 40, 40, ['u2'], ['jo']), ...gain('GAIN.9', 50, 40, 'jo', 'g9')]);
     const { netlist } = readIpes(textBytes(text));
