@@ -1,8 +1,17 @@
-// Names of error codes and solver methods as the JavaScript side sees them.
+// Names of error codes and solver methods as the JavaScript side sees them; times in messages.
 #include "pesim/errors.hpp"
+
+#include <cstdio>
+
 #include "pesim/netlist.hpp"
 
 namespace pesim {
+
+std::string formatTime(double t) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", t);
+  return buffer;
+}
 
 const char* errorCodeName(ErrorCode code) {
   switch (code) {

@@ -1,6 +1,7 @@
 // The Java block interpreter (control/java): Java's integer and floating-point semantics, state
 // kept in fields between steps, arrays, methods, switch, printing as Java prints, and the errors
 // a user sees for code that does not compile or fails while running.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -14,11 +15,17 @@ using pesim::java::CodeError;
 using pesim::java::CodeFailure;
 using pesim::java::Program;
 
+// One call of the code with these inputs.
+const pesim::java::Array& step(Program& p, const std::vector<double>& inputs, double time, double dt) {
+  std::copy(inputs.begin(), inputs.end(), p.inputs());
+  return p.calculate(time, dt);
+}
+
 std::vector<double> once(const std::string& code, std::size_t outputs, std::vector<double> inputs = {},
                          const std::string& variables = "", const std::string& init = "") {
   Program p(BlockCode{code, init, variables}, inputs.size(), outputs);
   p.start(1);
-  return p.calculate(inputs.data(), 1e-6, 1e-6).numbers;
+  return step(p, inputs, 1e-6, 1e-6).numbers;
 }
 
 std::string compileError(const std::string& code, const std::string& variables = "") {
@@ -34,8 +41,7 @@ std::string runError(const std::string& code) {
   try {
     Program p(BlockCode{code, "", ""}, 1, 1);
     p.start(1);
-    double in = 0.0;
-    p.calculate(&in, 0.0, 1e-6);
+    step(p, {0.0}, 0.0, 1e-6);
   } catch (const CodeFailure& f) {
     return std::to_string(f.line) + ": " + f.message;
   }
@@ -71,7 +77,7 @@ TEST(java_state_between_steps) {
   p.start(1);
   double fs = 100e3, dt = 1e-6;  // 10 steps per period: ss = 0.2
   std::vector<double> got;
-  for (int n = 1; n <= 8; ++n) got.push_back(p.calculate(&fs, n * dt, dt).numbers[0]);
+  for (int n = 1; n <= 8; ++n) got.push_back(step(p, {fs}, n * dt, dt).numbers[0]);
   std::vector<double> expected = {0, 0.2, 0.4, 0.6, 0.8, 1.0, 0.8, 0.6};
   for (std::size_t i = 0; i < expected.size(); ++i) CHECK_NEAR(got[i], expected[i], 1e-12);
 }
@@ -141,7 +147,7 @@ TEST(java_printing_and_test_flag) {
                       "", ""},
             0, 1);
   p.start(1);
-  p.calculate(nullptr, 0.5, 1e-6);
+  step(p, {}, 0.5, 1e-6);
   const auto& s = p.state();
   CHECK(s.printed.size() == 2);
   CHECK(s.printed[0] == "x = 1.5, n = 3, 1.0E10 0.30000000000000004 100.0 1.0E-4 true");
@@ -158,10 +164,8 @@ TEST(java_strings) {
                       "", "int n = 1; String log;\nstatic String label(double v) { return v > 0 ? \"up\" : \"down\"; }"},
             1, 1);
   p.start(1);
-  double in = 2.0;
-  p.calculate(&in, 0.5, 1e-6);
-  in = -1.0;
-  p.calculate(&in, 1.0, 1e-6);
+  step(p, {2.0}, 0.5, 1e-6);
+  step(p, {-1.0}, 1.0, 1e-6);
   CHECK(p.state().printed.size() == 2);
   CHECK(p.state().printed[0] == "true|n=1, up");
   CHECK(p.state().printed[1] == "true|n=2, down");

@@ -31,6 +31,9 @@ enum class ErrorCode {
 // The code as the string JavaScript sees in `error.code`.
 const char* errorCodeName(ErrorCode code);
 
+// A simulated time as messages write it: %.9g, without a unit ("1e-05", "0.005").
+std::string formatTime(double t);
+
 class Error : public std::runtime_error {
  public:
   Error(ErrorCode code, const std::string& message, std::string element = {}, std::string node = {},

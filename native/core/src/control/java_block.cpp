@@ -7,7 +7,6 @@
 // runs in the interpreter of control/java. Printed lines and GeckoCIRCUITS' test flag become
 // warnings of the run.
 #include <cmath>
-#include <cstdio>
 #include <functional>
 #include <optional>
 
@@ -18,12 +17,6 @@
 namespace pesim {
 
 namespace {
-
-std::string seconds(double t) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", t);
-  return std::string(buffer) + " s";
-}
 
 class JavaBlock : public Block {
  public:
@@ -48,8 +41,9 @@ class JavaBlock : public Block {
       guarded(ctx.t, [&] { write(ctx, program_->outputs()); });
       return;
     }
-    for (std::size_t i = 0; i < inputs().size(); ++i) scratch_[i] = in(ctx, i);
-    guarded(ctx.t, [&] { write(ctx, program_->calculate(scratch_.data(), ctx.t, ctx.dt)); });
+    double* xIn = program_->inputs();
+    for (std::size_t i = 0; i < inputs().size(); ++i) xIn[i] = in(ctx, i);
+    guarded(ctx.t, [&] { write(ctx, program_->calculate(ctx.t, ctx.dt)); });
   }
 
   void report(std::vector<std::string>& warnings) const override {
@@ -62,7 +56,7 @@ class JavaBlock : public Block {
       }
       if (s.testPassed) {
         warnings.push_back(name() + ": the code reported its check passed (gecko.GeckoSim._testSuccessful) at t = " +
-                           seconds(s.testPassedAt));
+                           formatTime(s.testPassedAt) + " s");
       }
     }
     if (!stopped_.empty()) warnings.push_back(stopped_);
@@ -77,7 +71,7 @@ class JavaBlock : public Block {
       body();
     } catch (const java::CodeFailure& f) {
       std::string where = f.line > 0 ? " (line " + std::to_string(f.line) + ")" : "";
-      std::string message = name() + ": the Java code failed at t = " + seconds(t) + where + ": " + f.message;
+      std::string message = name() + ": the Java code failed at t = " + formatTime(t) + " s" + where + ": " + f.message;
       if (!observer_) throw Error(ErrorCode::CodeFailed, message, name(), {}, t);
       stopped_ = message + "; its outputs feed nothing, so the block stopped there";
     }
@@ -97,7 +91,6 @@ class JavaBlock : public Block {
   bool observer_;
   std::optional<java::Program> program_;
   std::string stopped_;  // why the block no longer runs (observers only)
-  std::vector<double> scratch_ = std::vector<double>(inputs().size());
 };
 
 }  // namespace

@@ -38,12 +38,6 @@ long stepCount(double span, double dt) {
   return static_cast<long>(std::ceil(span / dt - 1e-9));
 }
 
-std::string formatTime(double t) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", t);
-  return buffer;
-}
-
 }  // namespace
 
 Transient::Transient(Circuit& circuit, const Settings& settings, const RunControl& control)

@@ -293,23 +293,35 @@ StmtPtr Compiler::block() {
   return blockStatement(std::move(body), line);
 }
 
-StmtPtr Compiler::initialise(const Variable& v, const Token& at, bool hasValue) {
+ExprPtr Compiler::initialValue(Type type, const Token& at, bool hasValue) {
   int line = at.line;
+  if (!hasValue) {
+    if (type.isString()) return stringConstant("", line);
+    return type.isArray() ? nullArray(type, line) : numberConstant(type, 0.0, line);
+  }
+  if (isOp("{")) {
+    if (!type.isArray()) error("an array initializer needs an array type");
+    return arrayInitializer(type);
+  }
+  return convert(expression(), type, at, "the initial value");
+}
+
+StmtPtr Compiler::assignInitial(const Variable& v, ExprPtr value, int line) {
   ExprPtr target = variableExpr(v, line);
   if (v.type.isString()) {
-    ExprPtr value = hasValue ? convert(expression(), v.type, at, "the initial value") : stringConstant("", line);
-    auto* t = static_cast<StringTarget*>(target.release());
-    return expressionStatement(assignString(std::unique_ptr<StringTarget>(t), std::move(value), false, line), line);
+    std::unique_ptr<StringTarget> t(static_cast<StringTarget*>(target.release()));
+    return expressionStatement(assignString(std::move(t), std::move(value), false, line), line);
   }
   if (v.type.isArray()) {
-    ExprPtr value = !hasValue ? nullArray(v.type, line) : isOp("{") ? arrayInitializer(v.type) : convert(expression(), v.type, at, "the initial value");
-    auto* t = static_cast<ArrayTarget*>(target.release());
-    return expressionStatement(assignArray(std::unique_ptr<ArrayTarget>(t), std::move(value), line), line);
+    std::unique_ptr<ArrayTarget> t(static_cast<ArrayTarget*>(target.release()));
+    return expressionStatement(assignArray(std::move(t), std::move(value), line), line);
   }
-  if (hasValue && isOp("{")) error("an array initializer needs an array type");
-  ExprPtr value = hasValue ? convert(expression(), v.type, at, "the initial value") : numberConstant(v.type, 0.0, line);
-  auto* t = static_cast<NumberTarget*>(target.release());
-  return expressionStatement(assignNumber(std::unique_ptr<NumberTarget>(t), "=", std::move(value), v.type.base, line), line);
+  std::unique_ptr<NumberTarget> t(static_cast<NumberTarget*>(target.release()));
+  return expressionStatement(assignNumber(std::move(t), "=", std::move(value), v.type.base, line), line);
+}
+
+StmtPtr Compiler::initialise(const Variable& v, const Token& at, bool hasValue) {
+  return assignInitial(v, initialValue(v.type, at, hasValue), at.line);
 }
 
 StmtPtr Compiler::localDeclaration() {
@@ -327,35 +339,17 @@ StmtPtr Compiler::localDeclaration() {
       ++t.dims;
     }
     bool hasValue = accept("=");
-    // Declared before its initializer is compiled would let `int x = x;` through; Java refuses it,
-    // and so does compiling the value first.
+    std::size_t valueEnd = pos_;
     if (hasValue) {
       std::size_t valueStart = pos_;
       skipBalanced(section_->tokens, pos_, {",", ";"});
-      std::size_t valueEnd = pos_;
+      valueEnd = pos_;
       pos_ = valueStart;
-      Variable v{t, false, 0};
-      // Compile the value while the name is not yet declared, then declare it.
-      ExprPtr value;
-      if (t.isArray()) value = isOp("{") ? arrayInitializer(t) : convert(expression(), t, at, "the initial value");
-      else value = convert(expression(), t, at, "the initial value");
-      if (pos_ != valueEnd) error("expected ',' or ';' after the variable's value");
-      v = declare(name, t, at);
-      ExprPtr target = variableExpr(v, at.line);
-      if (t.isString()) {
-        auto* tt = static_cast<StringTarget*>(target.release());
-        inits.push_back(expressionStatement(assignString(std::unique_ptr<StringTarget>(tt), std::move(value), false, at.line), at.line));
-      } else if (t.isArray()) {
-        auto* tt = static_cast<ArrayTarget*>(target.release());
-        inits.push_back(expressionStatement(assignArray(std::unique_ptr<ArrayTarget>(tt), std::move(value), at.line), at.line));
-      } else {
-        auto* tt = static_cast<NumberTarget*>(target.release());
-        inits.push_back(expressionStatement(assignNumber(std::unique_ptr<NumberTarget>(tt), "=", std::move(value), t.base, at.line), at.line));
-      }
-    } else {
-      Variable v = declare(name, t, at);
-      inits.push_back(initialise(v, at, false));
     }
+    // The value is compiled before the name is declared: javac refuses `int x = x;`, and so do we.
+    ExprPtr value = initialValue(t, at, hasValue);
+    if (pos_ != valueEnd) error("expected ',' or ';' after the variable's value");
+    inits.push_back(assignInitial(declare(name, t, at), std::move(value), at.line));
   } while (accept(","));
   return blockStatement(std::move(inits), line);
 }

@@ -62,6 +62,9 @@ class Compiler {
   StmtPtr block();
   StmtPtr localDeclaration();
   StmtPtr initialise(const Variable& v, const Token& at, bool hasValue);
+  // The initial value of a variable of `type` (its default when !hasValue), and its assignment.
+  ExprPtr initialValue(Type type, const Token& at, bool hasValue);
+  StmtPtr assignInitial(const Variable& v, ExprPtr value, int line);
   StmtPtr forStatementParse();
   StmtPtr switchParse();
   StmtPtr systemCall();

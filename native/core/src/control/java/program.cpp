@@ -30,9 +30,8 @@ void Program::start(std::uint64_t seed) {
   calcFrame_ = frameFor(*compiled_.calculate);
 }
 
-const Array& Program::calculate(const double* inputs, double time, double dt) {
-  // The code may have replaced or resized xIN (it is an ordinary parameter): start from ours.
-  for (std::size_t i = 0; i < xIn_->numbers.size(); ++i) xIn_->numbers[i] = inputs[i];
+const Array& Program::calculate(double time, double dt) {
+  // The code may have assigned another array to xIN (an ordinary parameter): it gets ours again.
   calcFrame_.arrays[0] = xIn_;
   exec_.time = time;
   exec_.dt = dt;

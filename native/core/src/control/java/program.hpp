@@ -18,9 +18,11 @@ class Program {
 
   // Field initializers and init(); throws CodeFailure.
   void start(std::uint64_t seed);
-  // One call of calculateYOUT; the returned array (yOUT unless the code returns another one)
-  // stays valid until the next call. Throws CodeFailure.
-  const Array& calculate(const double* inputs, double time, double dt);
+  // The values of xIN for the next call (one per input).
+  double* inputs() { return xIn_->numbers.data(); }
+  // One call of calculateYOUT with the inputs set through inputs(); the returned array (yOUT
+  // unless the code returns another one) stays valid until the next call. Throws CodeFailure.
+  const Array& calculate(double time, double dt);
   // The current contents of yOUT (outputs before the first step).
   const Array& outputs() const { return *exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)]; }
   const Exec& state() const { return exec_; }
