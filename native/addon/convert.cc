@@ -74,6 +74,12 @@ Settings toSettings(const Napi::Value& value) {
     netlistArgs(value).expected("settings.seed", "an integer from 0 to 2^53 − 1");
   }
   s.seed = static_cast<std::uint64_t>(seed);
+  Napi::Value timing = o.Get("timing");
+  if (!timing.IsUndefined()) {
+    std::string name = netlistArgs(timing).string(timing, "settings.timing");
+    if (name == "gecko") s.timing = Timing::Gecko;
+    else if (name != "exact") netlistArgs(value).expected("settings.timing", "one of exact, gecko");
+  }
   Napi::Value damp = o.Get("dampAfterSwitch");
   if (!damp.IsUndefined()) {
     if (!damp.IsBoolean()) netlistArgs(value).expected("settings.dampAfterSwitch", "a boolean");

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { SimulationResult } from '../engine/index.js';
-import type { Netlist, SolverMethod } from '../formats/netlist.js';
+import type { Netlist, SignalTiming, SolverMethod } from '../formats/netlist.js';
 import { examples } from './help.js';
 
 /** The solver names for the help text, checked against the type (the netlist module loads a schema compiler). */
@@ -14,6 +14,7 @@ interface RunOptions {
   tend?: string;
   dt?: string;
   solver?: string;
+  timing?: string;
   param: string[];
   out?: string;
   json?: boolean;
@@ -38,13 +39,17 @@ export function parseParameters(pairs: string[]): Record<string, number> {
   return out;
 }
 
-function applySettings(netlist: Netlist, o: RunOptions, solvers: readonly SolverMethod[]): Netlist {
+function applySettings(netlist: Netlist, o: RunOptions, solvers: readonly SolverMethod[], timings: readonly SignalTiming[]): Netlist {
   const settings = { ...netlist.settings };
   if (o.tend) settings.tEnd = positiveNumber(o.tend, '--tend');
   if (o.dt) settings.dt = positiveNumber(o.dt, '--dt');
   if (o.solver) {
     if (!solvers.includes(o.solver as SolverMethod)) throw new Error(`--solver must be one of ${solvers.join(', ')}`);
     settings.solver = o.solver as SolverMethod;
+  }
+  if (o.timing) {
+    if (!timings.includes(o.timing as SignalTiming)) throw new Error(`--timing must be one of ${timings.join(', ')}`);
+    settings.timing = o.timing as SignalTiming;
   }
   // Measurement window: default the last 20 % of the run.
   settings.measureFrom = o.from !== undefined ? Number(o.from) : 0.8 * settings.tEnd;
@@ -90,6 +95,7 @@ export function registerRun(program: Command): void {
     .option('--tend <s>', 'simulated time [s] (default: the file\'s)')
     .option('--dt <s>', 'time step [s] (default: the file\'s)')
     .option('--solver <method>', `one of ${SOLVER_NAMES.join(', ')}`)
+    .option('--timing <mode>', 'signal sources: gecko (stepped as GeckoCIRCUITS, default for .ipes) or exact (default otherwise)')
     .option('--param <KEY=VALUE>', 'parameter override, repeatable (R.1.R=10, $Vin=48)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--out <file>', 'write the signals (.csv or .parquet)')
     .option('--json', 'print {signals, measurements, losses (when the run has loss models), stats} as JSON')
@@ -102,14 +108,14 @@ export function registerRun(program: Command): void {
       ['pesim run rc.json --from 0.004 --to 0.005 --solver trapezoidal', 'a JSON netlist, measured over 4–5 ms'],
     ))
     .action(async (file: string, o: RunOptions) => {
-      const [{ simulate, measurementName }, { SOLVER_METHODS }, { readCircuitFile }, { companionFiles }, output, { deckFiles }] = await Promise.all([
+      const [{ simulate, measurementName }, { SOLVER_METHODS, SIGNAL_TIMINGS }, { readCircuitFile }, { companionFiles }, output, { deckFiles }] = await Promise.all([
         import('../engine/index.js'), import('../formats/netlist.js'), import('../formats/read.js'),
         import('../formats/companion.js'), import('./output.js'), import('../formats/deck-files.js'),
       ]);
       if (o.out) output.checkOutputPath(o.out);
       const read = await readCircuitFile(await readFile(file), file, { companion: companionFiles(file), files: deckFiles(file) });
       for (const warning of read.warnings) console.error(`warning: ${warning}`);
-      const netlist = applySettings(read.netlist, o, SOLVER_METHODS);
+      const netlist = applySettings(read.netlist, o, SOLVER_METHODS, SIGNAL_TIMINGS);
       const bar = process.stderr.isTTY ? (await import('./progress.js')).simulationProgress() : undefined;
       let result: SimulationResult;
       try {

@@ -10,6 +10,10 @@ export const NETLIST_FORMAT = 'pesim-netlist/1';
 export type SolverMethod = 'backward-euler' | 'trapezoidal' | 'gear-shichman';
 export const SOLVER_METHODS: readonly SolverMethod[] = ['backward-euler', 'trapezoidal', 'gear-shichman'];
 
+/** Discretisation of the periodic SIGNAL sources (NetlistSettings.timing). */
+export type SignalTiming = 'exact' | 'gecko';
+export const SIGNAL_TIMINGS: readonly SignalTiming[] = ['exact', 'gecko'];
+
 /** A parameter value: a number, a `$name` reference to a global parameter, a word, or a list. */
 export type ParamValue = number | string | number[] | string[];
 
@@ -116,6 +120,12 @@ export interface NetlistSettings {
   maxSwitchIterations?: number;
   /** Seed of the RANDOM blocks, an integer (default 20240229): the same seed repeats a run exactly. */
   seed?: number;
+  /**
+   * How rectangle and triangle SIGNAL sources are discretised: `exact` (default) samples their
+   * continuous definition at every step; `gecko` steps them as GeckoCIRCUITS does (each flank a
+   * whole number of steps), the default of `.ipes` models.
+   */
+  timing?: SignalTiming;
 }
 
 export interface Netlist {
@@ -203,6 +213,7 @@ export const netlistSchema = {
         measureTo: { type: 'number' },
         maxSwitchIterations: { type: 'integer', minimum: 1 },
         seed: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        timing: { enum: [...SIGNAL_TIMINGS] },
       },
     },
     parameters: { type: 'object', additionalProperties: { type: 'number' } },

@@ -59,6 +59,8 @@ function readSettings(scanned: ScannedIpes, fileName?: string): NetlistSettings 
   settings.solver = solver;
   // GeckoCIRCUITS keeps its integration method on switching steps.
   if (solver !== 'backward-euler') settings.dampAfterSwitch = false;
+  // Signal sources stepped as GeckoCIRCUITS steps them (docs/ipes.md, "Timing").
+  settings.timing = 'gecko';
   const tPre = t.number('T_pre') ?? -1;
   if (tPre > 0) {
     const dtPre = t.number('dt_pre') ?? -1;

@@ -27,6 +27,9 @@ function run(bytes: Uint8Array, expectedFormat: string): SimulationResult {
   const read = readCircuitBytes(bytes);
   expect(read.format).to.equal(expectedFormat);
   read.netlist.settings.maxPoints = 1_000_000; // every step, no decimation
+  // The .ipes file would run its sources with GeckoCIRCUITS' stepping (its default): compare the
+  // formats on the same, exact timing.
+  read.netlist.settings.timing = 'exact';
   return simulateSync(read.netlist);
 }
 

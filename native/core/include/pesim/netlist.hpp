@@ -57,6 +57,11 @@ struct LossModelSpec {
 
 enum class Method { BackwardEuler, Trapezoidal, Gear };
 
+// How periodic signal sources are discretised. Exact: sampled from their continuous definition at
+// every step. Gecko: stepped as GeckoCIRCUITS steps them (control/stepped_wave.hpp), the default
+// for `.ipes` models so that they give GeckoCIRCUITS' answers.
+enum class Timing { Exact, Gecko };
+
 struct Settings {
   double tEnd = 0.0;
   double dt = 0.0;
@@ -71,6 +76,7 @@ struct Settings {
   int cacheSize = 256;          // factorisations kept in the LRU cache
   int denseLimit = 0;           // unknowns up to which the dense LU is used (0: built-in default)
   std::uint64_t seed = kDefaultSeed;  // seed of the RANDOM blocks (same seed, same run)
+  Timing timing = Timing::Exact;
 };
 
 struct Netlist {

@@ -44,7 +44,7 @@ Circuit::Circuit(const Netlist& netlist) {
   }
   thermal_ = ThermalDomain::build(netlist, switching);
   control_ = std::make_unique<ControlSystem>(netlist.blocks, signals, *this, netlist.settings.dt,
-                                             netlist.settings.seed);
+                                             netlist.settings.seed, netlist.settings.timing);
   bindGates();
   bindControlSources();
 }

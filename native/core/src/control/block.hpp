@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "circuit/params.hpp"
+#include "pesim/netlist.hpp"
 
 namespace pesim {
 
@@ -85,7 +86,7 @@ class CircuitLookup {
 // Builds one block; `inputs`/`outputs` are resolved signal indices. Throws pesim::Error.
 using BlockPtr = std::unique_ptr<Block>;
 BlockPtr makeSourceBlock(const std::string& type, const std::string& name, const Params& params,
-                         std::vector<int> inputs, std::vector<int> outputs);
+                         std::vector<int> inputs, std::vector<int> outputs, Timing timing);
 BlockPtr makeAlgebraicBlock(const std::string& type, const std::string& name, const Params& params,
                             std::vector<int> inputs, std::vector<int> outputs);
 BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& params,

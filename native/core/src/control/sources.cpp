@@ -1,7 +1,9 @@
 // Signal sources: SIGNAL (sine, triangle of any duty, rectangle, sawtooth), CONST and TIME.
 #include <cmath>
+#include <optional>
 
 #include "control/block.hpp"
+#include "control/stepped_wave.hpp"
 
 namespace pesim {
 
@@ -11,7 +13,7 @@ constexpr double kPi = 3.14159265358979323846;
 class SignalSource : public Block {
  public:
   enum class Shape { Sine, Triangle, Rectangle, Sawtooth };
-  SignalSource(std::string name, std::vector<int> outputs, const Params& p)
+  SignalSource(std::string name, std::vector<int> outputs, const Params& p, Timing timing)
       : Block(std::move(name), {}, std::move(outputs)) {
     std::string shape = p.text("waveform", "sine");
     if (shape == "sine") shape_ = Shape::Sine;
@@ -22,11 +24,19 @@ class SignalSource : public Block {
     amplitude_ = p.number("amplitude", 1.0);
     frequency_ = p.positive("frequency");
     offset_ = p.number("offset", 0.0);
-    phase_ = p.number("phase", 0.0) / 360.0;
+    phaseDegrees_ = p.number("phase", 0.0);
+    phase_ = phaseDegrees_ / 360.0;
     duty_ = p.inRange("duty", 0.0, 1.0, 0.5);
+    if (timing == Timing::Gecko) stepped_ = steppedWave();
   }
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override {
+    if (stepped_) {
+      // GeckoCIRCUITS computes its first step at t = 0: the evaluation before pesim's first step.
+      if (ctx.initial) stepped_->start();
+      out(ctx, stepped_->step(ctx.dt));
+      return;
+    }
     double cycles = frequency_ * ctx.t + phase_;
     double f = cycles - std::floor(cycles);  // position within the period, [0, 1)
     double shape = 0.0;
@@ -46,8 +56,23 @@ class SignalSource : public Block {
     return f < duty_ ? -1.0 + 2.0 * f / duty_ : 1.0 - 2.0 * (f - duty_) / (1.0 - duty_);
   }
 
+  // GeckoCIRCUITS' stepped form of a rectangle or triangle, with its phase φ recovered from the
+  // netlist's (signals.ts in the .ipes reader: rectangle −φ, triangle 180°·d − φ).
+  std::optional<SteppedWave> steppedWave() const {
+    const double phaseDegrees = phaseDegrees_;
+    if (shape_ == Shape::Rectangle) {
+      return SteppedWave(SteppedWave::Kind::Rectangle, amplitude_, frequency_, offset_, -phaseDegrees, duty_);
+    }
+    if (shape_ == Shape::Triangle) {
+      return SteppedWave(SteppedWave::Kind::Triangle, amplitude_, frequency_, offset_, 180.0 * duty_ - phaseDegrees,
+                         duty_);
+    }
+    return std::nullopt;
+  }
+
   Shape shape_ = Shape::Sine;
-  double amplitude_, frequency_, offset_, phase_, duty_;
+  double amplitude_, frequency_, offset_, phase_, duty_, phaseDegrees_;
+  std::optional<SteppedWave> stepped_;
 };
 
 class Constant : public Block {
@@ -70,8 +95,8 @@ class Time : public Block {
 }  // namespace
 
 BlockPtr makeSourceBlock(const std::string& type, const std::string& name, const Params& params,
-                         std::vector<int> /*inputs*/, std::vector<int> outputs) {
-  if (type == "SIGNAL") return std::make_unique<SignalSource>(name, std::move(outputs), params);
+                         std::vector<int> /*inputs*/, std::vector<int> outputs, Timing timing) {
+  if (type == "SIGNAL") return std::make_unique<SignalSource>(name, std::move(outputs), params, timing);
   if (type == "CONST") return std::make_unique<Constant>(name, std::move(outputs), params.number("value"));
   if (type == "TIME") return std::make_unique<Time>(name, std::move(outputs));
   return nullptr;

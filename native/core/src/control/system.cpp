@@ -45,9 +45,9 @@ std::size_t expectedOutputs(const BlockSpec& spec) {
 }
 
 BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<int> outputs,
-                   const CircuitLookup& circuit, double dt, std::uint64_t seed) {
+                   const CircuitLookup& circuit, double dt, std::uint64_t seed, Timing timing) {
   Params p(spec.name, spec.params);
-  if (auto block = makeSourceBlock(spec.type, spec.name, p, inputs, outputs)) return block;
+  if (auto block = makeSourceBlock(spec.type, spec.name, p, inputs, outputs, timing)) return block;
   if (auto block = makeAlgebraicBlock(spec.type, spec.name, p, inputs, outputs)) return block;
   if (auto block = makeDynamicBlock(spec.type, spec.name, p, inputs, outputs, dt)) return block;
   if (auto block = makeSampledBlock(spec.type, spec.name, p, inputs, outputs)) return block;
@@ -63,7 +63,7 @@ BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<i
 }  // namespace
 
 ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTable& signals,
-                             const CircuitLookup& circuit, double dt, std::uint64_t seed) {
+                             const CircuitLookup& circuit, double dt, std::uint64_t seed, Timing timing) {
   std::unordered_set<std::string> gated;
   for (const auto& spec : specs) {
     if (spec.outputs.size() != expectedOutputs(spec)) {
@@ -97,7 +97,7 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
         channels_.push_back({key, spec.name, static_cast<int>(i + 1), i < labels.size() ? labels[i] : "", inputs[i]});
       }
     }
-    blocks_.push_back(makeBlock(spec, std::move(inputs), std::move(outputs), circuit, dt, seed));
+    blocks_.push_back(makeBlock(spec, std::move(inputs), std::move(outputs), circuit, dt, seed, timing));
     finishing_.push_back(blocks_.back().get());
   }
   order();

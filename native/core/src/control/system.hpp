@@ -42,7 +42,8 @@ struct ScopeChannel {
 class ControlSystem {
  public:
   ControlSystem(const std::vector<BlockSpec>& specs, const SignalTable& signals,
-                const CircuitLookup& circuit, double dt, std::uint64_t seed = kDefaultSeed);
+                const CircuitLookup& circuit, double dt, std::uint64_t seed = kDefaultSeed,
+                Timing timing = Timing::Exact);
 
   // Evaluates every block once (ctx.signals must hold the table's values). Runs every step:
   // defined here to inline into the time loop.

@@ -6,10 +6,10 @@
 
 namespace pesim {
 
-Recorder::Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, double /*dt*/,
+Recorder::Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, double dt,
                    long maxPoints, double measureFrom, double measureTo,
                    const std::function<double*(std::size_t, std::size_t)>& storage)
-    : channels_(channels), totalSteps_(totalSteps), from_(measureFrom), to_(measureTo) {
+    : channels_(channels), totalSteps_(totalSteps), from_(measureFrom - kWindowTolerance * dt), to_(measureTo + kWindowTolerance * dt) {
   // Points 0, k, 2k, ... plus the last step: at most maxPoints of them.
   long budget = maxPoints < 2 ? 2 : maxPoints;
   stride_ = totalSteps / (budget - 1) + ((totalSteps % (budget - 1)) ? 1 : 0);

@@ -14,6 +14,10 @@
 
 namespace pesim {
 
+// Window bounds match sample times to this fraction of a step: a bound written from a sample's
+// time (a decimal print, a running sum of steps as GeckoCIRCUITS keeps it) selects that sample.
+constexpr double kWindowTolerance = 1e-6;
+
 class Recorder {
  public:
   // `storage` (RunControl::sampleStorage), when set, provides the arrays the samples go to.

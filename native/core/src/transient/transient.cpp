@@ -38,6 +38,15 @@ long stepCount(double span, double dt) {
   return static_cast<long>(std::ceil(span / dt - 1e-9));
 }
 
+// Number of steps GeckoCIRCUITS takes after the one at `from`, the first of them `first` later: it
+// steps while t <= end and adds dt to t after each step (SimulationsKern.runSimulation), so
+// rounding decides the last step.
+long geckoStepsAfter(double from, double first, double end, double dt) {
+  long n = 0;
+  for (double t = from + first; t <= end; t += dt) ++n;
+  return n;
+}
+
 }  // namespace
 
 Transient::Transient(Circuit& circuit, const Settings& settings, const RunControl& control)
@@ -75,24 +84,40 @@ Transient::Transient(Circuit& circuit, const Settings& settings, const RunContro
 Result Transient::run() {
   auto started = std::chrono::steady_clock::now();
   const Settings& s = settings_;
-  const long steps = stepCount(s.tEnd, s.dt);
   const double dtPre = s.dtPre > 0.0 ? s.dtPre : s.dt;
-  const long preSteps = s.tPre > 0.0 ? stepCount(s.tPre, dtPre) : 0;
-  const double t0 = preSteps > 0 ? -static_cast<double>(preSteps) * dtPre : 0.0;
+  // The time axes of the two phases (see PhaseClock). Exact: t = start + n·dt, the main run from 0,
+  // the pre-simulation before it. Gecko: GeckoCIRCUITS' running sum from 0 through the
+  // pre-simulation into the main run, which is reported from its start tPre as 0 (timeOrigin_).
+  PhaseClock pre, main;
+  if (s.timing == Timing::Gecko) {
+    const double tPre = s.tPre > 0.0 ? s.tPre : 0.0;
+    timeOrigin_ = tPre;
+    pre = PhaseClock{0.0, dtPre, tPre > 0.0 ? geckoStepsAfter(0.0, dtPre, tPre, dtPre) : 0, true, dtPre};
+    double last = 0.0;  // time of the step before the main run: the last pre-simulation step
+    for (long n = 0; n < pre.steps; ++n) last += dtPre;
+    const double first = tPre > 0.0 ? dtPre : s.dt;  // GeckoCIRCUITS continues its pre-simulation's sum
+    main = PhaseClock{last, s.dt, geckoStepsAfter(last, first, tPre + s.tEnd, s.dt), true, first};
+  } else {
+    const long preSteps = s.tPre > 0.0 ? stepCount(s.tPre, dtPre) : 0;
+    pre = PhaseClock{-static_cast<double>(preSteps) * dtPre, dtPre, preSteps, false};
+    main = PhaseClock{0.0, s.dt, stepCount(s.tEnd, s.dt), false};
+  }
+  const double t0 = pre.steps > 0 ? pre.start : main.start;
+  const double dt0 = pre.steps > 0 ? dtPre : s.dt;
 
-  initialSolve(t0, preSteps > 0 ? dtPre : s.dt);
-  if (thermal_ != nullptr) thermal_->start(x_.data(), preSteps > 0 ? dtPre : s.dt);
-  ControlContext initial{t0, preSteps > 0 ? dtPre : s.dt, signals_.data(), x_.data(), true};
+  initialSolve(t0, dt0);
+  if (thermal_ != nullptr) thermal_->start(x_.data(), dt0);
+  ControlContext initial{t0, dt0, signals_.data(), x_.data(), true};
   circuit_.control().evaluate(initial);
-  if (preSteps > 0) runPhase(t0, dtPre, preSteps, 0, nullptr);
+  if (pre.steps > 0) runPhase(pre, 0, nullptr);
 
   double from = s.measureFrom >= 0.0 ? s.measureFrom : 0.8 * s.tEnd;
   double to = s.measureTo >= 0.0 ? s.measureTo : s.tEnd;
   measureFrom_ = from;
   measureTo_ = to;
-  Recorder recorder(circuit_.control().channels(), steps, s.dt, s.maxPoints, from, to, control_.sampleStorage);
-  recorder.record(0, 0.0, signals_.data());
-  runPhase(0.0, s.dt, steps, 1, &recorder);
+  Recorder recorder(circuit_.control().channels(), main.steps, s.dt, s.maxPoints, from, to, control_.sampleStorage);
+  recorder.record(0, main.start - timeOrigin_, signals_.data());
+  runPhase(main, 1, &recorder);
 
   Result result;
   recorder.finish(result);
@@ -103,30 +128,38 @@ Result Transient::run() {
     if (loadFlag(control_, kFlagCancel)) throw Error(ErrorCode::Cancelled, "the run was cancelled", "", "", s.tEnd);
   });
   storeProgress(control_, kProgressPhase, 2.0);
-  stats_.steps = steps;
-  stats_.preSteps = preSteps;
+  stats_.steps = main.steps;
+  stats_.preSteps = pre.steps;
   stats_.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   result.stats = stats_;
   if (thermal_ != nullptr) result.losses = thermal_->summaries();
   return result;
 }
 
-void Transient::runPhase(double tStart, double dt, long steps, int phase, Recorder* recorder) {
+void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder) {
   storeProgress(control_, kProgressPhase, phase);
-  storeProgress(control_, kProgressTotalSteps, static_cast<double>(steps));
-  for (long n = 1; n <= steps; ++n) {
-    // Time from the step index, not by accumulation, so rounding does not drift.
-    double t = tStart + static_cast<double>(n) * dt;
-    if (n == steps && phase == 0) t = 0.0;
+  storeProgress(control_, kProgressTotalSteps, static_cast<double>(clock.steps));
+  const double dt = clock.dt;
+  double t = clock.start;
+  for (long n = 1; n <= clock.steps; ++n) {
+    if (clock.accumulate) {
+      t += n == 1 ? clock.firstStep : dt;
+    } else {
+      // Time from the step index, not by accumulation, so rounding does not drift.
+      t = clock.start + static_cast<double>(n) * dt;
+      if (n == clock.steps && phase == 0) t = 0.0;
+    }
     step(t, dt, n == 1);
+    const double shown = t - timeOrigin_;  // the time users see (and the measurement window's)
     if (thermal_ != nullptr) {
       // Loss statistics cover the steps (t − dt, t] inside the measurement window [from, to].
-      thermal_->advance(x_.data(), t, dt, n == 1, recorder != nullptr && t > measureFrom_ && t <= measureTo_ + 0.5 * dt);
+      thermal_->advance(x_.data(), t, dt, n == 1,
+                        recorder != nullptr && shown > measureFrom_ && shown <= measureTo_ + 0.5 * dt);
     }
     ControlContext ctx{t, dt, signals_.data(), x_.data(), false};
     circuit_.control().evaluate(ctx);
-    if (recorder != nullptr) recorder->record(n, t, signals_.data());
-    if (n % kControlInterval == 0 || n == steps) checkControl(n, steps, t, phase);
+    if (recorder != nullptr) recorder->record(n, shown, signals_.data());
+    if (n % kControlInterval == 0 || n == clock.steps) checkControl(n, clock.steps, shown, phase);
   }
 }
 

@@ -23,14 +23,25 @@ namespace pesim {
 
 class Recorder;
 
+// The step times of one phase (pre-simulation or main run): steps 1..steps after `start`, at
+// start + n·dt (exact), or, when `accumulate` (GeckoCIRCUITS' timing), by adding firstStep and then
+// dt to the previous time as GeckoCIRCUITS does.
+struct PhaseClock {
+  double start = 0.0;
+  double dt = 0.0;
+  long steps = 0;
+  bool accumulate = false;
+  double firstStep = 0.0;
+};
+
 class Transient {
  public:
   Transient(Circuit& circuit, const Settings& settings, const RunControl& control);
   Result run();
 
  private:
-  // Runs `steps` steps of size dt starting after time tStart; records when a recorder is given.
-  void runPhase(double tStart, double dt, long steps, int phase, Recorder* recorder);
+  // Runs the steps of one phase; records when a recorder is given.
+  void runPhase(const PhaseClock& clock, int phase, Recorder* recorder);
   // The per-step functions are `inline` (defined in transient.cpp, the only file that calls
   // them) so that the compiler inlines them into the time loop: ordinary members of a shared
   // library could be interposed and are called through the PLT instead.
@@ -53,6 +64,7 @@ class Transient {
   RunControl control_;
   ThermalDomain* thermal_;                     // null: no losses and no thermal network
   double measureFrom_ = 0.0, measureTo_ = 0.0;  // measurement window of the main run
+  double timeOrigin_ = 0.0;  // internal time of the reported t = 0 (GeckoCIRCUITS timing: tPre)
   Factorizer factorizer_;
   LuCache cache_;
   // The elements called every step, in netlist order (typed_list.hpp: the common types inline).

@@ -13,7 +13,7 @@ describe('ipes reader: GeckoCIRCUITS example files', () => {
     expect(names(n.elements)).to.deep.equal(['U.1', 'S.1', 'L.1', 'D.1', 'C.1', 'R.1']);
     expect(names(n.blocks)).to.deep.equal(['SIGNAL.1', 'GATE.1', 'VOLT.1', 'VOLT.2', 'VOLT.3', 'AMP.1', 'SCOPE.1', 'AMP.2']);
     expect(n.name).to.equal('buck_simple');
-    expect(n.settings).to.deep.equal({ tEnd: 0.001, dt: 1e-6, solver: 'backward-euler' });
+    expect(n.settings).to.deep.equal({ tEnd: 0.001, dt: 1e-6, solver: 'backward-euler', timing: 'gecko' });
     const [u, s, l, d, c, r] = ['U.1', 'S.1', 'L.1', 'D.1', 'C.1', 'R.1'].map((x) => element(n, x));
     expect(u.params).to.deep.equal({ waveform: 'dc', value: 48 });
     expect(u.nodes[1]).to.equal('0');
@@ -111,7 +111,7 @@ describe('ipes reader: GeckoCIRCUITS example files', () => {
 
   it('ex_2: two-switch forward converter with T_pre pre-simulation and a PI loop', () => {
     const { netlist: n, warnings } = read('ex_2.ipes');
-    expect(n.settings).to.deep.equal({ tEnd: 0.001, dt: 4e-8, solver: 'backward-euler', tPre: 0.04, dtPre: 4e-8 });
+    expect(n.settings).to.deep.equal({ tEnd: 0.001, dt: 4e-8, solver: 'backward-euler', timing: 'gecko', tPre: 0.04, dtPre: 4e-8 });
     expect(n.elements).to.have.length(17);
     expect(element(n, 'K.1').params).to.deep.equal({ k: 0.9999, inductors: ['Lc.1', 'Lc.2'] });
     expect(element(n, 'L.1').params).to.deep.equal({ L: 1.1e-4, i0: 25 });

@@ -25,6 +25,22 @@ export function fixtureText(name: string): string {
   return gunzipSync(fixture(name)).toString('utf-8');
 }
 
+/**
+ * Steps GeckoCIRCUITS takes after its first one at t = 0: it steps while t <= tEnd and adds dt to t
+ * after each step (SimulationsKern.runSimulation), so the last step may fall short of tEnd by up to dt.
+ * pesim's runs of .ipes models (timing 'gecko') take the same steps.
+ */
+export function geckoSteps(tEnd: number, dt: number, from = 0, first = dt): number {
+  let n = 0;
+  for (let t = from + first; t <= tEnd; t += dt) n++;
+  return n;
+}
+
+/** A netlist as the .ipes reader returns it once written: GeckoCIRCUITS' source timing. */
+export function asIpes(n: Netlist): Netlist {
+  return { ...n, settings: { ...n.settings, timing: 'gecko' } };
+}
+
 export const textBytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 export function element(n: Netlist, name: string): NetlistElement {

@@ -60,7 +60,7 @@ describe('ipes reader', () => {
     expect(node('R.5', 0)).to.equal(node('R.1', 0)); // a terminal on a wire's interior point
     expect(node('R.4', 0)).to.not.equal(node('R.1', 0)); // crossing wires stay apart
     expect(node('R.5', 1)).to.equal('top');
-    expect(n.settings).to.deep.equal({ tEnd: 0.001, dt: 1e-6, solver: 'trapezoidal', dampAfterSwitch: false });
+    expect(n.settings).to.deep.equal({ tEnd: 0.001, dt: 1e-6, solver: 'trapezoidal', dampAfterSwitch: false, timing: 'gecko' });
   });
 
   it('binds parameters to global parameters (nameOpt slots and named $ParameterName lines)', () => {

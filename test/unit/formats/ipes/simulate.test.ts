@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { simulateSync, type SimulationResult } from '../../../../src/engine/index.js';
 import type { Netlist } from '../../../../src/formats/netlist.js';
 import { readIpes } from '../../../../src/formats/ipes/index.js';
-import { fixture } from './helpers.js';
+import { fixture, geckoSteps } from './helpers.js';
 
 interface Run {
   netlist: Netlist;
@@ -19,8 +19,9 @@ function simulateFixture(name: string): Run {
   const { netlist } = readIpes(fixture(name), name);
   const result = simulateSync(netlist);
   const { tEnd, dt } = netlist.settings;
-  expect(result.time[result.time.length - 1], `${name} reaches tDURATION`).to.be.closeTo(tEnd, dt * 1e-6);
-  expect(result.stats.steps).to.equal(Math.round(tEnd / dt));
+  // GeckoCIRCUITS' steps (helpers.ts): the last one within a step of tDURATION.
+  expect(result.time[result.time.length - 1], `${name} reaches tDURATION`).to.be.within(tEnd - dt * (1 + 1e-6), tEnd + dt * 1e-6);
+  if (!(netlist.settings.tPre! > 0)) expect(result.stats.steps).to.equal(geckoSteps(tEnd, dt));
   return {
     netlist,
     result,
@@ -99,7 +100,7 @@ describe('GeckoCIRCUITS example files simulated to their tDURATION', function ()
   it("ex_2: the two-switch forward converter's PI loop holds 60 V, and Vout ≈ D·(N2/N1)·Vin", () => {
     // 40 ms of pre-simulation (T_pre) and 1 ms recorded, both at 40 ns.
     const run = simulateFixture('ex_2.ipes');
-    expect(run.result.stats.preSteps).to.equal(Math.round(0.04 / 4e-8));
+    expect(run.result.stats.preSteps).to.equal(geckoSteps(0.04, 4e-8));
     // The set-point CONST.5 = 60 V: the PI loop has settled on it.
     expect(run.m('uOUT', 'avg')).to.be.closeTo(60, 0.005 * 60);
     // Forward converter: the secondary sees (N2/N1)·Vin while the switches conduct, turns ratio
@@ -112,7 +113,8 @@ describe('GeckoCIRCUITS example files simulated to their tDURATION', function ()
     expect(run.m('uOUT', 'avg')).to.be.closeTo(ideal, 0.01 * ideal);
     // The secondary winding swings to ≈ +(N2/N1)·Vin (408 V peak of the input with its 8 V ripple).
     expect(run.m('uLs', 'max')).to.be.within(0.97 * ratio * 400, ratio * 408);
-    // The L-C output filter passes the rectified average: ux averages uOUT.
-    expect(run.m('ux', 'avg')).to.be.closeTo(run.m('uOUT', 'avg'), 0.002 * 60);
+    // The L-C output filter passes the rectified average: ux averages uOUT, to the ripple of a window
+    // that is not a whole number of switching periods (GeckoCIRCUITS' own run: 59.86 against 60.01 V).
+    expect(run.m('ux', 'avg')).to.be.closeTo(run.m('uOUT', 'avg'), 0.005 * 60);
   });
 });
