@@ -18,12 +18,14 @@ import type { ComponentRecord } from './components.js';
 import type { Point, TerminalGeometry } from './geometry.js';
 import { relativePoint } from './geometry.js';
 import { ELEMENT_KINDS } from './catalog.js';
-import { netParam, resolveParam, unsupported, type ReadContext } from './params.js';
+import { flooredParam, netParam, resolveParam, unsupported, type ReadContext } from './params.js';
 
 /** GeckoCIRCUITS `ThermAmbient.THERMAL_ZERO`. */
 export const THERMAL_ZERO: Point = { x: -4711, y: -4711 };
 export const PV_TYP = 41;
 export const TREF_TYP = 48;
+/** GeckoCIRCUITS stamps Rth < 1e-9 K/W as 1e-9 K/W (LKMatrices FAST_NULL_R, TH_RTH). */
+const RTH_FLOOR = 1e-9;
 /** Hidden resistor in parallel with every Pv heat source (`ThermPvChip.PARALLEL_RESISTANCE`). */
 export const PV_PARALLEL_RESISTANCE = 10000;
 
@@ -93,7 +95,7 @@ export function mapThermalElement(env: ThermalEnv, index: number, c: ComponentRe
   const [a, b] = [env.node(index, 'in'), env.node(index, 'out')];
   switch (c.typ) {
     case 46:
-      return { element: { name: c.name, type: 'RTH', nodes: [a, b], params: { R: netParam(ctx, c, { key: 'resistance', slot: 0, def: 1 }) } } };
+      return { element: { name: c.name, type: 'RTH', nodes: [a, b], params: { R: flooredParam(ctx, c, { key: 'resistance', slot: 0, def: 1 }, RTH_FLOOR, 'K/W') } } };
     case 47: {
       if (c.tokens.boolean('isNonlinear')) {
         unsupported(ctx, c, 'nonlinear thermal capacitance');

@@ -1,0 +1,33 @@
+// Models GeckoCIRCUITS opens and simulates that pesim used to refuse, each in a small circuit of
+// test/fixtures/gecko (written for these tests, see SOURCES.md there) and checked against the
+// numbers GeckoCIRCUITS itself computed for it (gecko-reference.ts).
+import { expect } from 'chai';
+import { element } from './helpers.js';
+import { expectGecko, runFixture } from './gecko-reference.js';
+
+describe('GeckoCIRCUITS models pesim used to refuse, against GeckoCIRCUITS', function () {
+  this.timeout(120_000);
+
+  it('zero_resistance: R = 0 Ω runs as 1e-9 Ω and L = 0 H as 1e-12 H (LKMatrices FAST_NULL_R / FAST_NULL_L), with warnings', () => {
+    // A 100 V, 50 Hz source feeds L.1 + R.2, C.1 and L.2 + R.4 through R.1 = 0 Ω; R.3 = 0 Ω
+    // links C.1, L.2 = 0 H links R.4; R.5 = 0 Ω shorts a 2 V source (2e9 A through 1e-9 Ω).
+    const { netlist, warnings, result } = runFixture('zero_resistance.ipes');
+    for (const r of ['R.1', 'R.3', 'R.5']) {
+      expect(element(netlist, r).params).to.deep.equal({ R: 1e-9 });
+      expect(warnings).to.include(`${r}: resistance 0 Ω is below GeckoCIRCUITS' smallest resistance of 1e-9 Ω: simulated as 1e-9 Ω, as GeckoCIRCUITS does`);
+    }
+    expect(element(netlist, 'L.2').params).to.deep.equal({ L: 1e-12, i0: 0 });
+    expect(warnings).to.include("L.2: inductance 0 H is below GeckoCIRCUITS' smallest inductance of 1e-12 H: simulated as 1e-12 H, as GeckoCIRCUITS does");
+    // GeckoCIRCUITS (commit 89806291, headless), 0.08 … 0.1 s.
+    expectGecko(result, {
+      iL1: { avg: -2.384e-11, rms: 11.97377, min: -16.93346, max: 16.93346 },
+      iR1: { avg: 0, rms: 14.29013, min: -20.20929, max: 20.20929 },
+      iC1: { avg: 0, rms: 2.221441, min: -3.141593, max: 3.141593 },
+      iL2: { avg: -1.192e-11, rms: 3.535534, min: -5, max: 5 },
+      iR5: { avg: 2e9, rms: 2e9, min: 2e9, max: 2e9 },
+      va: { avg: 4.767e-11, rms: 70.71068, min: -100, max: 100 },
+      vR1: { avg: 4.440e-20, rms: 1.429013e-8, min: -2.020929e-8, max: 2.020929e-8 },
+      vL2: { avg: 1.802e-22, rms: 1.110721e-9, min: -1.570796e-9, max: 1.570796e-9 },
+    });
+  });
+});
