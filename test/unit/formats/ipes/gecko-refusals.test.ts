@@ -2,7 +2,9 @@
 // test/fixtures/gecko (written for these tests, see SOURCES.md there) and checked against the
 // numbers GeckoCIRCUITS itself computed for it (gecko-reference.ts).
 import { expect } from 'chai';
-import { element } from './helpers.js';
+import { readIpes, writeIpes } from '../../../../src/formats/ipes/index.js';
+import { block, element } from './helpers.js';
+import { thermalElement } from './thermal-helpers.js';
 import { expectGecko, runFixture } from './gecko-reference.js';
 
 describe('GeckoCIRCUITS models pesim used to refuse, against GeckoCIRCUITS', function () {
@@ -29,5 +31,25 @@ describe('GeckoCIRCUITS models pesim used to refuse, against GeckoCIRCUITS', fun
       vR1: { avg: 4.440e-20, rms: 1.429013e-8, min: -2.020929e-8, max: 2.020929e-8 },
       vL2: { avg: 1.802e-22, rms: 1.110721e-9, min: -1.570796e-9, max: 1.570796e-9 },
     });
+  });
+
+  it('resistor_losses: a Pv coupled to a resistor heats its node with the resistor\'s v·i (LossCalculatorResistor)', () => {
+    // Pv.1 takes R.1's losses (10 Ω in series with 10 mH on 100 V, 50 Hz) into Rth.1 0.5 K/W ‖
+    // Cth.1 0.01 J/K; Pv.2 R.2's (4 Ω on 20 V DC: 100 W) into Rth.2 1 K/W ‖ Cth.2 0.1 J/K. FLOW
+    // meters on the Pvs read the losses; a resistor's loss is not split, so its conduction part is 0.
+    const { netlist, result } = runFixture('resistor_losses.ipes');
+    expect(readIpes(writeIpes(netlist), 'resistor_losses.ipes').netlist).to.deep.equal(netlist);
+    expect(thermalElement(netlist, 'Pv.1')).to.deep.equal({ name: 'Pv.1', type: 'PV', nodes: ['Tj1', '0'], params: { device: 'R.1' } });
+    expect(block(netlist, 'FLOW.3').params).to.deep.equal({ device: 'R.2', part: 'conduction' });
+    // GeckoCIRCUITS (commit 89806291, headless), 0.4 … 0.5 s.
+    expectGecko(result, {
+      T1: { avg: 227.3269, rms: 232.4878, min: 158.4348, max: 296.2190 },
+      T2: { avg: 98.83256, rms: 98.83311, min: 98.15900, max: 99.31638 },
+      P1: { avg: 454.6765, rms: 556.8627, min: 0.0002097, max: 909.3528 },
+      P2: { avg: 100, rms: 100, min: 100, max: 100 },
+      i1: { avg: 0, rms: 6.742971, min: -9.536, max: 9.536 },
+    });
+    const p2cond = result.channels.find((c) => c.label === 'P2cond')!;
+    expect(result.measurements[`${p2cond.key}.max`]).to.equal(0);
   });
 });
