@@ -84,7 +84,7 @@ export const ELEMENT_KINDS: Record<number, ElementKind> = {
 
 /** Power-circuit types the engine cannot simulate, by typ, for error messages. */
 export const UNSUPPORTED_ELEMENT_NAMES: Record<number, string> = {
-  13: 'LISN', 14: 'DC motor', 16: 'motor', 17: 'motor', 18: 'motor', 19: 'motor', 20: 'motor',
+  14: 'DC motor', 16: 'motor', 17: 'motor', 18: 'motor', 19: 'motor', 20: 'motor',
   21: 'motor', 51: 'motor', 24: 'reluctance element', 25: 'reluctance element',
   26: 'reluctance element', 30: 'reluctance element', 32: 'reluctance element', 52: 'reluctance element',
   29: 'subcircuit terminal', 31: 'global terminal', 33: 'BJT',

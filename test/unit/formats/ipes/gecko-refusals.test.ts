@@ -1,9 +1,10 @@
 // Models GeckoCIRCUITS opens and simulates that pesim used to refuse, each in a small circuit of
 // test/fixtures/gecko (written for these tests, see SOURCES.md there) and checked against the
 // numbers GeckoCIRCUITS itself computed for it (gecko-reference.ts).
+import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { readIpes, writeIpes } from '../../../../src/formats/ipes/index.js';
-import { block, element } from './helpers.js';
+import { block, element, netlistError } from './helpers.js';
 import { thermalElement } from './thermal-helpers.js';
 import { expectGecko, runFixture } from './gecko-reference.js';
 
@@ -51,5 +52,41 @@ describe('GeckoCIRCUITS models pesim used to refuse, against GeckoCIRCUITS', fun
     });
     const p2cond = result.channels.find((c) => c.label === 'P2cond')!;
     expect(result.measurements[`${p2cond.key}.max`]).to.equal(0);
+  });
+
+  it("lisn_rectifier: the LISN (typ 13) is read as its fixed network (GeckoCIRCUITS' LISN hidden subcircuit)", () => {
+    // Three 230 V phases R, S, T through LISN.1 to a diode bridge (U, V, W) with a 2 mH / 100 µF /
+    // 50 Ω DC side and 10 nF from its minus rail to the reference; the LISN's n is the reference,
+    // its measuring terminals a, b, c the nodes ma, mb, mc (50 Ω each).
+    const { netlist, result } = runFixture('lisn_rectifier.ipes');
+    const lisn = netlist.elements.filter((e) => e.name.startsWith('LISN.1.'));
+    expect(lisn.map((e) => e.name)).to.deep.equal(['Lin', 'Lout', 'Rout', 'Rgnd', 'Cgnd'].flatMap((p) => [1, 2, 3].map((k) => `LISN.1.${p}${k}`)));
+    expect(element(netlist, 'LISN.1.Lin1')).to.deep.equal({ name: 'LISN.1.Lin1', type: 'L', nodes: ['R', 'LISN.1.intern1'], params: { L: 50e-6, i0: 0 } });
+    expect(element(netlist, 'LISN.1.Lout2')).to.deep.equal({ name: 'LISN.1.Lout2', type: 'L', nodes: ['LISN.1.intern2', 'LISN.1.intern8'], params: { L: 300e-9, i0: 0 } });
+    expect(element(netlist, 'LISN.1.Rout3')).to.deep.equal({ name: 'LISN.1.Rout3', type: 'R', nodes: ['LISN.1.intern9', 'W'], params: { R: 0.02 } });
+    expect(element(netlist, 'LISN.1.Rgnd1')).to.deep.equal({ name: 'LISN.1.Rgnd1', type: 'R', nodes: ['ma', '0'], params: { R: 50 } });
+    expect(element(netlist, 'LISN.1.Cgnd3')).to.deep.equal({ name: 'LISN.1.Cgnd3', type: 'C', nodes: ['LISN.1.intern3', 'mc'], params: { C: 250e-9, v0: 0 } });
+    expect(readIpes(writeIpes(netlist), 'lisn_rectifier.ipes').netlist).to.deep.equal(netlist);
+    // GeckoCIRCUITS (commit 89806291, headless), 32 … 40 ms.
+    expectGecko(result, {
+      ia: { avg: 9.124400, rms: 13.98612, min: -0.04660017, max: 28.10155 },
+      iy: { avg: -1.135854e-4, rms: 5.746002e-4, min: -1.175154e-3, max: 2.361681e-3 },
+      va: { avg: 0.2942437, rms: 0.8169083, min: -0.9879684, max: 2.333045 },
+      vb: { avg: -0.9447372, rms: 0.9957228, min: -2.333001, max: -0.1768645 },
+      vc: { avg: 0.6504935, rms: 0.8931904, min: -1.103712, max: 1.277321 },
+      vU: { avg: -233.9482, rms: 250.6300, min: -325.2695, max: -0.01022176 },
+      vdc: { avg: 540.5792, rms: 543.3864, min: 469.8560, max: 631.4405 },
+    });
+  });
+
+  it('writes a LISN back as GeckoCIRCUITS\' LISN, and refuses one whose fixed elements were changed', () => {
+    const { netlist } = runFixture('lisn_rectifier.ipes');
+    const text = gunzipSync(writeIpes(netlist)).toString('utf-8');
+    expect(text.match(/\ntyp 13\n/g)).to.have.length(1);
+    expect(text).to.include('labelAnfangsKnoten[] /R/S/T\nlabelEndKnoten[] /U/V/W/0/ma/mb/mc\n');
+    expect(text).to.not.include('LISN.1.Lin1');
+    element(netlist, 'LISN.1.Rgnd2').params = { R: 10 };
+    const e = netlistError(() => writeIpes(netlist));
+    expect(e.message).to.include("LISN.1: GeckoCIRCUITS' LISN has fixed elements (per phase Lin 50 µH, Lout 300 nH, Rout 20 mΩ, Cgnd 250 nF, Rgnd 50 Ω); LISN.1.Lin1 … LISN.1.Cgnd3 no longer form it");
   });
 });
