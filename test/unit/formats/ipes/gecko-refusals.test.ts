@@ -89,4 +89,23 @@ describe('GeckoCIRCUITS models pesim used to refuse, against GeckoCIRCUITS', fun
     const e = netlistError(() => writeIpes(netlist));
     expect(e.message).to.include("LISN.1: GeckoCIRCUITS' LISN has fixed elements (per phase Lin 50 µH, Lout 300 nH, Rout 20 mΩ, Cgnd 250 nF, Rgnd 50 Ω); LISN.1.Lin1 … LISN.1.Cgnd3 no longer form it");
   });
+
+  it('java_lists: a Java block with ArrayList / List fields, boxing and for-each runs as GeckoCIRCUITS runs it', () => {
+    // JAVA.1 keeps the last 40 samples of a 10 V, 1 kHz sine in an ArrayList<Double> (created in
+    // its static code) and the steps between rising zero crossings in a List<Integer>; outputs:
+    // their mean, maximum (for-each over Double), last period, count, contains(1000) and the
+    // index of the maximum. Written by pesim's writer, whose Java blocks import java.util.*.
+    const { netlist, result } = runFixture('java_lists.ipes');
+    expect(block(netlist, 'JAVA.1').params!.variables).to.include('static List<Integer> periods = new ArrayList<Integer>();');
+    expect(gunzipSync(writeIpes(netlist)).toString('utf-8')).to.include('<importCode>\nimport static java.lang.Math.*;\nimport java.util.*;\n<\\importCode>');
+    // GeckoCIRCUITS (commit 89806291, headless; the block compiled by its Java compiler), 16 … 20 ms.
+    expectGecko(result, {
+      mean: { avg: 1.295944e-4, rms: 7.051607, min: -9.973703, max: 9.973703 },
+      max: { avg: 0.7792642, rms: 7.071612, min: -9.922887, max: 9.999990 },
+      period: { avg: 1000, rms: 1000, min: 1000, max: 1000 },
+      count: { avg: 3, rms: 3, min: 3, max: 3 },
+      has1000: { avg: 1, rms: 1, min: 1, max: 1 },
+      argmax: { avg: 19.50487, rms: 27.40096, min: 0, max: 39 },
+    });
+  });
 });
