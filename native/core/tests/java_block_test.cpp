@@ -197,3 +197,77 @@ TEST(java_runtime_failures_name_the_line) {
   CHECK(runError("while (true) { }").find("1: the code ran more than its limit") == 0);
   CHECK(runError("double[] a = null; a[0] = 1;") == "1: NullPointerException: the array is null");
 }
+
+// java.util lists with java.util.ArrayList's results (checked against JDK 17): boxing, remove(int)
+// by index and remove(Object) by value, equality as Double.equals (NaN equals NaN, 0.0 is not
+// -0.0, an Integer never equals a Double), toString, copies, for-each with widening, and the
+// fields of GeckoCIRCUITS' buck_control example (an ArrayList<Double> field created in init()).
+TEST(java_lists) {
+  Program p(BlockCode{
+                "periodList.add(time); ints.add(ints.size() * 10);\n"
+                "List<Double> d = new ArrayList<>();\n"
+                "d.add(1.5); d.add(Double.NaN); d.add(-0.0); d.add(2.5); d.add(1, 7.0);\n"
+                "double old = d.set(0, 4.0);\n"
+                "boolean gone = d.remove(Double.valueOf(2.5));\n"
+                "double removed = d.remove(0);\n"
+                "java.util.ArrayList<Integer> copy = new java.util.ArrayList<Integer>(ints);\n"
+                "copy.remove(Integer.valueOf(0)); if (!copy.isEmpty()) copy.remove(0);\n"
+                "int sum = 0; for (int v : ints) sum += v; double wide = 0; for (double v : ints) wide += v / 4;\n"
+                "Integer boxed = ints.get(ints.size() - 1);\n"
+                "System.out.println(d + \" \" + ints + \" \" + copy + \" \" + d.contains(0.0) + d.contains(-0.0) + d.contains(7) + \" \" + d.indexOf(Double.NaN) + d.lastIndexOf(7.0) + \" \" + boxed.doubleValue());\n"
+                "yOUT[0] = old; yOUT[1] = removed; yOUT[2] = gone ? 1 : 0; yOUT[3] = sum; yOUT[4] = wide; yOUT[5] = (double) periodList.get(periodList.size() - 1);\n"
+                "yOUT[6] = d.size() + (d.isEmpty() ? 100 : 0); return yOUT;",
+                "periodList = new ArrayList<Double>();",
+                "static ArrayList<Double> periodList, unused;\nstatic List<Integer> ints = new ArrayList<Integer>();"},
+            0, 7);
+  p.start(1);
+  step(p, {}, 1e-6, 1e-6);
+  step(p, {}, 2e-6, 1e-6);
+  auto y = step(p, {}, 3e-6, 1e-6).numbers;
+  std::vector<double> expected = {1.5, 4.0, 1, 30, 7.5, 3e-6, 3};
+  for (std::size_t i = 0; i < expected.size(); ++i) CHECK_NEAR(y[i], expected[i], 0.0);
+  const auto& printed = p.state().printed;
+  CHECK(printed.size() == 3);
+  CHECK(printed[0] == "[7.0, NaN, -0.0] [0] [] falsetruefalse 10 0.0");
+  CHECK(printed[2] == "[7.0, NaN, -0.0] [0, 10, 20] [20] falsetruefalse 10 20.0");
+  // Clearing, and a for-each over an empty list.
+  auto z = once("ArrayList<Long> l = new ArrayList<Long>(4); l.add(5L); l.clear(); long s = 0; for (Long v : l) s += v;\n"
+                "yOUT[0] = l.size() + s; return yOUT;", 1);
+  CHECK_NEAR(z[0], 0.0, 0.0);
+}
+
+// The JDK's exceptions, with the block's CODE_FAILED line.
+TEST(java_list_failures) {
+  CHECK(runError("List<Double> l = new ArrayList<Double>();\nl.add(1.0);\ndouble x = l.get(1); return yOUT;") ==
+        "3: IndexOutOfBoundsException: Index 1 out of bounds for length 1");
+  CHECK(runError("ArrayList<Integer> l = new ArrayList<>();\nl.add(0, 4); l.add(3, 5); return yOUT;") ==
+        "2: IndexOutOfBoundsException: Index: 3, Size: 1");
+  CHECK(runError("ArrayList<Integer> l = new ArrayList<>();\nl.remove(-1);") == "2: IndexOutOfBoundsException: Index -1 out of bounds for length 0");
+  CHECK(runError("ArrayList<Double> l = new ArrayList<>(); l.add(1.0); l.add(2.0);\nfor (double v : l)\n  l.add(v);") ==
+        "2: ConcurrentModificationException");
+  // Removing the second-to-last element ends the loop without an exception (Itr.hasNext).
+  CHECK(runError("ArrayList<Double> l = new ArrayList<>(); l.add(1.0); l.add(2.0); l.add(3.0);\n"
+                 "for (double v : l) if (v == 2.0) l.remove(v); return yOUT;") == "");
+  CHECK(runError("ArrayList<Double> l = null;\nint n = l.size();") == "2: NullPointerException: the list is null");
+  CHECK(runError("ArrayList<Double> l = new ArrayList<Double>(-2);") == "1: IllegalArgumentException: Illegal Capacity: -2");
+}
+
+// What javac refuses is refused, with the line and column.
+TEST(java_list_compile_errors) {
+  CHECK(compileError("List<Double> l = new ArrayList<>(); l.add(1);") ==
+        "code:1:39: a List<Double> holds Double values, not int (write the number as a double)");
+  CHECK(compileError("ArrayList l = new ArrayList();") == "code:1:1: raw ArrayList is not supported in Java blocks: give its element type, e.g. ArrayList<Double>");
+  CHECK(compileError("List<double> l;") == "code:1:6: a list holds objects: write List<Double>, not List<double>");
+  CHECK(compileError("List<String> l;").find("code:1:6: lists of String are not supported") == 0);
+  CHECK(compileError("List<Double> l = new List<Double>();") == "code:1:22: List is an interface: create an ArrayList");
+  CHECK(compileError("List<Double> l = new ArrayList<>(); Double a = l.get(0), b = l.get(0); boolean s = a == b;") ==
+        "code:1:86: '==' on two Double objects compares references in Java, not values; unbox one, e.g. (double) x");
+  CHECK(compileError("List<Integer> l = new ArrayList<>(); for (int v : l) { } for (Double d : l) { }") ==
+        "code:1:70: a for-each loop over List<Integer> needs a variable of type Integer or a primitive it widens to, not Double");
+  CHECK(compileError("List<Double> l = new ArrayList<>(); double x = l.length;") ==
+        "code:1:49: '.length' needs an array, not List<Double> (a list has .size())");
+  CHECK(compileError("List<Double> l = new ArrayList<>(); l.sort(null);").find("code:1:39: unknown method 'sort' of List<Double>") == 0);
+  CHECK(compileError("HashMap<String, Double> m = new HashMap<>();").find("code:1:1: type 'HashMap' is not supported in Java blocks") == 0);
+  CHECK(compileError("Double d = null;") == "code:1:8: the initial value is null: Double variables cannot be null in Java blocks");
+  CHECK(compileError("Double d = 1;") == "code:1:8: the initial value must be Double, not int");
+}

@@ -156,3 +156,37 @@ TEST(thermal_electrothermal_fixed_point) {
   CHECK_NEAR(r.losses[0].junctionTemperature, expected, 1e-5);
   CHECK_NEAR(r.losses[0].averageCurrent, 10.0, 1e-9);
 }
+
+// A PV on a resistor heats its node with the resistor's v·i (GeckoCIRCUITS LossCalculatorResistor):
+// 10 V across 4 Ω is 25 W, into Rth = 2 K/W ‖ Cth = 0.01 J/K (τ = 20 ms) above 0 °C:
+// T = 50 °C·(1 − e^(−t/τ)).
+// A LOSS block reads the same 25 W as the total; a resistor's loss is not split, so its conduction
+// part reads 0. A 0 Ω resistor (an ideal short) dissipates nothing.
+TEST(thermal_resistor_losses) {
+  Netlist n;
+  n.elements = {element("V.1", "V", {"in", "0"}, {{"value", 10.0}}, {{"waveform", "dc"}}),
+                element("R.1", "R", {"in", "0"}, {{"R", 4.0}}),
+                element("V.2", "V", {"b", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
+                element("R.2", "R", {"b", "c"}, {{"R", 1.0}}), element("R.3", "R", {"c", "0"}, {{"R", 0.0}})};
+  ElementSpec pv = element("Pv.1", "PV", {"j", "0"});
+  pv.params.strings["device"] = "R.1";
+  ElementSpec shortPv = element("Pv.2", "PV", {"k", "0"});
+  shortPv.params.strings["device"] = "R.3";
+  n.thermal = {pv, element("Rth.1", "RTH", {"j", "0"}, {{"R", 2.0}}), element("Cth.1", "CTH", {"j", "0"}, {{"C", 0.01}}),
+               shortPv, element("Rth.2", "RTH", {"k", "0"}, {{"R", 1.0}})};
+  BlockSpec total = block("LOSS.1", "LOSS", {}, {"p"});
+  total.params.strings["device"] = "R.1";
+  BlockSpec conduction = block("LOSS.2", "LOSS", {}, {"pc"});
+  conduction.params.strings["device"] = "R.1";
+  conduction.params.strings["part"] = "conduction";
+  n.blocks = {temperatureMeter("TEMP.1", "tj", "j", "0"), temperatureMeter("TEMP.2", "tk", "k", "0"), total, conduction,
+              block("SCOPE.1", "SCOPE", {"tj", "p", "pc", "tk"}, {})};
+  n.settings.tEnd = 0.2;
+  n.settings.dt = 1e-4;
+  Result r = simulate(n, RunControl{});
+  for (double t : {0.02, 0.05, 0.2}) CHECK_NEAR(valueAt(r, "SCOPE.1.ch1", t), 50.0 * (1.0 - std::exp(-t / 0.02)), 0.1);
+  CHECK_NEAR(channel(r, "SCOPE.1.ch2").values.back(), 25.0, 1e-12);
+  CHECK(channel(r, "SCOPE.1.ch3").values.back() == 0.0);
+  CHECK(channel(r, "SCOPE.1.ch4").values.back() == 0.0);
+  CHECK(r.losses.empty());  // the loss summaries are the semiconductors'
+}

@@ -15,6 +15,11 @@ export interface ParamSpec {
   net: string;
   /** GeckoCIRCUITS default value. */
   def: number;
+  /**
+   * Smallest value GeckoCIRCUITS simulates: a smaller one is stamped as this (LKMatrices
+   * FAST_NULL_R = 1e-9 Ω for R and Rth, FAST_NULL_L = 1e-12 H for L); the reader does the same.
+   */
+  floor?: { value: number; unit: string };
 }
 
 export interface ElementKind {
@@ -38,9 +43,9 @@ const DIODE_LIKE: ParamSpec[] = [
 
 /** Power-circuit element types (block `e`) that the engine can simulate. */
 export const ELEMENT_KINDS: Record<number, ElementKind> = {
-  1: { typ: 1, prefix: 'R', type: 'R', terminals: 'twoPort', params: [{ key: 'resistance', slot: 0, net: 'R', def: 1000 }] },
+  1: { typ: 1, prefix: 'R', type: 'R', terminals: 'twoPort', params: [{ key: 'resistance', slot: 0, net: 'R', def: 1000, floor: { value: 1e-9, unit: 'Ω' } }] },
   2: { typ: 2, prefix: 'L', type: 'L', terminals: 'twoPort', params: [
-    { key: 'inductance', slot: 0, net: 'L', def: 1e-3 }, { key: 'initialCurrent', slot: 1, net: 'i0', def: 0 }] },
+    { key: 'inductance', slot: 0, net: 'L', def: 1e-3, floor: { value: 1e-12, unit: 'H' } }, { key: 'initialCurrent', slot: 1, net: 'i0', def: 0 }] },
   3: { typ: 3, prefix: 'C', type: 'C', terminals: 'twoPort', params: [
     { key: 'capacitance', slot: 0, net: 'C', def: 1e-6 }, { key: 'initVoltage', slot: 1, net: 'v0', def: 0 }] },
   4: { typ: 4, prefix: 'U', type: 'V', terminals: 'twoPort', params: [] },
@@ -79,7 +84,7 @@ export const ELEMENT_KINDS: Record<number, ElementKind> = {
 
 /** Power-circuit types the engine cannot simulate, by typ, for error messages. */
 export const UNSUPPORTED_ELEMENT_NAMES: Record<number, string> = {
-  13: 'LISN', 14: 'DC motor', 16: 'motor', 17: 'motor', 18: 'motor', 19: 'motor', 20: 'motor',
+  14: 'DC motor', 16: 'motor', 17: 'motor', 18: 'motor', 19: 'motor', 20: 'motor',
   21: 'motor', 51: 'motor', 24: 'reluctance element', 25: 'reluctance element',
   26: 'reluctance element', 30: 'reluctance element', 32: 'reluctance element', 52: 'reluctance element',
   29: 'subcircuit terminal', 31: 'global terminal', 33: 'BJT',

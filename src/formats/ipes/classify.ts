@@ -1,16 +1,17 @@
 // Which components take part in the simulation. Simulated: enabled components of the types in
-// catalog.ts on the top-level sheet. Kept in the file but not simulated, with a warning: disabled
-// components (`enabledShorted 0`), shorted ones (`enabledShorted 2`, replaced by connections
-// XIN[i]–YOUT[i]), text fields (sp or c typ 70), and display/export and Java blocks whose outputs
-// feed nothing (status 'display' until observers.ts has looked at their outputs). Unsupported (one
-// error lists them all): subcircuits (sp typ 27) and anything on a subcircuit sheet, thermal
-// modules and terminals (eTH typ 42, 49, 50), motors, reluctance, native C and FromEXTERNAL blocks
-// and the other types the engine lacks. Thermal elements and TEMP/FLOW meters: thermal.ts,
+// catalog.ts and the LISN (lisn.ts) on the top-level sheet. Kept in the file but not simulated,
+// with a warning: disabled components (`enabledShorted 0`), shorted ones (`enabledShorted 2`,
+// replaced by connections XIN[i]–YOUT[i]), text fields (sp or c typ 70), and display/export and
+// Java blocks whose outputs feed nothing (status 'display' until observers.ts has looked at their
+// outputs). Unsupported (one error lists them all): subcircuits (sp typ 27) and anything on a
+// subcircuit sheet, thermal modules and terminals (eTH typ 42, 49, 50), motors, reluctance, native
+// C and FromEXTERNAL blocks and the other types the engine lacks. Thermal elements and TEMP/FLOW meters: thermal.ts,
 // thermal-blocks.ts.
 import type { ComponentRecord } from './components.js';
 import { BLOCK_KINDS, ELEMENT_KINDS, UNSUPPORTED_BLOCK_NAMES, UNSUPPORTED_ELEMENT_NAMES } from './catalog.js';
 import { specialTerminals } from './footprints.js';
 import { componentTerminals, type PlacedComponent } from './geometry.js';
+import { LISN_TYP } from './lisn.js';
 import { isObserverBlock } from './observers.js';
 import { MACHINE_METER_TYP } from './machine-meter.js';
 import { unsupported, type ReadContext } from './params.js';
@@ -69,7 +70,7 @@ function statusOf(ctx: ReadContext, c: ComponentRecord): Status {
     ctx.warnings.push(`${c.name}: disabled in the file; not simulated`);
     return 'inactive';
   }
-  const known = c.block === 'e' ? ELEMENT_KINDS[c.typ] : BLOCK_KINDS[c.typ];
+  const known = c.block === 'e' ? ELEMENT_KINDS[c.typ] ?? (c.typ === LISN_TYP || undefined) : BLOCK_KINDS[c.typ];
   if (c.enabled === 0) {
     ctx.warnings.push(`${c.name}: disabled in the file; not simulated`);
     return 'inactive';

@@ -11,7 +11,7 @@ import type { NetlistElement, ParamValue } from '../netlist.js';
 import type { ComponentRecord } from './components.js';
 import { ELEMENT_KINDS, type ElementKind } from './catalog.js';
 import { mapPmsm } from './pmsm.js';
-import { boolParam, issue, negate, netParam, numericParam, resolveParam, unsupported, type ReadContext } from './params.js';
+import { boolParam, flooredParam, issue, negate, netParam, numericParam, resolveParam, unsupported, type ReadContext } from './params.js';
 
 export interface ElementEnv {
   ctx: ReadContext;
@@ -36,7 +36,9 @@ const SOURCE_NAMES: Record<number, string> = {
 
 function simpleParams(ctx: ReadContext, c: ComponentRecord, kind: ElementKind): Record<string, ParamValue> {
   const params: Record<string, ParamValue> = {};
-  for (const spec of kind.params) params[spec.net] = netParam(ctx, c, spec);
+  for (const spec of kind.params) {
+    params[spec.net] = spec.floor === undefined ? netParam(ctx, c, spec) : flooredParam(ctx, c, spec, spec.floor.value, spec.floor.unit);
+  }
   return params;
 }
 

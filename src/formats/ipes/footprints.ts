@@ -5,11 +5,13 @@
 // - Java block (GeckoCIRCUITS `ReglerJavaFunction`, c typ 61): `anzXIN` inputs at (x − 2, y − 1 + i)
 //   and `anzYOUT` outputs at (x + 2, y − 1 + j); files without those counts (before 1.60) have one
 //   saved terminal label per terminal.
+// - LISN (e typ 13): lisn.ts.
 // - Thermal elements (eTH typ 41 loss source, 44 heat source, 45 temperature source, 46 Rth, 47 Cth,
 //   48 ambient temperature): two-ports like the power-circuit R (GeckoCIRCUITS
 //   `AbstractTwoPortLKreisBlock`): XIN at offset (0, 2), YOUT at (0, −2), turned by the orientation.
 import type { ComponentRecord } from './components.js';
 import { relativePoint, type TerminalGeometry } from './geometry.js';
+import { LISN_TYP, lisnTerminals } from './lisn.js';
 
 export const JAVA_BLOCK_TYP = 61;
 const THERMAL_TWO_PORTS = new Set([41, 44, 45, 46, 47, 48]);
@@ -27,6 +29,7 @@ function javaBlockTerminals(c: ComponentRecord): TerminalGeometry {
 /** Terminals of the kinds listed above; undefined for every other kind. */
 export function specialTerminals(c: ComponentRecord): TerminalGeometry | undefined {
   if (c.block === 'c' && c.typ === JAVA_BLOCK_TYP) return javaBlockTerminals(c);
+  if (c.block === 'e' && c.typ === LISN_TYP) return lisnTerminals(c);
   if (c.block === 'eTH' && THERMAL_TWO_PORTS.has(c.typ)) {
     const at = (px: number, py: number) => relativePoint(c.orientation, c.x, c.y, px, py);
     return { domain: 'THERMAL', ins: [at(0, 2)], outs: [at(0, -2)] };

@@ -56,7 +56,10 @@ export function mapJavaBlock(env: ControlEnv, index: number, c: ComponentRecord,
   return block;
 }
 
-/** Lines of the writer's `<detail>` section of a JAVA block. */
+/**
+ * Lines of the writer's `<detail>` section of a JAVA block. Its imports are those the engine
+ * assumes: java.lang.Math's members without `Math.`, and java.util (List, ArrayList).
+ */
 function detailLines(b: ControlBlock, inputs: number, outputs: number): string[] {
   const p = b.params ?? {};
   const text = (key: string): string[] => (typeof p[key] === 'string' ? String(p[key]).split('\n') : []);
@@ -64,7 +67,7 @@ function detailLines(b: ControlBlock, inputs: number, outputs: number): string[]
     '<detail>', `tnX ${inputs}`, `tnY ${outputs}`, `className ${b.name.replace(/[^A-Za-z0-9_]/g, '_')}`, 'showName true',
     '<sourceCode>', ...text('code'), '<\\sourceCode>',
     '<staticCode>', ...text('initCode'), '<\\staticCode>',
-    '<importCode>', 'import static java.lang.Math.*;', '<\\importCode>',
+    '<importCode>', 'import static java.lang.Math.*;', 'import java.util.*;', '<\\importCode>',
     '<staticVariables>', ...text('variables'), '<\\staticVariables>',
     '<\\detail>',
   ];

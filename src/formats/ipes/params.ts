@@ -82,6 +82,19 @@ export function netParam(ctx: ReadContext, c: ComponentRecord, p: ParamLookup): 
 }
 
 /**
+ * Netlist value of a parameter that GeckoCIRCUITS raises to `floor` when it is smaller (LKMatrices:
+ * R < 1e-9 Ω is stamped as 1e-9 Ω, FAST_NULL_R; L < 1e-12 H as 1e-12 H, FAST_NULL_L): such a value
+ * becomes `floor`, with a warning (a binding to a global parameter is then not kept).
+ */
+export function flooredParam(ctx: ReadContext, c: ComponentRecord, p: ParamLookup, floor: number, unit: string): ParamValue {
+  const r = resolveParam(ctx, c, p);
+  if (!(r.value < floor)) return r.binding ? `$${r.binding}` : r.value;
+  const bound = r.binding ? ` (from $${r.binding}, which no longer reaches it)` : '';
+  ctx.warnings.push(`${c.name}: ${p.key} ${r.value} ${unit}${bound} is below GeckoCIRCUITS' smallest ${p.key} of ${floor} ${unit}: simulated as ${floor} ${unit}, as GeckoCIRCUITS does`);
+  return floor;
+}
+
+/**
  * Numeric value of a parameter that the mapping transforms (a phase that changes sign, ...). A
  * binding cannot be kept through the transformation: the value is used, with a warning.
  */

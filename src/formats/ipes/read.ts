@@ -1,7 +1,7 @@
 // GeckoCIRCUITS .ipes → pesim netlist (the reader's entry point). Steps: container → blocks
 // (tokens.ts) → records (components.ts) → classification (simulated / dropped with a warning /
 // unsupported) → connectivity (geometry.ts) → node and signal names (naming.ts) → elements and
-// blocks (elements.ts, controls.ts, signals.ts) → thermal network, meters and loss data
+// blocks (elements.ts, lisn.ts, controls.ts, signals.ts) → thermal network, meters and loss data
 // (read-thermal.ts) → settings, global parameters and layout.
 // Everything the engine cannot simulate is collected and reported in one UNSUPPORTED_COMPONENTS
 // error; dangling references in one UNKNOWN_REFERENCE error; syntax errors name the line.
@@ -17,6 +17,7 @@ import { checkWires } from './wire-check.js';
 import { dropUnusedObservers } from './observers.js';
 import { nameNodes } from './naming.js';
 import { mapElement, type ElementEnv } from './elements.js';
+import { LISN_TYP, mapLisn } from './lisn.js';
 import { mapBlock, type ControlEnv, type PendingBlock } from './controls.js';
 import { JAVA_BLOCK_TYP } from './footprints.js';
 import { mapJavaBlock } from './java-blocks.js';
@@ -191,8 +192,17 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
   };
   const elements: NetlistElement[] = [];
   const layout: IpesLayout = { version: 1, components: {}, wires: [], inactive: [], synthetic: [], nodeLabels: lk.fileLabels, trailer: { tPause: scanned.trailer.number('tPAUSE') ?? -1 } };
+  const nodeNames = new Set(lk.names.values());
   records.forEach((r, i) => {
     if (r.block !== 'e' || cls.status[i] !== 'active') return;
+    if (r.typ === LISN_TYP) {
+      const terminals = (side: 'in' | 'out', count: number): string[] => Array.from({ length: count }, (_, t) => elementEnv.node(i, side, t));
+      const network = mapLisn(r, terminals('in', 3), terminals('out', 7), nodeNames);
+      elements.push(...network);
+      layout.components[r.name] = layoutComponent(r);
+      layout.synthetic.push(...network.map((e) => e.name));
+      return;
+    }
     const mapped = mapElement(elementEnv, i, r);
     if (!mapped) return;
     elements.push(mapped.element);

@@ -4,9 +4,9 @@
 // (`VoltageSourceThermalTemperature`: T(XIN) − T(YOUT) = `dcValue` [°C]), 44 HEAT-SOURCE
 // (`HeatFlowCurrentSource`: heat flow `dcValue` [W] from XIN through the source into YOUT), all
 // two-ports with the power circuit's terminals (XIN/YOUT at ∓2 along the orientation);
-// 41 Pv (`ThermPvChip`): a heat source driven by the losses of the coupled semiconductor
-// (`coupledReferenceID[]`, in old files `parameterString[0]`) from XIN into YOUT, in parallel with
-// a hidden 10 kK/W resistor; 48 TREF (`ThermAmbient`): a 1 nΩ-like tie of its node to the thermal
+// 41 Pv (`ThermPvChip`): a heat source driven by the losses of the coupled semiconductor or
+// resistor (`coupledReferenceID[]`, in old files `parameterString[0]`; a resistor's loss is its
+// v·i, `LossCalculatorResistor`) from XIN into YOUT, in parallel with a hidden 10 kK/W resistor; 48 TREF (`ThermAmbient`): a 1 nΩ-like tie of its node to the thermal
 // zero at 0 °C (`T_ZERO`; `tRef` is that tie's resistance, not a temperature). The Pv's XIN and the
 // TREF's YOUT sit on the invisible point `THERMAL_ZERO` (−4711, −4711), so all of them share one
 // node: the thermal reference, netlist node "0". Pv: YOUT at (x + 2, y); TREF: XIN at (x, y − 1)
@@ -18,18 +18,21 @@ import type { ComponentRecord } from './components.js';
 import type { Point, TerminalGeometry } from './geometry.js';
 import { relativePoint } from './geometry.js';
 import { ELEMENT_KINDS } from './catalog.js';
-import { netParam, resolveParam, unsupported, type ReadContext } from './params.js';
+import { flooredParam, netParam, resolveParam, unsupported, type ReadContext } from './params.js';
 
 /** GeckoCIRCUITS `ThermAmbient.THERMAL_ZERO`. */
 export const THERMAL_ZERO: Point = { x: -4711, y: -4711 };
 export const PV_TYP = 41;
 export const TREF_TYP = 48;
+/** GeckoCIRCUITS stamps Rth < 1e-9 K/W as 1e-9 K/W (LKMatrices FAST_NULL_R, TH_RTH). */
+const RTH_FLOOR = 1e-9;
 /** Hidden resistor in parallel with every Pv heat source (`ThermPvChip.PARALLEL_RESISTANCE`). */
 export const PV_PARALLEL_RESISTANCE = 10000;
 
 export const THERMAL_PREFIX: Record<number, string> = { 41: 'Pv', 44: 'HEAT-SOURCE', 45: 'DT', 46: 'Rth', 47: 'Cth', 48: 'TREF' };
 const UNSUPPORTED_THERMAL: Record<number, string> = { 42: 'thermal module (MOD)', 49: 'thermal subcircuit terminal', 50: 'thermal global terminal' };
-const SEMICONDUCTORS = new Set(['D', 'S', 'THYR', 'IGBT', 'MOSFET']);
+/** What a Pv can take its losses from (`ThermPvChip.checkComponentCompatibility`: LossCalculatable). */
+const LOSS_ELEMENTS = new Set(['D', 'S', 'THYR', 'IGBT', 'MOSFET', 'R']);
 const DC_SOURCE = new Set([401, 0]);
 
 /** Why a thermal typ cannot be simulated, or undefined when it can. */
@@ -80,8 +83,8 @@ function lossSource(env: ThermalEnv, index: number, c: ComponentRecord): MappedT
     env.ctx.warnings.push(`${c.name}: loss source coupled to no component of the circuit ('${c.strings[0] ?? ''}'); it injects 0 W, as in GeckoCIRCUITS`);
     return { element: { name: c.name, type: 'QSRC', nodes, params: { P: 0 } }, hidden };
   }
-  if (!SEMICONDUCTORS.has(type)) {
-    unsupported(env.ctx, c, `loss source coupled to ${partner.record.name}, which is no semiconductor (D, S, THYR, IGBT, MOSFET)`);
+  if (!LOSS_ELEMENTS.has(type)) {
+    unsupported(env.ctx, c, `loss source coupled to ${partner.record.name}, which is no semiconductor (D, S, THYR, IGBT, MOSFET) or resistor`);
     return undefined;
   }
   return { element: { name: c.name, type: 'PV', nodes, params: { device: partner.record.name } }, hidden };
@@ -93,7 +96,7 @@ export function mapThermalElement(env: ThermalEnv, index: number, c: ComponentRe
   const [a, b] = [env.node(index, 'in'), env.node(index, 'out')];
   switch (c.typ) {
     case 46:
-      return { element: { name: c.name, type: 'RTH', nodes: [a, b], params: { R: netParam(ctx, c, { key: 'resistance', slot: 0, def: 1 }) } } };
+      return { element: { name: c.name, type: 'RTH', nodes: [a, b], params: { R: flooredParam(ctx, c, { key: 'resistance', slot: 0, def: 1 }, RTH_FLOOR, 'K/W') } } };
     case 47: {
       if (c.tokens.boolean('isNonlinear')) {
         unsupported(ctx, c, 'nonlinear thermal capacitance');

@@ -18,6 +18,7 @@ import { IpesWriter, type ComponentText } from './emit.js';
 import { layoutOf, type IpesLayout } from './layout.js';
 import { elementPlan, type Plan, type PlanContext } from './plan.js';
 import { blockPlan } from './plan-blocks.js';
+import { lisnPlans } from './lisn.js';
 import { readIpesText } from './read.js';
 import { hiddenResistors, lossFileBlocks, lossFileHash, referencePlan, thermalBlockPlan, thermalPlan } from './thermal-write.js';
 
@@ -41,8 +42,14 @@ function planAll(ctx: PlanContext): Plan[] {
   }
   const synthetic = new Set(ctx.layout?.synthetic ?? []);
   const syntheticSignals = new Set((ctx.netlist.blocks ?? []).filter((b) => synthetic.has(b.name)).flatMap((b) => b.outputs ?? []));
+  const lisns = lisnPlans(ctx, ctx.layout);  // each at the place of its first element
   const plans: Plan[] = [];
   for (const e of ctx.netlist.elements) {
+    const lisn = lisns.get(e.name);
+    if (lisn) {
+      if (!plans.includes(lisn)) plans.push(lisn);
+      continue;
+    }
     const plan = elementPlan(ctx, e, coupled);
     if (plan) plans.push(plan);
   }

@@ -42,7 +42,11 @@ Circuit::Circuit(const Netlist& netlist) {
   for (StateDevice* device : devices_) {
     if (auto* s = dynamic_cast<SwitchingDevice*>(device)) switching.push_back(s);
   }
-  thermal_ = ThermalDomain::build(netlist, switching);
+  std::vector<const Element*> resistors;  // the resistors a PV or LOSS may take losses from
+  for (const auto& e : netlist.elements) {
+    if (e.type == "R") resistors.push_back(element(e.name));
+  }
+  thermal_ = ThermalDomain::build(netlist, switching, resistors);
   control_ = std::make_unique<ControlSystem>(netlist.blocks, signals, *this, netlist.settings.dt,
                                              netlist.settings.seed, netlist.settings.timing);
   bindGates();

@@ -3,8 +3,8 @@
 //   TEMP  { nodes: [a, b] }     → T_a − T_b [°C] of the thermal solution of the step
 //   FLOW  { element }           → heat flow through a thermal element from its node a to b [W]
 //                                 (for QSRC and PV: the heat they deliver into node a)
-//   LOSS  { device, part? }     → the device's loss power of the step [W] ("total", "conduction",
-//                                 "switching")
+//   LOSS  { device, part? }     → the device's (or resistor's) loss power of the step [W] ("total",
+//                                 "conduction", "switching")
 // Like VOLT and AMP they have no inputs and no feedthrough.
 #include "control/block.hpp"
 #include "pesim/errors.hpp"
@@ -40,13 +40,13 @@ class HeatFlowMeter final : public Block {
 
 class LossMeter final : public Block {
  public:
-  LossMeter(std::string name, std::vector<int> outputs, const DeviceLoss& loss, LossPart part)
-      : Block(std::move(name), {}, std::move(outputs)), loss_(loss.partValue(part)) {}
+  LossMeter(std::string name, std::vector<int> outputs, const double* loss)
+      : Block(std::move(name), {}, std::move(outputs)), loss_(loss) {}
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override { out(ctx, *loss_); }
 
  private:
-  const double* loss_;  // DeviceLoss::partValue
+  const double* loss_;  // ThermalDomain::lossPower
 };
 
 const ThermalDomain& domainFor(const std::string& name, const CircuitLookup& circuit) {
@@ -79,9 +79,9 @@ BlockPtr makeThermalBlock(const std::string& type, const std::string& name, cons
   }
   if (type == "LOSS") {
     // ThermalDomain::build creates a domain whenever a LOSS block exists and tracks its device.
-    const DeviceLoss* loss = domainFor(name, circuit).loss(p.text("device"));
+    const double* loss = domainFor(name, circuit).lossPower(p.text("device"), lossPart(p.text("part", "total"), name));
     if (loss == nullptr) throw Error(ErrorCode::UnknownReference, name + ": device '" + p.text("device") + "' has no loss model", name);
-    return std::make_unique<LossMeter>(name, std::move(outputs), *loss, lossPart(p.text("part", "total"), name));
+    return std::make_unique<LossMeter>(name, std::move(outputs), loss);
   }
   return nullptr;
 }

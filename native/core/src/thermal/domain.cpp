@@ -62,11 +62,12 @@ std::unique_ptr<DeviceLoss> makeLoss(const Netlist& netlist, const SwitchingDevi
 
 }  // namespace
 
-std::unique_ptr<ThermalDomain> ThermalDomain::build(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices) {
+std::unique_ptr<ThermalDomain> ThermalDomain::build(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices,
+                                                    const std::vector<const Element*>& resistors) {
   bool lossBlocks = false;
   for (const auto& b : netlist.blocks) lossBlocks = lossBlocks || isLossBlock(b);
   if (netlist.thermal.empty() && !lossBlocks) return nullptr;
-  return std::make_unique<ThermalDomain>(netlist, devices);
+  return std::make_unique<ThermalDomain>(netlist, devices, resistors);
 }
 
 DeviceLoss* ThermalDomain::track(const std::string& name, const std::string& user, const Netlist& netlist,
@@ -82,10 +83,35 @@ DeviceLoss* ThermalDomain::track(const std::string& name, const std::string& use
     return tracked_.back().loss.get();
   }
   throw Error(ErrorCode::UnknownReference,
-              user + ": device '" + name + "' is not a semiconductor or switch of the circuit (D, THYR, IGBT, MOSFET, S)", user);
+              user + ": device '" + name + "' is not a semiconductor, switch or resistor of the circuit (D, THYR, IGBT, MOSFET, S, R)",
+              user);
 }
 
-ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices)
+ResistorLoss* ThermalDomain::trackResistor(const std::string& name, const std::vector<const Element*>& resistors) {
+  for (auto& r : resistors_) {
+    if (r.loss->name() == name) return r.loss.get();
+  }
+  for (const Element* resistor : resistors) {
+    if (resistor->name() != name) continue;
+    resistors_.push_back({std::make_unique<ResistorLoss>(*resistor), {}});
+    return resistors_.back().loss.get();
+  }
+  return nullptr;
+}
+
+ThermalDomain::LossSource ThermalDomain::lossSource(const ElementSpec& pv, std::size_t slot, const Netlist& netlist,
+                                                    const std::vector<SwitchingDevice*>& devices,
+                                                    const std::vector<const Element*>& resistors) {
+  Params p(pv.name, pv.params);
+  const std::string name = p.text("device");
+  const LossPart part = lossPart(p.text("part", "total"), pv.name);
+  if (const ResistorLoss* resistor = trackResistor(name, resistors)) return {slot, resistor->partValue(part), nullptr, resistor};
+  const DeviceLoss* device = track(name, pv.name, netlist, devices);
+  return {slot, device->partValue(part), device, nullptr};
+}
+
+ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices,
+                             const std::vector<const Element*>& resistors)
     : method_(netlist.settings.method) {
   // Devices with loss parameters, in netlist order; then those only a PV or LOSS names.
   for (const auto& e : netlist.elements) {
@@ -100,8 +126,7 @@ ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<Switching
     if (spec.type == "QSRC") {
       power_.push_back(p.number("P"));
     } else {
-      DeviceLoss* loss = track(p.text("device"), spec.name, netlist, devices);
-      lossSources_.push_back({power_.size(), loss->partValue(lossPart(p.text("part", "total"), spec.name)), loss});
+      lossSources_.push_back(lossSource(spec, power_.size(), netlist, devices, resistors));
       power_.push_back(0.0);
     }
     return &power_.back();
@@ -117,11 +142,16 @@ ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<Switching
     }
   }
   for (const auto& b : netlist.blocks) {
-    if (isLossBlock(b)) track(Params(b.name, b.params).text("device"), b.name, netlist, devices);
+    if (!isLossBlock(b)) continue;
+    const std::string device = Params(b.name, b.params).text("device");
+    if (trackResistor(device, resistors) == nullptr) track(device, b.name, netlist, devices);
   }
   for (const LossSource& source : lossSources_) {
     for (auto& t : tracked_) {
       if (t.loss.get() == source.device) t.feeds.push_back(source);
+    }
+    for (auto& r : resistors_) {
+      if (r.loss.get() == source.resistor) r.feeds.push_back(source);
     }
   }
   int highest = kGround;
@@ -186,6 +216,10 @@ void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPh
     }
     if (together) loss.accumulate(dt, tracked.tj);
   }
+  for (auto& r : resistors_) {
+    r.loss->update(x);
+    for (const LossSource& source : r.feeds) energy_[source.slot] += *source.loss * dt;
+  }
   keepVoltages(x);
   if (thermalStep) {
     const double span = static_cast<double>(pending_) * dt;
@@ -206,9 +240,12 @@ void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPh
   }
 }
 
-const DeviceLoss* ThermalDomain::loss(const std::string& device) const {
+const double* ThermalDomain::lossPower(const std::string& name, LossPart part) const {
   for (const auto& t : tracked_) {
-    if (t.loss->name() == device) return t.loss.get();
+    if (t.loss->name() == name) return t.loss->partValue(part);
+  }
+  for (const auto& r : resistors_) {
+    if (r.loss->name() == name) return r.loss->partValue(part);
   }
   return nullptr;
 }

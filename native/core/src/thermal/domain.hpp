@@ -1,6 +1,7 @@
 // The electro-thermal coupling of a run: the loss models of the semiconductors that a PV element
 // or a LOSS block refers to (and of every device with loss parameters, once there is a thermal
-// network or a LOSS block), and the thermal network they heat. After each accepted circuit step:
+// network or a LOSS block), the losses of the resistors they refer to (v·i, ResistorLoss), and
+// the thermal network they heat. After each accepted circuit step:
 // device losses at the junction temperatures of the previous step, then one thermal solve with
 // those losses (PV sources); the new junction temperatures enter the losses of the next step.
 // Circuits without thermal elements and LOSS blocks have no domain (nothing added to the step).
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "losses/device_loss.hpp"
+#include "losses/resistor_loss.hpp"
 #include "pesim/engine.hpp"
 #include "thermal/network.hpp"
 
@@ -19,27 +21,33 @@ namespace pesim {
 
 class ThermalDomain {
  public:
-  // Null when the netlist has neither thermal elements nor LOSS blocks.
-  static std::unique_ptr<ThermalDomain> build(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices);
+  // Null when the netlist has neither thermal elements nor LOSS blocks. `devices`: the elements a
+  // loss model can belong to; `resistors`: the circuit's resistors (netlist type R).
+  static std::unique_ptr<ThermalDomain> build(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices,
+                                              const std::vector<const Element*>& resistors);
 
-  ThermalDomain(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices);
+  ThermalDomain(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices,
+                const std::vector<const Element*>& resistors);
 
   // Before the first step: remembers device states, solves the initial temperatures.
   void start(const double* x, double dt);
   // After the circuit step ending at t has been accepted; `measuring` inside the window.
   void advance(const double* x, double t, double dt, bool firstOfPhase, bool measuring);
 
-  const DeviceLoss* loss(const std::string& device) const;
+  // Where the loss power [W] of one part of a tracked device or resistor is kept (stable for the
+  // domain's life), or null when `name` is neither.
+  const double* lossPower(const std::string& name, LossPart part) const;
   // The thermal network (throws naming `user` when the netlist has no thermal elements).
   const ThermalNetwork& network(const std::string& user) const;
   std::vector<DeviceLossSummary> summaries() const;
 
  private:
-  // A PV element: its slot in power_ and energy_, and the device loss (part) it carries.
+  // A PV element: its slot in power_ and energy_, and the device or resistor loss (part) it carries.
   struct LossSource {
     std::size_t slot;
-    const double* loss;  // DeviceLoss::partValue
-    const DeviceLoss* device;
+    const double* loss;  // DeviceLoss::partValue or ResistorLoss::partValue
+    const DeviceLoss* device;      // null for a resistor's loss
+    const ResistorLoss* resistor;  // null for a device's loss
   };
   struct Tracked {
     std::unique_ptr<DeviceLoss> loss;
@@ -51,8 +59,18 @@ class ThermalDomain {
     std::vector<LossSource> feeds;  // the PV elements carrying this device's loss
   };
 
+  struct TrackedResistor {
+    std::unique_ptr<ResistorLoss> loss;
+    std::vector<LossSource> feeds;  // the PV elements carrying this resistor's loss
+  };
+
   DeviceLoss* track(const std::string& name, const std::string& user, const Netlist& netlist,
                     const std::vector<SwitchingDevice*>& devices);
+  // The loss of resistor `name` (tracked when first named), or null when it is no resistor.
+  ResistorLoss* trackResistor(const std::string& name, const std::vector<const Element*>& resistors);
+  // A PV element's source: the loss (part) of the device or resistor it names.
+  LossSource lossSource(const ElementSpec& pv, std::size_t slot, const Netlist& netlist,
+                        const std::vector<SwitchingDevice*>& devices, const std::vector<const Element*>& resistors);
   // Reads the junction temperatures of the latest thermal solution into Tracked::tj.
   void refreshJunctions();
   // Keeps the voltages of the devices' nodes in x for the next step's turn-on losses.
@@ -68,6 +86,7 @@ class ThermalDomain {
   bool phaseStart_ = true;    // the next thermal step is the first of a phase
   std::vector<double> energy_;  // per heat source: loss energy of the pending steps [J]
   std::vector<Tracked> tracked_;
+  std::vector<TrackedResistor> resistors_;
   std::vector<LossSource> lossSources_;  // all PV elements (each also in its Tracked::feeds)
   std::vector<int> deviceNodes_;  // the circuit nodes of the tracked devices (no ground)
   std::vector<double> xPrev_;     // the previous step's solution, at deviceNodes_ only

@@ -38,6 +38,12 @@ describe('ipes reader: thermal domain', () => {
     expect((n.layout!.ipes as { synthetic: string[] }).synthetic).to.include('Pv.1.Rpar');
   });
 
+  it('reads Rth below 1e-9 K/W as 1e-9 K/W, with a warning (GeckoCIRCUITS LKMatrices FAST_NULL_R on TH_RTH)', () => {
+    const { netlist, warnings } = readIpesText(edit(thermalBuckText(), 'parameter[] 0.5 ', 'parameter[] 0.0 '), 'thermal.ipes');
+    expect(thermalElement(netlist, 'Rth.1').params).to.deep.equal({ R: 1e-9 });
+    expect(warnings).to.include("Rth.1: resistance 0 K/W is below GeckoCIRCUITS' smallest resistance of 1e-9 K/W: simulated as 1e-9 K/W, as GeckoCIRCUITS does");
+  });
+
   it('maps TEMP to node temperatures, FLOW to an element and FLOW on a Pv to LOSS', () => {
     const n = read(thermalBuckText());
     expect(block(n, 'TEMP.1')).to.deep.equal({ name: 'TEMP.1', type: 'TEMP', outputs: ['tj'], params: { nodes: ['Tj', '0'] } });

@@ -17,7 +17,7 @@ describe('.ipes op-amp and nonlinear elements', () => {
     expect(opv.params!.fp).to.be.closeTo(32000, 1e-6);
   });
 
-  it('writes and reads back a netlist with an OPV, a zero-ohm R and nonlinear C and L unchanged', () => {
+  it('writes and reads back a netlist with an OPV, a zero-ohm R and nonlinear C and L (the 0 Ω read as GeckoCIRCUITS simulates it, 1e-9 Ω)', () => {
     const netlist: Netlist = {
       settings: { tEnd: 1e-3, dt: 1e-6 },
       elements: [
@@ -37,6 +37,7 @@ describe('.ipes op-amp and nonlinear elements', () => {
     expect(element(first, 'OPV.1').params).to.deep.equal(netlist.elements[3].params);
     expect(element(first, 'C.1').params).to.deep.include({ nonlinU: [0, 10, 20], nonlinC: [1e-6, 5e-7, 1e-7] });
     expect(element(first, 'L.1').params).to.deep.include({ nonlinI: [0, 2], nonlinL: [1e-3, 2e-4] });
-    expect(element(first, 'R.2').params).to.deep.equal({ R: 0 });
+    // The file says 0 Ω, which GeckoCIRCUITS (and so the reader) simulates as 1e-9 Ω.
+    expect(element(first, 'R.2').params).to.deep.equal({ R: 1e-9 });
   });
 });

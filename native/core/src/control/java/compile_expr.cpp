@@ -56,7 +56,12 @@ ExprPtr Compiler::condition(const char* what) {
 
 ExprPtr Compiler::convert(ExprPtr value, Type to, const Token& at, const char* what) {
   const Type& from = value->type();
-  bool ok = to.isArray() ? from == to || (from.base == Base::Void && from.dims == 1)
+  const bool null = from.base == Base::Void && from.dims == 1;
+  if (to.boxed && null) errorAt(at, std::string(what) + " is null: " + typeName(to) + " variables cannot be null in Java blocks");
+  // A boxed variable takes a value of its own type (javac boxes no int into a Double).
+  if (to.boxed && from.base != to.base) errorAt(at, std::string(what) + " must be " + typeName(to) + ", not " + typeName(from));
+  bool ok = to.isArray()   ? from == to || null
+            : to.isList()  ? (from.isList() && (from.item == to.item || from.item == Base::Void)) || null
             : to.isNumeric() ? from.isNumeric()
             : to.isBoolean() ? from.isBoolean()
             : to.isString()  ? from.isString()
@@ -68,10 +73,10 @@ ExprPtr Compiler::convert(ExprPtr value, Type to, const Token& at, const char* w
 ExprPtr Compiler::variableExpr(const Variable& v, int line) {
   if (v.type.isString()) return v.field ? ExprPtr(fieldString(v.slot, line)) : ExprPtr(localString(v.slot, line));
   if (v.field) {
-    if (v.type.isArray()) return fieldArray(v.type, v.slot, line);
+    if (v.type.isReference()) return fieldArray(v.type, v.slot, line);
     return fieldNumber(v.type, v.slot, line);
   }
-  if (v.type.isArray()) return localArray(v.type, v.slot, line);
+  if (v.type.isReference()) return localArray(v.type, v.slot, line);
   return localNumber(v.type, v.slot, line);
 }
 
@@ -90,7 +95,7 @@ ExprPtr Compiler::assignment() {
     else if (value->type().isVoid()) errorAt(valueAt, "cannot append a void value");
     return assignString(std::move(target), std::move(value), op == "+=", line);
   }
-  if (left->type().isArray()) {
+  if (left->type().isReference()) {
     auto target = asTarget<ArrayTarget>(left);
     if (!target || op != "=") errorAt(opToken, "cannot assign to this expression");
     value = convert(std::move(value), target->type(), valueAt, "the assigned value");
@@ -168,9 +173,13 @@ ExprPtr Compiler::binaryLevel(int level) {
       else if (a.isIntegral() && b.isIntegral()) left = fold(binary(o, std::move(left), std::move(right), scalar(promote(a.base, b.base)), line), constant);
       else mismatch();
     } else if (o == "==" || o == "!=") {
-      bool arrays = (a.isArray() || a.base == Base::Void) && (b.isArray() || b.base == Base::Void) && !(a.isVoid() && b.isVoid());
+      bool arrays = (a.isReference() || a.base == Base::Void) && (b.isReference() || b.base == Base::Void) && !(a.isVoid() && b.isVoid());
       if (!(a.isNumeric() && b.isNumeric()) && !(a.isBoolean() && b.isBoolean()) && !arrays) mismatch();
-      if (arrays && !a.isArray()) std::swap(left, right);  // null == array: the array on the left
+      if (a.boxed && b.boxed) {
+        errorAt(opToken, "'" + o + "' on two " + typeName(a) + " objects compares references in Java, not values; unbox one, e.g. (" +
+                             typeName(Type{a.base, 0}) + ") x");
+      }
+      if (arrays && !a.isReference()) std::swap(left, right);  // null == array: the array on the left
       left = fold(binary(o, std::move(left), std::move(right), scalar(Base::Boolean), line), constant && !arrays);
     } else if (o == "<" || o == ">" || o == "<=" || o == ">=") {
       if (!a.isNumeric() || !b.isNumeric()) mismatch();
@@ -238,11 +247,15 @@ ExprPtr Compiler::postfix(ExprPtr e) {
       expect("]", "after the array index");
       if (e->type().dims > 1) e = rowElement(std::move(e), std::move(index), open.line);
       else e = numberElement(std::move(e), std::move(index), open.line);
-    } else if (isOp(".") && isWord("length", 1)) {
+    } else if (isOp(".") && isWord("length", 1) && !isOp("(", 2)) {
       Token dot = next();
       next();
-      if (!e->type().isArray()) errorAt(dot, "'.length' needs an array, not " + typeName(e->type()));
+      if (!e->type().isArray()) errorAt(dot, "'.length' needs an array, not " + typeName(e->type()) + (e->type().isList() ? " (a list has .size())" : ""));
       e = arrayLength(std::move(e), dot.line);
+    } else if (isOp(".") && peek(1).kind == Tok::Identifier && isOp("(", 2) && (e->type().isList() || e->type().boxed)) {
+      next();
+      const Token name = next();
+      e = e->type().isList() ? listMethod(std::move(e), name) : boxedValue(std::move(e), name);
     } else if (isOp("++") || isOp("--")) {
       Token opToken = next();
       auto target = asTarget<NumberTarget>(e);
@@ -300,12 +313,14 @@ ExprPtr Compiler::call(const std::string& name, const Token& at) {
       bool fits = true;
       for (std::size_t i = 0; i < args.size(); ++i) {
         const Type& p = m.parameters[i];
-        fits = fits && (p.isArray() ? types[i] == p : p.isNumeric() ? types[i].isNumeric() : types[i] == p);
+        const bool list = p.isList() && types[i].isList() && types[i].item == Base::Void;  // new ArrayList<>()
+        fits = fits && (p.isReference() ? types[i] == p || list : p.isNumeric() ? types[i].isNumeric() : types[i] == p);
       }
       if (fits) return callMethod(m, std::move(args), at.line);
     }
     if (range.first != range.second) errorAt(at, "no method '" + name + "' takes these " + std::to_string(args.size()) + " argument(s)");
   }
+  if (ExprPtr boxed = boxing(name, args, at)) return boxed;
   if (name == "String.valueOf") {
     if (args.size() != 1 || args[0]->type().isVoid()) errorAt(at, "String.valueOf takes one value");
     return concat(std::move(args), at.line);
@@ -403,7 +418,8 @@ ExprPtr Compiler::primary() {
   }
   if (t.text == "new") {
     Token at = next();
-    if (!startsType()) error("Java blocks can only create arrays of numbers or booleans");
+    if (!startsType()) error("Java blocks can only create arrays of numbers or booleans, and ArrayLists");
+    if (listNameLength(0) > 0) return newListExpr(parseType(true), at);
     Type type = parseType();  // reads any trailing "[]" pairs
     if (type.isArray()) {
       if (!isOp("{")) errorAt(at, "expected '{' after new " + typeName(type));

@@ -3,6 +3,8 @@
 // would consider it assigned reads 0 instead of failing to compile.
 #include "control/java/compiler_state.hpp"
 
+#include <optional>
+
 namespace pesim::java {
 
 // ---------------------------------------------------------------- tokens
@@ -67,6 +69,30 @@ bool primitiveName(const std::string& s) {
          s == "byte" || s == "char" || s == "String" || s == "void";
 }
 
+// The boxed classes a list may hold (and variables may be declared as).
+std::optional<Base> boxedBase(const std::string& s) {
+  if (s == "Double") return Base::Double;
+  if (s == "Integer") return Base::Int;
+  if (s == "Long") return Base::Long;
+  if (s == "Float") return Base::Float;
+  if (s == "Boolean") return Base::Boolean;
+  return std::nullopt;
+}
+
+// The class a list of the primitive `s` holds, "" for other names.
+std::string boxedClassOf(const std::string& s) {
+  if (s == "double") return "Double";
+  if (s == "int") return "Integer";
+  if (s == "long") return "Long";
+  if (s == "float") return "Float";
+  if (s == "boolean") return "Boolean";
+  return "";
+}
+
+const char* const kSupportedTypes =
+    "supported: double, float, long, int, short, byte, char, boolean, arrays of them, String, and List / ArrayList of "
+    "Double, Integer, Long, Float or Boolean";
+
 bool modifier(const std::string& s) {
   return s == "private" || s == "public" || s == "protected" || s == "static" || s == "final" ||
          s == "transient" || s == "volatile";
@@ -74,23 +100,63 @@ bool modifier(const std::string& s) {
 
 }  // namespace
 
-bool Compiler::startsType(std::size_t ahead) const {
-  const Token& t = peek(ahead);
-  return t.kind == Tok::Identifier && primitiveName(t.text);
+std::size_t Compiler::listNameLength(std::size_t ahead) const {
+  auto isList = [](const Token& t) { return t.kind == Tok::Identifier && (t.text == "List" || t.text == "ArrayList"); };
+  if (isList(peek(ahead))) return 1;
+  if (isWord("java", ahead) && isOp(".", ahead + 1) && isWord("util", ahead + 2) && isOp(".", ahead + 3) && isList(peek(ahead + 4))) {
+    return 5;
+  }
+  return 0;
 }
 
-Type Compiler::parseType() {
-  const Token& t = peek();
-  if (!startsType()) {
-    if (t.kind == Tok::Identifier) {
-      errorAt(t, "type '" + t.text + "' is not supported in Java blocks (supported: double, float, long, int, short, "
-                 "byte, char, boolean, arrays of them, and String)");
-    }
-    error("expected a type");
+bool Compiler::startsType(std::size_t ahead) const {
+  const Token& t = peek(ahead);
+  if (t.kind != Tok::Identifier) return false;
+  if (primitiveName(t.text)) return true;
+  // `Double x`, `List<Double> x`, `ArrayList x` (raw: refused by parseType); not `Double.NaN`.
+  if (boxedBase(t.text)) return peek(ahead + 1).kind == Tok::Identifier;
+  const std::size_t n = listNameLength(ahead);
+  return n > 0 && (isOp("<", ahead + n) || peek(ahead + n).kind == Tok::Identifier);
+}
+
+Type Compiler::parseListType(std::size_t nameLength, bool afterNew) {
+  const Token at = peek();
+  std::string name;
+  for (std::size_t i = 0; i < nameLength; ++i) name += next().text;
+  const std::string simple = name.substr(name.rfind('.') + 1);
+  if (!isOp("<")) errorAt(at, "raw " + simple + " is not supported in Java blocks: give its element type, e.g. " + simple + "<Double>");
+  next();
+  if (afterNew && simple == "List") errorAt(at, "List is an interface: create an ArrayList");
+  Type type{Base::List, 0, Base::Void, false};
+  if (accept(">")) {
+    if (!afterNew) errorAt(at, "a " + simple + " type needs its element type, e.g. " + simple + "<Double>");
+    return type;
+  }
+  const Token& item = peek();
+  std::optional<Base> base = item.kind == Tok::Identifier ? boxedBase(item.text) : std::nullopt;
+  if (!base) {
+    const std::string box = boxedClassOf(item.text);
+    if (!box.empty()) errorAt(item, "a list holds objects: write " + simple + "<" + box + ">, not " + simple + "<" + item.text + ">");
+    errorAt(item, "lists of " + item.text + " are not supported in Java blocks (" + kSupportedTypes + ")");
   }
   next();
+  type.item = *base;
+  expect(">", "after the list's element type");
+  return type;
+}
+
+Type Compiler::parseType(bool afterNew) {
+  const Token& t = peek();
+  if (!startsType()) {
+    if (t.kind == Tok::Identifier) errorAt(t, "type '" + t.text + "' is not supported in Java blocks (" + kSupportedTypes + ")");
+    error("expected a type");
+  }
+  if (const std::size_t n = listNameLength(0)) return parseListType(n, afterNew);
+  next();
   Type type;
-  if (t.text == "double") type.base = Base::Double;
+  if (auto boxed = boxedBase(t.text)) {
+    type = Type{*boxed, 0, Base::Void, true};
+  } else if (t.text == "double") type.base = Base::Double;
   else if (t.text == "float") type.base = Base::Float;
   else if (t.text == "long") type.base = Base::Long;
   else if (t.text == "boolean") type.base = Base::Boolean;
@@ -113,17 +179,19 @@ void Compiler::skipModifiers() {
 Variable Compiler::declare(const std::string& name, Type type, const Token& at) {
   if (type.base == Base::Void) errorAt(at, "a variable cannot be void");
   if (type.base == Base::String && type.dims > 0) errorAt(at, "arrays of String are not supported in Java blocks");
+  if (type.base == Base::List && type.dims > 0) errorAt(at, "arrays of lists are not supported in Java blocks");
+  if (type.boxed && type.dims > 0) errorAt(at, "arrays of " + typeName(Type{type.base, 0, Base::Void, true}) + " objects are not supported in Java blocks: use " + typeName(Type{type.base, type.dims}));
   Variable v{type, scopes_.empty(), 0};
   if (scopes_.empty()) {
     if (fields_.count(name)) errorAt(at, "field '" + name + "' is already defined");
-    v.slot = type.isArray() ? out_.fieldArrays++ : type.isString() ? out_.fieldStrings++ : out_.fieldNumbers++;
+    v.slot = type.isReference() ? out_.fieldArrays++ : type.isString() ? out_.fieldStrings++ : out_.fieldNumbers++;
     fields_.emplace(name, v);
     return v;
   }
   for (const auto& scope : scopes_) {
     if (scope.count(name)) errorAt(at, "variable '" + name + "' is already defined in this method");
   }
-  v.slot = type.isArray() ? method_->arraySlots++ : type.isString() ? method_->stringSlots++ : method_->numberSlots++;
+  v.slot = type.isReference() ? method_->arraySlots++ : type.isString() ? method_->stringSlots++ : method_->numberSlots++;
   scopes_.back().emplace(name, v);
   return v;
 }
@@ -297,7 +365,7 @@ ExprPtr Compiler::initialValue(Type type, const Token& at, bool hasValue) {
   int line = at.line;
   if (!hasValue) {
     if (type.isString()) return stringConstant("", line);
-    return type.isArray() ? nullArray(type, line) : numberConstant(type, 0.0, line);
+    return type.isReference() ? nullArray(type, line) : numberConstant(type, 0.0, line);
   }
   if (isOp("{")) {
     if (!type.isArray()) error("an array initializer needs an array type");
@@ -312,7 +380,7 @@ StmtPtr Compiler::assignInitial(const Variable& v, ExprPtr value, int line) {
     std::unique_ptr<StringTarget> t(static_cast<StringTarget*>(target.release()));
     return expressionStatement(assignString(std::move(t), std::move(value), false, line), line);
   }
-  if (v.type.isArray()) {
+  if (v.type.isReference()) {
     std::unique_ptr<ArrayTarget> t(static_cast<ArrayTarget*>(target.release()));
     return expressionStatement(assignArray(std::move(t), std::move(value), line), line);
   }
@@ -367,6 +435,12 @@ StmtPtr Compiler::forStatementParse() {
     std::string name = identifier("a variable name");
     if (accept(":")) {
       ExprPtr array = expression();
+      if (array->type().isList()) {
+        expect(")", "after the for-each header");
+        StmtPtr loop = forEachList(t, at, std::move(array));
+        scopes_.pop_back();
+        return loop;
+      }
       if (!array->type().isArray() || array->type().element() != t) {
         errorAt(at, "a for-each loop over " + typeName(array->type()) + " needs a variable of its element type");
       }
@@ -544,9 +618,9 @@ StmtPtr Compiler::statement() {
       return testPassedStatement(std::move(value), line);
     }
     if (w == "final" || startsType()) return localDeclaration();
-    if (peek(1).kind == Tok::Identifier && !isOp(".", 1)) {
-      errorAt(t, "type '" + w + "' is not supported in Java blocks (supported: double, float, long, int, short, byte, "
-                 "char, boolean, arrays of them, and String)");
+    // `Map x`, `HashMap<String, Double> x`: a declaration of a class the blocks lack.
+    if ((peek(1).kind == Tok::Identifier && !isOp(".", 1)) || (isOp("<", 1) && peek(2).kind == Tok::Identifier && (isOp(">", 3) || isOp(",", 3)))) {
+      errorAt(t, "type '" + w + "' is not supported in Java blocks (" + kSupportedTypes + ")");
     }
   }
   ExprPtr e = expression();

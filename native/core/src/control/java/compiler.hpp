@@ -1,9 +1,10 @@
 // Compiles the code of a GeckoCIRCUITS Java block (its class fields, `init()` body and
 // `calculateYOUT` body; GeckoCIRCUITS SourceFileGenerator builds the same class from them) into
 // executable nodes. The language is the Java subset control code uses: the primitive types, arrays
-// of them, String variables (for printing), fields and methods of the block's class, every
-// statement but try/throw/labels, the operators, java.lang.Math, the JDK array helpers
-// (arraycopy, Arrays.fill/copyOf, clone), System.out.print/println, and GeckoCIRCUITS' test flag
+// of them, String variables (for printing), java.util lists of boxed numbers (List / ArrayList,
+// compile_lists.cpp), fields and methods of the block's class, every statement but
+// try/throw/labels, the operators, java.lang.Math, the JDK array helpers (arraycopy,
+// Arrays.fill/copyOf, clone), System.out.print/println, and GeckoCIRCUITS' test flag
 // `gecko.GeckoSim._testSuccessful`. Anything else is a CodeError naming the line and column.
 #pragma once
 

@@ -52,7 +52,11 @@ class Compiler {
 
   // --- declarations and statements (compiler.cpp)
   bool startsType(std::size_t ahead = 0) const;
-  Type parseType();
+  // Tokens of a list class name at `ahead` (List, ArrayList, java.util.List, java.util.ArrayList), 0 if none.
+  std::size_t listNameLength(std::size_t ahead) const;
+  // A type; after `new`, a list type may use the diamond (`ArrayList<>`) and must be a class.
+  Type parseType(bool afterNew = false);
+  Type parseListType(std::size_t nameLength, bool afterNew);
   void skipModifiers();
   void collectMembers();
   void compileMethodBody(Method& m, std::size_t bodyStart);
@@ -77,6 +81,14 @@ class Compiler {
   ExprPtr binaryLevel(int level);
   ExprPtr unaryExpr();
   ExprPtr postfix(ExprPtr e);
+  // list.method(args) (the '.' and the name read) and boxed.xxxValue() (compile_lists.cpp).
+  ExprPtr listMethod(ExprPtr list, const Token& name);
+  ExprPtr newListExpr(Type type, const Token& at);
+  ExprPtr boxedValue(ExprPtr boxed, const Token& name);
+  ExprPtr boxing(const std::string& name, std::vector<ExprPtr>& args, const Token& at);
+  // A value stored into a list of `item` (add, set): its type must box to the item's class.
+  ExprPtr listElement(ExprPtr value, Base item, const Token& at);
+  StmtPtr forEachList(const Type& variable, const Token& at, ExprPtr list);
   ExprPtr primary();
   ExprPtr name();
   ExprPtr call(const std::string& name, const Token& at);

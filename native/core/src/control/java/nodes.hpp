@@ -179,6 +179,18 @@ ExprPtr arrayCopy(std::vector<ExprPtr> arguments, int line);
 ExprPtr arrayFill(ExprPtr array, ExprPtr value, int line);
 ExprPtr arrayCopyOf(ExprPtr array, ExprPtr length, int line);
 
+// nodes_lists.cpp: java.util lists (ArrayList; `type` of newList is the list type, `source` null, the
+// initial capacity or a list to copy) and their methods; `result` is the call's type (the list's
+// boxed item for get, set and remove(int)).
+enum class ListOp { Size, IsEmpty, Get, Set, Add, Insert, RemoveAt, RemoveValue, Clear, Contains, IndexOf, LastIndexOf };
+ExprPtr newList(Type type, ExprPtr source, int line);
+ExprPtr listCall(ListOp op, ExprPtr list, std::vector<ExprPtr> arguments, Type result, int line);
+StmtPtr forEachListStatement(std::unique_ptr<NumberTarget> variable, ExprPtr list, StmtPtr body, int line);
+// The value as its boxed object (Double.valueOf and the like): the same number, typed as boxed.
+ExprPtr box(ExprPtr value, int line);
+// AbstractCollection.toString: "[1.0, 2.0]".
+std::string listText(const Array& list, Base item);
+
 StmtPtr expressionStatement(ExprPtr e, int line);
 StmtPtr blockStatement(std::vector<StmtPtr> body, int line);
 StmtPtr ifStatement(ExprPtr condition, StmtPtr then, StmtPtr otherwise, int line);

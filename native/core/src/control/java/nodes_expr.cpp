@@ -16,6 +16,10 @@ std::string Expr::text(Exec& ex) const {
     ArrayRef a = array(ex);
     return a ? typeName(type_) + " of length " + std::to_string(a->length()) : "null";
   }
+  if (type_.isList()) {
+    ArrayRef a = array(ex);
+    return a ? listText(*a, type_.item) : "null";
+  }
   return javaText(type_.base, number(ex));
 }
 
@@ -298,7 +302,7 @@ class Binary : public Expr {
   ExprPtr a_, b_;
 };
 
-// == and != on arrays compare references.
+// == and != on arrays and lists compare references.
 class SameArray : public Expr {
  public:
   SameArray(bool equal, ExprPtr a, ExprPtr b, int line) : Expr(scalar(Base::Boolean), line), equal_(equal), a_(std::move(a)), b_(std::move(b)) {}
@@ -489,7 +493,7 @@ class CallMethod : public Expr {
     Frame frame = frameFor(method_);
     for (std::size_t i = 0; i < args_.size(); ++i) {
       auto slot = static_cast<std::size_t>(method_.parameterSlots[i]);
-      if (method_.parameters[i].isArray()) frame.arrays[slot] = args_[i]->array(ex);
+      if (method_.parameters[i].isReference()) frame.arrays[slot] = args_[i]->array(ex);
       else if (method_.parameters[i].isString()) frame.strings[slot] = args_[i]->text(ex);
       else frame.numbers[slot] = castTo(method_.parameters[i].base, args_[i]->number(ex));
     }
@@ -531,7 +535,7 @@ ExprPtr unary(const std::string& op, ExprPtr operand, Type type, int line) {
   return std::make_unique<Unary>(op[0], std::move(operand), type, line);
 }
 ExprPtr binary(const std::string& op, ExprPtr left, ExprPtr right, Type type, int line) {
-  if (left->type().isArray()) return std::make_unique<SameArray>(op == "==", std::move(left), std::move(right), line);
+  if (left->type().isReference()) return std::make_unique<SameArray>(op == "==", std::move(left), std::move(right), line);
   Base kind = left->type().isBoolean() ? Base::Boolean
               : (op == "<<" || op == ">>" || op == ">>>") ? promote(left->type().base, Base::Int)
                                                           : promote(left->type().base, right->type().base);

@@ -11,7 +11,7 @@ void spend(Exec& ex, int line) {
 }
 
 void evaluateForEffect(const Expr& e, Exec& ex) {
-  if (e.type().isArray()) e.array(ex);
+  if (e.type().isReference()) e.array(ex);
   else if (e.type().isString()) e.text(ex);
   else e.number(ex);
 }
@@ -179,7 +179,7 @@ class Return : public Stmt {
   Return(ExprPtr value, int line) : Stmt(line), value_(std::move(value)) {}
   Flow run(Exec& ex) const override {
     if (value_) {
-      if (value_->type().isArray()) ex.returnArray = value_->array(ex);
+      if (value_->type().isReference()) ex.returnArray = value_->array(ex);
       else if (value_->type().isString()) ex.returnString = value_->text(ex);
       else ex.returnNumber = value_->number(ex);
     }

@@ -8,6 +8,21 @@
 
 namespace pesim::java {
 
+namespace {
+
+std::string boxedName(Base b) {
+  switch (b) {
+    case Base::Boolean: return "Boolean";
+    case Base::Int: return "Integer";
+    case Base::Long: return "Long";
+    case Base::Float: return "Float";
+    case Base::Double: return "Double";
+    default: return "";
+  }
+}
+
+}  // namespace
+
 std::string typeName(const Type& t) {
   std::string name;
   switch (t.base) {
@@ -18,7 +33,9 @@ std::string typeName(const Type& t) {
     case Base::Float: name = "float"; break;
     case Base::Double: name = "double"; break;
     case Base::String: name = "String"; break;
+    case Base::List: name = "List<" + boxedName(t.item) + ">"; break;
   }
+  if (t.boxed && t.dims == 0 && !boxedName(t.base).empty()) name = boxedName(t.base);
   for (int i = 0; i < t.dims; ++i) name += "[]";
   return name;
 }
