@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import { validateNetlist } from '../engine/index.js';
-import { resolveNetlist, SOLVER_METHODS, type Netlist, type ParameterOverrides, type SolverMethod } from '../formats/netlist.js';
+import { resolveNetlist, SIGNAL_TIMINGS, SOLVER_METHODS, type Netlist, type ParameterOverrides, type SignalTiming, type SolverMethod } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
 import { AppError, validationError } from '../http/errors.js';
 import type { CircuitRecord, Store } from '../store/types.js';
@@ -15,6 +15,12 @@ export interface SettingsPatch {
   simulationDuration?: number;
   timeStep?: number;
   solverType?: SolverType;
+  /**
+   * How rectangle and triangle signal sources are discretised: `gecko` (stepped as GeckoCIRCUITS
+   * steps them, with its steps; the default of .ipes models) or `exact` (sampled from their
+   * definition; the default of SPICE and JSON circuits). Default: the circuit's.
+   */
+  timing?: SignalTiming;
 }
 
 /** Checks simulation settings; returns the netlist with them applied. */
@@ -29,6 +35,10 @@ export function applySettings(netlist: Netlist, patch: SettingsPatch, prefix = '
   if (patch.solverType !== undefined && !SOLVER_METHODS.includes(patch.solverType as SolverMethod)) {
     throw validationError(`${prefix}solverType must be one of ${SOLVER_METHODS.join(', ')}`, [{ field: `${prefix}solverType`, message: `must be one of ${SOLVER_METHODS.join(', ')}` }]);
   }
+  if (patch.timing !== undefined && !SIGNAL_TIMINGS.includes(patch.timing)) {
+    throw validationError(`${prefix}timing must be one of ${SIGNAL_TIMINGS.join(', ')}`, [{ field: `${prefix}timing`, message: `must be one of ${SIGNAL_TIMINGS.join(', ')}` }]);
+  }
+  if (patch.timing !== undefined) settings.timing = patch.timing;
   if (patch.simulationDuration !== undefined) settings.tEnd = patch.simulationDuration;
   if (patch.timeStep !== undefined) settings.dt = patch.timeStep;
   if (patch.solverType !== undefined) settings.solver = patch.solverType;

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { CancelledError, EngineError } from '../engine/errors.js';
 import type { Progress } from '../engine/controller.js';
 import { NetlistError } from '../formats/errors.js';
-import type { Netlist } from '../formats/netlist.js';
+import { SIGNAL_TIMINGS, type Netlist, type SignalTiming } from '../formats/netlist.js';
 import { readCircuitAt, writeCircuitAt, type LoadedCircuit } from './circuit-files.js';
 import { checkExportFormat, exportResult } from './export-data.js';
 import { channelOf, findComponent, findParameter, isNumericParameter, measurementKey, numericValue } from './lookup.js';
@@ -172,6 +172,19 @@ export class ControlSession implements ControlOperations {
   setEndTime(tEnd: number): void {
     const netlist = this.circuit();
     netlist.settings = { ...netlist.settings, tEnd: positive(tEnd, 'set_Tend') };
+  }
+
+  /** Discretisation of the signal sources (NetlistSettings.timing; .ipes models default to gecko). */
+  getTiming(): SignalTiming {
+    return this.circuit().settings.timing ?? 'exact';
+  }
+
+  setTiming(timing: string): void {
+    const netlist = this.circuit();
+    if (!SIGNAL_TIMINGS.includes(timing as SignalTiming)) {
+      throw new ControlError('INVALID_ARGUMENT', `setTiming: expected one of ${SIGNAL_TIMINGS.join(', ')}, got ${JSON.stringify(timing)}`);
+    }
+    netlist.settings = { ...netlist.settings, timing: timing as SignalTiming };
   }
 
   circuit(): Netlist {

@@ -1,7 +1,7 @@
 // The remote-control operations of the simulation specification (its "RMI" table) as one interface.
 // The XML-RPC server (`pesim serve`, port 1099) and the scripting language (`pesim script`) both
 // drive a circuit through a ControlSession implementing it, so a method means the same on both.
-import type { Netlist } from '../formats/netlist.js';
+import type { Netlist, SignalTiming } from '../formats/netlist.js';
 import type { Progress } from '../engine/controller.js';
 import type { SimulationResult } from '../engine/simulate.js';
 
@@ -97,6 +97,9 @@ export interface ControlOperations {
   setTimeStep(dt: number): void;
   getEndTime(): number;
   setEndTime(tEnd: number): void;
+  /** How the signal sources are discretised ("gecko" as GeckoCIRCUITS steps them, or "exact"). */
+  getTiming(): SignalTiming;
+  setTiming(timing: string): void;
   /** The loaded circuit with the session's changes applied (for readers such as the scripting language). */
   circuit(): Netlist;
   /** The last completed run, if any. */

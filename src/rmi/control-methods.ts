@@ -81,6 +81,15 @@ export function controlMethods(session: ControlOperations): RmiMethod[] {
       session.setTimeStep(numberArg('setTimeStep', p, 0, 'dt'));
       return true;
     }),
+    method('getTiming', 'getTiming() → string', `How the loaded circuit's rectangle and triangle signal sources are discretised: "gecko" (stepped as GeckoCIRCUITS steps them, with its steps; the default of .ipes models) or "exact". ${F.circuit}`, (p) => {
+      argumentCount('getTiming', p, 0);
+      return session.getTiming();
+    }),
+    method('setTiming', 'setTiming(timing: string) → boolean', `Sets the discretisation of the signal sources: "gecko" or "exact". Returns true. Faults: NO_CIRCUIT (1), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).`, (p) => {
+      argumentCount('setTiming', p, 1);
+      session.setTiming(stringArg('setTiming', p, 0, 'timing'));
+      return true;
+    }),
     method('getEndTime', 'getEndTime() → double', `The end time [s] of the loaded circuit. ${F.circuit}`, (p) => {
       argumentCount('getEndTime', p, 0);
       return session.getEndTime();

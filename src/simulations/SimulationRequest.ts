@@ -29,6 +29,12 @@ export interface SimulationRequest {
   timeStep?: number;
   /** Default: the circuit's. */
   solverType?: SolverType;
+  /**
+   * Discretisation of the rectangle and triangle signal sources: `gecko` (as GeckoCIRCUITS steps
+   * them; the default of .ipes models) or `exact` (from their definition; the default of SPICE
+   * and JSON circuits). Default: the circuit's.
+   */
+  timing?: 'gecko' | 'exact';
   /** Parameter overrides: `<component>.<index>.<parameter>` (`R.1.R`) or `$<global>`. */
   parameters?: Record<string, number>;
   /** Default NORMAL. */
@@ -112,7 +118,7 @@ export async function buildSubmission(
 ): Promise<SubmitInput> {
   if (typeof request.circuitFile !== 'string') throw validationError(`${prefix}circuitFile is required`, [{ field: `${prefix}circuitFile`, message: 'is required' }]);
   const base = await circuitOf(request.circuitFile, circuits, `${prefix}circuitFile`, cache, recent);
-  let netlist = applySettings(base.netlist, { simulationDuration: request.simulationTime, timeStep: request.timeStep, solverType: request.solverType }, prefix, { simulationDuration: 'simulationTime' });
+  let netlist = applySettings(base.netlist, { simulationDuration: request.simulationTime, timeStep: request.timeStep, solverType: request.solverType, timing: request.timing }, prefix, { simulationDuration: 'simulationTime' });
   const tEnd = netlist.settings.tEnd;
   const steps = tEnd / netlist.settings.dt;
   if (steps > limits.maxSteps) {

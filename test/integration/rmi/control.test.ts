@@ -45,6 +45,33 @@ out({"summary": summary, "id": run_id, "avg": avg, "wave": wave, "r": r})
     expect(measured[key]).to.be.closeTo(r.avg, 1e-9 * Math.abs(r.avg));
   });
 
+  it('the timing of the signal sources: gecko by default for .ipes, exact on request', async () => {
+    const r = await h.python<unknown[]>(`
+server.loadCircuit("models/buck.json")
+a = server.getTiming()
+server.loadCircuit("models/buck.ipes")
+b = server.getTiming()
+server.runSimulation()
+gecko = server.getMeasurement("SCOPE.1", "ch6_avg")
+server.setTiming("exact")
+c = server.getTiming()
+server.runSimulation()
+exact = server.getMeasurement("SCOPE.1", "ch6_avg")
+try:
+    server.setTiming("late")
+    f = None
+except xmlrpc.Fault as e:
+    f = [e.faultCode, e.faultString]
+out([a, b, c, gecko, exact, f])
+`);
+    expect(r.slice(0, 3)).to.deep.equal(['exact', 'gecko', 'exact']);
+    // The 35 kHz gate of duty 0.4 at dt = 1 µs: GeckoCIRCUITS' stepped rectangle and the exact one.
+    expect(r[3] as number).to.not.be.closeTo(r[4] as number, 1e-3);
+    expect(r[4] as number).to.be.closeTo(0.4, 0.02);
+    expect((r[5] as [number, string])[0]).to.equal(9);
+    expect((r[5] as [number, string])[1]).to.contain('exact, gecko');
+  });
+
   it('a global parameter, the time settings and reset', async () => {
     const r = await h.python<unknown[]>(`
 server.loadCircuit("models/buck.json")

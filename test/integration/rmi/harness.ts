@@ -3,7 +3,7 @@
 // `python()`, which runs a snippet with Python's xmlrpc.client (test/fixtures/xmlrpc_run.py) and
 // returns the value it printed.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,7 @@ export async function startRmiHarness(config: Partial<SimulationServiceConfig> =
   mkdirSync(join(root, 'models'));
   writeFileSync(join(root, 'models', 'buck.json'), JSON.stringify(BUCK_1MS));
   writeFileSync(join(root, 'models', 'buck-vin.json'), JSON.stringify(BUCK_VIN));
+  copyFileSync(fileURLToPath(new URL('../../fixtures/gecko/buck_simple.ipes', import.meta.url)), join(root, 'models', 'buck.ipes'));
   const rmiPort = await freePort();
   const harness = await startHarness({ rmiPort, rmiRoot: root, ...config });
   const rmiUrl = harness.handle.rmiUrl!;

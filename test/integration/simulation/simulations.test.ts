@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { tableFromIPC } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm';
-import { renameSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { buck, rcStep } from '../../fixtures/circuits.js';
 import { circuitFileOf, startHarness, type Harness, type SimulationStatusBody } from './harness.js';
 
@@ -98,6 +98,22 @@ describe('simulation service: simulations', () => {
     expect(s.progress.totalSteps).to.equal(100);
     // τ = 0.5 ms: at 2 ms the capacitor is at 1 − e^(−4).
     expect(s.results!.measurements['SCOPE.1.ch1_max']).to.be.closeTo(1 - Math.exp(-4), 5e-3);
+  });
+
+  it('runs a GeckoCIRCUITS model with its stepped sources, or with exact timing on request (timing)', async () => {
+    const ipes = readFileSync(new URL('../../fixtures/gecko/boost_simple.ipes', import.meta.url)).toString('base64');
+    const gateAvg = async (extra: object): Promise<number> => {
+      const r = await h.client.post<Submission>('/api/v1/simulations', { circuitFile: ipes, ...extra });
+      expect(r.status).to.equal(202);
+      const s = await h.client.waitForState(r.body.simulationId, 'completed');
+      return s.results!.measurements['SCOPE.1.ch6_avg'];
+    };
+    // 35 kHz, d = 0.7 at dt = 1 µs: GeckoCIRCUITS' stepped rectangle is on 20 of its 30-step period.
+    expect(await gateAvg({})).to.be.closeTo(0.65, 1e-9);
+    expect(await gateAvg({ timing: 'exact' })).to.be.closeTo(0.7, 0.01);
+    const bad = await h.client.post<{ details: Array<{ field: string }> }>('/api/v1/simulations', { circuitFile: ipes, timing: 'late' });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.details.map((d) => d.field).join()).to.contain('timing');
   });
 
   it('completes a repeated request from the result cache', async () => {
