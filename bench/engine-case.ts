@@ -1,7 +1,9 @@
 // One engine benchmark case, run in its own process so its peak RSS is its own:
 //   node --import tsx bench/engine-case.ts <case> <repeats>
 // Prints one JSON line: best wall time, steps, factorisations, cache hits, peak RSS, measurements.
+import { readFileSync } from 'node:fs';
 import { simulateSync, type Netlist } from '../src/index.js';
+import { readIpes } from '../src/formats/ipes/index.js';
 import { buck, threePhaseInverter } from '../test/fixtures/circuits.js';
 import { thermalInverter } from './thermal-inverter.js';
 
@@ -15,11 +17,18 @@ function javaBuck(): Netlist {
   return { ...n, blocks };
 }
 
+/** GeckoCIRCUITS' boost example (.ipes: its stepped 35 kHz source, GeckoCIRCUITS' steps), 20 ms at 100 ns. */
+function geckoBoost(): Netlist {
+  const { netlist } = readIpes(readFileSync(new URL('../test/fixtures/gecko/boost_simple.ipes', import.meta.url)), 'boost_simple.ipes');
+  return { ...netlist, settings: { ...netlist.settings, tEnd: 0.02, dt: 1e-7 } };
+}
+
 export const CASES: Record<string, () => Netlist> = {
   'buck 20 ms @ 100 ns': () => buck(),
   'buck 200 ms @ 100 ns': () => buck({ tEnd: 0.2 }),
   'buck 20 ms @ 100 ns, gate from a Java block': javaBuck,
   'three-phase inverter 100 ms @ 1 µs': () => threePhaseInverter(),
+  'GeckoCIRCUITS boost (.ipes, its timing) 20 ms @ 100 ns': geckoBoost,
   'three-phase inverter with losses and heat sink 100 ms @ 1 µs': () => thermalInverter(),
 };
 
