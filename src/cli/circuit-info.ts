@@ -3,7 +3,7 @@
 // parameters, scopes with their channels, and the names of the measurements a run produces
 // (`SCOPE.1.ch1_avg`, src/engine/measurement-names.ts). Built from the netlist alone: nothing runs.
 import { channelMeasurementName, MEASUREMENT_STATISTICS } from '../engine/measurement-names.js';
-import { scopeChannelKey, type Netlist, type ParamValue } from '../formats/netlist.js';
+import { scopeChannels, type Netlist, type ParamValue } from '../formats/netlist.js';
 import type { CircuitFormat } from '../formats/read.js';
 import { geckoNameOfParameter } from '../script/gecko-parameters.js';
 
@@ -64,21 +64,13 @@ function parameters(item: Item, withGeckoNames: boolean): ParameterInfo[] {
   });
 }
 
-function channelLabel(scope: Item, index: number): string {
-  const names = scope.params?.channelNames;
-  return Array.isArray(names) && typeof names[index] === 'string' ? names[index] : '';
-}
-
 export function circuitInfo(file: string, format: CircuitFormat, netlist: Netlist): CircuitInfo {
   const gecko = format === 'ipes';
   const component = (kind: ComponentInfo['kind']) => (item: Item): ComponentInfo => ({ name: item.name, type: item.type, kind, parameters: parameters(item, gecko) });
   const blocks = netlist.blocks ?? [];
   const scopes = blocks.filter((b) => b.type === 'SCOPE').map((scope) => ({
     name: scope.name,
-    channels: (scope.inputs ?? []).map((_, i) => {
-      const key = scopeChannelKey(scope.name, i);
-      return { key, index: i + 1, label: channelLabel(scope, i), measurements: MEASUREMENT_STATISTICS.map((s) => channelMeasurementName(key, s)) };
-    }),
+    channels: scopeChannels(scope).map(({ key, index, label }) => ({ key, index, label, measurements: MEASUREMENT_STATISTICS.map((s) => channelMeasurementName(key, s)) })),
   }));
   return {
     file,

@@ -11,7 +11,7 @@ export interface ChannelInfo {
   /** `<scope>.ch<n>`: the key in `signals`. */
   key: string;
   scope: string;
-  /** 1-based input number of the scope. */
+  /** 1-based channel number of the scope (its inputs in order, each followed by its mean-value channel if any). */
   index: number;
   /** The channel's saved name, if any. */
   label: string;

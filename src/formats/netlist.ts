@@ -299,16 +299,51 @@ export function assertNetlistShape(value: unknown): asserts value is Netlist {
 }
 
 /**
- * The key of a scope channel in results (`SCOPE.1.ch2` for the second input of SCOPE.1), as the
+ * The key of a scope channel in results (`SCOPE.1.ch2` for the second channel of SCOPE.1), as the
  * engine names it (native/core/src/control/system.cpp). The one place TypeScript builds these keys.
  */
-export function scopeChannelKey(scope: string, inputIndex: number): string {
-  return `${scope}.ch${inputIndex + 1}`;
+export function scopeChannelKey(scope: string, channelIndex: number): string {
+  return `${scope}.ch${channelIndex + 1}`;
 }
 
-/** Every scope channel key of a netlist, scope by scope in input order. */
+/** One channel of a SCOPE block. */
+export interface ScopeChannelInfo {
+  /** `SCOPE.1.ch2` */
+  key: string;
+  /** 1-based channel number. */
+  index: number;
+  /** Its entry of `channelNames` ('' when none). */
+  label: string;
+  /** The scope input (0-based) it records or, for a mean-value channel, averages. */
+  input: number;
+  /** A mean-value channel (`meanInputs`): one number, GeckoCIRCUITS' average of its input. */
+  mean: boolean;
+}
+
+/**
+ * The channels of a SCOPE block as the engine numbers them: each input in order, followed by its
+ * mean-value channel when `meanInputs` lists it (1-based input numbers), as GeckoCIRCUITS places
+ * them. Labels from `channelNames`, in channel order.
+ */
+export function scopeChannels(block: ControlBlock): ScopeChannelInfo[] {
+  const labels = Array.isArray(block.params?.channelNames) ? block.params.channelNames : [];
+  const means = new Set(Array.isArray(block.params?.meanInputs) ? block.params.meanInputs.map(Number) : []);
+  const channels: ScopeChannelInfo[] = [];
+  const add = (input: number, mean: boolean): void => {
+    const position = channels.length;
+    const label = labels[position];
+    channels.push({ key: scopeChannelKey(block.name, position), index: position + 1, label: typeof label === 'string' ? label : '', input, mean });
+  };
+  (block.inputs ?? []).forEach((_, i) => {
+    add(i, false);
+    if (means.has(i + 1)) add(i, true);
+  });
+  return channels;
+}
+
+/** Every scope channel key of a netlist, scope by scope in channel order. */
 export function channelKeys(netlist: Netlist): string[] {
-  return (netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').flatMap((b) => (b.inputs ?? []).map((_, i) => scopeChannelKey(b.name, i)));
+  return (netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').flatMap((b) => scopeChannels(b).map((c) => c.key));
 }
 
 /** Parameter overrides: `<element or block name>.<parameter>` or `$<global parameter>`. */

@@ -3,7 +3,7 @@
 // model, and `output_variables` mapped to recorded channels. A variable that no scope records (a node
 // voltage, an element current, an unscoped control signal) gets a probe: a VOLT or AMP block feeding
 // an added scope, so the engine records exactly what was asked for.
-import { resolveNetlist, scopeChannelKey, type ControlBlock, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
+import { resolveNetlist, scopeChannels as channelsOf, type ControlBlock, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import type { TaskSpec } from '../jobs/types.js';
 import { checkSubmittedCircuit, circuitProblemOf, type CircuitProblem } from '../jobs/circuit-check.js';
 import { JobqError, RequestValidationError } from './errors.js';
@@ -66,15 +66,13 @@ function scopeChannels(netlist: Netlist): Channels {
   const keys: string[] = [];
   for (const block of netlist.blocks ?? []) {
     if (block.type !== 'SCOPE') continue;
-    const labels = block.params?.channelNames;
-    (block.inputs ?? []).forEach((signal, i) => {
-      const key = scopeChannelKey(block.name, i);
+    for (const { key, label, input, mean } of channelsOf(block)) {
       keys.push(key);
       byName.set(key, key);
-      const label = Array.isArray(labels) ? labels[i] : undefined;
-      if (typeof label === 'string' && label !== '' && !byName.has(label)) byName.set(label, key);
-      if (!byName.has(signal)) byName.set(signal, key);
-    });
+      if (label !== '' && !byName.has(label)) byName.set(label, key);
+      const signal = block.inputs![input];
+      if (!mean && !byName.has(signal)) byName.set(signal, key);
+    }
   }
   return { byName, keys };
 }

@@ -3,7 +3,7 @@
 // ({ModelVars, SolverOpts, OutputFormat}) into the netlist and parameter overrides of a run.
 import { basename, extname } from 'node:path';
 import { validateNetlist } from '../engine/simulate.js';
-import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
+import { channelKeys, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import { invalidParams } from './methods.js';
 import { FAULT, XmlRpcFault, isStruct, typeName, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 
@@ -126,7 +126,7 @@ function applySolverOptions(netlist: Netlist, solver: XmlRpcStruct, where: strin
   return out;
 }
 
-/** Scope channel keys in the order of `Values` rows: SCOPE blocks as the netlist lists them, inputs in order. */
+/** Scope channel keys in the order of `Values` rows: SCOPE blocks as the netlist lists them, channels in order. */
 export function channelOrder(netlist: Netlist): string[] {
-  return (netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').flatMap((b) => (b.inputs ?? []).map((_, i) => `${b.name}.ch${i + 1}`));
+  return channelKeys(netlist);
 }

@@ -3,7 +3,7 @@
 // progress like any other and may come from the result cache; stopSimulation() cancels the task
 // through the scheduler. The stored result is returned in the engine's SimulationResult shape.
 import type { SimulationResult } from '../engine/simulate.js';
-import type { Netlist } from '../formats/netlist.js';
+import { scopeChannels, type Netlist } from '../formats/netlist.js';
 import type { Runtime } from '../jobs/runtime.js';
 import type { StoredResult } from '../jobs/types.js';
 import { OWNER } from '../simulations/SimulationService.js';
@@ -16,12 +16,9 @@ export function withChannels(netlist: Netlist, stored: StoredResult): Simulation
   const channels: SimulationResult['channels'] = [];
   for (const block of netlist.blocks ?? []) {
     if (block.type !== 'SCOPE') continue;
-    const labels = block.params?.channelNames;
-    (block.inputs ?? []).forEach((_, i) => {
-      const key = `${block.name}.ch${i + 1}`;
-      const label = Array.isArray(labels) && typeof labels[i] === 'string' ? labels[i] : '';
-      if (stored.signals[key]) channels.push({ key, scope: block.name, index: i + 1, label });
-    });
+    for (const { key, index, label } of scopeChannels(block)) {
+      if (stored.signals[key]) channels.push({ key, scope: block.name, index, label });
+    }
   }
   return { time: stored.time, signals: stored.signals, channels, measurements: stored.measurements, stats: stored.stats, warnings: [], losses: stored.losses ?? [] };
 }

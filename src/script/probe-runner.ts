@@ -4,7 +4,7 @@
 // saveCircuit writes) is not changed.
 import type { ControlRun, RunOptions, SimulationRunner } from '../control/types.js';
 import type { SimulationResult } from '../engine/simulate.js';
-import type { ControlBlock, Netlist } from '../formats/netlist.js';
+import { scopeChannels as channelsOf, type ControlBlock, type Netlist } from '../formats/netlist.js';
 
 /** Name of the hidden scope; its channels are `SCOPE.script-probe.ch<n>`. */
 export const PROBE_SCOPE = 'SCOPE.script-probe';
@@ -14,9 +14,9 @@ export function scopeChannels(netlist: Netlist): Map<string, string> {
   const out = new Map<string, string>();
   for (const block of netlist.blocks ?? []) {
     if (block.type !== 'SCOPE') continue;
-    (block.inputs ?? []).forEach((input, i) => {
-      if (!out.has(input)) out.set(input, `${block.name}.ch${i + 1}`);
-    });
+    for (const { key, input, mean } of channelsOf(block)) {
+      if (!mean && !out.has(block.inputs![input])) out.set(block.inputs![input], key);
+    }
   }
   return out;
 }

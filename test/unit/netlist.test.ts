@@ -1,6 +1,7 @@
 // The netlist contract: schema errors name the field; overrides and `$name` references resolve.
 import { expect } from 'chai';
-import { assertNetlistShape, resolveNetlist, resolveNetlistSharing, type Netlist } from '../../src/formats/netlist.js';
+import { assertNetlistShape, channelKeys, resolveNetlist, resolveNetlistSharing, scopeChannels, type Netlist } from '../../src/formats/netlist.js';
+import { simulateSync } from '../../src/engine/index.js';
 import { NetlistError } from '../../src/formats/errors.js';
 import { rcStep } from '../fixtures/circuits.js';
 
@@ -13,6 +14,20 @@ function withGlobals(): Netlist {
 }
 
 describe('netlist', () => {
+  it('numbers scope channels as the engine does: each input, then its mean-value channel', () => {
+    const n = rcStep('backward-euler', 1e-5);
+    const scope = n.blocks!.find((b) => b.type === 'SCOPE')!;
+    const input = scope.inputs![0];
+    scope.inputs = [input, input, input];
+    scope.params = { meanInputs: [3, 1], meanSpans: [1e-4, 1e-4], channelNames: ['a', '<a>', 'b', 'c', '<c>'] };
+    expect(scopeChannels(scope).map((c) => [c.key, c.label, c.input, c.mean])).to.deep.equal([
+      [`${scope.name}.ch1`, 'a', 0, false], [`${scope.name}.ch2`, '<a>', 0, true], [`${scope.name}.ch3`, 'b', 1, false],
+      [`${scope.name}.ch4`, 'c', 2, false], [`${scope.name}.ch5`, '<c>', 2, true]]);
+    const result = simulateSync(n);
+    expect(result.channels.map((c) => `${c.key} ${c.label}`)).to.deep.equal(scopeChannels(scope).map((c) => `${c.key} ${c.label}`));
+    expect(Object.keys(result.signals)).to.have.members(channelKeys(n));
+  });
+
   it('accepts a well-formed netlist and names the field of a malformed one', () => {
     expect(() => assertNetlistShape(rcStep('trapezoidal', 1e-5))).to.not.throw();
     const bad = rcStep('trapezoidal', 1e-5) as unknown as { settings: { dt: unknown } };

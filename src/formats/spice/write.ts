@@ -7,7 +7,7 @@
 // Recorded signals (`SpiceSignal`, in wrdata column order): V(node) for every node, I(name) for every
 // inductor and V/I source (the reader's scope SPICE), and every scope channel fed by a VOLT or AMP
 // block, each with the scope channel keys `<scope>.ch<i>` that record it in a pesim result.
-import { type ControlBlock, type Netlist, type NetlistElement, resolveNetlist, scopeChannelKey } from '../netlist.js';
+import { type ControlBlock, type Netlist, type NetlistElement, resolveNetlist, scopeChannels } from '../netlist.js';
 import { NetlistError } from '../errors.js';
 import { SpiceNames, formatNumber as n } from './naming.js';
 import { currentLabel, nodesInOrder, RECORDED_CURRENT_TYPES, voltageLabel } from './outputs.js';
@@ -159,9 +159,9 @@ function recordedSignals(netlist: Netlist, ctx: WriteContext, blocks: ControlBlo
   const producers = new Map<string, ControlBlock>();
   for (const block of blocks) for (const output of block.outputs ?? []) producers.set(output, block);
   for (const scope of blocks.filter((b) => b.type === 'SCOPE')) {
-    (scope.inputs ?? []).forEach((input, i) => {
-      const block = producers.get(input);
-      const channel = scopeChannelKey(scope.name, i);
+    // A mean-value channel is not the signal itself: no SPICE vector records it.
+    for (const { key: channel, input: i } of scopeChannels(scope).filter((c) => !c.mean)) {
+      const block = producers.get(scope.inputs![i]);
       if (block?.type === 'AMP' && typeof block.params?.element === 'string') {
         add(currentLabel(block.params.element), current(block.params.element), channel);
       } else if (block?.type === 'VOLT') {
@@ -173,7 +173,7 @@ function recordedSignals(netlist: Netlist, ctx: WriteContext, blocks: ControlBlo
           if (a !== '0' || b !== '0') add(...voltage(a, b), channel);
         }
       }
-    });
+    }
   }
   return [...byName.values()];
 }

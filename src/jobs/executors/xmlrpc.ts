@@ -8,7 +8,7 @@
 // (system.listMethods) every few seconds keeps connected() true to the simulator's state.
 import { resolve } from 'node:path';
 import { RunController } from '../../engine/controller.js';
-import type { Netlist } from '../../formats/netlist.js';
+import { channelKeys, type Netlist } from '../../formats/netlist.js';
 import { XmlRpcClient, XmlRpcConnectionError } from '../../xmlrpc/client.js';
 import { FAULT, XmlRpcFault, isStruct, type XmlRpcValue } from '../../xmlrpc/values.js';
 import type { StoredResult } from '../types.js';
@@ -31,7 +31,7 @@ export const CONNECTION_SUGGESTION = 'Start the simulator (pesim serve, XML-RPC 
 
 /** Scope channel keys in the order of plecs.simulate's Values rows. */
 function channelOrder(netlist: Netlist): string[] {
-  return (netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').flatMap((b) => (b.inputs ?? []).map((_, i) => `${b.name}.ch${i + 1}`));
+  return channelKeys(netlist);
 }
 
 function numbers(value: XmlRpcValue | undefined, what: string): Float64Array {

@@ -39,7 +39,7 @@ struct RunControl {
 struct Channel {
   std::string key;     // "<scope>.ch<n>"
   std::string scope;   // scope block name
-  int index = 0;       // 1-based input number of the scope
+  int index = 0;       // 1-based channel number of the scope (an input, or a mean-value channel)
   std::string label;   // saved channel name (may be empty)
   std::vector<double> values;
 };

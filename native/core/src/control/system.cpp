@@ -4,6 +4,7 @@
 #include "control/multi_output.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_set>
 
 #include "pesim/errors.hpp"
@@ -60,6 +61,45 @@ BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<i
   throw Error(ErrorCode::UnknownElementType, spec.name + ": unknown control block type '" + spec.type + "'", spec.name);
 }
 
+// The mean-value signals of a scope: input number (0-based) → {span, position in the list}.
+// `meanInputs` (1-based input numbers) and `meanSpans` (s) list them in GeckoCIRCUITS' order.
+std::vector<std::pair<double, int>> scopeMeans(const Params& p, std::size_t inputs) {
+  std::vector<std::pair<double, int>> means(inputs, {0.0, 0});
+  if (!p.has("meanInputs") && !p.has("meanSpans")) return means;
+  std::vector<double> numbers = p.array("meanInputs");
+  std::vector<double> spans = p.array("meanSpans");
+  if (spans.size() != numbers.size()) p.outOfRange("meanSpans", "a list as long as meanInputs");
+  for (std::size_t j = 0; j < numbers.size(); ++j) {
+    double n = numbers[j];
+    if (n != std::floor(n) || n < 1 || n > static_cast<double>(inputs) || means[static_cast<std::size_t>(n) - 1].first > 0.0) {
+      p.outOfRange("meanInputs", "distinct input numbers from 1 to " + std::to_string(inputs));
+    }
+    if (!(spans[j] > 0.0)) p.outOfRange("meanSpans", "a list of averaging times greater than 0");
+    means[static_cast<std::size_t>(n) - 1] = {spans[j], static_cast<int>(j)};
+  }
+  return means;
+}
+
+// Channels of a scope, numbered in order: each input, followed by its mean-value channel if it
+// has one (GeckoCIRCUITS inserts it after its input: DataContainerMeanWrapper.defineMeanSignals).
+// `channelNames` labels the channels in that order.
+void addScopeChannels(const std::string& scope, const Params& p, const std::vector<int>& inputs,
+                      std::vector<ScopeChannel>& channels) {
+  std::vector<std::string> labels;
+  if (p.has("channelNames")) labels = p.names("channelNames");
+  auto means = scopeMeans(p, inputs.size());
+  std::size_t n = 0;
+  auto add = [&](int signal, double span, int order) {
+    std::string label = n < labels.size() ? labels[n] : "";
+    ++n;
+    channels.push_back({scope + ".ch" + std::to_string(n), scope, static_cast<int>(n), label, signal, span, order});
+  };
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    add(inputs[i], 0.0, 0);
+    if (means[i].first > 0.0) add(inputs[i], means[i].first, means[i].second);
+  }
+}
+
 }  // namespace
 
 ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTable& signals,
@@ -89,14 +129,7 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
       }
       gates_.push_back({target, inputs.empty() ? -1 : inputs[0], spec.name});
     }
-    if (spec.type == "SCOPE") {
-      std::vector<std::string> labels;
-      if (p.has("channelNames")) labels = p.names("channelNames");
-      for (std::size_t i = 0; i < inputs.size(); ++i) {
-        std::string key = spec.name + ".ch" + std::to_string(i + 1);
-        channels_.push_back({key, spec.name, static_cast<int>(i + 1), i < labels.size() ? labels[i] : "", inputs[i]});
-      }
-    }
+    if (spec.type == "SCOPE") addScopeChannels(spec.name, p, inputs, channels_);
     blocks_.push_back(makeBlock(spec, std::move(inputs), std::move(outputs), circuit, dt, seed, timing));
     finishing_.push_back(blocks_.back().get());
   }

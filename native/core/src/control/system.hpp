@@ -34,9 +34,14 @@ struct GateBinding {
 struct ScopeChannel {
   std::string key;    // "<scope>.ch<n>"
   std::string scope;
-  int index;          // 1-based
+  int index;          // 1-based channel number
   std::string label;
-  int signal;
+  int signal;         // the input it records (or, for a mean-value channel, averages)
+  // A mean-value channel (GeckoCIRCUITS' scope average signal, see Recorder) averages `signal`
+  // over meanSpan seconds; 0 for an ordinary channel. meanOrder: its position in the scope's
+  // list of mean-value signals, which places GeckoCIRCUITS' averaging interval.
+  double meanSpan = 0.0;
+  int meanOrder = 0;
 };
 
 class ControlSystem {

@@ -1,15 +1,40 @@
 // Channel decimation and online measurements (see recorder.hpp).
 #include "transient/recorder.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 namespace pesim {
 
+double geckoTimeAfterPreRun(double tPre, double dtPre) {
+  double t = 0.0;
+  while (t <= tPre) t += dtPre;
+  return t;
+}
+
+MeanWindow geckoMeanWindow(double span, int order, double t0, double dt, long last) {
+  // TimeSeriesConstantDt: sample spacing (t_m − t_0)/m, fitted while m < 100; sample k at
+  // t0 + k·spacing; the index of a time is truncated and clipped to the samples.
+  long fitted = std::min(last, 99L);
+  double t = t0;
+  for (long k = 0; k < fitted; ++k) t += dt;
+  double spacing = fitted > 0 ? (t - t0) / static_cast<double>(fitted) : dt;
+  auto index = [&](double time) {
+    return std::clamp(static_cast<long>((time - t0) / spacing), 0L, std::max(last, 0L));
+  };
+  double centre = t0 + order * spacing;
+  MeanWindow w;
+  w.start = index(centre - span / 2);
+  w.stop = index(centre + span / 2);
+  w.seconds = (t0 + static_cast<double>(w.stop) * spacing) - (t0 + static_cast<double>(w.start) * spacing);
+  return w;
+}
+
 Recorder::Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, double dt,
                    long maxPoints, double measureFrom, double measureTo,
-                   const std::function<double*(std::size_t, std::size_t)>& storage)
-    : channels_(channels), totalSteps_(totalSteps), from_(measureFrom - kWindowTolerance * dt), to_(measureTo + kWindowTolerance * dt) {
+                   const std::function<double*(std::size_t, std::size_t)>& storage, double axisStart)
+    : channels_(channels), totalSteps_(totalSteps), dt_(dt), from_(measureFrom - kWindowTolerance * dt), to_(measureTo + kWindowTolerance * dt) {
   // Points 0, k, 2k, ... plus the last step: at most maxPoints of them.
   long budget = maxPoints < 2 ? 2 : maxPoints;
   stride_ = totalSteps / (budget - 1) + ((totalSteps % (budget - 1)) ? 1 : 0);
@@ -31,9 +56,25 @@ Recorder::Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, d
     }
   }
   accumulators_.resize(channels_.size());
+  for (std::size_t c = 0; c < channels_.size(); ++c) {
+    const ScopeChannel& ch = channels_[c];
+    if (ch.meanSpan <= 0.0) continue;
+    means_.push_back({c, static_cast<std::size_t>(ch.signal), geckoMeanWindow(ch.meanSpan, ch.meanOrder, axisStart, dt, totalSteps)});
+  }
+}
+
+void Recorder::holdMeans() {
+  for (const Mean& m : means_) {
+    // The integral of samples (start, stop] over their time; no samples: 0/0 as in GeckoCIRCUITS.
+    double value = m.window.stop > m.window.start ? m.sum * dt_ / m.window.seconds : std::nan("");
+    std::fill(outputs_[m.channel].samples, outputs_[m.channel].samples + next_, value);
+    // A constant: its window statistics are the value (one sample's accumulator gives exactly that).
+    if (windowSteps_ > 0) accumulators_[m.channel] = {value, value * value, value, value, 1};
+  }
 }
 
 void Recorder::finish(Result& result) {
+  holdMeans();
   // Points not reached (a run ended early) are not reported; caller storage keeps its length.
   result.points = next_;
   if (!time_.empty()) time_.resize(next_);

@@ -2,6 +2,19 @@
 // k-th step (k fixed before the run, so the arrays are allocated once at their final size and
 // moved into the result); measurements (avg, rms,
 // min, max) accumulate over the measurement window from every step, without storing samples.
+//
+// A mean-value channel (ScopeChannel::meanSpan > 0) holds one number over the whole run, as
+// GeckoCIRCUITS reports its scope's average signals (the values its cursors, its characteristics
+// dialog and its data access read; its plot draws a moving average instead): DataContainerMeanWrapper
+// .getValue passes the signal's position j in the scope's list of mean-value signals where a
+// sample index belongs, so every sample is the average over the interval centred on GeckoCIRCUITS'
+// sample j, j·dt ± span/2, clipped to the run: the start of the run. The average is GeckoCIRCUITS'
+// (DataContainerCompressable.getAVGValueInInterval): the difference of a running integral (sample
+// 1 adds nothing to it) at the interval's end indices, divided by their time difference, with the
+// indices of TimeSeriesConstantDt (times as GeckoCIRCUITS accumulates them, t += dt, and the
+// sample spacing fitted over the first 100 samples; GeckoCIRCUITS keeps samples and integral in
+// single precision, the engine sums doubles). Such a channel records its input during the run and
+// gets its value when the run ends.
 #pragma once
 
 #include <algorithm>
@@ -18,12 +31,29 @@ namespace pesim {
 // time (a decimal print, a running sum of steps as GeckoCIRCUITS keeps it) selects that sample.
 constexpr double kWindowTolerance = 1e-6;
 
+// GeckoCIRCUITS' time after a pre-simulation of tPre with step dtPre: its loop `while (t <= tEnd)
+// t += dt` (SimulationsKern.runSimulation) accumulates the time, and its main run continues from
+// there. The time of the first sample of the main run, as GeckoCIRCUITS' scope sees it.
+double geckoTimeAfterPreRun(double tPre, double dtPre);
+
+// The samples a mean-value channel averages, (start, stop], and the time the average divides by.
+struct MeanWindow {
+  long start = 0;
+  long stop = 0;
+  double seconds = 0.0;
+};
+// GeckoCIRCUITS' averaging interval of the mean-value signal at position `order` with averaging
+// time `span`, over samples 0..last spaced dt from time t0 (see the file comment).
+MeanWindow geckoMeanWindow(double span, int order, double t0, double dt, long last);
+
 class Recorder {
  public:
   // `storage` (RunControl::sampleStorage), when set, provides the arrays the samples go to.
+  // `axisStart`: GeckoCIRCUITS' time of the first sample (0, or geckoTimeAfterPreRun), for the
+  // mean-value channels.
   Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, double dt, long maxPoints,
            double measureFrom, double measureTo,
-           const std::function<double*(std::size_t, std::size_t)>& storage = {});
+           const std::function<double*(std::size_t, std::size_t)>& storage = {}, double axisStart = 0.0);
 
   // Step n at time t with the signal values after the control evaluation; called for n = 0, 1, ...,
   // totalSteps in order.
@@ -37,8 +67,12 @@ class Recorder {
     long count = 0;
   };
 
+  // Sets the mean-value channels to their value: every sample, and the window measurements.
+  void holdMeans();
+
   std::vector<ScopeChannel> channels_;
   long totalSteps_;
+  double dt_;
   long stride_;
   double from_, to_;
   std::size_t points_ = 0;  // points the run records (arrays sized once, before the run)
@@ -51,6 +85,15 @@ class Recorder {
     double* samples;
   };
   std::vector<Output> outputs_;
+  // The mean-value channels: the sum of their input over the samples of their window.
+  struct Mean {
+    std::size_t channel;
+    std::size_t signal;
+    MeanWindow window;
+    double sum = 0.0;
+  };
+  std::vector<Mean> means_;
+  long windowSteps_ = 0;  // steps inside the measurement window
   double* timeOut_ = nullptr;  // where the time axis goes: the caller's storage, or time_
   std::vector<double> time_;
   std::vector<std::vector<double>> values_;
@@ -59,7 +102,11 @@ class Recorder {
 
 // Runs every step: defined here to inline into the time loop.
 inline void Recorder::record(long n, double t, const double* signals) {
+  for (Mean& m : means_) {
+    if (n > m.window.start && n <= m.window.stop && n >= 2) m.sum += signals[m.signal];
+  }
   if (t >= from_ && t <= to_) {
+    ++windowSteps_;
     for (std::size_t c = 0; c < outputs_.size(); ++c) {
       double v = signals[outputs_[c].signal];
       Accumulator& a = accumulators_[c];

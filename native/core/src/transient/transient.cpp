@@ -1,6 +1,7 @@
 // The time loop (see transient.hpp).
 #include "transient/transient.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -115,7 +116,10 @@ Result Transient::run() {
   double to = s.measureTo >= 0.0 ? s.measureTo : s.tEnd;
   measureFrom_ = from;
   measureTo_ = to;
-  Recorder recorder(circuit_.control().channels(), main.steps, s.dt, s.maxPoints, from, to, control_.sampleStorage);
+  const auto& channels = circuit_.control().channels();
+  bool means = std::any_of(channels.begin(), channels.end(), [](const ScopeChannel& c) { return c.meanSpan > 0.0; });
+  double axisStart = means && pre.steps > 0 ? geckoTimeAfterPreRun(s.tPre, dtPre) : 0.0;
+  Recorder recorder(channels, main.steps, s.dt, s.maxPoints, from, to, control_.sampleStorage, axisStart);
   recorder.record(0, main.start - timeOrigin_, signals_.data());
   runPhase(main, 1, &recorder);
 
