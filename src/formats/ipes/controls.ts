@@ -2,7 +2,8 @@
 // the control nodes at the block's terminals; an input without a driver reads 0 as in
 // GeckoCIRCUITS (read.ts feeds it from one CONST 0 block). VOLT: node labels in
 // parameterString[0..1] (→ node names), else the coupled component; AMP: the coupled component;
-// GATE: the coupled switch (`params.target`); SCOPE: `channelNames` from `savedSignalNames[]`.
+// GATE: the coupled switch (`params.target`); SCOPE: `channelNames` from `savedSignalNames[]`,
+// mean-value signals `meanInputs`/`meanSpans` from `avgIndices[]`/`avgValues[]` (scopeBlock).
 // HYS outputs +1/−1 (GeckoCIRCUITS `HysteresisCalculatorInternal`); SUB with more than two inputs
 // is in1 − in2 − ... (→ ADD with signs). Parameters given by external terminals (HYS, LIMIT,
 // SIGNAL) are resolved later (signals.ts) once all blocks are known. The reset inputs of INT and
@@ -88,6 +89,41 @@ function delayCheck(env: ControlEnv, c: ComponentRecord): void {
   }
 }
 
+/**
+ * The mean-value signals of a scope (`avgIndices[]`: 0-based inputs, `avgValues[]`: averaging
+ * times; GeckoCIRCUITS `DefinedMeanSignals`) → `meanInputs` (1-based) and `meanSpans`, in the
+ * file's order (the engine places each after its input; the order sets GeckoCIRCUITS' averaging
+ * interval). GeckoCIRCUITS saves them by descending input, which puts each right after its input.
+ */
+function scopeMeans(ctx: ReadContext, c: ComponentRecord, inputs: number): { meanInputs: number[]; meanSpans: number[] } | undefined {
+  const indices = c.tokens.numbers('avgIndices') ?? [];
+  const spans = c.tokens.numbers('avgValues') ?? [];
+  if (indices.length === 0) return undefined;
+  const valid = indices.length === spans.length && new Set(indices).size === indices.length
+    && indices.every((i) => Number.isInteger(i) && i >= 0 && i < inputs) && spans.every((t) => t > 0 && Number.isFinite(t));
+  if (!valid) {
+    ctx.warnings.push(`${c.name}: mean-value signals ignored (avgIndices ${indices.join(' ')}, avgValues ${spans.join(' ')}: expected distinct inputs 0 to ${inputs - 1} with positive averaging times)`);
+    return undefined;
+  }
+  if (indices.some((i, k) => k > 0 && i > indices[k - 1])) {
+    ctx.warnings.push(`${c.name}: mean-value signals not in GeckoCIRCUITS' saved order (descending inputs); each follows its input here, GeckoCIRCUITS would place them differently`);
+  }
+  return { meanInputs: indices.map((i) => i + 1), meanSpans: spans };
+}
+
+/**
+ * SCOPE: its channels are GeckoCIRCUITS' scope rows (ReglerOSZI, DataContainerScopeWrapper): every
+ * input (an unconnected one reads 0), each followed by its mean-value signal when it has one;
+ * `channelNames` from `savedSignalNames[]`, the names of those rows.
+ */
+function scopeBlock(ctx: ReadContext, c: ComponentRecord, block: ControlBlock, inputs: number): ControlBlock {
+  const means = scopeMeans(ctx, c, inputs);
+  const channels = inputs + (means?.meanInputs.length ?? 0);
+  const names = c.tokens.strings('savedSignalNames');
+  const params: Record<string, ParamValue> = { ...(names ? { channelNames: names.slice(0, channels) } : {}), ...means };
+  return Object.keys(params).length > 0 ? { ...block, params } : block;
+}
+
 /** Maps one enabled control block of a known kind; undefined when dropped, unsupported or invalid. */
 export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): MappedBlock | undefined {
   const { ctx } = env;
@@ -119,10 +155,8 @@ export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): Ma
       }
       return { block: { ...block, params: { target: partner.record.name } } };
     }
-    case 'SCOPE': {
-      const names = c.tokens.strings('savedSignalNames');
-      return { block: names ? { ...block, params: { channelNames: names.slice(0, inputs) } } : block };
-    }
+    case 'SCOPE':
+      return { block: scopeBlock(ctx, c, block, inputs) };
     case 'HYS': {
       const h = resolveParam(ctx, c, kind.params[0]);
       if (!external && h.value < 0) {

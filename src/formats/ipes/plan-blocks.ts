@@ -10,7 +10,7 @@ import { BLOCK_KINDS, TYP_OF_BLOCK } from './catalog.js';
 import { negate } from './params.js';
 import { newPlan, problem, putFlag, putParam, type Plan, type PlanContext } from './plan.js';
 import { signalParams, DUTY_RANGE } from './signals.js';
-import { stringArray } from './emit.js';
+import { javaDouble, stringArray } from './emit.js';
 import { triangleOfSawtooth } from './sawtooth.js';
 import { pwlPlan, randomPlan } from './plan-data.js';
 import { javaPlan } from './java-blocks.js';
@@ -166,6 +166,11 @@ export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
     }
     case 'SCOPE':
       if (Array.isArray(p.channelNames)) plan.named.push(['savedSignalNames[]', stringArray(p.channelNames.map(String))]);
+      if (Array.isArray(p.meanInputs) && Array.isArray(p.meanSpans)) {
+        // GeckoCIRCUITS' mean-value signals: 0-based inputs and averaging times (DefinedMeanSignals).
+        plan.named.push(['avgIndices[]', p.meanInputs.map((i) => `${Number(i) - 1} `).join('')],
+          ['avgValues[]', p.meanSpans.map((t) => `${javaDouble(Number(t))} `).join('')]);
+      }
       return plan;
     case 'HYS':
       if (num(p.high, 1) !== 1 || num(p.low, 0) !== -1) problem(ctx, b.name, 'GeckoCIRCUITS hysteresis outputs +1/−1 (set high: 1, low: -1)');
