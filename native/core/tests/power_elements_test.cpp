@@ -1,5 +1,6 @@
 // Analytic checks of the GeckoCIRCUITS power elements: R = 0 as a current-measuring short, the
-// op-amp (OPV: inverting gain, integrator ramp, output limits) and the piecewise-linear C(u).
+// op-amp (OPV: inverting gain, integrator ramp, output limits), the piecewise-linear C(u) and the
+// off-state current of devices that keep vf in series with Roff (vfOff).
 #include <cmath>
 
 #include "builders.hpp"
@@ -127,4 +128,35 @@ TEST(nonlinear_capacitor_constant_current_crosses_the_knee) {
   // The knee at 20 V is crossed at t20: u(t20) = 20 V.
   const std::size_t k = static_cast<std::size_t>(std::ceil(t20 / 1e-5));
   CHECK_NEAR(u[k], 20.0 + (r.time[k] - t20) * 4e3, 1e-3);
+}
+
+TEST(vf_off_keeps_the_forward_voltage_in_series_with_roff) {
+  // 0.3 V across each device, below vf = 0.8 V: off. GeckoCIRCUITS (vfOff) conducts
+  // (0.3 − 0.8)/1e7 = −5e-8 A, the plain model 0.3/1e7; forward 2 V through 1 Ω turns a diode on.
+  for (double vfOff : {0.0, 1.0}) {
+    Netlist n;
+    std::map<std::string, double> device{{"vf", 0.8}, {"ron", 0.01}, {"roff", 1e7}, {"vfOff", vfOff}};
+    std::map<std::string, double> mosfet{{"antiparallel", 1.0}, {"diodeVf", 0.8}, {"diodeRoff", 1e7}, {"diodeVfOff", vfOff}};
+    n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 0.3}}, {{"waveform", "dc"}}),
+                  element("D.1", "D", {"a", "0"}, device), element("T.1", "THYR", {"a", "0"}, device),
+                  element("Q.1", "IGBT", {"a", "0"}, device),
+                  element("M.1", "MOSFET", {"0", "a"}, mosfet),  // body diode from a to 0
+                  element("V.2", "V", {"b", "0"}, {{"value", 2.0}}, {{"waveform", "dc"}}),
+                  element("R.1", "R", {"b", "c"}, {{"R", 1.0}}), element("D.2", "D", {"c", "0"}, device)};
+    n.blocks = {block("AMP.1", "AMP", {}, {"iD"}, {}, {{"element", "D.1"}}),
+                block("AMP.2", "AMP", {}, {"iT"}, {}, {{"element", "T.1"}}),
+                block("AMP.3", "AMP", {}, {"iQ"}, {}, {{"element", "Q.1"}}),
+                block("AMP.4", "AMP", {}, {"iV"}, {}, {{"element", "V.1"}}),
+                block("AMP.5", "AMP", {}, {"iD2"}, {}, {{"element", "D.2"}}),
+                block("SCOPE.1", "SCOPE", {"iD", "iT", "iQ", "iV", "iD2"}, {})};
+    n.settings.tEnd = 1e-4;
+    n.settings.dt = 1e-5;
+    Result r = simulate(n, RunControl{});
+    double off = vfOff != 0.0 ? -5e-8 : 3e-8;
+    for (const char* key : {"SCOPE.1.ch1", "SCOPE.1.ch2", "SCOPE.1.ch3"}) CHECK_NEAR(lastValue(r, key), off, 1e-18);
+    // V.1 delivers what D.1, T.1, Q.1 and the MOSFET's body diode take (its current runs a → 0
+    // inside the source, i.e. minus the load current).
+    CHECK_NEAR(lastValue(r, "SCOPE.1.ch4"), -(4 * off + 0.3 / 1e7), 1e-18);
+    CHECK_NEAR(lastValue(r, "SCOPE.1.ch5"), (2.0 - 0.8) / 1.01, 1e-9);
+  }
 }

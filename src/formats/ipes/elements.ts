@@ -158,6 +158,8 @@ export function mapElement(env: ElementEnv, index: number, c: ComponentRecord): 
       extra: reversed ? { reversed: 1 } : undefined,
     };
   }
-  if (kind.type === 'MOSFET') params.antiparallel = 1;
+  // GeckoCIRCUITS keeps a device's forward voltage in series with Roff when off (DiodeCalculator).
+  if (kind.type === 'D' || kind.type === 'THYR' || kind.type === 'IGBT') params.vfOff = 1;
+  if (kind.type === 'MOSFET') Object.assign(params, { antiparallel: 1, diodeVfOff: 1 });
   return { element: { name: c.name, type: kind.type, nodes: [env.node(index, 'in', 0), env.node(index, 'out', 0)], params } };
 }

@@ -56,6 +56,7 @@ Element& controlElement(const ElementSpec& spec, const Params& p, const ElementE
 
 struct DeviceValues {
   double ron, roff, vf;
+  bool vfOff;  // vf also in series with Roff (GeckoCIRCUITS' devices)
 };
 
 DeviceValues deviceValues(const Params& p, double defaultVf, const std::string& prefix = "") {
@@ -66,7 +67,7 @@ DeviceValues deviceValues(const Params& p, double defaultVf, const std::string& 
     return prefix + capitalised;
   };
   DeviceValues v{p.positive(key("ron"), kDefaultRon), p.positive(key("roff"), kDefaultRoff),
-                 p.nonNegative(key("vf"), defaultVf)};
+                 p.nonNegative(key("vf"), defaultVf), p.number(key("vfOff"), 0.0) != 0.0};
   if (v.roff <= v.ron) p.outOfRange(key("roff"), "greater than " + key("ron"));
   return v;
 }
@@ -76,7 +77,7 @@ std::unique_ptr<Element> antiParallelDiode(const ElementSpec& spec, const Params
                                            const std::vector<int>& nodes) {
   if (p.number("antiparallel", 0.0) == 0.0) return nullptr;
   DeviceValues d = deviceValues(p, kDefaultVf, "diode");
-  return std::make_unique<Diode>(spec.name + ".diode", std::vector<int>{nodes[1], nodes[0]}, d.ron, d.roff, d.vf);
+  return std::make_unique<Diode>(spec.name + ".diode", std::vector<int>{nodes[1], nodes[0]}, d.ron, d.roff, d.vf, d.vfOff);
 }
 
 // Table of a nonlinear C(u) or L(i) (piecewise.hpp); C is interpolated logarithmically, L linearly,
@@ -228,13 +229,13 @@ BuiltElement buildElement(const ElementSpec& spec, const ElementEnvironment& env
       built.element = std::make_unique<GatedSwitch>(spec.name, nodes, d.ron, d.roff, 0.0);
     } else if (type == "D") {
       DeviceValues d = deviceValues(p, kDefaultVf);
-      built.element = std::make_unique<Diode>(spec.name, nodes, d.ron, d.roff, d.vf);
+      built.element = std::make_unique<Diode>(spec.name, nodes, d.ron, d.roff, d.vf, d.vfOff);
     } else if (type == "THYR") {
       DeviceValues d = deviceValues(p, kDefaultVf);
-      built.element = std::make_unique<Thyristor>(spec.name, nodes, d.ron, d.roff, d.vf, p.nonNegative("trr", 0.0));
+      built.element = std::make_unique<Thyristor>(spec.name, nodes, d.ron, d.roff, d.vf, p.nonNegative("trr", 0.0), d.vfOff);
     } else if (type == "IGBT") {
       DeviceValues d = deviceValues(p, kDefaultVf);
-      built.element = std::make_unique<Igbt>(spec.name, nodes, d.ron, d.roff, d.vf);
+      built.element = std::make_unique<Igbt>(spec.name, nodes, d.ron, d.roff, d.vf, d.vfOff);
     } else if (type == "VSW") {
       DeviceValues d = deviceValues(p, 0.0);
       built.element = std::make_unique<VoltageControlledSwitch>(spec.name, nodes, d.ron, d.roff,

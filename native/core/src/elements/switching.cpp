@@ -7,8 +7,8 @@
 namespace pesim {
 
 SwitchingDevice::SwitchingDevice(std::string name, std::vector<int> nodes, double ron, double roff,
-                                 double vf)
-    : StateDevice(std::move(name), std::move(nodes)), ron_(ron), roff_(roff), vf_(vf) {}
+                                 double vf, bool vfOff)
+    : StateDevice(std::move(name), std::move(nodes)), ron_(ron), roff_(roff), vf_(vf), vfOff_(vfOff) {}
 
 namespace {
 
@@ -52,8 +52,8 @@ double CurrentControlledSwitch::violation(const double* x, int solvedState) cons
 }
 
 Thyristor::Thyristor(std::string name, std::vector<int> nodes, double ron, double roff, double vf,
-                     double trr)
-    : SwitchingDevice(std::move(name), std::move(nodes), ron, roff, vf), trr_(trr) {}
+                     double trr, bool vfOff)
+    : SwitchingDevice(std::move(name), std::move(nodes), ron, roff, vf, vfOff), trr_(trr) {}
 
 bool Thyristor::applyGate(bool gate) {
   gate_ = gate;  // the gate only fires the device; settle() decides with the voltage

@@ -1,6 +1,9 @@
 // Semiconductors and switches as two-state resistances (docs/engine-notes.md, "Switches and diodes"):
 // Ron when on, Roff when off; diode-like devices add a forward voltage vf in series when on, i.e.
 // i = (v − vf)/Ron, stamped as conductance 1/Ron plus the source current −vf/Ron from a to b.
+// With `vfOff` the forward voltage stays in series when off, i = (v − vf)/Roff, as in GeckoCIRCUITS'
+// diode, thyristor and IGBT (DiodeCalculator, ThyristorCalculator, IGBTCalculator stamp uF/R in
+// either state): an off device at v = 0 carries −vf/Roff.
 // Gate-driven changes happen at the start of a step (applyGate); voltage- and current-driven
 // ones after a solve (settle), after which the engine solves the same step again.
 #pragma once
@@ -12,7 +15,7 @@ namespace pesim {
 
 class SwitchingDevice : public StateDevice {
  public:
-  SwitchingDevice(std::string name, std::vector<int> nodes, double ron, double roff, double vf);
+  SwitchingDevice(std::string name, std::vector<int> nodes, double ron, double roff, double vf, bool vfOff = false);
 
   void declare(Pattern& pattern) override { slots_.declare(pattern, node(0), node(1)); }
   void stampMatrix(double* values, const StepContext&) const override {
@@ -21,10 +24,13 @@ class SwitchingDevice : public StateDevice {
   bool hasRhs() const override { return vf_ != 0.0; }
   void stampRhs(double* rhs, const StepContext&) override {
     if (on()) addSourceCurrent(rhs, node(0), node(1), -vf_ / ron_);
+    else if (vfOff_) addSourceCurrent(rhs, node(0), node(1), -vf_ / roff_);
   }
   double current(const double* x) const override {
-    return on() ? (voltage(x) - vf_) / ron_ : voltage(x) / roff_;
+    return on() ? (voltage(x) - vf_) / ron_ : (voltage(x) - offVoltage()) / roff_;
   }
+  // The voltage in series with Roff: vf with vfOff, else 0.
+  double offVoltage() const { return vfOff_ ? vf_ : 0.0; }
 
   bool on() const { return state() != 0; }
   double forwardVoltage() const { return vf_; }
@@ -36,6 +42,7 @@ class SwitchingDevice : public StateDevice {
 
  private:
   double ron_, roff_, vf_;
+  bool vfOff_;
   ConductanceSlots slots_;
 };
 
@@ -69,7 +76,7 @@ class Diode final : public SwitchingDevice {
 // negative for the reverse-recovery time trr (immediately when trr = 0).
 class Thyristor final : public SwitchingDevice {
  public:
-  Thyristor(std::string name, std::vector<int> nodes, double ron, double roff, double vf, double trr);
+  Thyristor(std::string name, std::vector<int> nodes, double ron, double roff, double vf, double trr, bool vfOff);
   bool acceptsGate() const override { return true; }
   bool applyGate(bool gate) override;
   bool settle(const double* x, const StepContext& step) override;

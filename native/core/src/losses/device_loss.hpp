@@ -121,7 +121,7 @@ class DeviceLoss {
   double detailedConduction(double i, double tj) const;
   double voltage(const double* x) const { return nodeVoltage(x, a_) - nodeVoltage(x, b_); }
   // The device current at the last update: SwitchingDevice::current of its state and voltage.
-  double current() const { return wasOn_ ? (vPrev_ - vf_) / ron_ : vPrev_ / roff_; }
+  double current() const { return wasOn_ ? (vPrev_ - vf_) / ron_ : (vPrev_ - device_.offVoltage()) / roff_; }
   // Energy [J] of the change of state ending in `on`: a turn-on with the current i after and the
   // voltage v before it, a turn-off with the current i before and the voltage v after it.
   double switchingEnergy(bool on, double i, double v, double tj) const;

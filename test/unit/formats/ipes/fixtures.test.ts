@@ -30,7 +30,7 @@ describe('ipes reader: GeckoCIRCUITS example files', () => {
     expect(c.params).to.deep.equal({ C: 1e-5, v0: 0 });
     expect(r.params).to.deep.equal({ R: 10 });
     expect(s.params).to.deep.equal({ ron: 0.01, roff: 1e7 });
-    expect(d.params).to.deep.equal({ vf: 0.6, ron: 0.01, roff: 1e7 });
+    expect(d.params).to.deep.equal({ vf: 0.6, ron: 0.01, roff: 1e7, vfOff: 1 });
     expect(block(n, 'SIGNAL.1')).to.deep.equal({
       name: 'SIGNAL.1', type: 'SIGNAL', outputs: ['gate'],
       params: { waveform: 'rectangle', amplitude: 1, frequency: 35000, offset: 0, phase: 0, duty: 0.4 },
@@ -118,7 +118,7 @@ describe('ipes reader: GeckoCIRCUITS example files', () => {
     expect(element(n, 'C.1').params).to.deep.equal({ C: 5.6e-4, v0: 60 });
     expect(element(n, 'I.2').params).to.deep.equal({ waveform: 'dc', value: 22 });
     expect(element(n, 'U.7').params).to.deep.equal({ waveform: 'sine', amplitude: 8, frequency: 100, offset: 0, phase: 0 });
-    expect(element(n, 'IGBT.1').params).to.deep.equal({ vf: 0.6, ron: 0.01, roff: 1e7 });
+    expect(element(n, 'IGBT.1').params).to.deep.equal({ vf: 0.6, ron: 0.01, roff: 1e7, vfOff: 1 });
     expect(block(n, 'PI.2').params).to.deep.equal({ kp: 0.4, ki: 1609 });
     expect(block(n, 'LIMIT.1').params).to.deep.equal({ min: 0, max: 1 });
     expect(block(n, 'PT1.2').params).to.deep.equal({ T: 3.22e-6, gain: 1 });

@@ -53,7 +53,7 @@ describe('ipes reader: thermal domain', () => {
 
   it('gives the simple loss parameters to devices whose losses are used, only to them', () => {
     const n = read(thermalBuckText());
-    expect(element(n, 'D.1').params).to.deep.equal({ vf: 0.6, ron: 0.01, roff: 1e7, kOn: 0, kOff: 0, uSWnorm: -1 });
+    expect(element(n, 'D.1').params).to.deep.equal({ vf: 0.6, ron: 0.01, roff: 1e7, vfOff: 1, kOn: 0, kOff: 0, uSWnorm: -1 });
     expect(element(n, 'S.1').params).to.not.have.property('kOn');
   });
 

@@ -16,7 +16,7 @@ function diodeWithHeatsink(): ThermalNetlist {
     settings: { tEnd: 1e-3, dt: 1e-6, solver: 'backward-euler' },
     elements: [
       { name: 'V.1', type: 'V', nodes: ['in', '0'], params: { waveform: 'dc', value: 10 } },
-      { name: 'D.1', type: 'D', nodes: ['in', 'out'], params: { vf: 0.7, ron: 0.01, roff: 1e7, kOn: 1e-6, kOff: 2e-6, uSWnorm: 300, lossModel: 'fastDiode' } },
+      { name: 'D.1', type: 'D', nodes: ['in', 'out'], params: { vf: 0.7, ron: 0.01, roff: 1e7, vfOff: 1, kOn: 1e-6, kOff: 2e-6, uSWnorm: 300, lossModel: 'fastDiode' } },
       { name: 'R.1', type: 'R', nodes: ['out', '0'], params: { R: 2 } },
     ],
     thermal: [

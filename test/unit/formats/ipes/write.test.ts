@@ -19,7 +19,7 @@ function handMadeBuck(): Netlist {
     elements: [
       { name: 'V.1', type: 'V', nodes: ['in', '0'], params: { waveform: 'dc', value: '$Vin' } },
       { name: 'S.1', type: 'S', nodes: ['in', 'sw'], params: { ron: 0.01, roff: 1e7 } },
-      { name: 'D.1', type: 'D', nodes: ['0', 'sw'], params: { vf: 0.6, ron: 0.01, roff: 1e7 } },
+      { name: 'D.1', type: 'D', nodes: ['0', 'sw'], params: { vf: 0.6, ron: 0.01, roff: 1e7, vfOff: 1 } },
       { name: 'L.1', type: 'L', nodes: ['sw', 'out'], params: { L: 1e-4, i0: 0 } },
       { name: 'C.1', type: 'C', nodes: ['out', '0'], params: { C: 1e-4, v0: 0 } },
       { name: 'R.1', type: 'R', nodes: ['out', '0'], params: { R: 5 } },
@@ -115,6 +115,13 @@ describe('ipes writer', () => {
     expect(readIpes(writeIpes(back)).netlist).to.deep.equal(back);
   });
 
+  it('saves a device without vfOff as GeckoCIRCUITS has it: it reads back with vfOff: 1', () => {
+    const n = handMadeBuck();
+    delete element(n, 'D.1').params!.vfOff;
+    const back = readIpes(writeIpes(n)).netlist;
+    expect(element(back, 'D.1').params).to.deep.equal({ vf: 0.6, ron: 0.01, roff: 1e7, vfOff: 1 });
+  });
+
   it('writes and reads back every element and block kind it maps', () => {
     const n: Netlist = {
       settings: { tEnd: 0.02, dt: 1e-6, solver: 'gear-shichman', dampAfterSwitch: false, tPre: 0.01, dtPre: 2e-6 },
@@ -125,9 +132,9 @@ describe('ipes writer', () => {
         { name: 'L.1', type: 'L', nodes: ['s', 'a'], params: { L: 1e-3, i0: 0 } },
         { name: 'L.2', type: 'L', nodes: ['m', 'a'], params: { L: 2e-3, i0: 0.5 } },
         { name: 'K.1', type: 'K', nodes: [], params: { k: 0.95, inductors: ['L.1', 'L.2'] } },
-        { name: 'T.1', type: 'THYR', nodes: ['a', 'b'], params: { vf: 0.8, ron: 0.02, roff: 1e6, trr: 1e-6 } },
-        { name: 'Q.1', type: 'IGBT', nodes: ['b', '0'], params: { vf: 1.1, ron: 0.05, roff: 1e7 } },
-        { name: 'M.1', type: 'MOSFET', nodes: ['b', 'm'], params: { ron: 0.1, roff: 1e7, diodeVf: 0.7, diodeRon: 0.02, diodeRoff: 1e7, antiparallel: 1 } },
+        { name: 'T.1', type: 'THYR', nodes: ['a', 'b'], params: { vf: 0.8, ron: 0.02, roff: 1e6, trr: 1e-6, vfOff: 1 } },
+        { name: 'Q.1', type: 'IGBT', nodes: ['b', '0'], params: { vf: 1.1, ron: 0.05, roff: 1e7, vfOff: 1 } },
+        { name: 'M.1', type: 'MOSFET', nodes: ['b', 'm'], params: { ron: 0.1, roff: 1e7, diodeVf: 0.7, diodeRon: 0.02, diodeRoff: 1e7, antiparallel: 1, diodeVfOff: 1 } },
         { name: 'V.2', type: 'V', nodes: ['c', '0'], params: { waveform: 'signal', signal: 'ctl' } },
         { name: 'R.1', type: 'R', nodes: ['c', 'b'], params: { R: 3 } },
       ],
