@@ -67,15 +67,35 @@ TEST(a_mean_value_channel_averages_the_main_run_after_a_pre_simulation) {
 TEST(gecko_mean_window_indices_are_those_gecko_computed) {
   // GeckoCIRCUITS' time after a 20 ms pre-calculation in steps of 50 ns (065's data start).
   CHECK(geckoTimeAfterPreRun(0.02, 5e-8) == 0.020000000000060143);
-  // A 10 µs mean at j = 0, dt = 0.1 µs: GeckoCIRCUITS averaged samples 2..49 from t = 0 and
-  // 2..50 after a pre-calculation of 20 µs (its accumulated time moves the truncation).
-  MeanWindow fromZero = geckoMeanWindow(1e-5, 0, 0.0, 1e-7, 999);
+  // A 10 µs mean at j = 0 in a run of 100 µs, dt = 0.1 µs: GeckoCIRCUITS averaged samples 2..49
+  // from t = 0 and 2..50 after a pre-calculation of 20 µs (its accumulated time moves the
+  // truncation), and ended that scope's data at samples 949 and 948.
+  GeckoAxis plain = geckoMainAxis(1e-4, 1e-7, 0.0, 1e-7);
+  GeckoAxis afterPre = geckoMainAxis(1e-4, 1e-7, 2e-5, 1e-7);
+  CHECK(plain.last == 999 && afterPre.last == 999);
+  MeanWindow fromZero = geckoMeanWindow(plain, 1e-5, 0);
   CHECK(fromZero.start == 0 && fromZero.stop == 49);
-  MeanWindow afterPre = geckoMeanWindow(1e-5, 0, geckoTimeAfterPreRun(2e-5, 1e-7), 1e-7, 999);
-  CHECK(afterPre.start == 0 && afterPre.stop == 50);
+  MeanWindow shifted = geckoMeanWindow(afterPre, 1e-5, 0);
+  CHECK(shifted.start == 0 && shifted.stop == 50);
+  CHECK(geckoScopeEnd(plain, 1e-5) == 949 && geckoScopeEnd(afterPre, 1e-5) == 948);
   // 0.1 µs at j = 1: the interval (0, 1] holds only sample 1, which adds nothing (GeckoCIRCUITS: 0).
-  MeanWindow one = geckoMeanWindow(1e-7, 1, 0.0, 1e-7, 999);
+  MeanWindow one = geckoMeanWindow(plain, 1e-7, 1);
   CHECK(one.start == 0 && one.stop == 1);
+  // The ends of the corpus scopes with mean-value signals (GeckoCIRCUITS' sample counts − 1):
+  // 033 SCOPE.16, 067 SCOPE.6 (whose run GeckoCIRCUITS ends with a sample at tEnd), 065 SCOPE.1.
+  CHECK(geckoScopeEnd(geckoMainAxis(0.1, 5e-7, 0.0, 5e-7), 4e-5) == 199958);
+  CHECK(geckoMainAxis(0.1, 2.5e-7, 0.0, 2.5e-7).last == 400000);
+  CHECK(geckoScopeEnd(geckoMainAxis(0.1, 2.5e-7, 0.0, 2.5e-7), 6.66e-5) == 399866);
+  CHECK(geckoScopeEnd(geckoMainAxis(0.02, 5e-8, 0.02, 5e-8), 6.66e-5) == 399333);
+}
+
+TEST(a_scope_with_mean_values_measures_until_its_gecko_data_end) {
+  // 200 steps of dt: GeckoCIRCUITS has samples 0..199 (or 0..200); a 10 dt mean ends the scope's
+  // data 5 dt before its last sample, and the window statistics of the ramp end there too.
+  Result r = rampScope({10 * kDt, 2 * kDt, 2 * kDt});
+  long last = geckoMainAxis(200 * kDt, kDt, 0.0, kDt).last;
+  double end = static_cast<double>(last - 5) * kDt;
+  CHECK_NEAR(measurement(r, "SCOPE.1.ch1.max"), end, 1e-15);
 }
 
 TEST(mean_inputs_must_name_distinct_scope_inputs) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 #include <utility>
 
 namespace pesim {
@@ -13,27 +15,45 @@ double geckoTimeAfterPreRun(double tPre, double dtPre) {
   return t;
 }
 
-MeanWindow geckoMeanWindow(double span, int order, double t0, double dt, long last) {
-  // TimeSeriesConstantDt: sample spacing (t_m − t_0)/m, fitted while m < 100; sample k at
-  // t0 + k·spacing; the index of a time is truncated and clipped to the samples.
-  long fitted = std::min(last, 99L);
+GeckoAxis geckoAxis(double t0, double dt, long last) {
+  GeckoAxis axis;
+  axis.t0 = t0;
+  axis.last = std::max(last, 0L);
+  long fitted = std::min(axis.last, 99L);
   double t = t0;
   for (long k = 0; k < fitted; ++k) t += dt;
-  double spacing = fitted > 0 ? (t - t0) / static_cast<double>(fitted) : dt;
-  auto index = [&](double time) {
-    return std::clamp(static_cast<long>((time - t0) / spacing), 0L, std::max(last, 0L));
-  };
-  double centre = t0 + order * spacing;
+  axis.spacing = fitted > 0 ? (t - t0) / static_cast<double>(fitted) : dt;
+  return axis;
+}
+
+GeckoAxis geckoMainAxis(double tEnd, double dt, double tPre, double dtPre) {
+  double start = tPre > 0.0 ? geckoTimeAfterPreRun(tPre, dtPre) : 0.0;
+  double end = (tPre > 0.0 ? tPre : 0.0) + tEnd;
+  long samples = 0;
+  for (double t = start; t <= end; t += dt) ++samples;
+  return geckoAxis(start, dt, samples - 1);
+}
+
+long GeckoAxis::index(double time) const {
+  return std::clamp(static_cast<long>((time - t0) / spacing), 0L, last);
+}
+
+MeanWindow geckoMeanWindow(const GeckoAxis& axis, double span, int order) {
+  double centre = axis.time(order);
   MeanWindow w;
-  w.start = index(centre - span / 2);
-  w.stop = index(centre + span / 2);
-  w.seconds = (t0 + static_cast<double>(w.stop) * spacing) - (t0 + static_cast<double>(w.start) * spacing);
+  w.start = axis.index(centre - span / 2);
+  w.stop = axis.index(centre + span / 2);
+  w.seconds = axis.time(w.stop) - axis.time(w.start);
   return w;
+}
+
+long geckoScopeEnd(const GeckoAxis& axis, double span) {
+  return std::min(axis.index(axis.time(axis.last) - span / 2), axis.last);
 }
 
 Recorder::Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, double dt,
                    long maxPoints, double measureFrom, double measureTo,
-                   const std::function<double*(std::size_t, std::size_t)>& storage, double axisStart)
+                   const std::function<double*(std::size_t, std::size_t)>& storage, const GeckoAxis& axis)
     : channels_(channels), totalSteps_(totalSteps), dt_(dt), from_(measureFrom - kWindowTolerance * dt), to_(measureTo + kWindowTolerance * dt) {
   // Points 0, k, 2k, ... plus the last step: at most maxPoints of them.
   long budget = maxPoints < 2 ? 2 : maxPoints;
@@ -43,7 +63,10 @@ Recorder::Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, d
   points_ = static_cast<std::size_t>(totalSteps / stride_ + 1 + ((totalSteps % stride_) ? 1 : 0));
   values_.resize(channels_.size());
   outputs_.resize(channels_.size());
-  for (std::size_t c = 0; c < channels_.size(); ++c) outputs_[c].signal = static_cast<std::size_t>(channels_[c].signal);
+  for (std::size_t c = 0; c < channels_.size(); ++c) {
+    outputs_[c].signal = static_cast<std::size_t>(channels_[c].signal);
+    outputs_[c].until = to_;
+  }
   if (storage) {
     timeOut_ = storage(0, points_);
     for (std::size_t c = 0; c < channels_.size(); ++c) outputs_[c].samples = storage(c + 1, points_);
@@ -56,10 +79,22 @@ Recorder::Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, d
     }
   }
   accumulators_.resize(channels_.size());
+  addMeans(axis);
+}
+
+void Recorder::addMeans(const GeckoAxis& axis) {
+  std::map<std::string, double> longest;  // per scope with mean-value channels
+  for (const ScopeChannel& ch : channels_) {
+    if (ch.meanSpan > 0.0) longest[ch.scope] = std::max(longest[ch.scope], ch.meanSpan);
+  }
+  if (longest.empty()) return;
   for (std::size_t c = 0; c < channels_.size(); ++c) {
     const ScopeChannel& ch = channels_[c];
-    if (ch.meanSpan <= 0.0) continue;
-    means_.push_back({c, static_cast<std::size_t>(ch.signal), geckoMeanWindow(ch.meanSpan, ch.meanOrder, axisStart, dt, totalSteps)});
+    auto scope = longest.find(ch.scope);
+    if (scope == longest.end()) continue;
+    double end = (static_cast<double>(geckoScopeEnd(axis, scope->second)) + 0.5) * dt_;
+    outputs_[c].until = std::min(to_, end);
+    if (ch.meanSpan > 0.0) means_.push_back({c, static_cast<std::size_t>(ch.signal), geckoMeanWindow(axis, ch.meanSpan, ch.meanOrder)});
   }
 }
 

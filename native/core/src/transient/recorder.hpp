@@ -14,7 +14,8 @@
 // indices of TimeSeriesConstantDt (times as GeckoCIRCUITS accumulates them, t += dt, and the
 // sample spacing fitted over the first 100 samples; GeckoCIRCUITS keeps samples and integral in
 // single precision, the engine sums doubles). Such a channel records its input during the run and
-// gets its value when the run ends.
+// gets its value when the run ends. GeckoCIRCUITS ends the data of a scope with mean-value signals
+// half its longest averaging time early: the measurements of all its channels end there too.
 #pragma once
 
 #include <algorithm>
@@ -36,6 +37,23 @@ constexpr double kWindowTolerance = 1e-6;
 // there. The time of the first sample of the main run, as GeckoCIRCUITS' scope sees it.
 double geckoTimeAfterPreRun(double tPre, double dtPre);
 
+// GeckoCIRCUITS' scope time axis (TimeSeriesConstantDt) over samples 0..last taken every dt from
+// t0: the sample spacing is fitted over the first 100 samples, whose times GeckoCIRCUITS
+// accumulates (t += dt); sample k is at t0 + k·spacing, and the index of a time is truncated and
+// clipped to the samples.
+struct GeckoAxis {
+  double t0 = 0.0;
+  double spacing = 0.0;
+  long last = 0;
+  long index(double time) const;
+  double time(long k) const { return t0 + static_cast<double>(k) * spacing; }
+};
+GeckoAxis geckoAxis(double t0, double dt, long last);
+// GeckoCIRCUITS' axis of a run of tEnd with step dt, after a pre-simulation of tPre (0: none) with
+// step dtPre: from geckoTimeAfterPreRun, one sample per turn of its loop `while (t <= tEnd)`
+// (the end moved on by tPre after a pre-simulation: SimulationRunner.continueCalculation).
+GeckoAxis geckoMainAxis(double tEnd, double dt, double tPre, double dtPre);
+
 // The samples a mean-value channel averages, (start, stop], and the time the average divides by.
 struct MeanWindow {
   long start = 0;
@@ -43,17 +61,19 @@ struct MeanWindow {
   double seconds = 0.0;
 };
 // GeckoCIRCUITS' averaging interval of the mean-value signal at position `order` with averaging
-// time `span`, over samples 0..last spaced dt from time t0 (see the file comment).
-MeanWindow geckoMeanWindow(double span, int order, double t0, double dt, long last);
+// time `span` (see the file comment).
+MeanWindow geckoMeanWindow(const GeckoAxis& axis, double span, int order);
+// The last sample of a scope whose longest averaging time is `span`: GeckoCIRCUITS ends such a
+// scope's data span/2 before its last sample (DataContainerMeanWrapper.getMaximumTimeIndex).
+long geckoScopeEnd(const GeckoAxis& axis, double span);
 
 class Recorder {
  public:
   // `storage` (RunControl::sampleStorage), when set, provides the arrays the samples go to.
-  // `axisStart`: GeckoCIRCUITS' time of the first sample (0, or geckoTimeAfterPreRun), for the
-  // mean-value channels.
+  // `axis`: GeckoCIRCUITS' time axis of the run (geckoMainAxis), for the mean-value channels.
   Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, double dt, long maxPoints,
            double measureFrom, double measureTo,
-           const std::function<double*(std::size_t, std::size_t)>& storage = {}, double axisStart = 0.0);
+           const std::function<double*(std::size_t, std::size_t)>& storage = {}, const GeckoAxis& axis = {});
 
   // Step n at time t with the signal values after the control evaluation; called for n = 0, 1, ...,
   // totalSteps in order.
@@ -67,6 +87,8 @@ class Recorder {
     long count = 0;
   };
 
+  // The mean-value channels and the data end of their scopes.
+  void addMeans(const GeckoAxis& axis);
   // Sets the mean-value channels to their value: every sample, and the window measurements.
   void holdMeans();
 
@@ -83,6 +105,7 @@ class Recorder {
   struct Output {
     std::size_t signal;
     double* samples;
+    double until;  // last time the measurements take (the window's end, or its scope's data end)
   };
   std::vector<Output> outputs_;
   // The mean-value channels: the sum of their input over the samples of their window.
@@ -108,6 +131,7 @@ inline void Recorder::record(long n, double t, const double* signals) {
   if (t >= from_ && t <= to_) {
     ++windowSteps_;
     for (std::size_t c = 0; c < outputs_.size(); ++c) {
+      if (t > outputs_[c].until) continue;
       double v = signals[outputs_[c].signal];
       Accumulator& a = accumulators_[c];
       if (a.count == 0) a.min = a.max = v;
