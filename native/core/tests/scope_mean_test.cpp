@@ -87,6 +87,12 @@ TEST(gecko_mean_window_indices_are_those_gecko_computed) {
   CHECK(geckoMainAxis(0.1, 2.5e-7, 0.0, 2.5e-7).last == 400000);
   CHECK(geckoScopeEnd(geckoMainAxis(0.1, 2.5e-7, 0.0, 2.5e-7), 6.66e-5) == 399866);
   CHECK(geckoScopeEnd(geckoMainAxis(0.02, 5e-8, 0.02, 5e-8), 6.66e-5) == 399333);
+  // Scopes without mean-value signals: GeckoCIRCUITS showed samples 0..249999 of 039 (its loop ran
+  // 250001 steps; the truncation drops the last), 0..400000 of 067 SCOPE.4, 0..999 of 045.
+  CHECK(geckoMainAxis(2.5e-9, 1e-14, 0.0, 1e-14).last == 250000);
+  CHECK(geckoScopeEnd(geckoMainAxis(2.5e-9, 1e-14, 0.0, 1e-14), 0.0) == 249999);
+  CHECK(geckoScopeEnd(geckoMainAxis(0.1, 2.5e-7, 0.0, 2.5e-7), 0.0) == 400000);
+  CHECK(geckoScopeEnd(geckoMainAxis(1e-4, 1e-7, 0.0, 1e-7), 0.0) == 999);
 }
 
 TEST(a_scope_with_mean_values_measures_until_its_gecko_data_end) {
@@ -96,6 +102,29 @@ TEST(a_scope_with_mean_values_measures_until_its_gecko_data_end) {
   long last = geckoMainAxis(200 * kDt, kDt, 0.0, kDt).last;
   double end = static_cast<double>(last - 5) * kDt;
   CHECK_NEAR(measurement(r, "SCOPE.1.ch1.max"), end, 1e-15);
+}
+
+TEST(a_scope_on_gecko_axis_measures_until_its_last_shown_sample) {
+  // GeckoCIRCUITS' example 039 (2.5 ns at 1e-14 s): its time loop takes steps up to
+  // 2.4999999999991e-9 s, but its scope axis (spacing fitted over the first 100 samples, indices
+  // truncated) shows one sample fewer. With exact timing the flag does nothing: the run ends at tEnd.
+  auto run = [](Timing timing) {
+    Netlist n;
+    n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
+                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
+    BlockSpec scope = block("SCOPE.1", "SCOPE", {"t"}, {}, {{"geckoAxis", 1.0}});
+    n.blocks = {block("TIME.1", "TIME", {}, {"t"}), scope, block("SCOPE.2", "SCOPE", {"t"}, {})};
+    n.settings.tEnd = 2.5e-9;
+    n.settings.dt = 1e-14;
+    n.settings.timing = timing;
+    return simulate(n, RunControl{});
+  };
+  Result gecko = run(Timing::Gecko);
+  CHECK_NEAR(measurement(gecko, "SCOPE.2.ch1.max"), 2.4999999999991183e-9, 1e-24);
+  CHECK_NEAR(measurement(gecko, "SCOPE.1.ch1.max"), 2.4999999999991183e-9 - 1e-14, 1e-20);
+  Result exact = run(Timing::Exact);
+  CHECK_NEAR(measurement(exact, "SCOPE.1.ch1.max"), 2.5e-9, 1e-20);
+  CHECK_NEAR(measurement(exact, "SCOPE.2.ch1.max"), 2.5e-9, 1e-20);
 }
 
 TEST(mean_inputs_must_name_distinct_scope_inputs) {

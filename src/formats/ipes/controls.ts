@@ -114,14 +114,14 @@ function scopeMeans(ctx: ReadContext, c: ComponentRecord, inputs: number): { mea
 /**
  * SCOPE: its channels are GeckoCIRCUITS' scope rows (ReglerOSZI, DataContainerScopeWrapper): every
  * input (an unconnected one reads 0), each followed by its mean-value signal when it has one;
- * `channelNames` from `savedSignalNames[]`, the names of those rows.
+ * `channelNames` from `savedSignalNames[]`, the names of those rows; `geckoAxis: 1`: its
+ * measurements end with the last sample GeckoCIRCUITS' scope shows.
  */
 function scopeBlock(ctx: ReadContext, c: ComponentRecord, block: ControlBlock, inputs: number): ControlBlock {
   const means = scopeMeans(ctx, c, inputs);
   const channels = inputs + (means?.meanInputs.length ?? 0);
   const names = c.tokens.strings('savedSignalNames');
-  const params: Record<string, ParamValue> = { ...(names ? { channelNames: names.slice(0, channels) } : {}), ...means };
-  return Object.keys(params).length > 0 ? { ...block, params } : block;
+  return { ...block, params: { ...(names ? { channelNames: names.slice(0, channels) } : {}), ...means, geckoAxis: 1 } };
 }
 
 /** Maps one enabled control block of a known kind; undefined when dropped, unsupported or invalid. */

@@ -83,16 +83,19 @@ std::vector<std::pair<double, int>> scopeMeans(const Params& p, std::size_t inpu
 // Channels of a scope, numbered in order: each input, followed by its mean-value channel if it
 // has one (GeckoCIRCUITS inserts it after its input: DataContainerMeanWrapper.defineMeanSignals).
 // `channelNames` labels the channels in that order.
-void addScopeChannels(const std::string& scope, const Params& p, const std::vector<int>& inputs,
+// `geckoAxis` applies with GeckoCIRCUITS' timing only: exact timing runs to tEnd.
+void addScopeChannels(const std::string& scope, const Params& p, const std::vector<int>& inputs, Timing timing,
                       std::vector<ScopeChannel>& channels) {
   std::vector<std::string> labels;
   if (p.has("channelNames")) labels = p.names("channelNames");
   auto means = scopeMeans(p, inputs.size());
+  bool geckoAxis = (timing == Timing::Gecko && p.number("geckoAxis", 0.0) != 0.0) ||
+                   std::any_of(means.begin(), means.end(), [](const auto& m) { return m.first > 0.0; });
   std::size_t n = 0;
   auto add = [&](int signal, double span, int order) {
     std::string label = n < labels.size() ? labels[n] : "";
     ++n;
-    channels.push_back({scope + ".ch" + std::to_string(n), scope, static_cast<int>(n), label, signal, span, order});
+    channels.push_back({scope + ".ch" + std::to_string(n), scope, static_cast<int>(n), label, signal, span, order, geckoAxis});
   };
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     add(inputs[i], 0.0, 0);
@@ -129,7 +132,7 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
       }
       gates_.push_back({target, inputs.empty() ? -1 : inputs[0], spec.name});
     }
-    if (spec.type == "SCOPE") addScopeChannels(spec.name, p, inputs, channels_);
+    if (spec.type == "SCOPE") addScopeChannels(spec.name, p, inputs, timing, channels_);
     blocks_.push_back(makeBlock(spec, std::move(inputs), std::move(outputs), circuit, dt, seed, timing));
     finishing_.push_back(blocks_.back().get());
   }

@@ -42,6 +42,9 @@ struct ScopeChannel {
   // list of mean-value signals, which places GeckoCIRCUITS' averaging interval.
   double meanSpan = 0.0;
   int meanOrder = 0;
+  // The scope's measurements end where GeckoCIRCUITS' scope data end (SCOPE `geckoAxis`, implied
+  // by mean-value channels; see Recorder).
+  bool geckoAxis = false;
 };
 
 class ControlSystem {

@@ -79,13 +79,13 @@ Recorder::Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, d
     }
   }
   accumulators_.resize(channels_.size());
-  addMeans(axis);
+  applyGeckoAxis(axis);
 }
 
-void Recorder::addMeans(const GeckoAxis& axis) {
-  std::map<std::string, double> longest;  // per scope with mean-value channels
+void Recorder::applyGeckoAxis(const GeckoAxis& axis) {
+  std::map<std::string, double> longest;  // per scope on GeckoCIRCUITS' axis: its longest averaging time
   for (const ScopeChannel& ch : channels_) {
-    if (ch.meanSpan > 0.0) longest[ch.scope] = std::max(longest[ch.scope], ch.meanSpan);
+    if (ch.geckoAxis) longest[ch.scope] = std::max(longest[ch.scope], ch.meanSpan);
   }
   if (longest.empty()) return;
   for (std::size_t c = 0; c < channels_.size(); ++c) {

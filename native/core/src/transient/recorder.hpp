@@ -14,8 +14,13 @@
 // indices of TimeSeriesConstantDt (times as GeckoCIRCUITS accumulates them, t += dt, and the
 // sample spacing fitted over the first 100 samples; GeckoCIRCUITS keeps samples and integral in
 // single precision, the engine sums doubles). Such a channel records its input during the run and
-// gets its value when the run ends. GeckoCIRCUITS ends the data of a scope with mean-value signals
-// half its longest averaging time early: the measurements of all its channels end there too.
+// gets its value when the run ends.
+//
+// GeckoCIRCUITS' scope shows its samples up to the index of its last sample's time less half its
+// longest averaging time (DataContainerMeanWrapper.getMaximumTimeIndex, which every scope has; 0
+// without mean-value signals): truncated on its axis, which may drop the last sample, and half an
+// averaging time early with mean-value signals. The measurements of a scope with `geckoAxis` (or
+// mean-value channels) end there too; its samples run to the end.
 #pragma once
 
 #include <algorithm>
@@ -63,8 +68,7 @@ struct MeanWindow {
 // GeckoCIRCUITS' averaging interval of the mean-value signal at position `order` with averaging
 // time `span` (see the file comment).
 MeanWindow geckoMeanWindow(const GeckoAxis& axis, double span, int order);
-// The last sample of a scope whose longest averaging time is `span`: GeckoCIRCUITS ends such a
-// scope's data span/2 before its last sample (DataContainerMeanWrapper.getMaximumTimeIndex).
+// The last sample GeckoCIRCUITS shows of a scope whose longest averaging time is `span` (0: none).
 long geckoScopeEnd(const GeckoAxis& axis, double span);
 
 class Recorder {
@@ -87,8 +91,8 @@ class Recorder {
     long count = 0;
   };
 
-  // The mean-value channels and the data end of their scopes.
-  void addMeans(const GeckoAxis& axis);
+  // The mean-value channels, and the data end of the scopes on GeckoCIRCUITS' axis.
+  void applyGeckoAxis(const GeckoAxis& axis);
   // Sets the mean-value channels to their value: every sample, and the window measurements.
   void holdMeans();
 

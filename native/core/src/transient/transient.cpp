@@ -117,8 +117,8 @@ Result Transient::run() {
   measureFrom_ = from;
   measureTo_ = to;
   const auto& channels = circuit_.control().channels();
-  bool means = std::any_of(channels.begin(), channels.end(), [](const ScopeChannel& c) { return c.meanSpan > 0.0; });
-  GeckoAxis axis = means ? geckoMainAxis(s.tEnd, s.dt, pre.steps > 0 ? s.tPre : 0.0, dtPre) : GeckoAxis{};
+  bool gecko = std::any_of(channels.begin(), channels.end(), [](const ScopeChannel& c) { return c.geckoAxis; });
+  GeckoAxis axis = gecko ? geckoMainAxis(s.tEnd, s.dt, pre.steps > 0 ? s.tPre : 0.0, dtPre) : GeckoAxis{};
   Recorder recorder(channels, main.steps, s.dt, s.maxPoints, from, to, control_.sampleStorage, axis);
   recorder.record(0, main.start - timeOrigin_, signals_.data());
   runPhase(main, 1, &recorder);

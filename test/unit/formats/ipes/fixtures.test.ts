@@ -39,7 +39,7 @@ describe('ipes reader: GeckoCIRCUITS example files', () => {
     expect(block(n, 'VOLT.3').params).to.deep.equal({ nodes: [l.nodes[1], '0'] });
     expect(block(n, 'AMP.1').params).to.deep.equal({ element: 'L.1' });
     expect(block(n, 'SCOPE.1').inputs).to.deep.equal(['u1', 'uS', 'u2', 'iL', 'iC', 'gate']);
-    expect(block(n, 'SCOPE.1').params).to.deep.equal({ channelNames: ['u1', 'uS', 'u2', 'iL', 'iC', 'gate'] });
+    expect(block(n, 'SCOPE.1').params).to.deep.equal({ channelNames: ['u1', 'uS', 'u2', 'iL', 'iC', 'gate'], geckoAxis: 1 });
     expect(warnings).to.deep.equal([]);
   });
 

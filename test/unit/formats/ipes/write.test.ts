@@ -29,7 +29,7 @@ function handMadeBuck(): Netlist {
       { name: 'GATE.1', type: 'GATE', inputs: ['g'], params: { target: 'S.1' } },
       { name: 'VOLT.1', type: 'VOLT', outputs: ['vout'], params: { nodes: ['out', '0'] } },
       { name: 'AMP.1', type: 'AMP', outputs: ['iL'], params: { element: 'L.1' } },
-      { name: 'SCOPE.1', type: 'SCOPE', inputs: ['vout', 'iL'], params: { channelNames: ['vout', 'iL'] } },
+      { name: 'SCOPE.1', type: 'SCOPE', inputs: ['vout', 'iL'], params: { channelNames: ['vout', 'iL'], geckoAxis: 1 } },
     ],
   };
 }
@@ -152,7 +152,7 @@ describe('ipes writer', () => {
         { name: 'GATE.1', type: 'GATE', inputs: ['hys'], params: { target: 'Q.1' } },
         { name: 'AMP.1', type: 'AMP', outputs: ['iq'], params: { element: 'Q.1' } },
         { name: 'VOLT.1', type: 'VOLT', outputs: ['vr'], params: { element: 'R.1' } },
-        { name: 'SCOPE.1', type: 'SCOPE', inputs: ['iq', 'vr', 'ctl'] },
+        { name: 'SCOPE.1', type: 'SCOPE', inputs: ['iq', 'vr', 'ctl'], params: { geckoAxis: 1 } },
       ],
     };
     const back = readIpes(writeIpes(n)).netlist;
