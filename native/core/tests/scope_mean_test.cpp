@@ -93,6 +93,9 @@ TEST(gecko_mean_window_indices_are_those_gecko_computed) {
   CHECK(geckoScopeEnd(geckoMainAxis(2.5e-9, 1e-14, 0.0, 1e-14), 0.0) == 249999);
   CHECK(geckoScopeEnd(geckoMainAxis(0.1, 2.5e-7, 0.0, 2.5e-7), 0.0) == 400000);
   CHECK(geckoScopeEnd(geckoMainAxis(1e-4, 1e-7, 0.0, 1e-7), 0.0) == 999);
+  // A step below the rounding of the time (1.5 s + 1e-20 s == 1.5 s) stalls GeckoCIRCUITS' loop;
+  // the emulation stops counting.
+  CHECK(geckoMainAxis(1.0, 1e-20, 1.0, 0.75).last == 0);
 }
 
 TEST(a_scope_with_mean_values_measures_until_its_gecko_data_end) {
