@@ -6,7 +6,10 @@
 // 2 DETAILED: measured curves (`VerlustBerechnungDetailed`) from the loss file the element refers
 //   to: the `<GeckoFile>` whose `hashValue` is `lossFileHashValue`, else the file named by
 //   `datnamGemesseneVerluste` (looked up beside the .ipes file) → param `lossModel: "<key>"` and
-//   the curves in the netlist's `lossModels[key]`.
+//   the curves in the netlist's `lossModels[key]`. Without that file GeckoCIRCUITS keeps the
+//   curves every detailed model starts with (the `VerlustBerechnungDetailed` constructor; its
+//   `initLossFile` reads nothing when `lossFileHashValue` is 0 and leaves them when no file is
+//   found), so the reader gives those curves (`GECKO_DEFAULT_LOSS_MODEL`).
 // `numberParalleled` n > 1 (`LossCalculatorParallelWrapper`: losses of n devices sharing the
 // current) → param `paralleled`. Old files keep `kON`, `kOFF`, `uSWnorm` inside `<Verluste>`.
 import type { ParamValue } from '../netlist.js';
@@ -35,10 +38,34 @@ export const SIMPLE_LOSS_PARAMS = [
 ];
 export const PARALLELED = { key: 'numberParalleled', slot: 12, net: 'paralleled', def: 1 };
 
+/**
+ * The measured curves a GeckoCIRCUITS detailed loss model holds until a loss file is read
+ * (`VerlustBerechnungDetailed`'s constructor): switching energies at 25 °C and 110 °C for 400 V,
+ * on-state voltages at 25 °C and 115 °C. GeckoCIRCUITS simulates a detailed device whose loss file
+ * it cannot find with these.
+ */
+export const GECKO_DEFAULT_LOSS_MODEL: LossModel = {
+  conduction: [
+    { T: 25, u: [0, 0.7, 1.7], i: [0, 0.5, 7] },
+    { T: 115, u: [0, 0.8, 2.1], i: [0, 0.6, 8] },
+  ],
+  turnOn: [
+    { T: 25, uRef: 400, i: [0, 10, 12], E: [0, 10e-3, 12e-3] },
+    { T: 110, uRef: 400, i: [0, 5, 9], E: [0, 6e-3, 12e-3] },
+  ],
+  turnOff: [
+    { T: 25, uRef: 400, i: [0, 10, 12], E: [0, 5e-3, 7e-3] },
+    { T: 110, uRef: 400, i: [0, 5, 9], E: [0, 4e-3, 7e-3] },
+  ],
+};
+/** Netlist key of GECKO_DEFAULT_LOSS_MODEL (another if a loss file already has that name). */
+const DEFAULT_MODEL_STEM = 'geckoDefaultCurves';
+const DEFAULT_MODEL_IDENTITY = 'gecko:default';
+
 function keyFor(sources: LossSources, path: string, identity: string): string {
   const known = sources.keys.get(identity);
   if (known) return known;
-  const stem = baseName(path).replace(/\.[^.]*$/, '').replace(/[^\w.-]/g, '_') || 'lossModel';
+  const stem = identity === DEFAULT_MODEL_IDENTITY ? DEFAULT_MODEL_STEM : baseName(path).replace(/\.[^.]*$/, '').replace(/[^\w.-]/g, '_') || 'lossModel';
   let key = stem;
   for (let n = 2; key in sources.models; n++) key = `${stem}_${n}`;
   sources.keys.set(identity, key);
@@ -72,9 +99,8 @@ function locate(c: ComponentRecord, sources: LossSources): Located {
 
 /**
  * Loss parameters of a semiconductor. `needed`: a Pv element or LOSS block uses its losses. A
- * detailed model whose file is missing falls back to the simple model GeckoCIRCUITS saves beside
- * it in `<Verluste>` (the electrical solution does not depend on losses), with a warning naming
- * the file.
+ * detailed model whose file is missing uses GeckoCIRCUITS' default curves
+ * (GECKO_DEFAULT_LOSS_MODEL), as GeckoCIRCUITS does, with a warning naming the file.
  */
 export function lossParams(ctx: ReadContext, c: ComponentRecord, sources: LossSources, needed: boolean): Record<string, ParamValue> {
   const params: Record<string, ParamValue> = {};
@@ -86,9 +112,14 @@ export function lossParams(ctx: ReadContext, c: ComponentRecord, sources: LossSo
   const found = locate(c, sources);
   if (!found.bytes) {
     const text = `detailed loss model (verlustTyp 2): loss file ${found.tried}`;
-    ctx.warnings.push(needed
-      ? `${c.name}: ${text}; its losses use the simple model saved with it (kON, kOFF, uSWnorm and the on-state parameters), so losses and junction temperatures are estimates: put the loss file beside the .ipes file for the measured curves`
-      : `${c.name}: ${text}; ignored because no Pv element or FLOW block uses its losses`);
+    if (!needed) {
+      ctx.warnings.push(`${c.name}: ${text}; ignored because no Pv element or FLOW block uses its losses`);
+      return params;
+    }
+    ctx.warnings.push(`${c.name}: ${text}; its losses use the default curves GeckoCIRCUITS keeps for a detailed model without its file (switching energies 10 mWs/5 mWs at 10 A, 400 V, 25 °C; VerlustBerechnungDetailed), as GeckoCIRCUITS does, so losses and junction temperatures are not the device's: put the loss file beside the .ipes file for its measured curves`);
+    const key = keyFor(sources, '', DEFAULT_MODEL_IDENTITY);
+    if (!(key in sources.models)) sources.models[key] = structuredClone(GECKO_DEFAULT_LOSS_MODEL);
+    params.lossModel = key;
     return params;
   }
   const key = keyFor(sources, found.path, found.identity);

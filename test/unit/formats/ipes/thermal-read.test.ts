@@ -1,10 +1,12 @@
 // The .ipes reader's thermal domain: thermal elements, their nodes (geometry and labels, the
 // thermal zero of Pv and TREF as node 0), Pv coupling, TEMP/FLOW meters, loss parameters and
-// measured loss curves (embedded, beside the file, missing), on hand-written texts and on the
-// corpus files with thermal networks.
+// measured loss curves (embedded, beside the file, missing: GeckoCIRCUITS' default curves), on
+// hand-written texts and on the corpus files with thermal networks.
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
+import { simulateSync } from '../../../../src/engine/index.js';
 import { readIpesText } from '../../../../src/formats/ipes/index.js';
+import { GECKO_DEFAULT_LOSS_MODEL } from '../../../../src/formats/ipes/losses.js';
 import type { ThermalNetlist } from '../../../../src/formats/thermal-netlist.js';
 import { block, edit, element, netlistError } from './helpers.js';
 import { CORPUS_THERMAL, corpusText, eTH, thermalBuckText, thermalElement } from './thermal-helpers.js';
@@ -83,13 +85,18 @@ describe('ipes reader: thermal domain', () => {
     expect(error.message).to.contain("TEMP.1: measures between labels 'Tx' and 'Tzero', but 'Tx' is not a label");
   });
 
-  it('reads a detailed loss model from a file beside the .ipes file; without it, the simple model and a warning naming the file', () => {
+  it('reads a detailed loss model from a file beside the .ipes file; without it, GeckoCIRCUITS\' default curves and a warning naming the file', () => {
     const text = detailedDiode(thermalBuckText(), 'Z:\\lab\\diode.scl');
-    const { netlist: simple, warnings } = readIpesText(text, 'thermal.ipes');
-    expect(element(simple, 'D.1').params?.lossModel).to.equal(undefined);
-    expect(element(simple, 'D.1').params?.kOn).to.be.a('number');
+    const { netlist: fallback, warnings } = readIpesText(text, 'thermal.ipes');
+    // VerlustBerechnungDetailed keeps the curves of its constructor when no loss file is read.
+    expect(element(fallback, 'D.1').params?.lossModel).to.equal('geckoDefaultCurves');
+    expect(fallback.lossModels).to.deep.equal({ geckoDefaultCurves: {
+      conduction: [{ T: 25, u: [0, 0.7, 1.7], i: [0, 0.5, 7] }, { T: 115, u: [0, 0.8, 2.1], i: [0, 0.6, 8] }],
+      turnOn: [{ T: 25, uRef: 400, i: [0, 10, 12], E: [0, 0.01, 0.012] }, { T: 110, uRef: 400, i: [0, 5, 9], E: [0, 0.006, 0.012] }],
+      turnOff: [{ T: 25, uRef: 400, i: [0, 10, 12], E: [0, 0.005, 0.007] }, { T: 110, uRef: 400, i: [0, 5, 9], E: [0, 0.004, 0.007] }],
+    } });
     expect(warnings.find((w) => w.startsWith('D.1: detailed loss model'))).to.contain(
-      "loss file 'diode.scl' (saved path Z:\\lab\\diode.scl)").and.contain('simple model');
+      "loss file 'diode.scl' (saved path Z:\\lab\\diode.scl)").and.contain('default curves');
     const files: Record<string, Uint8Array> = { 'diode.scl': gzipSync(Buffer.from(LOSS_FILE)) };
     const n = read(text, { companion: (name: string) => files[name] });
     expect(element(n, 'D.1').params?.lossModel).to.equal('diode');
@@ -98,6 +105,28 @@ describe('ipes reader: thermal domain', () => {
       turnOn: [{ T: 100, uRef: 300, i: [0, 10, 20], E: [0, 1e-3, 3e-3] }],
       turnOff: [{ T: 100, uRef: 300, i: [0, 10, 20], E: [0, 2e-3, 5e-3] }],
     } });
+  });
+
+  it('GeckoCIRCUITS\' default curves: a diode carrying 5 A without thermal coupling (100 °C) loses 5 A · u(100 °C, 5 A)', () => {
+    // u at 25 °C: 0.7 + (5 − 0.5)/(7 − 0.5)·(1.7 − 0.7); at 115 °C: 0.8 + (5 − 0.6)/(8 − 0.6)·(2.1 − 0.8);
+    // 100 °C lies 75/90 of the way (DetailedLossLookupTable.getInterpolatedXValue).
+    const u25 = 0.7 + (4.5 / 6.5) * 1.0;
+    const u115 = 0.8 + (4.4 / 7.4) * 1.3;
+    const expected = 5 * (u25 + (75 / 90) * (u115 - u25));
+    expect(expected).to.be.closeTo(7.71431, 1e-5);
+    const r = simulateSync({
+      elements: [
+        { name: 'I.1', type: 'I', nodes: ['0', 'a'], params: { waveform: 'dc', value: 5 } },
+        { name: 'D.1', type: 'D', nodes: ['a', '0'], params: { vf: 0.7, ron: 0.01, roff: 1e7, lossModel: 'geckoDefaultCurves' } },
+      ],
+      blocks: [{ name: 'LOSS.1', type: 'LOSS', outputs: ['p'], params: { device: 'D.1' } }],
+      lossModels: { geckoDefaultCurves: GECKO_DEFAULT_LOSS_MODEL },
+      settings: { tEnd: 1e-5, dt: 1e-6 },
+    });
+    const loss = r.losses!.find((l) => l.device === 'D.1')!;
+    expect(loss.averageCurrent).to.be.closeTo(5, 1e-12);
+    expect(loss.conductionLoss).to.be.closeTo(expected, 1e-12);
+    expect(loss.switchingLoss).to.equal(0);
   });
 
   it('029: the Foster chain of the IGBT (values and connectivity) and the diode\'s Pv', () => {
