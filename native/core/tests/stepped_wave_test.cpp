@@ -81,3 +81,26 @@ TEST(timing_setting_selects_stepped_or_exact_sources) {
   CHECK_NEAR(average(channel(gecko, "SCOPE.1.ch1").values, 0), 2.0 / 3.0, 1e-3);
   CHECK_NEAR(average(channel(exact, "SCOPE.1.ch1").values, 0), 0.7, 5e-3);
 }
+
+TEST(stepped_source_restarts_at_its_second_step_when_asked) {
+  // GeckoCIRCUITS starts a source with external parameters again at t = dt: from its second step on
+  // it repeats the plain source's sequence one step later.
+  auto run = [](double restart) {
+    Netlist n;
+    n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
+                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
+    n.blocks = {block("SIGNAL.1", "SIGNAL", {}, {"g"},
+                      {{"frequency", 35e3}, {"duty", 0.7}, {"restartAtSecondStep", restart}}, {{"waveform", "rectangle"}}),
+                block("SCOPE.1", "SCOPE", {"g"}, {})};
+    n.settings.tEnd = 200e-6;
+    n.settings.dt = 1e-6;
+    n.settings.timing = Timing::Gecko;
+    return channel(simulate(n, RunControl{}), "SCOPE.1.ch1").values;
+  };
+  std::vector<double> plain = run(0.0), restarted = run(1.0);
+  CHECK(plain.size() == restarted.size());
+  bool shifted = true;
+  for (std::size_t i = 1; i < plain.size(); ++i) shifted = shifted && restarted[i] == plain[i - 1];
+  CHECK(shifted);
+  CHECK(plain[20] != plain[19]);  // the pattern has edges to shift (20 on, 10 off)
+}

@@ -60,7 +60,8 @@ function signalPlan(ctx: PlanContext, b: ControlBlock, plan: Plan): void {
     } else {
       phaseDeg = negate(phase);
     }
-    if (values && inputs && WAVEFORM_TYP[waveform] && sameParams(p, signalParams(waveform as 'sine', { ...values }, values.phase))) external = true;
+    const { restartAtSecondStep: _restart, ...compared } = p;  // implied by the external inputs
+    if (values && inputs && WAVEFORM_TYP[waveform] && sameParams(compared, signalParams(waveform as 'sine', { ...values }, values.phase))) external = true;
   }
   const typ = WAVEFORM_TYP[waveform];
   if (!typ) problem(ctx, b.name, `GeckoCIRCUITS has no ${waveform} signal`);

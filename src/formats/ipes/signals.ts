@@ -7,6 +7,8 @@
 // (GeckoCIRCUITS starts the triangle at phase φ by running it φ/360° of a period and negating the
 // value, keeping the direction; for every d that is the waveform at time −φ/(360° f).)
 // Files without `version170` store φ in radians.
+// A SIGNAL with external parameters gets `restartAtSecondStep: 1`: GeckoCIRCUITS starts it again
+// at its second step (SignalCalculatorExternalWrapper).
 // External parameters (`useExternal`: inputs amplitude, frequency, offset, phase [°], duty; HYS h;
 // LIMIT min/max; the INT reset) are folded when their signals are constant (CONST and arithmetic of
 // constants; unconnected = 0). A rectangle whose duty is a live signal becomes an equivalent
@@ -139,7 +141,7 @@ function pwmChain(name: string, output: string, duty: string, v: Record<string, 
   const carrier = `${name}.carrier`;
   const limited = `${name}.duty`;
   const blocks: ControlBlock[] = [
-    { name: carrier, type: 'SIGNAL', outputs: [carrier], params: { waveform: 'triangle', amplitude: -0.5, offset: 0.5, frequency: v.frequency, phase: negate(v.phase) } },
+    { name: carrier, type: 'SIGNAL', outputs: [carrier], params: { waveform: 'triangle', amplitude: -0.5, offset: 0.5, frequency: v.frequency, phase: negate(v.phase), restartAtSecondStep: 1 } },
     { name: limited, type: 'LIMIT', inputs: [duty], outputs: [limited], params: { min: DUTY_RANGE[0], max: DUTY_RANGE[1] } },
   ];
   const plain = v.amplitude === 1 && v.offset === 0;
@@ -200,5 +202,6 @@ export function resolvePending(ctx: ReadContext, pending: PendingBlock, producer
     ctx.warnings.push(`${c.name}: the duty cycle comes from signal '${live.duty}'; mapped to a comparison of the limited duty with a triangle carrier (${synthetic.join(', ')}). GeckoCIRCUITS sets the carrier phase from the duty at the first step; the mapping assumes it is 1 (pulses centred in the period)`);
     return { blocks, extra, synthetic };
   }
-  return { blocks: [{ ...block, params: signalParams(waveform, v, v.phase) }], extra };
+  const restart = waveform === 'sine' ? {} : { restartAtSecondStep: 1 };
+  return { blocks: [{ ...block, params: { ...signalParams(waveform, v, v.phase), ...restart } }], extra };
 }

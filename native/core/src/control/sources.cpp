@@ -28,12 +28,17 @@ class SignalSource : public Block {
     phase_ = phaseDegrees_ / 360.0;
     duty_ = p.inRange("duty", 0.0, 1.0, 0.5);
     if (timing == Timing::Gecko) stepped_ = steppedWave();
+    // GeckoCIRCUITS starts a source with external parameters again at its second step, once its
+    // inputs hold values (SignalCalculatorExternalWrapper); the .ipes reader sets this flag on them.
+    restartAtSecondStep_ = p.number("restartAtSecondStep", 0.0) != 0.0;
   }
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override {
     if (stepped_) {
       // GeckoCIRCUITS computes its first step at t = 0: the evaluation before pesim's first step.
-      if (ctx.initial) stepped_->start();
+      if (ctx.initial) evaluations_ = 0;
+      if (ctx.initial || (restartAtSecondStep_ && evaluations_ == 1)) stepped_->start();
+      ++evaluations_;
       out(ctx, stepped_->step(ctx.dt));
       return;
     }
@@ -73,6 +78,8 @@ class SignalSource : public Block {
   Shape shape_ = Shape::Sine;
   double amplitude_, frequency_, offset_, phase_, duty_, phaseDegrees_;
   std::optional<SteppedWave> stepped_;
+  bool restartAtSecondStep_ = false;
+  long evaluations_ = 0;
 };
 
 class Constant : public Block {

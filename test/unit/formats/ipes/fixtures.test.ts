@@ -125,7 +125,7 @@ describe('ipes reader: GeckoCIRCUITS example files', () => {
     expect(block(n, 'SUB.1').inputs![0]).to.equal('uref');
     // SIGNAL.1 takes its duty cycle from the controller output d: a comparison with a carrier.
     expect(block(n, 'SIGNAL.1')).to.deep.equal({ name: 'SIGNAL.1', type: 'GT', inputs: ['SIGNAL.1.duty', 'SIGNAL.1.carrier'], outputs: ['gt'] });
-    expect(block(n, 'SIGNAL.1.carrier').params).to.deep.equal({ waveform: 'triangle', amplitude: -0.5, offset: 0.5, frequency: 150000, phase: 0 });
+    expect(block(n, 'SIGNAL.1.carrier').params).to.deep.equal({ waveform: 'triangle', amplitude: -0.5, offset: 0.5, frequency: 150000, phase: 0, restartAtSecondStep: 1 });
     expect(block(n, 'SIGNAL.1.duty')).to.deep.include({ inputs: ['d'], params: { min: 1e-7, max: 0.99999999 } });
     expect(block(n, 'LIMIT.1').outputs).to.deep.equal(['d']);
     expect(block(n, 'GATE.1').inputs).to.deep.equal(['gt']);

@@ -19,7 +19,6 @@ const TOLERANCE = 0.01;
 export const KNOWN_DIFFERENCES: Record<string, string> = {
   '041_viennaRectifier1_phaseLoss.ipes': 'control of the Vienna rectifier with a lost phase diverges',
   '045_opamp_frequency.ipes': 'one op-amp output 1.1 % off',
-  '061_ExternalSignalSource.ipes': 'the PWM with a live duty cycle starts its carrier one step apart (duty 1.1 % off)',
   '067_three-phase_ACAC_sparsematrixConverter_junction_temperature.ipes': "a mean-value channel of 1e-6 A (the average of a ±20 A current) is 1.5 % off its own value",
   '069_three-phase_ViennaRectifier_simpleControl_250kW.ipes': 'hysteresis current control of the Vienna rectifier diverges',
 };
