@@ -104,3 +104,26 @@ TEST(stepped_source_restarts_at_its_second_step_when_asked) {
   CHECK(shifted);
   CHECK(plain[20] != plain[19]);  // the pattern has edges to shift (20 on, 10 off)
 }
+
+TEST(signal_controlled_sources_follow_the_control_two_steps_behind_with_gecko_timing) {
+  // GeckoCIRCUITS hands control values to signal-controlled sources between a step's solve and its
+  // control calculation (SimulationsKern.dataTransferLK_Control); pesim's exact timing one step behind.
+  auto run = [](Timing timing) {
+    Netlist n;
+    n.elements = {element("V.1", "V", {"a", "0"}, {}, {{"waveform", "signal"}, {"signal", "t"}}),
+                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
+    n.blocks = {block("TIME.1", "TIME", {}, {"t"}), voltmeter("VOLT.1", "v", "a", "0"),
+                block("SCOPE.1", "SCOPE", {"t", "v"}, {})};
+    n.settings.tEnd = 1e-3;
+    n.settings.dt = 1e-4;
+    n.settings.timing = timing;
+    return simulate(n, RunControl{});
+  };
+  Result gecko = run(Timing::Gecko), exact = run(Timing::Exact);
+  const auto& gt = channel(gecko, "SCOPE.1.ch1").values;
+  const auto& gv = channel(gecko, "SCOPE.1.ch2").values;
+  const auto& et = channel(exact, "SCOPE.1.ch1").values;
+  const auto& ev = channel(exact, "SCOPE.1.ch2").values;
+  for (std::size_t i = 2; i < gv.size(); ++i) CHECK_NEAR(gv[i], gt[i - 2], 1e-12);
+  for (std::size_t i = 1; i < ev.size(); ++i) CHECK_NEAR(ev[i], et[i - 1], 1e-12);
+}

@@ -36,8 +36,8 @@ Circuit::Circuit(const Netlist& netlist) {
   findDrivenNodes(netlist);
   numberNodes(netlist);
   SignalTable signals(netlist.blocks);
-  signalCount_ = signals.size();
   buildElements(netlist, signals);
+  signalCount_ = signals.size() + latchedSignals_.size();
   std::vector<SwitchingDevice*> switching;  // the devices a loss model can belong to
   for (StateDevice* device : devices_) {
     if (auto* s = dynamic_cast<SwitchingDevice*>(device)) switching.push_back(s);
@@ -92,7 +92,20 @@ std::string Circuit::unknownName(int index) const {
 void Circuit::buildElements(const Netlist& netlist, const SignalTable& signals) {
   ElementEnvironment env;
   env.node = [this](const std::string& name) { return node(name); };
-  env.signal = [&signals](const std::string& name, const std::string& user) { return signals.index(name, user); };
+  const bool gecko = netlist.settings.timing == Timing::Gecko;
+  env.signal = [this, &signals, gecko](const std::string& name, const std::string& user) {
+    const int index = signals.index(name, user);
+    if (!gecko) return index;
+    // GeckoCIRCUITS hands control values to signal-controlled sources after a step's solve and
+    // before that step's control calculation (SimulationsKern.dataTransferLK_Control): a source
+    // follows the control two steps behind. It reads a copy taken before each control evaluation.
+    for (const auto& [from, copy] : latchedSignals_) {
+      if (from == index) return copy;
+    }
+    const int copy = static_cast<int>(signals.size() + latchedSignals_.size());
+    latchedSignals_.emplace_back(index, copy);
+    return copy;
+  };
   env.element = [this](const std::string& name) -> Element* {
     auto it = byName_.find(name);
     return it == byName_.end() ? nullptr : it->second;

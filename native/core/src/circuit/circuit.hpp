@@ -38,6 +38,9 @@ class Circuit : public CircuitLookup {
   const std::vector<StateDevice*>& devices() const { return devices_; }
   ControlSystem& control() { return *control_; }
   std::size_t signalCount() const { return signalCount_; }
+  // Control signals read by signal-controlled sources under GeckoCIRCUITS' timing, and the slot
+  // of the copy they read (see buildElements): copy from → to before each control evaluation.
+  const std::vector<std::pair<int, int>>& latchedSignals() const { return latchedSignals_; }
   Pattern& pattern() { return pattern_; }
   // Diagonal slots of nodes tied to the reference (one per isolated sub-network).
   const std::vector<int>& tieSlots() const { return tieSlots_; }
@@ -60,6 +63,7 @@ class Circuit : public CircuitLookup {
   std::unique_ptr<ThermalDomain> thermal_;  // before control_: its blocks refer to it
   std::unique_ptr<ControlSystem> control_;
   std::size_t signalCount_ = 0;
+  std::vector<std::pair<int, int>> latchedSignals_;
   int unknowns_ = 0;
   Pattern pattern_{0};
   std::vector<int> tieSlots_;

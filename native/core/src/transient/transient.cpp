@@ -109,6 +109,7 @@ Result Transient::run() {
   initialSolve(t0, dt0);
   if (thermal_ != nullptr) thermal_->start(x_.data(), dt0);
   ControlContext initial{t0, dt0, signals_.data(), x_.data(), true};
+  latchSourceSignals();
   circuit_.control().evaluate(initial);
   if (pre.steps > 0) runPhase(pre, 0, nullptr);
 
@@ -161,9 +162,16 @@ void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder)
                         recorder != nullptr && shown > measureFrom_ && shown <= measureTo_ + 0.5 * dt);
     }
     ControlContext ctx{t, dt, signals_.data(), x_.data(), false};
+    latchSourceSignals();
     circuit_.control().evaluate(ctx);
     if (recorder != nullptr) recorder->record(n, shown, signals_.data());
     if (n % kControlInterval == 0 || n == clock.steps) checkControl(n, clock.steps, shown, phase);
+  }
+}
+
+void Transient::latchSourceSignals() {
+  for (const auto& [from, copy] : circuit_.latchedSignals()) {
+    signals_[static_cast<std::size_t>(copy)] = signals_[static_cast<std::size_t>(from)];
   }
 }
 

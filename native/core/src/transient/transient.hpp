@@ -54,6 +54,8 @@ class Transient {
   double violation(const std::string& bits) const;
   bool endCycle(double tolerance);
   inline bool applyGates(const StepContext& ctx);
+  // Copies the control signals that signal-controlled sources read (Circuit::latchedSignals).
+  inline void latchSourceSignals();
   inline const Factorization& factorization(const StepContext& ctx, bool useBackwardEuler);
   const Factorization* lookup(const StepContext& ctx, bool useBackwardEuler);
   [[noreturn]] void throwSingular(double t) const;
