@@ -81,3 +81,29 @@ TEST(timing_setting_selects_stepped_or_exact_sources) {
   CHECK_NEAR(average(channel(gecko, "SCOPE.1.ch1").values, 0), 2.0 / 3.0, 1e-3);
   CHECK_NEAR(average(channel(exact, "SCOPE.1.ch1").values, 0), 0.7, 5e-3);
 }
+
+TEST(gecko_timing_takes_its_first_step_at_t0) {
+  // GeckoCIRCUITS' first step is at t = 0 from the initial conditions and is kept
+  // (SimulationsKern.runSimulation): an RC discharge (v0 = 1 V, RC = 1 ms, dt = 0.1 ms, backward
+  // Euler: v ← v/1.1 per step) records 1/1.1 at t = 0 and 1/1.1^(n+1) at t = n·dt. Exact timing
+  // records the initial voltage at t = 0 and 1/1.1^n at t = n·dt.
+  auto run = [](Timing timing) {
+    Netlist n;
+    n.elements = {element("C.1", "C", {"a", "0"}, {{"C", 1e-3}, {"v0", 1.0}}),
+                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
+    n.blocks = {voltmeter("VOLT.1", "v", "a", "0"), block("SCOPE.1", "SCOPE", {"v"}, {})};
+    n.settings.tEnd = 1e-3;
+    n.settings.dt = 1e-4;
+    n.settings.timing = timing;
+    return simulate(n, RunControl{});
+  };
+  const Result geckoRun = run(Timing::Gecko);
+  const Result exactRun = run(Timing::Exact);
+  const std::vector<double>& gecko = channel(geckoRun, "SCOPE.1.ch1").values;
+  const std::vector<double>& exact = channel(exactRun, "SCOPE.1.ch1").values;
+  for (std::size_t k = 0; k < 5; ++k) {
+    CHECK_NEAR(gecko[k], std::pow(1.1, -static_cast<double>(k + 1)), 1e-12);
+    if (k > 0) CHECK_NEAR(exact[k], std::pow(1.1, -static_cast<double>(k)), 1e-12);
+  }
+  CHECK_NEAR(exact[0], 1.0, 1e-3);
+}

@@ -23,7 +23,6 @@ export const KNOWN_DIFFERENCES: Record<string, string> = {
   '039_nonlin_capacitor.ipes': 'GeckoCIRCUITS records one step fewer than its loop takes at dt = 1e-14 s; pesim records the next pulse edge',
   '041_viennaRectifier1_phaseLoss.ipes': 'control of the Vienna rectifier with a lost phase diverges',
   '045_opamp_frequency.ipes': 'one op-amp output 1.1 % off',
-  '061_ExternalSignalSource.ipes': 'the PWM with a live duty cycle starts its carrier one step apart (duty 1.1 % off)',
   '065_UltraSparseMatrixConverter.ipes': "SCOPE.1 lacks GeckoCIRCUITS' mean-value and unconnected channels",
   '067_three-phase_ACAC_sparsematrixConverter_junction_temperature.ipes': "SCOPE.6 lacks GeckoCIRCUITS' mean-value and unconnected channels",
   '069_three-phase_ViennaRectifier_simpleControl_250kW.ipes': 'hysteresis current control of the Vienna rectifier diverges',
