@@ -25,7 +25,6 @@ export const KNOWN_DIFFERENCES: Record<string, string> = {
   '045_opamp_frequency.ipes': 'one op-amp output 1.1 % off',
   '065_UltraSparseMatrixConverter.ipes': "SCOPE.1 lacks GeckoCIRCUITS' mean-value and unconnected channels",
   '067_three-phase_ACAC_sparsematrixConverter_junction_temperature.ipes': "SCOPE.6 lacks GeckoCIRCUITS' mean-value and unconnected channels",
-  '069_three-phase_ViennaRectifier_simpleControl_250kW.ipes': 'hysteresis current control of the Vienna rectifier diverges',
   '076_UltraSparseMatrixConverter.ipes': "SCOPE.1 lacks GeckoCIRCUITS' mean-value and unconnected channels",
 };
 
