@@ -127,22 +127,24 @@ TEST(junction_heating_does_not_depend_on_the_measurement_window) {
 
 // GeckoCIRCUITS computes the conduction loss from the device current whatever the state
 // (LossCalculationSimple.calcConductionLoss): a blocking diode (vf 0.7 V, Ron 0.01 Ω, Roff 1 MΩ)
-// under 100 V behind 10 Ω carries its leakage i = −100/(1 MΩ + 10 Ω) and shows |i|·vf + i²·Ron.
-TEST(off_device_shows_the_conduction_loss_of_its_leakage) {
+// under v = −100 V·Roff/(Roff + 10 Ω) carries its leakage as GeckoCIRCUITS reports it,
+// i = (v − vf)/Roff, and shows |i|·vf + i²·Ron.
+TEST(off_device_reports_its_leakage_and_its_conduction_loss) {
   Netlist n;
   n.elements = {element("V.1", "V", {"in", "0"}, {{"value", 100.0}}, {{"waveform", "dc"}}),
                 element("R.1", "R", {"in", "m"}, {{"R", 10.0}}),
                 element("D.1", "D", {"0", "m"}, {{"vf", 0.7}, {"ron", 0.01}, {"roff", 1e6}})};
   BlockSpec loss = block("LOSS.1", "LOSS", {}, {"p"});
   loss.params.strings = {{"device", "D.1"}};
-  n.blocks = {loss, block("SCOPE.1", "SCOPE", {"p"}, {})};
+  n.blocks = {loss, block("AMP.1", "AMP", {}, {"i"}, {}, {{"element", "D.1"}}), block("SCOPE.1", "SCOPE", {"p", "i"}, {})};
   n.settings.tEnd = 1e-4;
   n.settings.dt = 1e-6;
   Result r = simulate(n, RunControl{});
-  const double i = 100.0 / (1e6 + 10.0);
-  const double p = i * 0.7 + i * i * 0.01;
+  const double i = (-100.0 * 1e6 / (1e6 + 10.0) - 0.7) / 1e6;
+  const double p = std::fabs(i) * 0.7 + i * i * 0.01;
   CHECK_NEAR(measurement(r, "SCOPE.1.ch1.min"), p, 1e-9 * p);
   CHECK_NEAR(measurement(r, "SCOPE.1.ch1.max"), p, 1e-9 * p);
+  CHECK_NEAR(measurement(r, "SCOPE.1.ch2.max"), i, 1e-9 * std::fabs(i));
 }
 
 // A switching event is the current crossing 10 mA (AbstractLossCalculatorSwitch.detectTurnOn /

@@ -4,8 +4,8 @@
 //  - conduction loss from the device current in either state, as GeckoCIRCUITS computes it
 //    (calcConductionLoss of both calculators reads the current, not the state): simple model
 //    |i|·vf + i²·Ron, detailed model u(Tj, i)·|i| from the measured on-state curves. An off device
-//    carries its leakage v/Roff, so it shows a small loss (|v|/Roff·vf: 3·10⁻⁵ W for 450 V over
-//    10 MΩ with vf = 0.7 V), as in GeckoCIRCUITS;
+//    carries its leakage (v − vf)/Roff (SwitchingDevice::current), so it shows a small loss
+//    (3·10⁻⁵ W for 450 V over 10 MΩ with vf = 0.7 V), as in GeckoCIRCUITS;
 //  - a switching event is the current of one device crossing 10 mA between two steps, as
 //    GeckoCIRCUITS detects it (AbstractLossCalculatorSwitch.detectTurnOn/detectTurnOff, EPS):
 //    a turn-on when |i| rises above it, a turn-off when it falls below; not the change of state,
@@ -60,7 +60,7 @@ class DeviceLoss {
   // read from xPrev.
   void update(const double* x, const double* xPrev, double dt, double tj) {
     const double v = voltage(x);
-    const double i = device_.on() ? (v - vf_) / ron_ : v / roff_;
+    const double i = device_.on() ? (v - vf_) / ron_ : (v - vf_) / roff_;
     conduction_ = conductionLoss(i, tj);
     // Per device of a parallel group (LossProperties divides the current before the detection).
     const double now = std::fabs(i) / n_, before = std::fabs(iPrev_) / n_;

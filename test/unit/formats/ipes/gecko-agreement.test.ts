@@ -19,7 +19,6 @@ const TOLERANCE = 0.01;
 export const KNOWN_DIFFERENCES: Record<string, string> = {
   '019_outputstagemodel.ipes': 'junction temperatures of the Java-controlled output stage 25 % low',
   '033_indirect_matrix_java_with_PMSM_control.ipes': "SCOPE.16 lacks GeckoCIRCUITS' mean-value and unconnected channels",
-  '037_bridgeLessBoost.ipes': 'the 1e-8 A leakage current of an off diode has the opposite sign',
   '039_nonlin_capacitor.ipes': 'GeckoCIRCUITS records one step fewer than its loop takes at dt = 1e-14 s; pesim records the next pulse edge',
   '041_viennaRectifier1_phaseLoss.ipes': 'control of the Vienna rectifier with a lost phase diverges',
   '045_opamp_frequency.ipes': 'one op-amp output 1.1 % off',
