@@ -107,3 +107,35 @@ TEST(gecko_timing_takes_its_first_step_at_t0) {
   }
   CHECK_NEAR(exact[0], 1.0, 1e-3);
 }
+
+TEST(gecko_timing_integrates_the_first_control_step_from_zero) {
+  // GeckoCIRCUITS' control step at t = 0 is a step like the others, its PI, INT and PT1 memories
+  // starting from a previous input of 0 (PICalculator, IntegratorCalculation, PT1Calculator). A
+  // constant 1 into a PI (kp 0, ki 1000) and a PT1 (T 1 ms, gain 2) at dt = 0.1 ms: GeckoCIRCUITS
+  // records 0.05 and 2/21 at t = 0, then 0.15 and (2·2 + 19·2/21)/21; exact timing starts them in
+  // equilibrium with the input (0 at t = 0, then 0.1 and 4/21).
+  auto run = [](Timing timing) {
+    Netlist n;
+    n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
+                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
+    n.blocks = {block("CONST.1", "CONST", {}, {"one"}, {{"value", 1.0}}),
+                block("PI.1", "PI", {"one"}, {"pi"}, {{"kp", 0.0}, {"ki", 1000.0}}),
+                block("PT1.1", "PT1", {"one"}, {"pt"}, {{"T", 1e-3}, {"gain", 2.0}}),
+                block("SCOPE.1", "SCOPE", {"pi", "pt"}, {})};
+    n.settings.tEnd = 1e-3;
+    n.settings.dt = 1e-4;
+    n.settings.timing = timing;
+    return simulate(n, RunControl{});
+  };
+  const Result gecko = run(Timing::Gecko);
+  const Result exact = run(Timing::Exact);
+  const auto& pi = channel(gecko, "SCOPE.1.ch1").values;
+  const auto& pt = channel(gecko, "SCOPE.1.ch2").values;
+  CHECK_NEAR(pi[0], 0.05, 1e-12);
+  CHECK_NEAR(pi[1], 0.15, 1e-12);
+  CHECK_NEAR(pt[0], 2.0 / 21.0, 1e-12);
+  CHECK_NEAR(pt[1], (4.0 + 19.0 * 2.0 / 21.0) / 21.0, 1e-12);
+  CHECK_NEAR(channel(exact, "SCOPE.1.ch1").values[0], 0.0, 1e-12);
+  CHECK_NEAR(channel(exact, "SCOPE.1.ch1").values[1], 0.1, 1e-12);
+  CHECK_NEAR(channel(exact, "SCOPE.1.ch2").values[1], 4.0 / 21.0, 1e-12);
+}

@@ -117,7 +117,7 @@ Result Transient::run() {
     initialSolve(t0, dt0);
   }
   if (thermal_ != nullptr) thermal_->start(x_.data(), dt0);
-  ControlContext initial{t0, dt0, signals_.data(), x_.data(), true};
+  ControlContext initial{t0, dt0, signals_.data(), x_.data(), true, s.timing == Timing::Gecko};
   circuit_.control().evaluate(initial);
   if (pre.steps > 0) runPhase(pre, 0, nullptr);
 
