@@ -92,11 +92,11 @@ TEST(simple_model_switching_loss_is_energy_times_frequency) {
   CHECK_NEAR(measurement(r, "SCOPE.1.ch1.avg"), s.switchingLoss, 0.05 * s.switchingLoss);
 }
 
-// Outside the measurement window the loss models skip the devices that stay off; the heat they
-// deliver must not depend on that. A chopper on a 1 kHz sine supply (so the voltage before each
-// turn-on differs from the one after the last turn-off) heats a junction RC with switching losses
-// mostly: the junction temperature at the end is the same number whether every step is measured
-// (no device skipped) or only the last millisecond, and the turn-on losses do count in it.
+// The heat the loss models deliver must not depend on the measurement window. A chopper on a
+// 1 kHz sine supply (so the voltage before each turn-on differs from the one after the last
+// turn-off) heats a junction RC with switching losses mostly: the junction temperature at the end
+// is the same number whether every step is measured or only the last millisecond, and the turn-on
+// losses do count in it.
 TEST(junction_heating_does_not_depend_on_the_measurement_window) {
   auto run = [](double kOn, double measureFrom) {
     Netlist n;
@@ -123,4 +123,55 @@ TEST(junction_heating_does_not_depend_on_the_measurement_window) {
   CHECK(everyStep == lastMillisecond);
   // The turn-on losses heat the junction by several kelvin.
   CHECK(everyStep - run(0.0, 0.0) > 1.0);
+}
+
+// GeckoCIRCUITS computes the conduction loss from the device current whatever the state
+// (LossCalculationSimple.calcConductionLoss): a blocking diode (vf 0.7 V, Ron 0.01 Ω, Roff 1 MΩ)
+// under v = −100 V·Roff/(Roff + 10 Ω) carries its leakage as GeckoCIRCUITS reports it,
+// i = (v − vf)/Roff, and shows |i|·vf + i²·Ron.
+TEST(off_device_reports_its_leakage_and_its_conduction_loss) {
+  Netlist n;
+  n.elements = {element("V.1", "V", {"in", "0"}, {{"value", 100.0}}, {{"waveform", "dc"}}),
+                element("R.1", "R", {"in", "m"}, {{"R", 10.0}}),
+                element("D.1", "D", {"0", "m"}, {{"vf", 0.7}, {"ron", 0.01}, {"roff", 1e6}, {"vfOff", 1.0}})};
+  BlockSpec loss = block("LOSS.1", "LOSS", {}, {"p"});
+  loss.params.strings = {{"device", "D.1"}};
+  n.blocks = {loss, block("AMP.1", "AMP", {}, {"i"}, {}, {{"element", "D.1"}}), block("SCOPE.1", "SCOPE", {"p", "i"}, {})};
+  n.settings.tEnd = 1e-4;
+  n.settings.dt = 1e-6;
+  Result r = simulate(n, RunControl{});
+  // GeckoCIRCUITS' off diode (vfOff): vf in series with Roff, i = (v − vf)/Roff.
+  const double vm = (100.0 / 10.0 - 0.7 / 1e6) / (1.0 / 10.0 + 1.0 / 1e6);
+  const double i = (-vm - 0.7) / 1e6;
+  const double p = std::fabs(i) * 0.7 + i * i * 0.01;
+  CHECK_NEAR(measurement(r, "SCOPE.1.ch1.min"), p, 1e-9 * p);
+  CHECK_NEAR(measurement(r, "SCOPE.1.ch1.max"), p, 1e-9 * p);
+  CHECK_NEAR(measurement(r, "SCOPE.1.ch2.max"), i, 1e-9 * std::fabs(i));
+}
+
+// A switching event is the current crossing 10 mA (AbstractLossCalculatorSwitch.detectTurnOn /
+// detectTurnOff), not a change of state: an IGBT gated at 10 kHz in a circuit whose only source is
+// 1 mV carries at most 0.1 mA and has no switching loss; at 100 V it has one event per edge.
+TEST(switching_loss_events_are_current_crossings) {
+  auto run = [](double volts) {
+    Netlist n;
+    n.elements = {element("V.1", "V", {"in", "0"}, {{"value", volts}}, {{"waveform", "dc"}}),
+                  element("R.1", "R", {"in", "c"}, {{"R", 10.0}}),
+                  element("IGBT.1", "IGBT", {"c", "0"}, {{"vf", 0.0}, {"ron", 0.01}, {"kOn", 2e-4}, {"kOff", 3e-4}, {"uSWnorm", 400.0}})};
+    BlockSpec loss = block("LOSS.1", "LOSS", {}, {"psw"});
+    loss.params.strings = {{"device", "IGBT.1"}, {"part", "switching"}};
+    n.blocks = {block("SIGNAL.1", "SIGNAL", {}, {"g"}, {{"frequency", 10e3}, {"duty", 0.5}}, {{"waveform", "rectangle"}}),
+                block("GATE.1", "GATE", {"g"}, {}, {}, {{"target", "IGBT.1"}}), loss, block("SCOPE.1", "SCOPE", {"psw"}, {})};
+    n.settings.tEnd = 1e-3;
+    n.settings.dt = 1e-6;
+    n.settings.measureFrom = 0.5e-3;
+    n.settings.measureTo = 1e-3;
+    return simulate(n, RunControl{});
+  };
+  Result quiet = run(1e-3);
+  CHECK(quiet.losses.size() == 1);
+  CHECK(quiet.losses[0].switchingEvents == 0);
+  CHECK(measurement(quiet, "SCOPE.1.ch1.max") == 0.0);
+  Result loud = run(100.0);
+  CHECK(loud.losses[0].switchingEvents == 10);
 }

@@ -127,3 +127,61 @@ TEST(signal_controlled_sources_follow_the_control_two_steps_behind_with_gecko_ti
   for (std::size_t i = 2; i < gv.size(); ++i) CHECK_NEAR(gv[i], gt[i - 2], 1e-12);
   for (std::size_t i = 1; i < ev.size(); ++i) CHECK_NEAR(ev[i], et[i - 1], 1e-12);
 }
+
+TEST(gecko_timing_takes_its_first_step_at_t0) {
+  // GeckoCIRCUITS' first step is at t = 0 from the initial conditions and is kept
+  // (SimulationsKern.runSimulation): an RC discharge (v0 = 1 V, RC = 1 ms, dt = 0.1 ms, backward
+  // Euler: v ← v/1.1 per step) records 1/1.1 at t = 0 and 1/1.1^(n+1) at t = n·dt. Exact timing
+  // records the initial voltage at t = 0 and 1/1.1^n at t = n·dt.
+  auto run = [](Timing timing) {
+    Netlist n;
+    n.elements = {element("C.1", "C", {"a", "0"}, {{"C", 1e-3}, {"v0", 1.0}}),
+                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
+    n.blocks = {voltmeter("VOLT.1", "v", "a", "0"), block("SCOPE.1", "SCOPE", {"v"}, {})};
+    n.settings.tEnd = 1e-3;
+    n.settings.dt = 1e-4;
+    n.settings.timing = timing;
+    return simulate(n, RunControl{});
+  };
+  const Result geckoRun = run(Timing::Gecko);
+  const Result exactRun = run(Timing::Exact);
+  const std::vector<double>& gecko = channel(geckoRun, "SCOPE.1.ch1").values;
+  const std::vector<double>& exact = channel(exactRun, "SCOPE.1.ch1").values;
+  for (std::size_t k = 0; k < 5; ++k) {
+    CHECK_NEAR(gecko[k], std::pow(1.1, -static_cast<double>(k + 1)), 1e-12);
+    if (k > 0) CHECK_NEAR(exact[k], std::pow(1.1, -static_cast<double>(k)), 1e-12);
+  }
+  CHECK_NEAR(exact[0], 1.0, 1e-3);
+}
+
+TEST(gecko_timing_integrates_the_first_control_step_from_zero) {
+  // GeckoCIRCUITS' control step at t = 0 is a step like the others, its PI, INT and PT1 memories
+  // starting from a previous input of 0 (PICalculator, IntegratorCalculation, PT1Calculator). A
+  // constant 1 into a PI (kp 0, ki 1000) and a PT1 (T 1 ms, gain 2) at dt = 0.1 ms: GeckoCIRCUITS
+  // records 0.05 and 2/21 at t = 0, then 0.15 and (2·2 + 19·2/21)/21; exact timing starts them in
+  // equilibrium with the input (0 at t = 0, then 0.1 and 4/21).
+  auto run = [](Timing timing) {
+    Netlist n;
+    n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
+                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
+    n.blocks = {block("CONST.1", "CONST", {}, {"one"}, {{"value", 1.0}}),
+                block("PI.1", "PI", {"one"}, {"pi"}, {{"kp", 0.0}, {"ki", 1000.0}}),
+                block("PT1.1", "PT1", {"one"}, {"pt"}, {{"T", 1e-3}, {"gain", 2.0}}),
+                block("SCOPE.1", "SCOPE", {"pi", "pt"}, {})};
+    n.settings.tEnd = 1e-3;
+    n.settings.dt = 1e-4;
+    n.settings.timing = timing;
+    return simulate(n, RunControl{});
+  };
+  const Result gecko = run(Timing::Gecko);
+  const Result exact = run(Timing::Exact);
+  const auto& pi = channel(gecko, "SCOPE.1.ch1").values;
+  const auto& pt = channel(gecko, "SCOPE.1.ch2").values;
+  CHECK_NEAR(pi[0], 0.05, 1e-12);
+  CHECK_NEAR(pi[1], 0.15, 1e-12);
+  CHECK_NEAR(pt[0], 2.0 / 21.0, 1e-12);
+  CHECK_NEAR(pt[1], (4.0 + 19.0 * 2.0 / 21.0) / 21.0, 1e-12);
+  CHECK_NEAR(channel(exact, "SCOPE.1.ch1").values[0], 0.0, 1e-12);
+  CHECK_NEAR(channel(exact, "SCOPE.1.ch1").values[1], 0.1, 1e-12);
+  CHECK_NEAR(channel(exact, "SCOPE.1.ch2").values[1], 4.0 / 21.0, 1e-12);
+}

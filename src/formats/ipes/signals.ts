@@ -202,6 +202,6 @@ export function resolvePending(ctx: ReadContext, pending: PendingBlock, producer
     ctx.warnings.push(`${c.name}: the duty cycle comes from signal '${live.duty}'; mapped to a comparison of the limited duty with a triangle carrier (${synthetic.join(', ')}). GeckoCIRCUITS sets the carrier phase from the duty at the first step; the mapping assumes it is 1 (pulses centred in the period)`);
     return { blocks, extra, synthetic };
   }
-  const restart = waveform === 'sine' ? {} : { restartAtSecondStep: 1 };
+  const restart: Record<string, ParamValue> = waveform === 'sine' ? {} : { restartAtSecondStep: 1 };
   return { blocks: [{ ...block, params: { ...signalParams(waveform, v, v.phase), ...restart } }], extra };
 }

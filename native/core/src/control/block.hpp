@@ -23,6 +23,11 @@ struct ControlContext {
   double* signals = nullptr;
   const double* x = nullptr;  // circuit solution of the step (node potentials, branch currents)
   bool initial = false;       // the evaluation at t = 0, before the first step
+  // With GeckoCIRCUITS timing the evaluation at t = 0 is GeckoCIRCUITS' first control step: the
+  // trapezoidal memories (PI, INT, PT1) integrate it from a previous input of 0
+  // (PICalculator, IntegratorCalculation, PT1Calculator after initializeAtSimulationStart)
+  // instead of starting in equilibrium with it.
+  bool fromZeroHistory = false;
 };
 
 // A block output that is a difference of two entries of the circuit solution (meters):

@@ -18,8 +18,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 class Integral {
  public:
   Integral(double gain, double y0, double lo, double hi) : gain_(gain), y_(y0), y0_(y0), lo_(lo), hi_(hi) {}
-  double step(double x, double dt, bool initial) {
-    if (!initial) y_ = std::clamp(y_ + gain_ * dt * 0.5 * (x + xPrev_), lo_, hi_);
+  // At the initial evaluation the integral holds (x(n−1) := x) unless fromZero: then it takes the
+  // step from x(n−1) = 0 (GeckoCIRCUITS' first control step).
+  double step(double x, double dt, bool initial, bool fromZero) {
+    if (!initial || fromZero) y_ = std::clamp(y_ + gain_ * dt * 0.5 * (x + xPrev_), lo_, hi_);
     xPrev_ = x;
     return y_;
   }
@@ -45,7 +47,7 @@ class PiController : public Block {
                   std::numeric_limits<double>::infinity()) {}
   void evaluate(ControlContext& ctx) override {
     double x = in(ctx, 0);
-    out(ctx, kp_ * x + integral_.step(x, ctx.dt, ctx.initial));
+    out(ctx, kp_ * x + integral_.step(x, ctx.dt, ctx.initial, ctx.fromZeroHistory));
   }
 
  private:
@@ -70,7 +72,7 @@ class Integrator : public Block {
       out(ctx, integral_.reset());
       return;
     }
-    out(ctx, integral_.step(in(ctx, 0), ctx.dt, ctx.initial));
+    out(ctx, integral_.step(in(ctx, 0), ctx.dt, ctx.initial, ctx.fromZeroHistory));
   }
 
  private:
@@ -86,7 +88,7 @@ class FirstOrderLag : public Block {
         t_(p.positive("T")), gain_(p.number("gain", 1.0)), y_(p.number("y0", 0.0)) {}
   void evaluate(ControlContext& ctx) override {
     double x = in(ctx, 0);
-    if (!ctx.initial) {
+    if (!ctx.initial || ctx.fromZeroHistory) {
       double r = 2.0 * t_ / ctx.dt;
       y_ = (gain_ * (x + xPrev_) + (r - 1.0) * y_) / (r + 1.0);
     }

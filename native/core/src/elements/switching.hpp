@@ -26,6 +26,10 @@ class SwitchingDevice : public StateDevice {
     if (on()) addSourceCurrent(rhs, node(0), node(1), -vf_ / ron_);
     else if (vfOff_) addSourceCurrent(rhs, node(0), node(1), -vf_ / roff_);
   }
+  // The current as GeckoCIRCUITS reports it (LKMatrices.berechneBauteilStroeme, LK_D/LK_IGBT/
+  // LK_THYR: (u − uf)/rD in either state): an off diode-like device shows (v − vf)/Roff, although
+  // its off state is stamped as Roff alone (its leakage reads −vf/Roff at v = 0, as GeckoCIRCUITS'
+  // AMP and loss calculation show it).
   double current(const double* x) const override {
     return on() ? (voltage(x) - vf_) / ron_ : (voltage(x) - offVoltage()) / roff_;
   }

@@ -34,9 +34,9 @@ DeviceLoss::DeviceLoss(const SwitchingDevice& device, std::shared_ptr<const Deta
       roff_(device.offResistance()), vf_(device.forwardVoltage()), detailed_(std::move(model)), n_(paralleled) {}
 
 void DeviceLoss::start(const double* x) {
-  wasOn_ = device_.on();
-  vPrev_ = voltage(x);
-  // No loss and no change of state yet: a device that is off is quiet() from here.
+  const double v = voltage(x);
+  iPrev_ = device_.on() ? (v - vf_) / ron_ : (v - vf_) / roff_;
+  // No loss and no change of state yet.
   switched_ = false;
   conduction_ = switching_ = total_ = 0.0;
 }

@@ -1,9 +1,16 @@
 // The loss model of one semiconductor (D, THYR, IGBT, MOSFET, S), evaluated after every accepted
 // step from the device's state, current and voltage (GeckoCIRCUITS: AbstractLossCalculatorSwitch,
 // LossCalculationSimple, VerlustBerechnungDetailed.LossCalculatorDetailed, LossProperties):
-//  - conduction loss in the on state: simple model |i|·vf + i²·Ron (the device's on-state model),
-//    detailed model u(Tj, i)·|i| from the measured on-state curves;
-//  - a switching event is a change of the device state between two steps. A turn-on dissipates
+//  - conduction loss from the device current in either state, as GeckoCIRCUITS computes it
+//    (calcConductionLoss of both calculators reads the current, not the state): simple model
+//    |i|·vf + i²·Ron, detailed model u(Tj, i)·|i| from the measured on-state curves. An off device
+//    carries its leakage (v − vf)/Roff (SwitchingDevice::current), so it shows a small loss
+//    (3·10⁻⁵ W for 450 V over 10 MΩ with vf = 0.7 V), as in GeckoCIRCUITS;
+//  - a switching event is the current of one device crossing 10 mA between two steps, as
+//    GeckoCIRCUITS detects it (AbstractLossCalculatorSwitch.detectTurnOn/detectTurnOff, EPS):
+//    a turn-on when |i| rises above it, a turn-off when it falls below; not the change of state,
+//    so a device switched with no current (a gate turning an IGBT off while its antiparallel
+//    path carries the current) has no switching loss. A turn-on dissipates
 //    E_on(Tj, |i| after)·|v before|/uRef, a turn-off E_off(Tj, |i| before)·|v after|/uRef, the
 //    simple model using E = k·|i| with k = kOn, kOff [Ws/A] and uRef = uSWnorm; the energy is
 //    spread over the step of the event as the power E/dt;
@@ -43,39 +50,32 @@ class DeviceLoss {
   DeviceLoss(const SwitchingDevice& device, std::shared_ptr<const DetailedLossModel> model, int paralleled);
 
   const std::string& name() const { return device_.name(); }
-  // Remembers the state and voltage of the initial solution (no loss).
+  // Remembers the current of the initial solution (no loss).
   void start(const double* x);
 
   // Losses of the step just solved (solution x, the previous step's xPrev), at junction
-  // temperature tj [°C] (NaN: not coupled). Runs after every step for every device that is not
-  // quiet(), so it is inline and does only what the step needs: the device's voltage, and its
-  // current (SwitchingDevice::current, with its constants copied here) only where a loss needs
-  // it: the conduction loss while on, the switching loss on a change of state. The current of an
-  // off device, v/Roff, is computed on demand (current()) from the same voltage and state, so it
-  // is the same number; the voltage before a turn-on is read from xPrev, since a quiet device
-  // has not kept it.
+  // temperature tj [°C] (NaN: not coupled). Runs after every step for every device, so it is
+  // inline and does only what the step needs: the device's voltage and its current
+  // (SwitchingDevice::current, with its constants copied here); the voltage before a turn-on is
+  // read from xPrev.
   void update(const double* x, const double* xPrev, double dt, double tj) {
-    const bool on = device_.on();
     const double v = voltage(x);
-    switched_ = on != wasOn_;
-    if (on) {
-      const double i = (v - vf_) / ron_;
-      conduction_ = conductionLoss(i, tj);
-      switching_ = switched_ ? switchingEnergy(true, i, voltage(xPrev), tj) / dt : 0.0;
-    } else {
-      conduction_ = 0.0;
-      switching_ = switched_ ? switchingEnergy(false, current(), v, tj) / dt : 0.0;
+    const double i = device_.on() ? (v - vf_) / ron_ : (v - vf_) / roff_;
+    conduction_ = conductionLoss(i, tj);
+    // Per device of a parallel group (LossProperties divides the current before the detection).
+    const double now = std::fabs(i) / n_, before = std::fabs(iPrev_) / n_;
+    switching_ = 0.0;
+    switched_ = false;
+    if (before < kEventCurrent && now > kEventCurrent) {
+      switched_ = true;
+      switching_ = switchingEnergy(true, i, voltage(xPrev), tj) / dt;
+    } else if (before > kEventCurrent && now < kEventCurrent) {
+      switched_ = true;
+      switching_ = switchingEnergy(false, iPrev_, v, tj) / dt;
     }
     total_ = conduction_ + switching_;
-    wasOn_ = on;
-    vPrev_ = v;
+    iPrev_ = i;
   }
-  // Off at this step and at the last update, which was no change of state: update() would find
-  // no loss again and change nothing but the kept voltage, so a caller may skip it, or call
-  // keepVoltage() instead when it needs the current (inside the measurement window, accumulate).
-  bool quiet() const { return !wasOn_ && !switched_ && !device_.on(); }
-  // What update() does to a quiet device.
-  void keepVoltage(const double* x) { vPrev_ = voltage(x); }
   // The nodes whose voltages update() reads.
   int nodeA() const { return a_; }
   int nodeB() const { return b_; }
@@ -89,8 +89,7 @@ class DeviceLoss {
   }
 
   // Window statistics for DeviceLossSummary: call once per step inside the measurement window,
-  // after update() (or keepVoltage() for a quiet device: the current is that of the kept
-  // voltage). A switching loss of 0 leaves its energy sum as it is (the sum starts at +0 and
+  // after update(). A switching loss of 0 leaves its energy sum as it is (the sum starts at +0 and
   // never becomes −0), so only the steps with a change of state add to it.
   void accumulate(double dt, double tj) {
     conductionEnergy_ += conduction_ * dt;
@@ -98,7 +97,7 @@ class DeviceLoss {
       switchingEnergy_ += switching_ * dt;
       ++events_;
     }
-    const double i = current();
+    const double i = iPrev_;
     charge_ += i * dt;
     squares_ += i * i * dt;
     if (!std::isnan(tj)) {
@@ -110,7 +109,7 @@ class DeviceLoss {
   DeviceLossSummary summary(bool hasJunction) const;
 
  private:
-  // Conduction loss [W] of the on device (all of its `paralleled` copies) carrying i. A single
+  // Conduction loss [W] of the device (all of its `paralleled` copies) carrying i. A single
   // device (n = 1) skips the division and product by n, which leave every value unchanged.
   double conductionLoss(double i, double tj) const {
     if (detailed_) return detailedConduction(i, tj);
@@ -120,8 +119,6 @@ class DeviceLoss {
   double simpleConduction(double i) const { return std::fabs(i) * vf_ + i * i * ron_; }
   double detailedConduction(double i, double tj) const;
   double voltage(const double* x) const { return nodeVoltage(x, a_) - nodeVoltage(x, b_); }
-  // The device current at the last update: SwitchingDevice::current of its state and voltage.
-  double current() const { return wasOn_ ? (vPrev_ - vf_) / ron_ : (vPrev_ - device_.offVoltage()) / roff_; }
   // Energy [J] of the change of state ending in `on`: a turn-on with the current i after and the
   // voltage v before it, a turn-off with the current i before and the voltage v after it.
   double switchingEnergy(bool on, double i, double v, double tj) const;
@@ -134,8 +131,9 @@ class DeviceLoss {
   std::shared_ptr<const DetailedLossModel> detailed_;
   double kOn_ = 0.0, kOff_ = 0.0, uSwNorm_ = 400.0;
   double n_ = 1.0;
-  bool wasOn_ = false;
-  double vPrev_ = 0.0;  // voltage at the last update
+  // GeckoCIRCUITS AbstractLossCalculatorSwitch.EPS: the current [A] whose crossing is a switching event.
+  static constexpr double kEventCurrent = 1e-2;
+  double iPrev_ = 0.0;  // device current at the last update (SwitchingDevice::current)
   double conduction_ = 0.0, switching_ = 0.0, total_ = 0.0;
   bool switched_ = false;
   // Window sums: energies [J], charge [C], ∫i² dt, ∫Tj dt, duration [s].

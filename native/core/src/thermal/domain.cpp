@@ -198,22 +198,14 @@ long ThermalDomain::stride(double dt) {
 void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPhase, bool measuring) {
   // Losses at the junction temperatures of the previous thermal solution. When no thermal step
   // follows, the window statistics see the same temperatures and are summed in the same pass.
-  // A quiet device (off, no change of state; most devices of a converter at any step) has no
-  // loss: outside the window it is skipped, inside only its voltage is kept for its current, and
-  // its loss sources never add its +0 to their energy. That leaves the energy as it is: a sum
-  // that starts at +0 never becomes −0, and x + (+0) is x for every other x.
+  // Every device has a loss at every step, an off one that of its leakage current (DeviceLoss).
   const bool thermalStep = network_ && ++pending_ >= stride(dt);
   const bool together = measuring && !thermalStep;
   if (firstOfPhase) phaseStart_ = true;
   for (auto& tracked : tracked_) {
     DeviceLoss& loss = *tracked.loss;
-    if (loss.quiet()) {
-      if (!measuring) continue;
-      loss.keepVoltage(x);
-    } else {
-      loss.update(x, xPrev_.data(), dt, tracked.tj);
-      for (const LossSource& source : tracked.feeds) energy_[source.slot] += *source.loss * dt;
-    }
+    loss.update(x, xPrev_.data(), dt, tracked.tj);
+    for (const LossSource& source : tracked.feeds) energy_[source.slot] += *source.loss * dt;
     if (together) loss.accumulate(dt, tracked.tj);
   }
   for (auto& r : resistors_) {

@@ -106,9 +106,19 @@ Result Transient::run() {
   const double t0 = pre.steps > 0 ? pre.start : main.start;
   const double dt0 = pre.steps > 0 ? dtPre : s.dt;
 
-  initialSolve(t0, dt0);
+  if (s.timing == Timing::Gecko) {
+    // GeckoCIRCUITS' first step is at t = 0 and is a step like the others (SimulationsKern:
+    // runSimulation steps while t <= tEND from tSTART): a backward-Euler step of dt from the
+    // initial conditions, with the sources at t = 0 and the switches as the gates leave them before
+    // any control (off), committed. The value recorded at t = n·dt is then n + 1 steps from the
+    // initial conditions.
+    step(t0, dt0, true);
+    startCommitted_ = true;
+  } else {
+    initialSolve(t0, dt0);
+  }
   if (thermal_ != nullptr) thermal_->start(x_.data(), dt0);
-  ControlContext initial{t0, dt0, signals_.data(), x_.data(), true};
+  ControlContext initial{t0, dt0, signals_.data(), x_.data(), true, s.timing == Timing::Gecko};
   latchSourceSignals();
   circuit_.control().evaluate(initial);
   if (pre.steps > 0) runPhase(pre, 0, nullptr);
@@ -146,6 +156,8 @@ void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder)
   storeProgress(control_, kProgressTotalSteps, static_cast<double>(clock.steps));
   const double dt = clock.dt;
   double t = clock.start;
+  const bool historyValid = startCommitted_;
+  startCommitted_ = false;
   for (long n = 1; n <= clock.steps; ++n) {
     if (clock.accumulate) {
       t += n == 1 ? clock.firstStep : dt;
@@ -154,7 +166,9 @@ void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder)
       t = clock.start + static_cast<double>(n) * dt;
       if (n == clock.steps && phase == 0) t = 0.0;
     }
-    step(t, dt, n == 1);
+    // The first step of the run integrates from the initial conditions with backward Euler (no
+    // history for the others) unless the start was already such a step.
+    step(t, dt, n == 1 && !historyValid);
     const double shown = t - timeOrigin_;  // the time users see (and the measurement window's)
     if (thermal_ != nullptr) {
       // Loss statistics cover the steps (t − dt, t] inside the measurement window [from, to].

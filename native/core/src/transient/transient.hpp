@@ -66,6 +66,7 @@ class Transient {
   RunControl control_;
   ThermalDomain* thermal_;                     // null: no losses and no thermal network
   double measureFrom_ = 0.0, measureTo_ = 0.0;  // measurement window of the main run
+  bool startCommitted_ = false;  // the start was a committed step (GeckoCIRCUITS timing)
   double timeOrigin_ = 0.0;  // internal time of the reported t = 0 (GeckoCIRCUITS timing: tPre)
   Factorizer factorizer_;
   LuCache cache_;

@@ -16,11 +16,7 @@ import { corpusFixture } from './helpers.js';
 const TOLERANCE = 0.01;
 
 /** Files GeckoCIRCUITS simulates that pesim does not agree with yet, and why. */
-export const KNOWN_DIFFERENCES: Record<string, string> = {
-  '013_ex_3_pwm.ipes': 'the one-sample current spike at a switching event peaks at 25.5 A against 25.8 A (its average and RMS within 0.03 %)',
-  '041_viennaRectifier1_phaseLoss.ipes': 'control of the Vienna rectifier with a lost phase diverges',
-  '069_three-phase_ViennaRectifier_simpleControl_250kW.ipes': 'hysteresis current control of the Vienna rectifier diverges',
-};
+export const KNOWN_DIFFERENCES: Record<string, string> = {};
 
 interface Reference {
   file: string;
