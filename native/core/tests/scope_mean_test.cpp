@@ -9,7 +9,7 @@
 #include "builders.hpp"
 #include "harness.hpp"
 #include "pesim/errors.hpp"
-#include "transient/recorder.hpp"
+#include "transient/phase_clock.hpp"
 
 using namespace pesim;
 using namespace pesim::test;
@@ -66,12 +66,12 @@ TEST(a_mean_value_channel_averages_the_main_run_after_a_pre_simulation) {
 
 TEST(gecko_mean_window_indices_are_those_gecko_computed) {
   // GeckoCIRCUITS' time after a 20 ms pre-calculation in steps of 50 ns (065's data start).
-  CHECK(geckoTimeAfterPreRun(0.02, 5e-8) == 0.020000000000060143);
+  CHECK(geckoClocks(1e-3, 5e-8, 0.02, 5e-8).axis.t0 == 0.020000000000060143);
   // A 10 µs mean at j = 0 in a run of 100 µs, dt = 0.1 µs: GeckoCIRCUITS averaged samples 2..49
   // from t = 0 and 2..50 after a pre-calculation of 20 µs (its accumulated time moves the
   // truncation), and ended that scope's data at samples 949 and 948.
-  GeckoAxis plain = geckoMainAxis(1e-4, 1e-7, 0.0, 1e-7);
-  GeckoAxis afterPre = geckoMainAxis(1e-4, 1e-7, 2e-5, 1e-7);
+  GeckoAxis plain = geckoClocks(1e-4, 1e-7, 0.0, 1e-7).axis;
+  GeckoAxis afterPre = geckoClocks(1e-4, 1e-7, 2e-5, 1e-7).axis;
   CHECK(plain.last == 999 && afterPre.last == 999);
   MeanWindow fromZero = geckoMeanWindow(plain, 1e-5, 0);
   CHECK(fromZero.start == 0 && fromZero.stop == 49);
@@ -83,26 +83,26 @@ TEST(gecko_mean_window_indices_are_those_gecko_computed) {
   CHECK(one.start == 0 && one.stop == 1);
   // The ends of the corpus scopes with mean-value signals (GeckoCIRCUITS' sample counts − 1):
   // 033 SCOPE.16, 067 SCOPE.6 (whose run GeckoCIRCUITS ends with a sample at tEnd), 065 SCOPE.1.
-  CHECK(geckoScopeEnd(geckoMainAxis(0.1, 5e-7, 0.0, 5e-7), 4e-5) == 199958);
-  CHECK(geckoMainAxis(0.1, 2.5e-7, 0.0, 2.5e-7).last == 400000);
-  CHECK(geckoScopeEnd(geckoMainAxis(0.1, 2.5e-7, 0.0, 2.5e-7), 6.66e-5) == 399866);
-  CHECK(geckoScopeEnd(geckoMainAxis(0.02, 5e-8, 0.02, 5e-8), 6.66e-5) == 399333);
+  CHECK(geckoScopeEnd(geckoClocks(0.1, 5e-7, 0.0, 5e-7).axis, 4e-5) == 199958);
+  CHECK(geckoClocks(0.1, 2.5e-7, 0.0, 2.5e-7).axis.last == 400000);
+  CHECK(geckoScopeEnd(geckoClocks(0.1, 2.5e-7, 0.0, 2.5e-7).axis, 6.66e-5) == 399866);
+  CHECK(geckoScopeEnd(geckoClocks(0.02, 5e-8, 0.02, 5e-8).axis, 6.66e-5) == 399333);
   // Scopes without mean-value signals: GeckoCIRCUITS showed samples 0..249999 of 039 (its loop ran
   // 250001 steps; the truncation drops the last), 0..400000 of 067 SCOPE.4, 0..999 of 045.
-  CHECK(geckoMainAxis(2.5e-9, 1e-14, 0.0, 1e-14).last == 250000);
-  CHECK(geckoScopeEnd(geckoMainAxis(2.5e-9, 1e-14, 0.0, 1e-14), 0.0) == 249999);
-  CHECK(geckoScopeEnd(geckoMainAxis(0.1, 2.5e-7, 0.0, 2.5e-7), 0.0) == 400000);
-  CHECK(geckoScopeEnd(geckoMainAxis(1e-4, 1e-7, 0.0, 1e-7), 0.0) == 999);
+  CHECK(geckoClocks(2.5e-9, 1e-14, 0.0, 1e-14).axis.last == 250000);
+  CHECK(geckoScopeEnd(geckoClocks(2.5e-9, 1e-14, 0.0, 1e-14).axis, 0.0) == 249999);
+  CHECK(geckoScopeEnd(geckoClocks(0.1, 2.5e-7, 0.0, 2.5e-7).axis, 0.0) == 400000);
+  CHECK(geckoScopeEnd(geckoClocks(1e-4, 1e-7, 0.0, 1e-7).axis, 0.0) == 999);
   // A step below the rounding of the time (1.5 s + 1e-20 s == 1.5 s) stalls GeckoCIRCUITS' loop;
   // the emulation stops counting.
-  CHECK(geckoMainAxis(1.0, 1e-20, 1.0, 0.75).last == 0);
+  CHECK(geckoClocks(1.0, 1e-20, 1.0, 0.75).axis.last == 0);
 }
 
 TEST(a_scope_with_mean_values_measures_until_its_gecko_data_end) {
   // 200 steps of dt: GeckoCIRCUITS has samples 0..199 (or 0..200); a 10 dt mean ends the scope's
   // data 5 dt before its last sample, and the window statistics of the ramp end there too.
   Result r = rampScope({10 * kDt, 2 * kDt, 2 * kDt});
-  long last = geckoMainAxis(200 * kDt, kDt, 0.0, kDt).last;
+  long last = geckoClocks(200 * kDt, kDt, 0.0, kDt).axis.last;
   double end = static_cast<double>(last - 5) * kDt;
   CHECK_NEAR(measurement(r, "SCOPE.1.ch1.max"), end, 1e-15);
 }

@@ -9,26 +9,6 @@
 
 namespace pesim {
 
-namespace {
-// Turns of GeckoCIRCUITS' loop `for (t = start; t <= end; t += dt)` (about as many as the run has
-// steps, each a single addition here), ending `t` where the loop leaves it. Where dt is below the
-// rounding of t the sum stalls (GeckoCIRCUITS would never end): the count stops there.
-long loopTurns(double start, double end, double dt, double& t) {
-  long turns = 0;
-  for (t = start; t <= end; t += dt) {
-    ++turns;
-    if (t + dt == t) break;
-  }
-  return turns;
-}
-}  // namespace
-
-double geckoTimeAfterPreRun(double tPre, double dtPre) {
-  double t = 0.0;
-  loopTurns(0.0, tPre, dtPre, t);
-  return t;
-}
-
 GeckoAxis geckoAxis(double t0, double dt, long last) {
   GeckoAxis axis;
   axis.t0 = t0;
@@ -38,13 +18,6 @@ GeckoAxis geckoAxis(double t0, double dt, long last) {
   for (long k = 0; k < fitted; ++k) t += dt;
   axis.spacing = fitted > 0 ? (t - t0) / static_cast<double>(fitted) : dt;
   return axis;
-}
-
-GeckoAxis geckoMainAxis(double tEnd, double dt, double tPre, double dtPre) {
-  double start = tPre > 0.0 ? geckoTimeAfterPreRun(tPre, dtPre) : 0.0;
-  double end = (tPre > 0.0 ? tPre : 0.0) + tEnd;
-  double t = start;
-  return geckoAxis(start, dt, loopTurns(start, end, dt, t) - 1);
 }
 
 long GeckoAxis::index(double time) const {

@@ -37,11 +37,6 @@ namespace pesim {
 // time (a decimal print, a running sum of steps as GeckoCIRCUITS keeps it) selects that sample.
 constexpr double kWindowTolerance = 1e-6;
 
-// GeckoCIRCUITS' time after a pre-simulation of tPre with step dtPre: its loop `while (t <= tEnd)
-// t += dt` (SimulationsKern.runSimulation) accumulates the time, and its main run continues from
-// there. The time of the first sample of the main run, as GeckoCIRCUITS' scope sees it.
-double geckoTimeAfterPreRun(double tPre, double dtPre);
-
 // GeckoCIRCUITS' scope time axis (TimeSeriesConstantDt) over samples 0..last taken every dt from
 // t0: the sample spacing is fitted over the first 100 samples, whose times GeckoCIRCUITS
 // accumulates (t += dt); sample k is at t0 + k·spacing, and the index of a time is truncated and
@@ -54,11 +49,6 @@ struct GeckoAxis {
   double time(long k) const { return t0 + static_cast<double>(k) * spacing; }
 };
 GeckoAxis geckoAxis(double t0, double dt, long last);
-// GeckoCIRCUITS' axis of a run of tEnd with step dt, after a pre-simulation of tPre (0: none) with
-// step dtPre: from geckoTimeAfterPreRun, one sample per turn of its loop `while (t <= tEnd)`
-// (the end moved on by tPre after a pre-simulation: SimulationRunner.continueCalculation).
-GeckoAxis geckoMainAxis(double tEnd, double dt, double tPre, double dtPre);
-
 // The samples a mean-value channel averages, (start, stop], and the time the average divides by.
 struct MeanWindow {
   long start = 0;
@@ -74,7 +64,7 @@ long geckoScopeEnd(const GeckoAxis& axis, double span);
 class Recorder {
  public:
   // `storage` (RunControl::sampleStorage), when set, provides the arrays the samples go to.
-  // `axis`: GeckoCIRCUITS' time axis of the run (geckoMainAxis), for the mean-value channels.
+  // `axis`: GeckoCIRCUITS' time axis of the run (geckoClocks), for the mean-value channels.
   Recorder(const std::vector<ScopeChannel>& channels, long totalSteps, double dt, long maxPoints,
            double measureFrom, double measureTo,
            const std::function<double*(std::size_t, std::size_t)>& storage = {}, const GeckoAxis& axis = {});

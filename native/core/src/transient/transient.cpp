@@ -35,19 +35,6 @@ constexpr double kCycleTolerance = 1e-3;
 char stateChar(int state) { return static_cast<char>(static_cast<unsigned char>('0' + state)); }
 int stateOf(char c) { return static_cast<unsigned char>(c) - '0'; }
 
-long stepCount(double span, double dt) {
-  return static_cast<long>(std::ceil(span / dt - 1e-9));
-}
-
-// Number of steps GeckoCIRCUITS takes after the one at `from`, the first of them `first` later: it
-// steps while t <= end and adds dt to t after each step (SimulationsKern.runSimulation), so
-// rounding decides the last step.
-long geckoStepsAfter(double from, double first, double end, double dt) {
-  long n = 0;
-  for (double t = from + first; t <= end; t += dt) ++n;
-  return n;
-}
-
 }  // namespace
 
 Transient::Transient(Circuit& circuit, const Settings& settings, const RunControl& control)
@@ -86,23 +73,10 @@ Result Transient::run() {
   auto started = std::chrono::steady_clock::now();
   const Settings& s = settings_;
   const double dtPre = s.dtPre > 0.0 ? s.dtPre : s.dt;
-  // The time axes of the two phases (see PhaseClock). Exact: t = start + n·dt, the main run from 0,
-  // the pre-simulation before it. Gecko: GeckoCIRCUITS' running sum from 0 through the
-  // pre-simulation into the main run, which is reported from its start tPre as 0 (timeOrigin_).
-  PhaseClock pre, main;
-  if (s.timing == Timing::Gecko) {
-    const double tPre = s.tPre > 0.0 ? s.tPre : 0.0;
-    timeOrigin_ = tPre;
-    pre = PhaseClock{0.0, dtPre, tPre > 0.0 ? geckoStepsAfter(0.0, dtPre, tPre, dtPre) : 0, true, dtPre};
-    double last = 0.0;  // time of the step before the main run: the last pre-simulation step
-    for (long n = 0; n < pre.steps; ++n) last += dtPre;
-    const double first = tPre > 0.0 ? dtPre : s.dt;  // GeckoCIRCUITS continues its pre-simulation's sum
-    main = PhaseClock{last, s.dt, geckoStepsAfter(last, first, tPre + s.tEnd, s.dt), true, first};
-  } else {
-    const long preSteps = s.tPre > 0.0 ? stepCount(s.tPre, dtPre) : 0;
-    pre = PhaseClock{-static_cast<double>(preSteps) * dtPre, dtPre, preSteps, false};
-    main = PhaseClock{0.0, s.dt, stepCount(s.tEnd, s.dt), false};
-  }
+  const RunClocks clocks = s.timing == Timing::Gecko ? geckoClocks(s.tEnd, s.dt, s.tPre, dtPre) : exactClocks(s);
+  const PhaseClock& pre = clocks.pre;
+  const PhaseClock& main = clocks.main;
+  timeOrigin_ = clocks.timeOrigin;
   const double t0 = pre.steps > 0 ? pre.start : main.start;
   const double dt0 = pre.steps > 0 ? dtPre : s.dt;
 
@@ -129,7 +103,9 @@ Result Transient::run() {
   measureTo_ = to;
   const auto& channels = circuit_.control().channels();
   bool gecko = std::any_of(channels.begin(), channels.end(), [](const ScopeChannel& c) { return c.geckoAxis; });
-  GeckoAxis axis = gecko ? geckoMainAxis(s.tEnd, s.dt, pre.steps > 0 ? s.tPre : 0.0, dtPre) : GeckoAxis{};
+  // Mean-value channels are GeckoCIRCUITS' and count its samples under exact timing as well.
+  GeckoAxis axis;
+  if (gecko) axis = s.timing == Timing::Gecko ? clocks.axis : geckoClocks(s.tEnd, s.dt, s.tPre, dtPre).axis;
   Recorder recorder(channels, main.steps, s.dt, s.maxPoints, from, to, control_.sampleStorage, axis);
   recorder.record(0, main.start - timeOrigin_, signals_.data());
   runPhase(main, 1, &recorder);

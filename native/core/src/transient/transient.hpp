@@ -17,22 +17,12 @@
 #include "mna/factorization.hpp"
 #include "mna/lu_cache.hpp"
 #include "pesim/engine.hpp"
+#include "transient/phase_clock.hpp"
 #include "transient/typed_list.hpp"
 
 namespace pesim {
 
 class Recorder;
-
-// The step times of one phase (pre-simulation or main run): steps 1..steps after `start`, at
-// start + n·dt (exact), or, when `accumulate` (GeckoCIRCUITS' timing), by adding firstStep and then
-// dt to the previous time as GeckoCIRCUITS does.
-struct PhaseClock {
-  double start = 0.0;
-  double dt = 0.0;
-  long steps = 0;
-  bool accumulate = false;
-  double firstStep = 0.0;
-};
 
 class Transient {
  public:
@@ -67,7 +57,7 @@ class Transient {
   ThermalDomain* thermal_;                     // null: no losses and no thermal network
   double measureFrom_ = 0.0, measureTo_ = 0.0;  // measurement window of the main run
   bool startCommitted_ = false;  // the start was a committed step (GeckoCIRCUITS timing)
-  double timeOrigin_ = 0.0;  // internal time of the reported t = 0 (GeckoCIRCUITS timing: tPre)
+  double timeOrigin_ = 0.0;  // internal time of the reported t = 0 (RunClocks::timeOrigin)
   Factorizer factorizer_;
   LuCache cache_;
   // The elements called every step, in netlist order (typed_list.hpp: the common types inline).
