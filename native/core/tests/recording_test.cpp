@@ -84,3 +84,21 @@ TEST(a_source_driving_only_a_switch_control_is_no_unknown) {
     CHECK_NEAR(vout.back(), channel(loaded, "SCOPE.1.ch1").values.back(), 1e-9);
   }
 }
+
+TEST(a_window_bound_written_from_a_sample_time_selects_that_sample) {
+  // 011's window starts at 1.600000000000001e-5 s, GeckoCIRCUITS' time of sample 1600 at dt = 10 ns,
+  // a hair above pesim's 1600·dt: the sample belongs to the window. Two millionths of a step later
+  // it does not.
+  auto firstInWindow = [](double from) {
+    Netlist n;
+    n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
+                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
+    n.blocks = {block("TIME.1", "TIME", {}, {"t"}), block("SCOPE.1", "SCOPE", {"t"}, {})};
+    n.settings.tEnd = 2e-5;
+    n.settings.dt = 1e-8;
+    n.settings.measureFrom = from;
+    return measurement(simulate(n, RunControl{}), "SCOPE.1.ch1.min");
+  };
+  CHECK_NEAR(firstInWindow(1.600000000000001e-5), 1.6e-5, 1e-18);
+  CHECK_NEAR(firstInWindow(1.6e-5 + 2e-6 * 1e-8), 1.601e-5, 1e-18);
+}
