@@ -57,7 +57,7 @@ inline double measurement(const Result& r, const std::string& key) {
 // Runs control blocks beside a 1 V source on 1 Ω (the circuit a netlist needs) and records the
 // signals `scoped` on SCOPE.1.
 inline Result runBlocks(std::vector<BlockSpec> blocks, std::vector<std::string> scoped, double tEnd, double dt,
-                        std::uint64_t seed = kDefaultSeed) {
+                        std::uint64_t seed = kDefaultSeed, Timing timing = Timing::Exact) {
   Netlist n;
   n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
                 element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
@@ -66,6 +66,7 @@ inline Result runBlocks(std::vector<BlockSpec> blocks, std::vector<std::string> 
   n.settings.tEnd = tEnd;
   n.settings.dt = dt;
   n.settings.seed = seed;
+  n.settings.timing = timing;
   return simulate(n, RunControl{});
 }
 

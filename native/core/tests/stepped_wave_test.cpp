@@ -65,16 +65,8 @@ TEST(timing_setting_selects_stepped_or_exact_sources) {
   // The same 35 kHz, d = 0.7 rectangle at dt = 1 µs averages 2/3 when stepped as GeckoCIRCUITS
   // steps it and 0.7 (to within a step per 28.6-step period) when sampled from its definition.
   auto run = [](Timing timing) {
-    Netlist n;
-    n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
-                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
-    n.blocks = {block("SIGNAL.1", "SIGNAL", {}, {"g"}, {{"frequency", 35e3}, {"duty", 0.7}},
-                      {{"waveform", "rectangle"}}),
-                block("SCOPE.1", "SCOPE", {"g"}, {})};
-    n.settings.tEnd = 30e-3;
-    n.settings.dt = 1e-6;
-    n.settings.timing = timing;
-    return simulate(n, RunControl{});
+    return runBlocks({block("SIGNAL.1", "SIGNAL", {}, {"g"}, {{"frequency", 35e3}, {"duty", 0.7}}, {{"waveform", "rectangle"}})},
+                     {"g"}, 30e-3, 1e-6, kDefaultSeed, timing);
   };
   Result gecko = run(Timing::Gecko);
   Result exact = run(Timing::Exact);
@@ -86,16 +78,9 @@ TEST(stepped_source_restarts_at_its_second_step_when_asked) {
   // GeckoCIRCUITS starts a source with external parameters again at t = dt: from its second step on
   // it repeats the plain source's sequence one step later.
   auto run = [](double restart) {
-    Netlist n;
-    n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
-                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
-    n.blocks = {block("SIGNAL.1", "SIGNAL", {}, {"g"},
-                      {{"frequency", 35e3}, {"duty", 0.7}, {"restartAtSecondStep", restart}}, {{"waveform", "rectangle"}}),
-                block("SCOPE.1", "SCOPE", {"g"}, {})};
-    n.settings.tEnd = 200e-6;
-    n.settings.dt = 1e-6;
-    n.settings.timing = Timing::Gecko;
-    return channel(simulate(n, RunControl{}), "SCOPE.1.ch1").values;
+    BlockSpec source = block("SIGNAL.1", "SIGNAL", {}, {"g"},
+                             {{"frequency", 35e3}, {"duty", 0.7}, {"restartAtSecondStep", restart}}, {{"waveform", "rectangle"}});
+    return channel(runBlocks({source}, {"g"}, 200e-6, 1e-6, kDefaultSeed, Timing::Gecko), "SCOPE.1.ch1").values;
   };
   std::vector<double> plain = run(0.0), restarted = run(1.0);
   CHECK(plain.size() == restarted.size());
@@ -161,17 +146,10 @@ TEST(gecko_timing_integrates_the_first_control_step_from_zero) {
   // records 0.05 and 2/21 at t = 0, then 0.15 and (2·2 + 19·2/21)/21; exact timing starts them in
   // equilibrium with the input (0 at t = 0, then 0.1 and 4/21).
   auto run = [](Timing timing) {
-    Netlist n;
-    n.elements = {element("V.1", "V", {"a", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
-                  element("R.1", "R", {"a", "0"}, {{"R", 1.0}})};
-    n.blocks = {block("CONST.1", "CONST", {}, {"one"}, {{"value", 1.0}}),
-                block("PI.1", "PI", {"one"}, {"pi"}, {{"kp", 0.0}, {"ki", 1000.0}}),
-                block("PT1.1", "PT1", {"one"}, {"pt"}, {{"T", 1e-3}, {"gain", 2.0}}),
-                block("SCOPE.1", "SCOPE", {"pi", "pt"}, {})};
-    n.settings.tEnd = 1e-3;
-    n.settings.dt = 1e-4;
-    n.settings.timing = timing;
-    return simulate(n, RunControl{});
+    return runBlocks({block("CONST.1", "CONST", {}, {"one"}, {{"value", 1.0}}),
+                      block("PI.1", "PI", {"one"}, {"pi"}, {{"kp", 0.0}, {"ki", 1000.0}}),
+                      block("PT1.1", "PT1", {"one"}, {"pt"}, {{"T", 1e-3}, {"gain", 2.0}})},
+                     {"pi", "pt"}, 1e-3, 1e-4, kDefaultSeed, timing);
   };
   const Result gecko = run(Timing::Gecko);
   const Result exact = run(Timing::Exact);
