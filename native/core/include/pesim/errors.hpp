@@ -26,6 +26,7 @@ enum class ErrorCode {
   EncodeInvalid,         // result-file encoder input out of its domain (column count, codec, ...)
   CodeInvalid,           // the code of a JAVA block does not compile (section, line and column named)
   CodeFailed,            // the code of a JAVA block threw during the run (index out of bounds, / by zero, NaN output)
+  SteadyStateUnsupported,  // no periodic steady state to look for (no periodic source, a source that never repeats, ...)
 };
 
 // The code as the string JavaScript sees in `error.code`.

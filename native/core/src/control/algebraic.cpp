@@ -48,6 +48,7 @@ class Hysteresis : public Block {
     else if (x < -h) state_ = low_;
     out(ctx, state_);
   }
+  void visitState(StateVisitor& visitor) override { visitor.held(state_); }
 
  private:
   double h_, high_, low_, state_;

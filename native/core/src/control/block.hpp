@@ -10,6 +10,7 @@
 
 #include "circuit/params.hpp"
 #include "pesim/netlist.hpp"
+#include "steady/state_visitor.hpp"
 
 namespace pesim {
 
@@ -67,6 +68,11 @@ class Block {
   // Called once after the last step: blocks with a post-run analysis (CISPR16) add it to `result`,
   // calling `poll` now and then (it throws pesim::Error Cancelled once the run is cancelled).
   virtual void finish(Result& /*result*/, const std::function<void()>& /*poll*/) {}
+  // The block's memory from one step to the next (steady/state_visitor.hpp): none by default.
+  virtual void visitState(StateVisitor& /*visitor*/) {}
+  // How a source block's output repeats at step dt: constant by default. A refusal names what the
+  // periodic steady-state analysis cannot handle in this block.
+  virtual Periodicity periodicity(double /*dt*/) const { return {}; }
 
  protected:
   double in(const ControlContext& ctx, std::size_t i) const { return ctx.signals[inputs_[i]]; }

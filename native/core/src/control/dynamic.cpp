@@ -31,6 +31,10 @@ class Integral {
     xPrev_ = 0.0;
     return y_;
   }
+  void visitState(StateVisitor& visitor) {
+    visitor.real(y_);
+    visitor.real(xPrev_);
+  }
 
  private:
   double gain_, y_, y0_, lo_, hi_;
@@ -49,6 +53,7 @@ class PiController : public Block {
     double x = in(ctx, 0);
     out(ctx, kp_ * x + integral_.step(x, ctx.dt, ctx.initial, ctx.fromZeroHistory));
   }
+  void visitState(StateVisitor& visitor) override { integral_.visitState(visitor); }
 
  private:
   double kp_;
@@ -74,6 +79,7 @@ class Integrator : public Block {
     }
     out(ctx, integral_.step(in(ctx, 0), ctx.dt, ctx.initial, ctx.fromZeroHistory));
   }
+  void visitState(StateVisitor& visitor) override { integral_.visitState(visitor); }
 
  private:
   Integral integral_;
@@ -94,6 +100,10 @@ class FirstOrderLag : public Block {
     }
     xPrev_ = x;
     out(ctx, y_);
+  }
+  void visitState(StateVisitor& visitor) override {
+    visitor.real(y_);
+    visitor.real(xPrev_);
   }
 
  private:
@@ -125,6 +135,11 @@ class SecondOrderLag : public Block {
     xPrev_ = in(ctx, 0);
     out(ctx, y1_);
   }
+  void visitState(StateVisitor& visitor) override {
+    visitor.real(y1_);
+    visitor.real(y2_);
+    visitor.real(xPrev_);
+  }
 
  private:
   double t_, gain_;
@@ -143,6 +158,12 @@ class Delay : public Block {
   void latch(ControlContext& ctx) override {
     buffer_[head_] = in(ctx, 0);
     head_ = (head_ + 1) % buffer_.size();
+  }
+  void visitState(StateVisitor& visitor) override {
+    for (double& value : buffer_) visitor.real(value);
+    long head = static_cast<long>(head_);
+    visitor.held(head);
+    head_ = static_cast<std::size_t>(head);
   }
 
  private:

@@ -20,6 +20,9 @@ namespace {
 
 class JavaBlock : public Block {
  public:
+  Periodicity periodicity(double /*dt*/) const override {
+    return {0.0, 0.0, "the JAVA block '" + name() + "' keeps state the analysis cannot read"};
+  }
   JavaBlock(std::string name, std::vector<int> inputs, std::vector<int> outputs, const java::BlockCode& code,
             bool observer, std::uint64_t seed)
       : Block(std::move(name), std::move(inputs), std::move(outputs)), observer_(observer) {

@@ -57,6 +57,9 @@ std::string hertz(double f) {
 
 class TestReceiver : public Block {
  public:
+  Periodicity periodicity(double /*dt*/) const override {
+    return {0.0, 0.0, "the CISPR16 receiver '" + name() + "' analyses a whole transient run"};
+  }
   TestReceiver(std::string name, std::vector<int> inputs, const Params& p)
       : Block(std::move(name), std::move(inputs), {}) {
     settings_.minFrequency = p.positive("minFrequency", 9e3);

@@ -35,6 +35,12 @@ class PiecewiseLinear : public Block {
   }
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override { out(ctx, at(ctx.t)); }
+  Periodicity periodicity(double /*dt*/) const override {
+    Periodicity p;
+    if (repeat_) p.period = times_.back() - times_.front();
+    else p.from = times_.back();  // constant after the last point
+    return p;
+  }
 
  private:
   double at(double t) const {
@@ -82,6 +88,9 @@ class RandomWalk : public Block {
       y_ += step_ * (1.0 - 2.0 * u);
     }
     out(ctx, y_);
+  }
+  Periodicity periodicity(double /*dt*/) const override {
+    return {0.0, 0.0, "the RANDOM block '" + name() + "' never repeats"};
   }
 
  private:

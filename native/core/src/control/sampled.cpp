@@ -22,6 +22,10 @@ class Counter : public Block {
     last_ = clock;
     out(ctx, count_);
   }
+  void visitState(StateVisitor& visitor) override {
+    visitor.held(count_);
+    visitor.held(last_);
+  }
 
  private:
   double count_ = 0.0;
@@ -37,6 +41,7 @@ class SampleHold : public Block {
     if (in(ctx, 1) > kThreshold) held_ = in(ctx, 0);
     out(ctx, held_);
   }
+  void visitState(StateVisitor& visitor) override { visitor.real(held_); }
 
  private:
   double held_ = 0.0;
@@ -54,6 +59,7 @@ class Differentiator : public Block {
     out(ctx, ctx.initial ? 0.0 : gain_ * (x - xPrev_) / ctx.dt);
     xPrev_ = x;
   }
+  void visitState(StateVisitor& visitor) override { visitor.real(xPrev_); }
 
  private:
   double gain_;

@@ -53,6 +53,15 @@ class SignalSource : public Block {
     }
     out(ctx, offset_ + amplitude_ * shape);
   }
+  void visitState(StateVisitor& visitor) override {
+    if (stepped_) stepped_->visitState(visitor);
+    visitor.held(evaluations_);
+  }
+  Periodicity periodicity(double dt) const override {
+    // GeckoCIRCUITS' stepped wave repeats after a whole number of steps (SteppedWave::periodSteps).
+    if (stepped_) return {static_cast<double>(stepped_->periodSteps(dt)) * dt, 0.0, ""};
+    return {1.0 / frequency_, 0.0, ""};
+  }
 
  private:
   // −1 at the period start, rising to +1 at f = duty, falling back to −1 at f = 1 (duty 1: a
@@ -98,6 +107,9 @@ class Time : public Block {
   Time(std::string name, std::vector<int> outputs) : Block(std::move(name), {}, std::move(outputs)) {}
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override { out(ctx, ctx.t); }
+  Periodicity periodicity(double /*dt*/) const override {
+    return {0.0, 0.0, "the TIME block '" + name() + "' grows without bound"};
+  }
 };
 }  // namespace
 

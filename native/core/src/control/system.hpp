@@ -73,6 +73,11 @@ class ControlSystem {
   const std::vector<GateBinding>& gates() const { return gates_; }
   const std::vector<ScopeChannel>& channels() const { return channels_; }
   std::size_t blockCount() const { return blocks_.size(); }
+  const std::vector<BlockPtr>& blocks() const { return blocks_; }
+  // The blocks' memories, in evaluation order (steady/state_visitor.hpp).
+  void visitState(StateVisitor& visitor) {
+    for (auto& block : blocks_) block->visitState(visitor);
+  }
 
  private:
   void order();

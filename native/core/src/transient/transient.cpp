@@ -127,6 +127,64 @@ Result Transient::run() {
   return result;
 }
 
+void Transient::begin() {
+  const Settings& s = settings_;
+  timeOrigin_ = 0.0;
+  if (s.timing == Timing::Gecko) {
+    step(0.0, s.dt, true);  // GeckoCIRCUITS' first step (see run())
+    startCommitted_ = true;
+  } else {
+    initialSolve(0.0, s.dt);
+  }
+  if (thermal_ != nullptr) thermal_->start(x_.data(), s.dt);
+  ControlContext initial{0.0, s.dt, signals_.data(), x_.data(), true, s.timing == Timing::Gecko};
+  latchSourceSignals();
+  circuit_.control().evaluate(initial);
+}
+
+void Transient::runSpan(double start, long steps, Recorder* recorder) {
+  storeProgress(control_, kProgressPhase, 1.0);
+  storeProgress(control_, kProgressTotalSteps, static_cast<double>(steps));
+  const double dt = settings_.dt;
+  const bool fromInitial = !startCommitted_;
+  startCommitted_ = true;  // every later span continues from committed history
+  if (recorder != nullptr) recorder->record(0, 0.0, signals_.data());
+  for (long n = 1; n <= steps; ++n) {
+    const double t = start + static_cast<double>(n) * dt;
+    step(t, dt, n == 1 && fromInitial);
+    if (thermal_ != nullptr) thermal_->advance(x_.data(), t, dt, n == 1 && fromInitial, recorder != nullptr);
+    ControlContext ctx{t, dt, signals_.data(), x_.data(), false};
+    latchSourceSignals();
+    circuit_.control().evaluate(ctx);
+    if (recorder != nullptr) recorder->record(n, t - start, signals_.data());
+    if (n % kControlInterval == 0 || n == steps) checkControl(n, steps, t, 1);
+  }
+  stats_.steps += steps;
+}
+
+void Transient::visitState(StateVisitor& visitor, bool temperatures) {
+  for (auto& e : circuit_.elements()) e->visitState(visitor);
+  circuit_.control().visitState(visitor);
+  if (thermal_ != nullptr) thermal_->visitState(visitor, temperatures);
+  for (double& s : signals_) visitor.real(s);
+  statesChanged_ = true;  // device states may have been set: look the factorisation up again
+}
+
+Result Transient::finishSpan(Recorder& recorder, long steps, double wallMs) {
+  Result result;
+  recorder.finish(result);
+  result.warnings = circuit_.warnings();
+  circuit_.control().report(result.warnings);
+  storeProgress(control_, kProgressPhase, 2.0);
+  RunStats stats = stats_;
+  stats.wallMs = wallMs;
+  result.stats = stats;
+  result.stats.preSteps = stats_.steps - steps;  // the steps before the recorded period
+  result.stats.steps = steps;
+  if (thermal_ != nullptr) result.losses = thermal_->summaries();
+  return result;
+}
+
 void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder) {
   storeProgress(control_, kProgressPhase, phase);
   storeProgress(control_, kProgressTotalSteps, static_cast<double>(clock.steps));

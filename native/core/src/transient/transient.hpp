@@ -29,6 +29,22 @@ class Transient {
   Transient(Circuit& circuit, const Settings& settings, const RunControl& control);
   Result run();
 
+  // The pieces the periodic steady-state analysis (steady/shooting.cpp) runs a circuit with:
+  // The start of a run without pre-simulation: the initial solve (or GeckoCIRCUITS' first step) and
+  // the control evaluation at t = 0.
+  void begin();
+  // Steps 1..steps at start + n·dt (exact times, also under GeckoCIRCUITS' timing, so that every
+  // period sees the same step times). The first step integrates from the initial conditions with
+  // backward Euler after begin() (unless that was already a committed step). With a recorder the
+  // steps are recorded (times from `start`) and the loss statistics gathered.
+  void runSpan(double start, long steps, Recorder* recorder);
+  // The run's dynamic state: elements, control blocks, thermal domain (its temperatures as unknowns
+  // when `temperatures`), the control signals of the last step.
+  void visitState(StateVisitor& visitor, bool temperatures);
+  // The result of a recorded span (recorder contents, warnings, statistics, losses); `steps` per span.
+  Result finishSpan(Recorder& recorder, long steps, double wallMs);
+  Circuit& circuit() { return circuit_; }
+
  private:
   // Runs the steps of one phase; records when a recorder is given.
   void runPhase(const PhaseClock& clock, int phase, Recorder* recorder);
