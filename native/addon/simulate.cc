@@ -207,7 +207,67 @@ class SimulationWorker : public PromiseWorker<Result> {
   Napi::ObjectReference controlRef_;  // keeps the shared buffers alive during the run
 };
 
+// The steady-state options; every field optional (undefined: the default).
+SteadyOptions toSteadyOptions(const Napi::Value& value) {
+  SteadyOptions options;
+  if (value.IsUndefined() || value.IsNull()) return options;
+  const Args args = netlistArgs(value);
+  Napi::Object o = args.object(value, "steady");
+  auto number = [&](const char* key, double fallback) {
+    Napi::Value v = o.Get(key);
+    return v.IsUndefined() ? fallback : args.number(v, std::string("steady.") + key);
+  };
+  options.period = number("period", options.period);
+  options.tolerance = number("tolerance", options.tolerance);
+  options.maxIterations = static_cast<int>(number("maxIterations", options.maxIterations));
+  options.maxPeriods = static_cast<long>(number("maxPeriods", static_cast<double>(options.maxPeriods)));
+  Napi::Value temperatures = o.Get("temperatures");
+  if (!temperatures.IsUndefined()) options.temperatures = args.boolean(temperatures, "steady.temperatures");
+  return options;
+}
+
+class SteadyWorker final : public PromiseWorker<Result> {
+ public:
+  SteadyWorker(Napi::Env env, Netlist netlist, SteadyOptions options, RunControl control, const Napi::Value& controlValue)
+      : PromiseWorker(env, "pesim.steady"), netlist_(std::move(netlist)), options_(options), control_(control) {
+    if (controlValue.IsObject()) controlRef_ = Napi::Persistent(controlValue.As<Napi::Object>());
+  }
+
+ protected:
+  Result compute() override { return steadyState(netlist_, options_, control_); }
+  Napi::Value resolve(Napi::Env env, Result& result) override { return fromResult(env, result); }
+
+ private:
+  Netlist netlist_;
+  SteadyOptions options_;
+  RunControl control_;
+  Napi::ObjectReference controlRef_;
+};
+
 }  // namespace
+
+Napi::Value SteadySync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Netlist netlist = toNetlist(info[0]);
+  SteadyOptions options = toSteadyOptions(info[1]);
+  RunControl control = toRunControl(info[2]);
+  try {
+    return fromResult(env, steadyState(netlist, options, control));
+  } catch (...) {
+    throw toJsError(env, capture(std::current_exception()));
+  }
+}
+
+Napi::Value SteadyAsync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Netlist netlist = toNetlist(info[0]);
+  SteadyOptions options = toSteadyOptions(info[1]);
+  RunControl control = toRunControl(info[2]);
+  auto* worker = new SteadyWorker(env, std::move(netlist), options, control, info[2]);  // owned by libuv
+  Napi::Promise promise = worker->promise();
+  worker->Queue();
+  return promise;
+}
 
 Napi::Value SimulateSync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

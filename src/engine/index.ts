@@ -1,13 +1,15 @@
 // The engine's public surface.
 export { simulate, simulateSync, validateNetlist, prepareNetlist, engineInfo } from './simulate.js';
 export type { SimulationResult, SimulateOptions, SimulateSyncOptions, ChannelInfo } from './simulate.js';
+export { steadyState, steadyStateSync } from './steady.js';
+export type { SteadyStateOptions } from './steady.js';
 export { RunController } from './controller.js';
 export type { Progress, RunPhase, ControlBuffers } from './controller.js';
 export {
   EngineError, CircuitError, SingularMatrixError, SwitchIterationError, CancelledError, CodeFailedError, isDeterministicFailure, toEngineError,
 } from './errors.js';
 export type { EngineErrorCode } from './errors.js';
-export type { DeviceLossSummary, ReceiverSpectrum, RunStats } from './types.js';
+export type { DeviceLossSummary, ReceiverSpectrum, RunStats, SteadyOptions, SteadyReport } from './types.js';
 export * as analysis from './analysis.js';
 export {
   MEASUREMENT_STATISTICS, measurementName, channelMeasurementName, engineMeasurementKey, namedMeasurements, measurement,
