@@ -1,9 +1,10 @@
-// The periodic steady-state analysis through the Node API: the settled period of the buck, boost
-// and three-phase inverter examples against the last period of a long transient run (within 1e-4
-// of each channel's full scale), and the refusal of a circuit without a periodic source.
+// The periodic steady-state analysis through the Node API: the settled period of the buck, boost,
+// LLC, three-phase inverter and electro-thermal buck examples against the last period of a long
+// transient run settled to 1e-6 (within 1e-4 of each channel's full scale), and the refusal of a
+// circuit without a periodic source.
 import { expect } from 'chai';
 import { simulateSync, steadyState, steadyStateSync, EngineError, type Netlist, type SimulationResult } from '../../src/index.js';
-import { boost, buck, threePhaseInverter } from '../fixtures/circuits.js';
+import { boost, buck, llc, thermalBuck, threePhaseInverter } from '../fixtures/circuits.js';
 
 /**
  * Moves the gate sources' edges half a step after a step: an edge exactly on a step is decided by
@@ -15,7 +16,7 @@ function edgesBetweenSteps(netlist: Netlist): Netlist {
   const blocks = (netlist.blocks ?? []).map((b) => {
     if (b.type !== 'SIGNAL' || b.params?.waveform !== 'rectangle') return b;
     const period = 1 / Number(b.params.frequency);
-    return { ...b, params: { ...b.params, phase: -360 * 0.5 * dt / period } };
+    return { ...b, params: { ...b.params, phase: Number(b.params.phase ?? 0) - 360 * 0.5 * dt / period } };
   });
   return { ...netlist, blocks, settings: { ...netlist.settings, maxPoints: 100_000_000 } };
 }
@@ -38,6 +39,10 @@ const CASES: Array<[string, Netlist]> = [
   ['buck', edgesBetweenSteps(buck({ tEnd: 40e-3 }))],
   ['boost', edgesBetweenSteps(boost({ tEnd: 0.2, dt: 1 / 35e3 / 200 }))],
   ['three-phase inverter', edgesBetweenSteps(threePhaseInverter({ tEnd: 0.1 }))],
+  // Settled to 1e-6 after about 500 periods (5 ms).
+  ['LLC resonant converter', edgesBetweenSteps(llc({ tEnd: 8e-3 }))],
+  // The heat sink (about 40 ms) settles to 1e-6 after about 0.5 s: 2.5 M steps.
+  ['electro-thermal buck (junction and heat-sink temperatures)', edgesBetweenSteps(thermalBuck({ tEnd: 0.6 }))],
 ];
 
 describe('steady-state analysis (Node API)', function () {

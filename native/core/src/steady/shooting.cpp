@@ -76,7 +76,10 @@ class Shooter {
     }
     if (best > options_.tolerance) fallback(bestStart, bestEnd, best);
     else {
-      x = bestStart;
+      // The period after the solved one: its start repeats the solved start in the unknowns, and
+      // its held values (the last thermal solution, latched signals, device states) are those a
+      // simulated period leaves, not those of the iterate Newton stepped from.
+      x = restart(bestEnd);
       report_.converged = true;
     }
     if (report_.method == "transient") x = fallbackStart_;
