@@ -4,22 +4,7 @@
 // circuit without a periodic source.
 import { expect } from 'chai';
 import { simulateSync, steadyState, steadyStateSync, EngineError, type Netlist, type SimulationResult } from '../../src/index.js';
-import { boost, buck, llc, thermalBuck, threePhaseInverter } from '../fixtures/circuits.js';
-
-/**
- * Moves the gate sources' edges half a step after a step: an edge exactly on a step is decided by
- * the rounding of f·t, which differs from period to period, so the transient would switch a step
- * earlier or later in some periods and never repeat exactly (docs/steady-state.md).
- */
-function edgesBetweenSteps(netlist: Netlist): Netlist {
-  const dt = netlist.settings.dt;
-  const blocks = (netlist.blocks ?? []).map((b) => {
-    if (b.type !== 'SIGNAL' || b.params?.waveform !== 'rectangle') return b;
-    const period = 1 / Number(b.params.frequency);
-    return { ...b, params: { ...b.params, phase: Number(b.params.phase ?? 0) - 360 * 0.5 * dt / period } };
-  });
-  return { ...netlist, blocks, settings: { ...netlist.settings, maxPoints: 100_000_000 } };
-}
+import { boost, buck, edgesBetweenSteps, llc, thermalBuck, threePhaseInverter } from '../fixtures/circuits.js';
 
 /** Largest difference between the steady period and the transient's last period, over full scale. */
 function mismatch(steady: SimulationResult, transient: SimulationResult, key: string): number {
