@@ -15,6 +15,7 @@ import type { TaskEvents } from './events.js';
 import type { ExecutionFailure, ExecutionOutcome, Executor, ResultTarget, RunSummary } from './executors/types.js';
 import { PriorityQueue } from './queue.js';
 import { progressOf } from './progress.js';
+import { runSummary } from './executors/summary.js';
 import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec } from './types.js';
 
 export interface SchedulerSettings {
@@ -425,7 +426,7 @@ export class Scheduler {
     if ('result' in outcome) await this.writeTaskResult(task.id, outcome.result); // executors without our disk
     const summary: RunSummary =
       'result' in outcome
-        ? { measurements: outcome.result.measurements, signals: Object.keys(outcome.result.signals), stats: outcome.result.stats }
+        ? runSummary(outcome.result)
         : outcome.written;
     const { stats } = summary;
     if (this.cache && task.cacheKey) {
@@ -435,11 +436,11 @@ export class Scheduler {
     return summary;
   }
 
-  private complete(task: TaskRecord, { measurements, signals, stats }: RunSummary): void {
+  private complete(task: TaskRecord, { measurements, signals, stats, steady }: RunSummary): void {
     const done = progressOf({ phase: 'done', step: stats.steps, totalSteps: stats.steps, time: 0, percent: 100, paused: false }, 0);
     this.transition(
       task.id,
-      { state: 'completed', completedAt: this.isoNow(), runMs: stats.wallMs, progress: done, errorCode: null, errorMessage: null, summary: { measurements, signals } },
+      { state: 'completed', completedAt: this.isoNow(), runMs: stats.wallMs, progress: done, errorCode: null, errorMessage: null, summary: { measurements, signals, ...(steady ? { steady } : {}) } },
       { level: 'INFO', message: `completed in ${stats.wallMs.toFixed(1)} ms`, duration: stats.wallMs / 1000 },
       task,
     );

@@ -33,6 +33,8 @@ export function cacheKey(spec: TaskSpec, options: CacheKeyOptions): string {
     parameters,
     settings: spec.netlist.settings,
     signals: spec.signals ?? null,
+    // Absent for transient runs (their keys stay as they were).
+    steady: spec.steady,
     engine: options.engineVersion,
   };
   return createHash('sha256').update(canonicalJson(material)).digest('hex');
