@@ -98,12 +98,15 @@ export class SimulationService {
    * tasks completed before the store kept summaries) from its result file, remembered here.
    */
   private async summary(task: TaskRecord): Promise<SimulationResults> {
-    if (task.summary) return { measurements: presentMeasurements(task.summary.measurements), signals: task.summary.signals };
+    if (task.summary) {
+      const { measurements, signals, steady } = task.summary;
+      return { measurements: presentMeasurements(measurements), signals, ...(steady ? { steady } : {}) };
+    }
     const id = task.id;
     let summary = this.results.get(id);
     if (!summary) {
       const result = await this.runtime.scheduler.result(id);
-      summary = { measurements: presentMeasurements(result.measurements), signals: Object.keys(result.signals) };
+      summary = { measurements: presentMeasurements(result.measurements), signals: Object.keys(result.signals), ...(result.steady ? { steady: result.steady } : {}) };
       this.results.set(id, summary);
       if (this.results.size > RESULTS_KEPT) this.results.delete(this.results.keys().next().value!);
     }
