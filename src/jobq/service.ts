@@ -10,7 +10,7 @@ import { JobqError, RequestValidationError, taskNotFound } from './errors.js';
 import type { CacheClearResponse, CacheEntryResponse, CacheStatsResponse, HealthResponse, LogLevelName, LogsResponse, SimulationRequest, StatsResponse } from './models.js';
 import { ModelFiles } from './model-files.js';
 import { PerformanceTracker } from './performance.js';
-import { prepareTask } from './prepare.js';
+import { prepareTask, steadyOptions } from './prepare.js';
 import type { StoredRequest } from './TaskPresenter.js';
 
 export const OWNER = 'jobq';
@@ -56,7 +56,7 @@ export class JobqService {
       }
       const model = await this.models.load(request.model_file);
       const parameters = request.parameters ?? {};
-      const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files);
+      const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files, steadyOptions(request.steady));
       const stored: StoredRequest = {
         model_file: request.model_file,
         parameters,
