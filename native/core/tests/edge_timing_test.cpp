@@ -1,4 +1,5 @@
-// Exact timing places switching edges at their true times between steps (transient/edge_locator).
+// Exact timing places the signal sources' switching edges at their true times between steps
+// (transient/edge_locator).
 // A 1 A source is steered by two complementary switches into a capacitor or to ground: with
 // backward Euler the capacitor integrates the piecewise-constant current exactly, so its final
 // voltage is the total on-time of the gate divided by C, exactly when the edges are exact.
@@ -50,14 +51,26 @@ TEST(exact_timing_switches_a_rectangle_at_its_true_edges) {
   CHECK_NEAR(finalVoltage(steering({rectangle(0.3, 90.0)}, Timing::Exact)), 0.3, 1e-9);
 }
 
-TEST(exact_timing_switches_a_carrier_comparison_at_the_crossing) {
-  // Triangle −1 … 1 against 0.4: on while the carrier is above, 30 % of each period; the crossing
-  // is located by bisection to 1e-6 of a step.
+TEST(exact_timing_follows_source_edges_through_logic_blocks) {
+  // AND of two 0.7 rectangles, the second 90° later (on for f in [0, 0.45) and [0.75, 1)): on for
+  // 45 % of each period, both edges of the result between steps.
+  std::vector<BlockSpec> both = {
+      block("SIGNAL.1", "SIGNAL", {}, {"a"}, {{"frequency", 35e3}, {"duty", 0.7}}, {{"waveform", "rectangle"}}),
+      block("SIGNAL.2", "SIGNAL", {}, {"b"}, {{"frequency", 35e3}, {"duty", 0.7}, {"phase", 90.0}},
+            {{"waveform", "rectangle"}}),
+      block("AND.1", "AND", {"a", "b"}, {"g"})};
+  CHECK_NEAR(finalVoltage(steering(both, Timing::Exact)), 0.45, 1e-9);
+}
+
+TEST(exact_timing_keeps_carrier_crossings_on_the_steps) {
+  // Triangle against 0.4: its crossings are continuous, not source jumps: they act on the first
+  // step after them, so each on-time is a whole number of steps.
   std::vector<BlockSpec> pwm = {
       block("SIGNAL.1", "SIGNAL", {}, {"carrier"}, {{"frequency", 35e3}}, {{"waveform", "triangle"}}),
       block("CONST.1", "CONST", {}, {"ref"}, {{"value", 0.4}}),
       block("GT.1", "GT", {"carrier", "ref"}, {"g"})};
-  CHECK_NEAR(finalVoltage(steering(pwm, Timing::Exact)), 0.3, 1e-8);
+  const double onTime = finalVoltage(steering(pwm, Timing::Exact)) * 1e-3;  // C = 1 mF, 1 A
+  CHECK_NEAR(onTime / 1e-6, std::round(onTime / 1e-6), 1e-6);
 }
 
 TEST(gecko_timing_keeps_its_stepped_edges) {

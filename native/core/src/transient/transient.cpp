@@ -30,10 +30,9 @@ constexpr double kGateThreshold = 0.5;
 // two-state device model itself (e.g. 0.1 A through Ron = 0.01 Ω). Larger ones fail the run with
 // the iteration limit, as a device that can never settle must.
 constexpr double kCycleTolerance = 1e-3;
-// Exact timing: gate edges are located to within this fraction of dt ...
-constexpr double kEdgeTolerance = 1e-6;
-// ... and one closer than this fraction of dt to a step's start or end is taken there: a shorter
-// sub-step only adds rounding (its companion conductances C/dt dwarf the circuit's), not accuracy.
+// Exact timing: a gate edge closer than this fraction of dt to a step's start or end is taken
+// there: a shorter sub-step only adds rounding (its companion conductances C/dt dwarf the
+// circuit's), not accuracy.
 constexpr double kMinSubstep = 1e-3;
 // Gate changes located within one step at most (a gate chattering faster than that is taken at
 // the step's end).
@@ -220,15 +219,15 @@ void Transient::advance(double from, double to, double dt, bool firstOfPhase) {
     step(to, dt, firstOfPhase, signals_.data());
     return;
   }
-  const double tolerance = kEdgeTolerance * dt;
+  const double tolerance = kMinSubstep * dt;
   edges_.begin(signals_.data(), dt);
   const double* gates = signals_.data();
   double t = from;
   bool split = false;
   for (int edge = 0; edge < kMaxEdgesPerStep; ++edge) {
     const double at = edges_.next(t, to, gates, tolerance);
-    if (!(at < to - kMinSubstep * dt)) break;
-    if (at > t + kMinSubstep * dt) {
+    if (!(at < to - tolerance)) break;
+    if (at > t + tolerance) {
       // The sub-step up to the edge, with the gates before it: backward Euler (one-step, so the
       // uneven spacing needs no history correction).
       substep_ = true;
