@@ -7,7 +7,7 @@
 // settled period and the long transient's last period (target 1e-4).
 //   node --import tsx bench/steady-state.ts
 import { simulateSync, steadyStateSync, type Netlist, type SimulationResult } from '../src/index.js';
-import { boost, buck, edgesBetweenSteps, llc, thermalBuck, threePhaseInverter } from '../test/fixtures/circuits.js';
+import { boost, buck, recordAll, llc, thermalBuck, threePhaseInverter } from '../test/fixtures/circuits.js';
 
 const REPEATS = 5;
 const SETTLED = 1e-3;
@@ -63,7 +63,7 @@ function periodsToSettle(errors: number[], bound: number): number {
 }
 
 function row(name: string, netlist: Netlist): string {
-  const exact = edgesBetweenSteps(netlist);
+  const exact = recordAll(netlist);
   const steady = best(() => steadyStateSync(exact));
   const report = steady.result.steady!;
   const long = simulateSync(exact);

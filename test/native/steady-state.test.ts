@@ -4,7 +4,7 @@
 // circuit without a periodic source.
 import { expect } from 'chai';
 import { simulateSync, steadyState, steadyStateSync, EngineError, type Netlist, type SimulationResult } from '../../src/index.js';
-import { boost, buck, edgesBetweenSteps, llc, thermalBuck, threePhaseInverter } from '../fixtures/circuits.js';
+import { boost, buck, recordAll, llc, thermalBuck, threePhaseInverter } from '../fixtures/circuits.js';
 
 /** Largest difference between the steady period and the transient's last period, over full scale. */
 function mismatch(steady: SimulationResult, transient: SimulationResult, key: string): number {
@@ -21,13 +21,15 @@ function mismatch(steady: SimulationResult, transient: SimulationResult, key: st
 }
 
 const CASES: Array<[string, Netlist]> = [
-  ['buck', edgesBetweenSteps(buck({ tEnd: 40e-3 }))],
-  ['boost', edgesBetweenSteps(boost({ tEnd: 0.2, dt: 1 / 35e3 / 200 }))],
-  ['three-phase inverter', edgesBetweenSteps(threePhaseInverter({ tEnd: 0.1 }))],
+  ['buck', recordAll(buck({ tEnd: 40e-3 }))],
+  ['boost', recordAll(boost({ tEnd: 0.2, dt: 1 / 35e3 / 200 }))],
+  // Its falling edge 166.85 steps into every period: each period has a sub-step (exact timing).
+  ['buck with a gate edge between steps', recordAll(buck({ tEnd: 40e-3, duty: 0.3337 }))],
+  ['three-phase inverter', recordAll(threePhaseInverter({ tEnd: 0.1 }))],
   // Settled to 1e-6 after about 500 periods (5 ms).
-  ['LLC resonant converter', edgesBetweenSteps(llc({ tEnd: 8e-3 }))],
+  ['LLC resonant converter', recordAll(llc({ tEnd: 8e-3 }))],
   // The heat sink (about 40 ms) settles to 1e-6 after about 0.5 s: 2.5 M steps.
-  ['electro-thermal buck (junction and heat-sink temperatures)', edgesBetweenSteps(thermalBuck({ tEnd: 0.6 }))],
+  ['electro-thermal buck (junction and heat-sink temperatures)', recordAll(thermalBuck({ tEnd: 0.6 }))],
 ];
 
 describe('steady-state analysis (Node API)', function () {

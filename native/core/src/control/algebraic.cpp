@@ -27,6 +27,7 @@ class Function : public Block {
     for (std::size_t i = 0; i < values_.size(); ++i) values_[i] = in(ctx, i);
     out(ctx, fn_(values_.data(), values_.size()));
   }
+  bool pure() const override { return true; }  // values_ is scratch, not state
 
  private:
   Fn fn_;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +66,15 @@ class Block {
   virtual bool evaluates() const { return true; }
   // Adds what the block has to say about the run (printed lines of code blocks) to `warnings`.
   virtual void report(std::vector<std::string>& /*warnings*/) const {}
+  // True when evaluate() computes the outputs from ctx.t and the present inputs only and changes
+  // no state: the block may then be evaluated at any time between two steps (exact timing places
+  // switching edges that way, transient/edge_locator.hpp).
+  virtual bool pure() const { return false; }
+  // True for a pure block whose outputs change with time by themselves (signal sources, TIME).
+  virtual bool timeVarying() const { return false; }
+  // The first time after `after` at which a time-varying block's output jumps (a rectangle's
+  // edge), or +infinity; between two such times the outputs are continuous in time.
+  virtual double nextJump(double /*after*/) const { return std::numeric_limits<double>::infinity(); }
   // Called once after the last step: blocks with a post-run analysis (CISPR16) add it to `result`,
   // calling `poll` now and then (it throws pesim::Error Cancelled once the run is cancelled).
   virtual void finish(Result& /*result*/, const std::function<void()>& /*poll*/) {}

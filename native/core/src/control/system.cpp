@@ -139,6 +139,32 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
   order();
 }
 
+std::vector<Block*> ControlSystem::pureCone(const std::vector<int>& signals) const {
+  std::unordered_map<int, std::size_t> producer;
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {
+    for (int s : blocks_[i]->outputs()) producer[s] = i;
+  }
+  std::vector<bool> inCone(blocks_.size(), false);
+  std::vector<int> pending(signals.begin(), signals.end());
+  while (!pending.empty()) {
+    int signal = pending.back();
+    pending.pop_back();
+    auto it = producer.find(signal);
+    if (it == producer.end() || inCone[it->second] || !blocks_[it->second]->pure()) continue;
+    inCone[it->second] = true;
+    for (int input : blocks_[it->second]->inputs()) pending.push_back(input);
+  }
+  std::vector<Block*> cone;
+  bool varies = false;
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {  // blocks_ is in evaluation order
+    if (!inCone[i]) continue;
+    cone.push_back(blocks_[i].get());
+    varies = varies || blocks_[i]->timeVarying();
+  }
+  if (!varies) cone.clear();
+  return cone;
+}
+
 void ControlSystem::finish(Result& result, const std::function<void()>& poll) {
   for (Block* block : finishing_) block->finish(result, poll);
 }

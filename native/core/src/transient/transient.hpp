@@ -4,6 +4,7 @@
 // control blocks, record.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "mna/factorization.hpp"
 #include "mna/lu_cache.hpp"
 #include "pesim/engine.hpp"
+#include "transient/edge_locator.hpp"
 #include "transient/phase_clock.hpp"
 #include "transient/typed_list.hpp"
 
@@ -51,7 +53,11 @@ class Transient {
   // The per-step functions are `inline` (defined in transient.cpp, the only file that calls
   // them) so that the compiler inlines them into the time loop: ordinary members of a shared
   // library could be interposed and are called through the PLT instead.
-  inline void step(double t, double dt, bool firstOfPhase);
+  // One step of dt to `to` from the previous step's time `from`; with exact timing it ends
+  // sub-steps where the gates change in between (EdgeLocator).
+  inline void advance(double from, double to, double dt, bool firstOfPhase);
+  // One solved and committed step of dt ending at t, the switches gated from `gates`.
+  inline void step(double t, double dt, bool firstOfPhase, const double* gates);
   inline void solveStep(StepContext& ctx, bool useBackwardEuler, double cycleTolerance);
   inline void solveLinear(const StepContext& ctx, bool useBackwardEuler);
   inline bool finiteSolution() const;
@@ -59,7 +65,7 @@ class Transient {
   void stateBits(std::string& bits) const;
   double violation(const std::string& bits) const;
   bool endCycle(double tolerance);
-  inline bool applyGates(const StepContext& ctx);
+  inline bool applyGates(const StepContext& ctx, const double* gates);
   // Copies the control signals that signal-controlled sources read (Circuit::latchedSignals).
   inline void latchSourceSignals();
   inline const Factorization& factorization(const StepContext& ctx, bool useBackwardEuler);
@@ -91,6 +97,12 @@ class Transient {
   Eigen::VectorXd rhs_;
   std::vector<double> values_;
   std::vector<double> signals_;
+  // Exact timing: the gates' edges between steps, and the signals gating a step's later sub-steps.
+  EdgeLocator edges_;
+  std::vector<double> held_;
+  bool substep_ = false;        // solving a sub-step: its dt is not the run's, its LU is not cached
+  bool historyUneven_ = false;  // the last step was split: a two-step method restarts with BE
+  std::unique_ptr<Factorization> substepLu_;
   std::string key_;
   // Device states solved in the present step and how much each solution contradicted them.
   std::vector<std::pair<std::string, double>> visited_;
