@@ -20,23 +20,6 @@ constexpr double kDefaultRon = 0.01;
 constexpr double kDefaultRoff = 1e7;
 constexpr double kDefaultVf = 0.6;
 
-std::size_t terminalCount(const std::string& type) {
-  if (type == "K") return 0;
-  if (type == "PMSM") return 3;
-  if (type == "TRANS" || type == "E" || type == "G" || type == "VSW" || type == "OPV") return 4;
-  return 2;
-}
-
-bool knownType(const std::string& type) {
-  static const char* const kTypes[] = {"R", "L", "C", "K", "TRANS", "V", "I", "E", "F", "G", "H",
-                                       "S", "VSW", "CSW", "D", "THYR", "IGBT", "MOSFET", "OPV",
-                                       "PMSM"};
-  for (const char* known : kTypes) {
-    if (type == known) return true;
-  }
-  return false;
-}
-
 Element& controlElement(const ElementSpec& spec, const Params& p, const ElementEnvironment& env,
                         bool needsBranch) {
   std::string name = p.text("control");
@@ -120,137 +103,236 @@ PmsmValues pmsmValues(const Params& p, const ElementEnvironment& env, const std:
   return v;
 }
 
+// What an element builder receives: the spec, its parameters, its node indices and the circuit.
+struct ElementArgs {
+  const ElementSpec& spec;
+  const Params& p;
+  const std::vector<int>& nodes;
+  const ElementEnvironment& env;
+  std::pair<int, int> ab;  // the first two terminals
+};
+
+void resistor(const ElementArgs& a, BuiltElement& built) {
+  const double r = a.p.number("R");
+  if (!(r >= 0.0)) a.p.outOfRange("R", "at least 0 (0: an ideal short with a branch current)");
+  if (r == 0.0) {
+    built.element = std::make_unique<ShortCircuit>(a.spec.name, a.nodes);
+    built.connectivity.voltageDefining.push_back(a.ab);
+  } else {
+    built.element = std::make_unique<Resistor>(a.spec.name, a.nodes, r);
+  }
+  built.connectivity.conducting.push_back(a.ab);
+}
+
+void inductor(const ElementArgs& a, BuiltElement& built) {
+  if (a.p.has("nonlinI")) {
+    built.element = std::make_unique<PiecewiseInductor>(a.spec.name, a.nodes, characteristic(a.p, a.spec.name, "nonlinI", "nonlinL", false),
+                                                        a.p.number("i0", 0.0));
+  } else {
+    built.element = std::make_unique<Inductor>(a.spec.name, a.nodes, a.p.positive("L"), a.p.number("i0", 0.0));
+  }
+  built.connectivity.conducting.push_back(a.ab);
+}
+
+void capacitor(const ElementArgs& a, BuiltElement& built) {
+  if (a.p.has("nonlinU")) {
+    built.element = std::make_unique<PiecewiseCapacitor>(a.spec.name, a.nodes, characteristic(a.p, a.spec.name, "nonlinU", "nonlinC", true),
+                                                         a.p.number("v0", 0.0));
+  } else {
+    built.element = std::make_unique<Capacitor>(a.spec.name, a.nodes, a.p.positive("C"), a.p.number("v0", 0.0));
+  }
+  built.connectivity.conducting.push_back(a.ab);
+}
+
+void pmsm(const ElementArgs& a, BuiltElement& built) {
+  const auto& n = a.nodes;
+  built.element = std::make_unique<Pmsm>(a.spec.name, n, pmsmValues(a.p, a.env, a.spec.name));
+  built.connectivity.conducting = {{n[0], n[1]}, {n[1], n[2]}};
+}
+
+void opAmp(const ElementArgs& a, BuiltElement& built) {
+  const auto& n = a.nodes;
+  built.element = std::make_unique<OpAmp>(a.spec.name, n, opAmpValues(a.p));
+  built.connectivity.conducting = {{n[0], n[1]}, {n[1], n[3]}, {n[2], n[3]}};
+}
+
+void coupling(const ElementArgs& a, BuiltElement& built) {
+  const Params& p = a.p;
+  const std::string& name = a.spec.name;
+  std::vector<std::string> names = p.names("inductors");
+  if (names.size() != 2) p.outOfRange("inductors", "a list of two inductor names");
+  Inductor* coupled[2] = {nullptr, nullptr};
+  for (int i = 0; i < 2; ++i) {
+    coupled[i] = dynamic_cast<Inductor*>(a.env.element(names[static_cast<std::size_t>(i)]));
+    if (coupled[i] == nullptr) {
+      throw Error(ErrorCode::UnknownReference,
+                  name + ": coupled inductor '" + names[static_cast<std::size_t>(i)] + "' is not an L element of this netlist",
+                  name);
+    }
+  }
+  if (coupled[0] == coupled[1]) p.outOfRange("inductors", "two different inductors");
+  double k = p.number("k");
+  if (!(k > 0.0 && k <= 1.0)) p.outOfRange("k", "greater than 0 and at most 1");
+  built.element = std::make_unique<Coupling>(name, *coupled[0], *coupled[1], k);
+}
+
+void transformer(const ElementArgs& a, BuiltElement& built) {
+  const auto& n = a.nodes;
+  built.element = std::make_unique<IdealTransformer>(a.spec.name, n, a.p.positive("n1"), a.p.positive("n2"));
+  built.connectivity.conducting = {{n[0], n[1]}, {n[2], n[3]}};
+}
+
+Waveform sourceWaveform(const ElementArgs& a) {
+  std::string signalName = Waveform::signalName(a.p);
+  return Waveform::fromParams(a.p, signalName.empty() ? -1 : a.env.signal(signalName, a.spec.name));
+}
+
+void voltageSource(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<VoltageSource>(a.spec.name, a.nodes, sourceWaveform(a));
+  built.connectivity.conducting.push_back(a.ab);
+  built.connectivity.voltageDefining.push_back(a.ab);
+}
+
+void currentSource(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<CurrentSource>(a.spec.name, a.nodes, sourceWaveform(a));
+  built.connectivity.currentSource.push_back(a.ab);
+}
+
+void vcvs(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<Vcvs>(a.spec.name, a.nodes, a.p.number("gain"));
+  built.connectivity.conducting.push_back(a.ab);
+  built.connectivity.voltageDefining.push_back(a.ab);
+  built.connectivity.sensing = {a.nodes[2], a.nodes[3]};
+}
+
+void vccs(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<Vccs>(a.spec.name, a.nodes, a.p.number("gm"));
+  built.connectivity.currentSource.push_back(a.ab);
+  built.connectivity.sensing = {a.nodes[2], a.nodes[3]};
+}
+
+void cccs(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<Cccs>(a.spec.name, a.nodes, a.p.number("gain"), controlElement(a.spec, a.p, a.env, true));
+  built.connectivity.currentSource.push_back(a.ab);
+}
+
+void ccvs(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<Ccvs>(a.spec.name, a.nodes, a.p.number("r"), controlElement(a.spec, a.p, a.env, true));
+  built.connectivity.conducting.push_back(a.ab);
+  built.connectivity.voltageDefining.push_back(a.ab);
+}
+
+// Switching devices (an IGBT or MOSFET with its anti-parallel diode as a companion).
+void gatedSwitch(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, 0.0);
+  built.element = std::make_unique<GatedSwitch>(a.spec.name, a.nodes, d.ron, d.roff, 0.0);
+}
+
+void mosfet(const ElementArgs& a, BuiltElement& built) {
+  gatedSwitch(a, built);
+  if (auto companion = antiParallelDiode(a.spec, a.p, a.nodes)) built.companions.push_back(std::move(companion));
+}
+
+void diode(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, kDefaultVf);
+  built.element = std::make_unique<Diode>(a.spec.name, a.nodes, d.ron, d.roff, d.vf, d.vfOff);
+}
+
+void thyristor(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, kDefaultVf);
+  built.element = std::make_unique<Thyristor>(a.spec.name, a.nodes, d.ron, d.roff, d.vf, a.p.nonNegative("trr", 0.0), d.vfOff);
+}
+
+void igbt(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, kDefaultVf);
+  built.element = std::make_unique<Igbt>(a.spec.name, a.nodes, d.ron, d.roff, d.vf, d.vfOff);
+  if (auto companion = antiParallelDiode(a.spec, a.p, a.nodes)) built.companions.push_back(std::move(companion));
+}
+
+void voltageControlledSwitch(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, 0.0);
+  built.element = std::make_unique<VoltageControlledSwitch>(a.spec.name, a.nodes, d.ron, d.roff,
+                                                            a.p.number("vt", 0.0), a.p.nonNegative("vh", 0.0));
+  built.connectivity.sensing = {a.nodes[2], a.nodes[3]};
+}
+
+void currentControlledSwitch(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, 0.0);
+  built.element = std::make_unique<CurrentControlledSwitch>(
+      a.spec.name, a.nodes, d.ron, d.roff, controlElement(a.spec, a.p, a.env, false), a.p.number("it", 0.0),
+      a.p.nonNegative("ih", 0.0));
+}
+
+// One element type: its netlist name, its terminal count, whether it refers to other elements
+// (built in a second pass, after them) and its builder.
+struct ElementDescriptor {
+  const char* type;
+  std::size_t terminals;
+  bool readsOtherElements;
+  void (*build)(const ElementArgs& args, BuiltElement& built);
+};
+
+const ElementDescriptor kElementTypes[] = {
+    {"R", 2, false, resistor},
+    {"L", 2, false, inductor},
+    {"C", 2, false, capacitor},
+    {"K", 0, true, coupling},
+    {"TRANS", 4, false, transformer},
+    {"V", 2, false, voltageSource},
+    {"I", 2, false, currentSource},
+    {"E", 4, false, vcvs},
+    {"F", 2, true, cccs},
+    {"G", 4, false, vccs},
+    {"H", 2, true, ccvs},
+    {"S", 2, false, gatedSwitch},
+    {"VSW", 4, false, voltageControlledSwitch},
+    {"CSW", 2, true, currentControlledSwitch},
+    {"D", 2, false, diode},
+    {"THYR", 2, false, thyristor},
+    {"IGBT", 2, false, igbt},
+    {"MOSFET", 2, false, mosfet},
+    {"OPV", 4, false, opAmp},
+    {"PMSM", 3, false, pmsm},
+};
+
+const ElementDescriptor* findElementType(const std::string& type) {
+  for (const ElementDescriptor& d : kElementTypes) {
+    if (type == d.type) return &d;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 bool dependsOnOtherElements(const std::string& type) {
-  return type == "K" || type == "F" || type == "H" || type == "CSW";
+  const ElementDescriptor* d = findElementType(type);
+  return d != nullptr && d->readsOtherElements;
 }
 
 BuiltElement buildElement(const ElementSpec& spec, const ElementEnvironment& env) {
-  const std::string& type = spec.type;
-  if (!knownType(type)) {
+  const ElementDescriptor* type = findElementType(spec.type);
+  if (type == nullptr) {
     throw Error(ErrorCode::UnknownElementType,
-                spec.name + ": unknown element type '" + type + "'", spec.name);
+                spec.name + ": unknown element type '" + spec.type + "'", spec.name);
   }
-  if (spec.nodes.size() != terminalCount(type)) {
+  if (spec.nodes.size() != type->terminals) {
     throw Error(ErrorCode::NetlistInvalid,
-                spec.name + ": a " + type + " element has " + std::to_string(terminalCount(type)) +
+                spec.name + ": a " + spec.type + " element has " + std::to_string(type->terminals) +
                     " terminals, got " + std::to_string(spec.nodes.size()),
                 spec.name);
   }
   std::vector<int> nodes;
   for (const auto& name : spec.nodes) nodes.push_back(env.node(name));
   Params p(spec.name, spec.params);
-  BuiltElement built;
-  Connectivity& c = built.connectivity;
   const std::pair<int, int> ab = nodes.size() >= 2 ? std::make_pair(nodes[0], nodes[1]) : std::make_pair(0, 0);
-
-  if (type == "R") {
-    const double r = p.number("R");
-    if (!(r >= 0.0)) p.outOfRange("R", "at least 0 (0: an ideal short with a branch current)");
-    if (r == 0.0) {
-      built.element = std::make_unique<ShortCircuit>(spec.name, nodes);
-      c.voltageDefining.push_back(ab);
-    } else {
-      built.element = std::make_unique<Resistor>(spec.name, nodes, r);
-    }
-    c.conducting.push_back(ab);
-  } else if (type == "L" && p.has("nonlinI")) {
-    built.element = std::make_unique<PiecewiseInductor>(spec.name, nodes, characteristic(p, spec.name, "nonlinI", "nonlinL", false),
-                                                        p.number("i0", 0.0));
-    c.conducting.push_back(ab);
-  } else if (type == "L") {
-    built.element = std::make_unique<Inductor>(spec.name, nodes, p.positive("L"), p.number("i0", 0.0));
-    c.conducting.push_back(ab);
-  } else if (type == "C" && p.has("nonlinU")) {
-    built.element = std::make_unique<PiecewiseCapacitor>(spec.name, nodes, characteristic(p, spec.name, "nonlinU", "nonlinC", true),
-                                                         p.number("v0", 0.0));
-    c.conducting.push_back(ab);
-  } else if (type == "C") {
-    built.element = std::make_unique<Capacitor>(spec.name, nodes, p.positive("C"), p.number("v0", 0.0));
-    c.conducting.push_back(ab);
-  } else if (type == "PMSM") {
-    built.element = std::make_unique<Pmsm>(spec.name, nodes, pmsmValues(p, env, spec.name));
-    c.conducting = {{nodes[0], nodes[1]}, {nodes[1], nodes[2]}};
-  } else if (type == "OPV") {
-    built.element = std::make_unique<OpAmp>(spec.name, nodes, opAmpValues(p));
-    c.conducting = {{nodes[0], nodes[1]}, {nodes[1], nodes[3]}, {nodes[2], nodes[3]}};
-  } else if (type == "K") {
-    std::vector<std::string> names = p.names("inductors");
-    if (names.size() != 2) p.outOfRange("inductors", "a list of two inductor names");
-    Inductor* coupled[2] = {nullptr, nullptr};
-    for (int i = 0; i < 2; ++i) {
-      coupled[i] = dynamic_cast<Inductor*>(env.element(names[static_cast<std::size_t>(i)]));
-      if (coupled[i] == nullptr) {
-        throw Error(ErrorCode::UnknownReference,
-                    spec.name + ": coupled inductor '" + names[static_cast<std::size_t>(i)] + "' is not an L element of this netlist",
-                    spec.name);
-      }
-    }
-    if (coupled[0] == coupled[1]) p.outOfRange("inductors", "two different inductors");
-    double k = p.number("k");
-    if (!(k > 0.0 && k <= 1.0)) p.outOfRange("k", "greater than 0 and at most 1");
-    built.element = std::make_unique<Coupling>(spec.name, *coupled[0], *coupled[1], k);
-  } else if (type == "TRANS") {
-    built.element = std::make_unique<IdealTransformer>(spec.name, nodes, p.positive("n1"), p.positive("n2"));
-    c.conducting = {{nodes[0], nodes[1]}, {nodes[2], nodes[3]}};
-  } else if (type == "V" || type == "I") {
-    std::string signalName = Waveform::signalName(p);
-    Waveform w = Waveform::fromParams(p, signalName.empty() ? -1 : env.signal(signalName, spec.name));
-    if (type == "V") {
-      built.element = std::make_unique<VoltageSource>(spec.name, nodes, std::move(w));
-      c.conducting.push_back(ab);
-      c.voltageDefining.push_back(ab);
-    } else {
-      built.element = std::make_unique<CurrentSource>(spec.name, nodes, std::move(w));
-      c.currentSource.push_back(ab);
-    }
-  } else if (type == "E") {
-    built.element = std::make_unique<Vcvs>(spec.name, nodes, p.number("gain"));
-    c.conducting.push_back(ab);
-    c.voltageDefining.push_back(ab);
-    c.sensing = {nodes[2], nodes[3]};
-  } else if (type == "G") {
-    built.element = std::make_unique<Vccs>(spec.name, nodes, p.number("gm"));
-    c.currentSource.push_back(ab);
-    c.sensing = {nodes[2], nodes[3]};
-  } else if (type == "F") {
-    built.element = std::make_unique<Cccs>(spec.name, nodes, p.number("gain"), controlElement(spec, p, env, true));
-    c.currentSource.push_back(ab);
-  } else if (type == "H") {
-    built.element = std::make_unique<Ccvs>(spec.name, nodes, p.number("r"), controlElement(spec, p, env, true));
-    c.conducting.push_back(ab);
-    c.voltageDefining.push_back(ab);
-  } else {
-    // Switching devices.
-    c.conducting.push_back(ab);
-    if (type == "S" || type == "MOSFET") {
-      DeviceValues d = deviceValues(p, 0.0);
-      built.element = std::make_unique<GatedSwitch>(spec.name, nodes, d.ron, d.roff, 0.0);
-    } else if (type == "D") {
-      DeviceValues d = deviceValues(p, kDefaultVf);
-      built.element = std::make_unique<Diode>(spec.name, nodes, d.ron, d.roff, d.vf, d.vfOff);
-    } else if (type == "THYR") {
-      DeviceValues d = deviceValues(p, kDefaultVf);
-      built.element = std::make_unique<Thyristor>(spec.name, nodes, d.ron, d.roff, d.vf, p.nonNegative("trr", 0.0), d.vfOff);
-    } else if (type == "IGBT") {
-      DeviceValues d = deviceValues(p, kDefaultVf);
-      built.element = std::make_unique<Igbt>(spec.name, nodes, d.ron, d.roff, d.vf, d.vfOff);
-    } else if (type == "VSW") {
-      DeviceValues d = deviceValues(p, 0.0);
-      built.element = std::make_unique<VoltageControlledSwitch>(spec.name, nodes, d.ron, d.roff,
-                                                                p.number("vt", 0.0), p.nonNegative("vh", 0.0));
-      c.sensing = {nodes[2], nodes[3]};
-    } else {  // CSW
-      DeviceValues d = deviceValues(p, 0.0);
-      built.element = std::make_unique<CurrentControlledSwitch>(
-          spec.name, nodes, d.ron, d.roff, controlElement(spec, p, env, false), p.number("it", 0.0),
-          p.nonNegative("ih", 0.0));
-    }
-    if (type == "IGBT" || type == "MOSFET") {
-      if (auto diode = antiParallelDiode(spec, p, nodes)) built.companions.push_back(std::move(diode));
-    }
-  }
+  BuiltElement built;
+  type->build(ElementArgs{spec, p, nodes, env, ab}, built);
   return built;
 }
 
