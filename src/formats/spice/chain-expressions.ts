@@ -12,6 +12,7 @@
 // (VOLT, AMP: closed loops run one step late in pesim), EQ/NE/SIGN/ROUND and POW (ngspice's pow()
 // raises |x|, unlike Math.pow for a negative base) throw a NetlistError naming the block.
 import type { ControlBlock } from '../netlist.js';
+import { BLOCK_CATALOG } from '../catalog/blocks.js';
 import { NetlistError } from '../errors.js';
 import { formatNumber as n, type SpiceNames } from './naming.js';
 import { shapeOf, sourceSpec } from './chains.js';
@@ -31,19 +32,10 @@ const clamp01 = (x: string) => `max(0, min(1, ${x}))`;
 const bool = (x: string) => clamp01(`0.5 + ((${x}) - 0.5) / ${n(LOGIC_RAMP)}`);
 const greater = (a: string, b: string) => clamp01(`0.5 + ((${a}) - (${b})) / ${n(LOGIC_RAMP)}`);
 
-const UNARY: Record<string, (x: string) => string> = {
-  ABS: (x) => `abs(${x})`,
-  SQRT: (x) => `sqrt(${x})`,
-  SQR: (x) => `(${x})*(${x})`,
-  EXP: (x) => `exp(${x})`,
-  LN: (x) => `ln(${x})`,
-  SIN: (x) => `sin(${x})`,
-  COS: (x) => `cos(${x})`,
-  ATAN: (x) => `atan(${x})`,
-  ASIN: (x) => `asin(${x})`,
-  ACOS: (x) => `acos(${x})`,
-  TAN: (x) => `tan(${x})`,
-};
+// Blocks of one input written as a function of it: the block catalog's SPICE expressions.
+const UNARY: Record<string, (x: string) => string> = Object.fromEntries(
+  BLOCK_CATALOG.flatMap((entry) => (entry.spice?.expression ? [[entry.type, entry.spice.expression]] : [])),
+);
 
 function unsupported(block: ControlBlock, why: string): NetlistError {
   return new NetlistError('SPICE_UNSUPPORTED', `${block.name} (${block.type}): ${why}; the SPICE writer expresses only memoryless control chains (CONST, SIGNAL, arithmetic, comparisons, logic)`, [
