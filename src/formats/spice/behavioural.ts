@@ -7,7 +7,8 @@
 // Truth values: comparisons and logic give 1 or 0; any other value used as a condition is compared
 // with 0 first (SPICE: non-zero is true). A TABLE is linear between its points and holds the end
 // values: y = y1 + Σ slope_k·(limit(x, x_k, x_k+1) − x_k), with LIMIT, GAIN, CONST and ADD blocks.
-// Functions without a block form (tan, asin, ...) are errors naming the card's line.
+// Functions read into blocks: the SPICE forms of the block catalog (catalog/blocks.ts) and min, max,
+// pow, if, u, uramp, limit; the others are errors naming the card's line.
 import type { BlockType, ControlBlock, ParamValue } from '../netlist.js';
 import { BLOCK_CATALOG } from '../catalog/blocks.js';
 import { lineError } from './lexer.js';

@@ -7,10 +7,12 @@
 //   that is not already a logic value (comparison or logic output) is first made one with
 //   bool(x) = clamp(0.5 + (x − 0.5)/δ, 0, 1). Logic of logic is not ramped again: chained ramps
 //   would multiply the slope and drive ngspice's step towards zero.
-// Supported: CONST SIGNAL TIME GAIN ADD SUB MUL DIV MIN MAX LIMIT ABS SQRT SQR EXP LN SIN COS ATAN ASIN ACOS TAN,
-// the comparisons and logic above. Blocks with memory (PI, PT1, PT2, TF, INT, DELAY, HYS), measurements
-// (VOLT, AMP: closed loops run one step late in pesim), EQ/NE/SIGN/ROUND and POW (ngspice's pow()
-// raises |x|, unlike Math.pow for a negative base) throw a NetlistError naming the block.
+// Supported: CONST SIGNAL TIME GAIN ADD SUB MUL DIV MIN MAX LIMIT, the comparisons and logic above,
+// and the functions of one input with a SPICE expression in the block catalog (catalog/blocks.ts:
+// ABS SQRT SQR EXP LN SIN COS ATAN ASIN ACOS TAN, ...). Blocks with memory (PI, PT1, PT2, TF, INT,
+// DELAY, HYS), measurements (VOLT, AMP: closed loops run one step late in pesim), EQ/NE/SIGN/ROUND
+// and POW (ngspice's pow() raises |x|, unlike Math.pow for a negative base) throw a NetlistError
+// naming the block.
 import type { BlockType, ControlBlock } from '../netlist.js';
 import { BLOCK_CATALOG } from '../catalog/blocks.js';
 import { NetlistError } from '../errors.js';
