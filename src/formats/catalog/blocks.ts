@@ -61,6 +61,8 @@ export const BLOCK_CATALOG = [
   block('COS', unary(36, 'COS'), spiceFunction('cos')),
   block('ATAN', unary(39, 'ATAN'), spiceFunction('atan')),
   block('ROUND', unary(33, 'ROUND'), { functions: ['round'] }),
+  // y = ⌊x⌋; GeckoCIRCUITS has no such block.
+  block('FLOOR', undefined, spiceFunction('floor')),
   block('MIN', variadic(49, 'MIN')),
   block('MAX', variadic(50, 'MAX')),
   // GeckoCIRCUITS ReglerASIN / ReglerACOS / ReglerTAN.

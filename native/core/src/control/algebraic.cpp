@@ -77,6 +77,7 @@ double arcSine(double x) { return std::asin(x); }
 double arcCosine(double x) { return std::acos(x); }
 double tangent(double x) { return std::tan(x); }
 double rounded(double x) { return std::round(x); }
+double floored(double x) { return std::floor(x); }  // FLOOR: the largest integer ≤ x
 double negation(double x) { return isTrue(x) ? kFalse : kTrue; }
 
 // GeckoCIRCUITS ReglerPOW: y = x1^x2 with java.lang.Math.pow, which differs from std::pow only in
@@ -229,6 +230,7 @@ const BlockDescriptor kAlgebraicBlocks[] = {
     {"ACOS", true, 1, unary<arcCosine>},
     {"TAN", true, 1, unary<tangent>},
     {"ROUND", true, 1, unary<rounded>},
+    {"FLOOR", true, 1, unary<floored>},
     {"NOT", true, 1, unary<negation>},
     {"GT", true, 1, comparison<greater>},
     {"GE", true, 1, comparison<greaterOrEqual>},
