@@ -1,8 +1,8 @@
 // The control block types: one entry per netlist block type, in the order of the netlist schema.
 // Each holds its GeckoCIRCUITS control block where it has one (`typ`, prefix, terminals, parameters:
 // the .ipes reader and writer map it from here; blocks with more to map than parameters have a
-// reader and writer of their own, see ipes/block-readers.ts and ipes/block-writers.ts) and its SPICE
-// behavioural form where it has one. `BlockType` and the schema's list of types derive from it.
+// reader and writer of their own: READERS in ipes/controls.ts, WRITERS in ipes/plan-blocks.ts) and
+// its SPICE behavioural form where it has one. `BlockType` and the schema's list of types derive from it.
 // Terminals of the multi-output blocks as the GeckoCIRCUITS classes place them: inputs at
 // (x − 2, y + i), outputs at (x + outputX, y + j), j in the order of the netlist's `outputs`.
 import type { BlockEntry, GeckoBlock, SpiceForm } from './types.js';
@@ -37,7 +37,7 @@ export const BLOCK_CATALOG = [
     external: { slot: 1, positions: [[-1, -2]] } }),
   block('GT', binary(46, 'GT'), { operator: '>' }),
   block('GE', binary(45, 'GE'), { operator: '>=' }),
-  // No GeckoCIRCUITS block: the writer writes GT/GE with the inputs swapped (ipes/block-writers.ts).
+  // No GeckoCIRCUITS block: the writer writes GT/GE with the inputs swapped (ipes/plan-blocks.ts).
   block('LT', undefined, { operator: '<' }),
   block('LE', undefined, { operator: '<=' }),
   block('EQ', variadic(47, 'EQ'), { operator: '==' }),
