@@ -104,29 +104,11 @@ class CircuitLookup {
   virtual const ThermalDomain* thermal() const { return nullptr; }      // losses and thermal network
 };
 
-// Builds one block; `inputs`/`outputs` are resolved signal indices. Throws pesim::Error.
 using BlockPtr = std::unique_ptr<Block>;
-BlockPtr makeSourceBlock(const std::string& type, const std::string& name, const Params& params,
-                         std::vector<int> inputs, std::vector<int> outputs, Timing timing);
-BlockPtr makeAlgebraicBlock(const std::string& type, const std::string& name, const Params& params,
-                            std::vector<int> inputs, std::vector<int> outputs);
-BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& params,
-                          std::vector<int> inputs, std::vector<int> outputs, double dt);
+
+// The block types and their factories: control/catalog.hpp.
 // TF (control/transfer_function.cpp): one input, `num`/`den` coefficients in ascending powers of s.
 BlockPtr makeTransferFunction(const std::string& name, const Params& params, std::vector<int> inputs,
                               std::vector<int> outputs);
-BlockPtr makeSampledBlock(const std::string& type, const std::string& name, const Params& params,
-                          std::vector<int> inputs, std::vector<int> outputs);
-BlockPtr makeRecordedBlock(const std::string& type, const std::string& name, const Params& params,
-                           std::vector<int> outputs, std::uint64_t seed);
-BlockPtr makeMeterBlock(const std::string& type, const std::string& name, const Params& params,
-                        std::vector<int> outputs, const CircuitLookup& circuit);
-// JAVA (control/java_block.cpp): GeckoCIRCUITS Java blocks; `seed` seeds Math.random().
-BlockPtr makeCodeBlock(const std::string& type, const std::string& name, const Params& params,
-                       std::vector<int> inputs, std::vector<int> outputs, std::uint64_t seed);
-BlockPtr makeReceiverBlock(const std::string& type, const std::string& name, const Params& params,
-                           std::vector<int> inputs, std::vector<int> outputs);
-BlockPtr makeThermalBlock(const std::string& type, const std::string& name, const Params& params,
-                          std::vector<int> outputs, const CircuitLookup& circuit);
 
 }  // namespace pesim

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "pesim/errors.hpp"
 
 namespace pesim {
@@ -177,24 +177,44 @@ void requireOneInput(const std::string& name, const std::string& type, std::size
               name + ": a " + type + " block takes 1 input, got " + std::to_string(got), name);
 }
 
+template <typename Lag>
+BlockPtr lag(BlockArgs& a) {
+  requireOneInput(a.name, a.type, a.inputs.size());
+  return std::make_unique<Lag>(a.name, std::move(a.inputs), std::move(a.outputs), a.params);
+}
+
+BlockPtr secondOrderLag(BlockArgs& a) {
+  requireOneInput(a.name, a.type, a.inputs.size());
+  return std::make_unique<SecondOrderLag>(a.name, std::move(a.inputs), std::move(a.outputs), a.params, a.dt);
+}
+
+// INT: a second input resets it.
+BlockPtr integrator(BlockArgs& a) {
+  if (a.inputs.size() != 2) requireOneInput(a.name, a.type, a.inputs.size());
+  return std::make_unique<Integrator>(a.name, std::move(a.inputs), std::move(a.outputs), a.params);
+}
+
+BlockPtr delay(BlockArgs& a) {
+  requireOneInput(a.name, a.type, a.inputs.size());
+  return std::make_unique<Delay>(a.name, std::move(a.inputs), std::move(a.outputs), a.params.positive("delay"), a.dt);
+}
+
+BlockPtr transferFunction(BlockArgs& a) {
+  requireOneInput(a.name, a.type, a.inputs.size());
+  return makeTransferFunction(a.name, a.params, std::move(a.inputs), std::move(a.outputs));
+}
+
+const BlockDescriptor kDynamicBlocks[] = {
+    {"PI", true, 1, lag<PiController>},
+    {"PT1", true, 1, lag<FirstOrderLag>},
+    {"PT2", true, 1, secondOrderLag},
+    {"INT", true, 1, integrator},
+    {"DELAY", true, 1, delay},
+    {"TF", true, 1, transferFunction},
+};
+
 }  // namespace
 
-BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& p,
-                          std::vector<int> inputs, std::vector<int> outputs, double dt) {
-  if (type == "TF") {
-    requireOneInput(name, type, inputs.size());
-    return makeTransferFunction(name, p, std::move(inputs), std::move(outputs));
-  }
-  if (type != "PI" && type != "PT1" && type != "PT2" && type != "INT" && type != "DELAY") return nullptr;
-  if (type == "INT" && inputs.size() == 2) {
-    return std::make_unique<Integrator>(name, std::move(inputs), std::move(outputs), p);
-  }
-  requireOneInput(name, type, inputs.size());
-  if (type == "PI") return std::make_unique<PiController>(name, std::move(inputs), std::move(outputs), p);
-  if (type == "PT1") return std::make_unique<FirstOrderLag>(name, std::move(inputs), std::move(outputs), p);
-  if (type == "PT2") return std::make_unique<SecondOrderLag>(name, std::move(inputs), std::move(outputs), p, dt);
-  if (type == "INT") return std::make_unique<Integrator>(name, std::move(inputs), std::move(outputs), p);
-  return std::make_unique<Delay>(name, std::move(inputs), std::move(outputs), p.positive("delay"), dt);
-}
+BlockFamily dynamicBlocks() { return blockFamily(kDynamicBlocks); }
 
 }  // namespace pesim

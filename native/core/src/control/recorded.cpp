@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <random>
 
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "pesim/errors.hpp"
 
 namespace pesim {
@@ -99,13 +99,17 @@ class RandomWalk : public Block {
   double y_ = 0.0;
 };
 
+BlockPtr piecewiseLinear(BlockArgs& a) { return std::make_unique<PiecewiseLinear>(a.name, std::move(a.outputs), a.params); }
+
+BlockPtr randomWalk(BlockArgs& a) { return std::make_unique<RandomWalk>(a.name, std::move(a.outputs), a.params, a.seed); }
+
+const BlockDescriptor kRecordedBlocks[] = {
+    {"PWL", false, 1, piecewiseLinear},
+    {"RANDOM", false, 1, randomWalk},
+};
+
 }  // namespace
 
-BlockPtr makeRecordedBlock(const std::string& type, const std::string& name, const Params& params,
-                           std::vector<int> outputs, std::uint64_t seed) {
-  if (type == "PWL") return std::make_unique<PiecewiseLinear>(name, std::move(outputs), params);
-  if (type == "RANDOM") return std::make_unique<RandomWalk>(name, std::move(outputs), params, seed);
-  return nullptr;
-}
+BlockFamily recordedBlocks() { return blockFamily(kRecordedBlocks); }
 
 }  // namespace pesim

@@ -4,7 +4,7 @@
 #include <limits>
 #include <optional>
 
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "control/stepped_wave.hpp"
 
 namespace pesim {
@@ -145,14 +145,22 @@ class Time : public Block {
   bool pure() const override { return true; }
   bool timeVarying() const override { return true; }
 };
+BlockPtr signalSource(BlockArgs& a) {
+  return std::make_unique<SignalSource>(a.name, std::move(a.outputs), a.params, a.timing);
+}
+
+BlockPtr constant(BlockArgs& a) { return std::make_unique<Constant>(a.name, std::move(a.outputs), a.params.number("value")); }
+
+BlockPtr time(BlockArgs& a) { return std::make_unique<Time>(a.name, std::move(a.outputs)); }
+
+const BlockDescriptor kSourceBlocks[] = {
+    {"SIGNAL", false, 1, signalSource},
+    {"CONST", false, 1, constant},
+    {"TIME", false, 1, time},
+};
+
 }  // namespace
 
-BlockPtr makeSourceBlock(const std::string& type, const std::string& name, const Params& params,
-                         std::vector<int> /*inputs*/, std::vector<int> outputs, Timing timing) {
-  if (type == "SIGNAL") return std::make_unique<SignalSource>(name, std::move(outputs), params, timing);
-  if (type == "CONST") return std::make_unique<Constant>(name, std::move(outputs), params.number("value"));
-  if (type == "TIME") return std::make_unique<Time>(name, std::move(outputs));
-  return nullptr;
-}
+BlockFamily sourceBlocks() { return blockFamily(kSourceBlocks); }
 
 }  // namespace pesim
