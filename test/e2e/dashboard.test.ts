@@ -1,7 +1,7 @@
 // The dashboard in a real browser (chromium via playwright-core) against the real simulation
 // service: open a GeckoCIRCUITS file, see its schematic (one symbol per component), run it and see
 // COMPLETED and a plotted curve, a reader error shown with its line number, a 5-value sweep (5
-// rows, a 5-point plot), a 2 × 2 grid, the simulations list, a parameter edited (stored as a copy), a long run
+// rows, a 5-point plot), a 2 × 2 grid, the simulations list, a parameter edited (run as shown, stored as a copy when asked), a long run
 // paused, resumed and cancelled.
 // Screenshots of each step: <os tmpdir>/pesim-e2e/*.png.
 import { expect } from 'chai';
@@ -115,18 +115,33 @@ describe('dashboard (chromium)', function () {
     await d.screenshot('5-simulations');
   });
 
-  it('stores a copy with an edited parameter value and opens it', async () => {
+  it('runs with an edited parameter value as the form shows it, without storing a copy', async () => {
     const { page } = d;
+    const before = await page.locator('#circuit-select option').count();
     await page.fill('input[data-key="R.1.R"]', '20');
-    await page.click('#apply-params');
+    await page.click('#run-start');
+    await page.waitForSelector('#run[data-state="COMPLETED"]', { timeout: 30_000 });
+    const id = (await page.textContent('#run-id'))!.replace('Simulation ', '');
+    const status = (await (await fetch(`${d.service.url}/api/v1/simulations/${id}`)).json()) as { request: { parameters?: Record<string, number> } };
+    expect(status.request.parameters).to.deep.equal({ 'R.1.R': 20 });
+    expect(await page.locator('#circuit-select option').count()).to.equal(before);
+  });
+
+  it('stores a copy with an edited parameter value only when asked, and names copies of copies without piling up "(copy)"', async () => {
+    const { page } = d;
+    const original = (await page.textContent('#circuit-name'))!.split(' · ')[0];
+    await page.click('#save-copy');
     await page.waitForSelector('#params-status:has-text("Stored as")');
-    await page.waitForFunction(() => document.querySelector('#circuit-name')?.textContent?.includes('(copy)'));
+    await page.waitForFunction((name) => document.querySelector('#circuit-name')?.textContent?.startsWith(`${name} (copy) ·`), original);
     const copyId = await page.getAttribute('#circuit', 'data-circuit-id');
     const components = (await (await fetch(`${d.service.url}/api/v1/circuits/${copyId}/components`)).json()) as { components: Array<{ name: string; parameters: Record<string, unknown> }> };
     expect(components.components.find((c) => c.name === 'R.1')?.parameters.R).to.equal(20);
     // The page refreshes its component table and circuit list after the copy: wait for both.
     await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[data-key="R.1.R"]')?.value === '20');
     await page.waitForFunction(() => document.querySelectorAll('#circuit-select option').length === 3);
+    await page.click('#save-copy');
+    await page.waitForFunction((name) => document.querySelector('#circuit-name')?.textContent?.startsWith(`${name} (copy 2) ·`), original);
+    await page.waitForFunction(() => document.querySelectorAll('#circuit-select option').length === 4);
   });
 
   it('pauses, resumes and cancels a long run', async () => {
@@ -137,8 +152,14 @@ describe('dashboard (chromium)', function () {
     await page.waitForSelector('#params-status:has-text("Settings saved")');
     await page.click('#run-start');
     await page.waitForSelector('#run[data-state="RUNNING"]', { timeout: 30_000 });
+    await page.waitForFunction(() => Number(document.querySelector<HTMLProgressElement>('#run-progress')?.value) > 2);
     await page.click('#run-pause');
     await page.waitForSelector('#run[data-state="PAUSED"]');
+    // The paused run shows the progress it reached, as /progress reports it.
+    const id = (await page.textContent('#run-id'))!.replace('Simulation ', '');
+    await page.waitForTimeout(1000);
+    const reached = ((await (await fetch(`${d.service.url}/api/v1/simulations/${id}/progress`)).json()) as { mainSimProgress: number }).mainSimProgress;
+    expect(Number((await page.textContent('#run-percent'))!.replace(' %', ''))).to.be.closeTo(reached, 0.5);
     await page.click('#run-resume');
     await page.waitForSelector('#run[data-state="RUNNING"]');
     await page.waitForFunction(() => Number(document.querySelector<HTMLProgressElement>('#run-progress')?.value) > 0);

@@ -1,4 +1,5 @@
-// Running a circuit and watching it: POST /api/v1/simulations with the open circuit's id, the
+// Running a circuit and watching it: POST /api/v1/simulations with the open circuit's id and what
+// the form shows that differs from it (edited parameter values, settings), the
 // progress bar fed by the SSE stream (progress-stream.ts), pause, resume and cancel, the state,
 // elapsed and remaining time. Any simulation (one from the list too) can be watched.
 import { errorLines, getJson, sendJson, type SimulationStatus } from './api.js';
@@ -17,7 +18,10 @@ export class RunPanel {
     cancel: byId<HTMLButtonElement>('run-cancel'),
   };
 
-  constructor(private readonly onFinished: (simulationId: string, status: string) => void) {
+  constructor(
+    private readonly onFinished: (simulationId: string, status: string) => void,
+    private readonly runOptions: () => Record<string, unknown>,
+  ) {
     this.buttons.start.addEventListener('click', () => void this.start());
     this.buttons.pause.addEventListener('click', () => void this.command('POST', 'pause'));
     this.buttons.resume.addEventListener('click', () => void this.command('POST', 'resume'));
@@ -51,7 +55,7 @@ export class RunPanel {
     if (!this.circuitId) return;
     byId('run-errors').replaceChildren();
     try {
-      const submitted = await sendJson<{ simulationId: string }>('POST', '/api/v1/simulations', { circuitFile: this.circuitId });
+      const submitted = await sendJson<{ simulationId: string }>('POST', '/api/v1/simulations', { ...this.runOptions(), circuitFile: this.circuitId });
       await this.follow(submitted.simulationId);
     } catch (error) {
       byId('run-errors').textContent = errorLines(error).join(' · ');
