@@ -23,6 +23,8 @@ export interface SimulationResults {
   measurements: Record<string, number>;
   /** Recorded signal names (for export). */
   signals: string[];
+  /** The labels of the recorded scope channels that have one, by signal name (`SCOPE.1.ch3` → `u2`). */
+  labels: Record<string, string>;
 }
 
 export interface SubmissionResponse {

@@ -1,6 +1,6 @@
 // The dashboard in a real browser (chromium via playwright-core) against the real simulation
 // service: open a GeckoCIRCUITS file, see its schematic (one symbol per component), run it and see
-// COMPLETED and a plotted curve, a reader error shown with its line number, a 5-value sweep (5
+// COMPLETED and a plotted curve, signals labelled with a y-axis per scale, a reader error shown with its line number, a 5-value sweep (5
 // rows, a 5-point plot), a 2 × 2 grid, the simulations list, a parameter edited (run as shown, stored as a copy when asked), a long run
 // paused, resumed and cancelled.
 // Screenshots of each step: <os tmpdir>/pesim-e2e/*.png.
@@ -61,6 +61,22 @@ describe('dashboard (chromium)', function () {
     await d.screenshot('2-completed');
     // The overview of the README (docs/dashboard.png is a copy of it).
     await d.screenshot('dashboard', 1380);
+  });
+
+  it('labels the signals (u2, iL) in the picker, the legend and the measurements, with a y-axis per scale', async () => {
+    const { page } = d;
+    expect(await page.textContent('#signal-picker')).to.contain('u2 (SCOPE.1.ch3)');
+    const legend = await page.textContent('#plot .u-legend');
+    expect(legend).to.contain('u1 (SCOPE.1.ch1)').and.to.contain('uS (SCOPE.1.ch2)');
+    expect(await page.getAttribute('#plot', 'data-axes')).to.equal('1'); // 48 V and 0–48 V: one axis
+    const row = page.locator('#measurements tbody tr', { has: page.locator('th', { hasText: /^SCOPE\.1\.ch4_avg$/ }) });
+    expect(await row.locator('td').first().textContent()).to.equal('iL');
+    // 48 V next to a 0–1 gate signal: two y-axes, each titled with its signal.
+    await page.uncheck('#signal-picker input[value="SCOPE.1.ch2"]');
+    await page.check('#signal-picker input[value="SCOPE.1.ch6"]');
+    await page.waitForFunction(() => document.querySelector('#plot')?.getAttribute('data-axes') === '2');
+    expect(await page.getAttribute('#plot', 'aria-label')).to.match(/on 2 y-axes: (u1 \(SCOPE\.1\.ch1\); gate \(SCOPE\.1\.ch6\)|gate \(SCOPE\.1\.ch6\); u1 \(SCOPE\.1\.ch1\))$/);
+    await d.screenshot('2b-axes');
   });
 
   it('shows the reader error with its line number', async () => {

@@ -100,7 +100,7 @@ export interface SimulationStatus {
   simulationId: string; status: SimState; circuitName: string; batchId: string | null; submittedAt: string; startedAt: string | null;
   completedAt: string | null; durationMs: number | null; cacheHit: boolean; errorMessage: string | null;
   progress: { mainSimProgress: number; currentStep: number; totalSteps: number; estimatedRemainingMs: number | null };
-  results: { measurements: Record<string, number>; signals: string[] } | null;
+  results: { measurements: Record<string, number>; signals: string[]; labels?: Record<string, string> } | null;
 }
 export interface SimulationSummary { simulationId: string; status: SimState; progress: number; circuitName: string; batchId: string | null; submittedAt: string }
 export interface BatchStatus {
