@@ -2,9 +2,10 @@
 // service: open a GeckoCIRCUITS file, see its schematic (one symbol per component), run it and see
 // COMPLETED and a plotted curve, signals labelled with a y-axis per scale, a reader error shown with its line number, a 5-value sweep (5
 // rows, a 5-point plot), a 2 × 2 grid, the simulations list, a parameter edited (run as shown, stored as a copy when asked), a long run
-// paused, resumed and cancelled.
+// paused, resumed and cancelled, a circuit opened with its data file.
 // Screenshots of each step: <os tmpdir>/pesim-e2e/*.png.
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { drawnPixels, openDashboard, type Dashboard } from './browser.js';
 
 const BUCK = 'test/fixtures/gecko/buck_simple.ipes';
@@ -185,6 +186,20 @@ describe('dashboard (chromium)', function () {
     expect(await page.isDisabled('#run-cancel')).to.equal(true);
     await page.locator('#run').scrollIntoViewIfNeeded();
     await d.screenshot('6-cancelled');
+  });
+
+  it('opens a circuit with the data file it names, chosen together, and names the file when it is missing', async () => {
+    const { page } = d;
+    const model = 'test/fixtures/gecko-corpus/027_cmNoise.ipes';
+    await page.setInputFiles('#file', model);
+    await page.waitForSelector('#open-errors li');
+    expect(await page.textContent('#open-errors')).to.contain("'swissuCM.txt'").and.to.contain('"files"');
+    await page.setInputFiles('#file', [
+      { name: 'swissuCM.txt', mimeType: 'text/plain', buffer: Buffer.from('0 0\n1e-3 1\n') },
+      { name: '027_cmNoise.ipes', mimeType: 'application/octet-stream', buffer: readFileSync(model) },
+    ]);
+    await page.waitForFunction(() => document.querySelector('#circuit-name')?.textContent?.startsWith('027_cmNoise'));
+    expect(await page.textContent('#open-errors')).to.equal('');
   });
 
   it('raised no script error on the way', () => {

@@ -1,5 +1,6 @@
-// Opening and editing a circuit: a file dropped or chosen goes to POST /api/v1/circuits/parse
-// (reader errors listed with their line numbers), or a loaded circuit is chosen from the list;
+// Opening and editing a circuit: a file dropped or chosen (with the data files it names, if any)
+// goes to POST /api/v1/circuits/parse (reader errors listed with their line numbers, a missing
+// data file by name), or a loaded circuit is chosen from the list;
 // then its schematic, its components with editable parameter values and its settings. Run uses
 // what the form shows (runOptions: the changed values as overrides of the run); the settings are
 // stored on "Save settings" (PUT /circuits/{id}/parameters), and a copy with the changed values only
@@ -12,6 +13,8 @@ export interface LoadedCircuit {
   circuit: Circuit;
   components: CircuitComponent[];
 }
+
+const CIRCUIT_EXTENSION = /\.(ipes|cir|sp|spice|net|json)$/i;
 
 /** What a run takes from the form: the values that differ from the stored circuit. */
 export interface RunOptions {
@@ -46,7 +49,7 @@ export class CircuitPanel {
   constructor(private readonly onLoaded: (loaded: LoadedCircuit) => void) {
     const input = byId<HTMLInputElement>('file');
     input.addEventListener('change', () => {
-      if (input.files?.[0]) void this.upload(input.files[0]);
+      if (input.files?.length) void this.upload([...input.files]);
       input.value = '';
     });
     const drop = byId('drop');
@@ -55,8 +58,8 @@ export class CircuitPanel {
     drop.addEventListener('drop', (e) => {
       e.preventDefault();
       drop.classList.remove('over');
-      const file = e.dataTransfer?.files[0];
-      if (file) void this.upload(file);
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (files.length) void this.upload(files);
     });
     this.select.addEventListener('change', () => { if (this.select.value) void this.load(this.select.value); });
     byId('circuit-refresh').addEventListener('click', () => void this.refreshList());
@@ -68,10 +71,16 @@ export class CircuitPanel {
     this.errors.replaceChildren(h('p', {}, title), h('ul', {}, ...errorLines(error).map((line) => h('li', {}, line))));
   }
 
-  async upload(file: File): Promise<void> {
+  /**
+   * Uploads a circuit file with the data files it names (signal tables, loss files, SPICE
+   * includes): the first file with a circuit extension is the circuit, the others go as parts `files`.
+   */
+  async upload(chosen: File[]): Promise<void> {
     this.errors.replaceChildren();
+    const file = chosen.find((f) => CIRCUIT_EXTENSION.test(f.name)) ?? chosen[0];
     const form = new FormData();
     form.append('file', file, file.name);
+    for (const data of chosen) if (data !== file) form.append('files', data, data.name);
     try {
       const circuit = await (await request('/api/v1/circuits/parse', { method: 'POST', body: form })).json() as Circuit;
       await this.load(circuit.circuitId);
