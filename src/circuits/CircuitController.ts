@@ -2,11 +2,12 @@
 // validate, delete, clone with overrides, and change of the simulation settings. Thin: the
 // service does the work, the presenter shapes the bodies.
 import { readFile, rm } from 'node:fs/promises';
-import { Body, Controller, Delete, Example, Get, Path, Post, Put, Query, Response, Route, Security, SuccessResponse, Tags, UploadedFile } from '@tsoa/runtime';
+import { Body, Controller, Delete, Example, Get, Path, Post, Put, Query, Response, Route, Security, SuccessResponse, Tags, UploadedFile, UploadedFiles } from '@tsoa/runtime';
 import type { ErrorBody } from '../http/error-body.js';
 import { validationError } from '../http/errors.js';
 import { paging } from '../http/paging.js';
 import type { CircuitService } from './CircuitService.js';
+import { UploadedDataFiles } from './data-files.js';
 import {
   presentCircuit, presentComponents, type Circuit, type CircuitList, type ComponentList, type SolverType, type ValidationResult,
 } from './CircuitPresenter.js';
@@ -63,26 +64,36 @@ export class CircuitController extends Controller {
 
   /**
    * Uploads a circuit file (GeckoCIRCUITS .ipes, SPICE deck or pesim JSON netlist; the format is
-   * detected from the content), checks that it can be simulated and stores it.
+   * detected from the content), checks that it can be simulated and stores it. Data files the
+   * circuit names (an imported signal's table or a loss file beside an .ipes model, a file a SPICE
+   * deck includes) go with it as parts `files`, one per file, under their file names; a refusal
+   * for a data file that was not sent names it.
    * @param file the circuit file (multipart part `file`)
+   * @param files the data files the circuit names (multipart parts `files`, any number)
    */
   @Post('parse')
   @SuccessResponse(201, 'Stored')
   @Response<ErrorBody>(413, 'Body larger than sim.api.max-body-size')
   @Response<ErrorBody>(422, 'The circuit cannot be read or simulated', { error: 'CIRCUIT_INVALID', message: 'buck.cir:12: unknown element type Q', details: [{ field: 'line 12', message: 'unknown element type Q', line: 12 }], path: '/api/v1/circuits/parse', timestamp: '2025-01-01T12:00:00.000Z' })
   @Example<Circuit>(EXAMPLE)
-  public async parse(@UploadedFile('file') file: unknown): Promise<Circuit> {
+  public async parse(@UploadedFile('file') file: unknown, @UploadedFiles('files') files?: unknown): Promise<Circuit> {
     const part = (Array.isArray(file) ? file[0] : file) as UploadedPart | undefined;
-    if (!part?.filepath) throw validationError('Send the circuit file as the multipart part "file"', [{ field: 'file', message: 'is required' }]);
+    const dataParts = (files === undefined ? [] : Array.isArray(files) ? files : [files]) as UploadedPart[];
     try {
+      if (!part?.filepath) throw validationError('Send the circuit file as the multipart part "file"', [{ field: 'file', message: 'is required' }]);
       const bytes = await readFile(part.filepath);
       if (bytes.length === 0) throw validationError('The uploaded circuit file is empty', [{ field: 'file', message: 'is empty; expected a GeckoCIRCUITS .ipes file, a SPICE deck or a pesim JSON netlist' }]);
-      const record = await this.services.circuits.parse(bytes, part.originalFilename ?? undefined);
+      const data = new Map<string, Uint8Array>();
+      for (const [k, p] of dataParts.entries()) {
+        if (!p.originalFilename) throw validationError('Every data file needs its file name', [{ field: `files[${k}]`, message: 'has no file name (the filename of its Content-Disposition)' }]);
+        data.set(p.originalFilename, await readFile(p.filepath));
+      }
+      const record = await this.services.circuits.parse(bytes, part.originalFilename ?? undefined, new UploadedDataFiles(data));
       this.setStatus(201);
       this.setHeader('Location', `/api/v1/circuits/${record.id}/info`);
       return presentCircuit(record);
     } finally {
-      await rm(part.filepath, { force: true });
+      await Promise.all([part, ...dataParts].filter((p) => p?.filepath).map((p) => rm(p!.filepath, { force: true })));
     }
   }
 

@@ -9,6 +9,7 @@ import { readCircuitFile } from '../formats/read.js';
 import { AppError, validationError } from '../http/errors.js';
 import type { CircuitRecord, Store } from '../store/types.js';
 import { circuitNotFound, circuitProblem } from './circuit-errors.js';
+import { DATA_FILES_FIELD, UploadedDataFiles } from './data-files.js';
 import type { SolverType, ValidationResult } from './CircuitPresenter.js';
 
 export interface SettingsPatch {
@@ -76,16 +77,24 @@ export function applyOverrides(netlist: Netlist, overrides: ParameterOverrides, 
 export class CircuitService {
   constructor(private readonly store: Store) {}
 
-  /** Reads and checks an uploaded file, stores it, returns the record. */
-  async parse(bytes: Uint8Array, fileName: string | undefined): Promise<CircuitRecord> {
+  /**
+   * Reads and checks an uploaded file, with the data files uploaded beside it (imported signals,
+   * loss files, SPICE includes), stores it, returns the record. A refusal or warning about a data
+   * file that was not uploaded says how to send it.
+   */
+  async parse(bytes: Uint8Array, fileName: string | undefined, dataFiles = new UploadedDataFiles()): Promise<CircuitRecord> {
     if (bytes.length === 0) throw validationError('The uploaded file is empty', [{ field: 'file', message: 'is empty' }]);
     let read;
     try {
-      read = await readCircuitFile(bytes, fileName);
+      read = await readCircuitFile(bytes, fileName, dataFiles.readOptions());
     } catch (error) {
-      throw circuitProblem(error);
+      const problem = circuitProblem(error);
+      const advice = dataFiles.missingAdvice();
+      if (!advice || !(problem instanceof AppError)) throw problem;
+      throw new AppError(problem.status, problem.code, `${problem.message}; ${advice}`, [...(problem.details ?? []), { field: DATA_FILES_FIELD, message: advice }]);
     }
-    const warnings = [...read.warnings, ...this.check(read.netlist)];
+    const advice = dataFiles.missingAdvice();
+    const warnings = [...read.warnings, ...(advice ? [advice] : []), ...this.check(read.netlist)];
     // Readers that name the circuit after the file keep its extension; the record does not.
     const fromFile = fileName ? basename(fileName, extname(fileName)) : undefined;
     const name = (read.netlist.name === fileName ? fromFile : read.netlist.name) ?? fromFile ?? 'circuit';

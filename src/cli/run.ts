@@ -73,12 +73,32 @@ function measurementLabel(key: string, names: Map<string, string>, nameOf: (key:
   return `${names.get(named.slice(0, cut)) ?? named.slice(0, cut)}${named.slice(cut)}`;
 }
 
+/**
+ * The channel labels (`u2`, `iL`) by signal name, for the channels whose signal is not named by its
+ * label already (GeckoCIRCUITS and JSON circuits: `SCOPE.1.ch3` → `u2`).
+ */
+function channelLabels(result: SimulationResult, names: Map<string, string>): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const channel of result.channels) {
+    const name = names.get(channel.key) ?? channel.key;
+    if (channel.label && channel.label !== name) labels.set(name, channel.label);
+  }
+  return labels;
+}
+
+/** The label of the channel a measurement (`SCOPE.1.ch3_avg`) belongs to, or ''. */
+function labelOf(measurement: string, labels: Map<string, string>): string {
+  return labels.get(measurement.slice(0, measurement.lastIndexOf('_'))) ?? '';
+}
+
 function jsonSummary(result: SimulationResult, names: Map<string, string>, nameOf: (key: string) => string): string {
   const measurements: Record<string, number> = {};
   for (const [key, value] of Object.entries(result.measurements)) measurements[measurementLabel(key, names, nameOf)] = value;
+  const labels = channelLabels(result, names);
+  const labelled = labels.size > 0 ? { labels: Object.fromEntries(labels) } : {};
   const losses = result.losses.length > 0 ? { losses: result.losses } : {};
   const steady = result.steady ? { steady: result.steady } : {};
-  return JSON.stringify({ signals: [...names.values()], measurements, ...losses, ...steady, stats: result.stats }, null, 2);
+  return JSON.stringify({ signals: [...names.values()], ...labelled, measurements, ...losses, ...steady, stats: result.stats }, null, 2);
 }
 
 /** The steady-state options of --period and --tolerance. */
@@ -147,7 +167,7 @@ function addRunOptions(command: Command): Command {
     .option('--timing <mode>', 'signal sources: gecko (stepped as GeckoCIRCUITS, default for .ipes) or exact (default otherwise)')
     .option('--param <KEY=VALUE>', 'parameter override, repeatable (R.1.R=10, $Vin=48)', (v: string, acc: string[]) => [...acc, v], [])
     .option('--out <file>', 'write the signals (.csv or .parquet)')
-    .option('--json', 'print {signals, measurements, losses (when the run has loss models), stats} as JSON')
+    .option('--json', 'print {signals, labels (of labelled scope channels), measurements, losses (when the run has loss models), stats} as JSON')
     .option('--from <s>', 'measurement window start [s] (default 80 % of the run)')
     .option('--to <s>', 'measurement window end [s] (default the end)')
     .option('--period <s>', 'steady state: the period (default: the common period of the periodic sources)')
@@ -178,7 +198,11 @@ async function runAction(file: string, o: RunOptions): Promise<void> {
     console.log(jsonSummary(result, names, measurementName));
     return;
   }
-  for (const [key, value] of Object.entries(result.measurements)) console.log(`${measurementLabel(key, names, measurementName).padEnd(32)} ${value.toPrecision(6)}`);
+  const labels = channelLabels(result, names);
+  for (const [key, value] of Object.entries(result.measurements)) {
+    const name = measurementLabel(key, names, measurementName);
+    console.log(`${name.padEnd(32)} ${value.toPrecision(6).padEnd(12)} ${labelOf(name, labels)}`.trimEnd());
+  }
   for (const line of lossLines(result)) console.log(line);
   if (result.steady) console.log(steadyLine(result));
   console.log(`${result.stats.steps} steps in ${result.stats.wallMs.toFixed(1)} ms`);

@@ -5,6 +5,7 @@ import { assertNetlistShape, resolveNetlistSharing, type Netlist, type Parameter
 import { RunController, type Progress } from './controller.js';
 import { CancelledError, toEngineError } from './errors.js';
 import { loadBinding } from './binding.js';
+import { namedMeasurements } from './measurement-names.js';
 import type { DeviceLossSummary, NativeResult, ReceiverSpectrum, RunStats, SteadyReport } from './types.js';
 
 export interface ChannelInfo {
@@ -21,7 +22,7 @@ export interface SimulationResult {
   time: Float64Array;
   signals: Record<string, Float64Array>;
   channels: ChannelInfo[];
-  /** `<scope>.ch<n>.avg|rms|min|max` over the measurement window. */
+  /** `<scope>.ch<n>_avg|_rms|_min|_max` over the measurement window (measurement-names.ts). */
   measurements: Record<string, number>;
   stats: RunStats;
   warnings: string[];
@@ -52,7 +53,7 @@ export function toResult(raw: NativeResult): SimulationResult {
     signals[c.key] = c.values;
     channels.push({ key: c.key, scope: c.scope, index: c.index, label: c.label });
   }
-  const result: SimulationResult = { time: raw.time, signals, channels, measurements: raw.measurements, stats: raw.stats, warnings: raw.warnings, losses: raw.losses, receivers: raw.receivers };
+  const result: SimulationResult = { time: raw.time, signals, channels, measurements: namedMeasurements(raw.measurements), stats: raw.stats, warnings: raw.warnings, losses: raw.losses, receivers: raw.receivers };
   if (raw.steady) result.steady = raw.steady;
   return result;
 }

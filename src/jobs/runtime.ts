@@ -10,6 +10,7 @@ import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
+import { importQueueModule } from './executors/bullmq/packages.js';
 import { queueSettingsFromEnv, serviceIdentity, type QueueSettings } from './executors/bullmq/settings.js';
 import { DURABILITY_LEVELS, markOpen, removeAbandonedTemporaries, requeueDamagedResults, type Durability } from './durability.js';
 import { Scheduler, type SchedulerSettings } from './scheduler.js';
@@ -114,12 +115,13 @@ export interface RuntimeOptions {
 
 /**
  * The executor the settings ask for when it is not the embedded pool: BullMQ and its Redis driver
- * are loaded only here, so a service on the embedded defaults never loads them.
+ * are loaded only here, so a service on the embedded defaults never loads them (nor needs them
+ * installed: they are optional peer dependencies, see executors/bullmq/packages.ts).
  */
 export async function remoteExecutorFor(settings: RuntimeSettings): Promise<Executor | undefined> {
   const queue = settings.queue;
   if (queue?.backend !== 'bullmq' || !queue.redisUrl) return undefined;
-  const { BullmqExecutor } = await import('./executors/bullmq/executor.js');
+  const { BullmqExecutor } = await importQueueModule(() => import('./executors/bullmq/executor.js'));
   const maxResultBytes = Math.floor(queue.maxResultMb * 1024 * 1024);
   return new BullmqExecutor({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
 }

@@ -208,7 +208,12 @@ export class Scheduler {
     const run = this.running.get(id);
     if (task.state !== 'running' || !run) throw new InvalidStateError(id, task.state, 'pause');
     run.controller.pause();
-    run.task = this.transition(id, { state: 'paused' }, undefined, run.task);
+    // The progress reached, not the one last stored (at most once a second): the PAUSED message
+    // and the record show it. The engine stops at its next check; reportProgress stores the steps
+    // it still makes.
+    const progress = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
+    run.lastStep = progress.step;
+    run.task = this.transition(id, { state: 'paused', progress }, undefined, run.task);
     return run.task;
   }
 
@@ -332,13 +337,14 @@ export class Scheduler {
 
   private reportProgress(run: Running): void {
     const task = run.task;
-    if (task.state !== 'running' || run.cancelled) return;
+    if ((task.state !== 'running' && task.state !== 'paused') || run.cancelled) return;
     const now = this.clock.now();
     const progress = progressOf(run.controller.progress(), now - run.startedAtMs);
     if (progress.step === run.lastStep) return;
     run.lastStep = progress.step;
-    // Progress goes to the bus every interval; to the store at most once a second.
-    if (now - run.lastProgressStoredAt >= 1000) {
+    // Progress goes to the bus every interval; to the store at most once a second, and at once for
+    // a paused run (the steps it made before the engine stopped: where it rests).
+    if (task.state === 'paused' || now - run.lastProgressStoredAt >= 1000) {
       run.lastProgressStoredAt = now;
       run.task = this.store.tasks.updateFrom(task, { progress });
       this.events.emit('progress', run.task, progress);

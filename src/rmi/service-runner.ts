@@ -3,6 +3,7 @@
 // progress like any other and may come from the result cache; stopSimulation() cancels the task
 // through the scheduler. The stored result is returned in the engine's SimulationResult shape.
 import type { SimulationResult } from '../engine/simulate.js';
+import { namedMeasurements } from '../engine/measurement-names.js';
 import { scopeChannels, type Netlist } from '../formats/netlist.js';
 import type { Runtime } from '../jobs/runtime.js';
 import type { StoredResult } from '../jobs/types.js';
@@ -20,7 +21,7 @@ export function withChannels(netlist: Netlist, stored: StoredResult): Simulation
       if (stored.signals[key]) channels.push({ key, scope: block.name, index, label });
     }
   }
-  const result: SimulationResult = { time: stored.time, signals: stored.signals, channels, measurements: stored.measurements, stats: stored.stats, warnings: [], losses: stored.losses ?? [] };
+  const result: SimulationResult = { time: stored.time, signals: stored.signals, channels, measurements: namedMeasurements(stored.measurements), stats: stored.stats, warnings: [], losses: stored.losses ?? [] };
   if (stored.steady) result.steady = stored.steady;
   return result;
 }

@@ -70,7 +70,7 @@ export function createApp(services: ServiceContext): ServiceApp {
     formLimit: limit,
     textLimit: limit,
     jsonStrict: true,
-    formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 4, maxFields: 100, keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
+    formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 64, maxFields: 100, keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
   });
   app.use(body.middleware);
   app.use(async (ctx, next) => {

@@ -106,7 +106,7 @@ export class SimulationController extends Controller {
     circuitName: 'buck', batchId: null, submittedAt: '2025-01-01T12:00:00.000Z', startedAt: '2025-01-01T12:00:00.010Z', completedAt: '2025-01-01T12:00:00.060Z',
     durationMs: 41.7, cacheHit: false,
     request: { circuitFile: '6f1c2a9e-3b0d-4a51-9c1e-2f4b8d7a0c13', circuitName: 'buck', parameters: { 'R.1.R': 5 } },
-    results: { measurements: { 'SCOPE.1.ch1_avg': 23.61, 'SCOPE.1.ch1_rms': 23.62, 'SCOPE.1.ch1_min': 23.4, 'SCOPE.1.ch1_max': 23.8 }, signals: ['SCOPE.1.ch1', 'SCOPE.1.ch2'] },
+    results: { measurements: { 'SCOPE.1.ch1_avg': 23.61, 'SCOPE.1.ch1_rms': 23.62, 'SCOPE.1.ch1_min': 23.4, 'SCOPE.1.ch1_max': 23.8 }, signals: ['SCOPE.1.ch1', 'SCOPE.1.ch2'], labels: { 'SCOPE.1.ch1': 'u2', 'SCOPE.1.ch2': 'iL' } },
     errorMessage: null,
   })
   public status(@Path() simulationId: string): Promise<SimulationStatus> {

@@ -26,6 +26,8 @@ export interface SimulationResults {
   signals: string[];
   /** How the settled period was found: present for steady-state runs (request field `steady`; docs/steady-state.md). */
   steady?: SteadyReport;
+  /** The labels of the recorded scope channels that have one, by signal name (`SCOPE.1.ch3` → `u2`). */
+  labels: Record<string, string>;
 }
 
 export interface SubmissionResponse {

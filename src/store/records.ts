@@ -33,7 +33,8 @@ export interface TaskProgress {
 
 /** What a status read shows of a completed run without opening its result file. */
 export interface ResultSummary {
-  /** `<scope>.ch<n>.avg|rms|min|max` over the measurement window (non-finite values kept). */
+  /** `<scope>.ch<n>_avg|_rms|_min|_max` over the measurement window (non-finite values kept; records written
+   * before the one spelling have the dotted `<scope>.ch<n>.avg`, which the presenters rename). */
   measurements: Record<string, number>;
   /** The recorded signals, in the result file's order. */
   signals: string[];

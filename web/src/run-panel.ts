@@ -1,5 +1,6 @@
-// Running a circuit and watching it: POST /api/v1/simulations with the open circuit's id (with
-// `steady: true` for its periodic steady state, whose report is shown once it completes), the
+// Running a circuit and watching it: POST /api/v1/simulations with the open circuit's id and what
+// the form shows that differs from it (edited parameter values, settings), with `steady: true` for
+// its periodic steady state (whose report is shown once it completes), the
 // progress bar fed by the SSE stream (progress-stream.ts), pause, resume and cancel, the state,
 // elapsed and remaining time. Any simulation (one from the list too) can be watched.
 import { errorLines, getJson, sendJson, type SimulationStatus, type SteadyReport } from './api.js';
@@ -19,7 +20,10 @@ export class RunPanel {
     cancel: byId<HTMLButtonElement>('run-cancel'),
   };
 
-  constructor(private readonly onFinished: (simulationId: string, status: string) => void) {
+  constructor(
+    private readonly onFinished: (simulationId: string, status: string) => void,
+    private readonly runOptions: () => Record<string, unknown>,
+  ) {
     this.buttons.start.addEventListener('click', () => void this.start(false));
     this.buttons.steady.addEventListener('click', () => void this.start(true));
     this.buttons.pause.addEventListener('click', () => void this.command('POST', 'pause'));
@@ -55,7 +59,7 @@ export class RunPanel {
     if (!this.circuitId) return;
     byId('run-errors').replaceChildren();
     try {
-      const body = steady ? { circuitFile: this.circuitId, steady: true } : { circuitFile: this.circuitId };
+      const body = { ...this.runOptions(), circuitFile: this.circuitId, ...(steady ? { steady: true } : {}) };
       const submitted = await sendJson<{ simulationId: string }>('POST', '/api/v1/simulations', body);
       await this.follow(submitted.simulationId);
     } catch (error) {

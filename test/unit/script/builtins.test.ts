@@ -62,8 +62,8 @@ describe('script: built-ins over a circuit', function () {
       print(getMeasurement("SCOPE.1", "ch1_avg"));
       print(getMeasurement("SCOPE.1", "ch2_max"));`);
     const [avg, max] = out.trim().split('\n').map(Number);
-    expect(avg).to.equal(reference.measurements['SCOPE.1.ch1.avg']);
-    expect(max).to.equal(reference.measurements['SCOPE.1.ch2.max']);
+    expect(avg).to.equal(reference.measurements['SCOPE.1.ch1_avg']);
+    expect(max).to.equal(reference.measurements['SCOPE.1.ch2_max']);
   });
 
   it('runSteadyState() finds the settled period: its error, measurements and waveform', async () => {
