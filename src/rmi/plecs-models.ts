@@ -4,6 +4,7 @@
 import { basename, extname } from 'node:path';
 import { validateNetlist } from '../engine/simulate.js';
 import { channelKeys, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
+import { checkStepLimit } from '../jobs/step-limit.js';
 import { invalidParams } from './methods.js';
 import { FAULT, XmlRpcFault, isStruct, typeName, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 
@@ -101,10 +102,8 @@ export function planRun(model: PlecsModel, options: XmlRpcValue | undefined, max
       }
     }
   }
-  const steps = netlist.settings.tEnd / netlist.settings.dt;
-  if (steps > maxSteps) {
-    throw invalidParams('plecs.simulate', `${where}: ${steps.toExponential(3)} steps (TimeSpan / FixedStep) exceed the limit of ${maxSteps} (sim.api.max-steps)`);
-  }
+  const tooLarge = checkStepLimit(netlist.settings, maxSteps, { ratio: 'TimeSpan / FixedStep', setting: 'sim.api.max-steps' });
+  if (tooLarge) throw invalidParams('plecs.simulate', `${where}: ${tooLarge.message}`);
   try {
     validateNetlist(netlist, parameters);
   } catch (error) {

@@ -10,6 +10,7 @@ import { OWNER } from '../simulations/SimulationService.js';
 import type { StoredRequest } from '../simulations/SimulationRequest.js';
 import { ControlError, type ControlRun, type RunOptions, type SimulationRunner } from '../control/types.js';
 import { RuntimeRunError, runOnRuntime } from './runtime-runs.js';
+import { checkStepLimit } from '../jobs/step-limit.js';
 
 /** Channel descriptions of a stored result, from the netlist's scopes (labels from `channelNames`). */
 export function withChannels(netlist: Netlist, stored: StoredResult): SimulationResult {
@@ -34,10 +35,8 @@ export class ServiceRunner implements SimulationRunner {
 
   async run(netlist: Netlist, options: RunOptions): Promise<ControlRun> {
     const source = this.describe();
-    const steps = netlist.settings.tEnd / netlist.settings.dt;
-    if (steps > this.maxSteps) {
-      throw new ControlError('INVALID_ARGUMENT', `runSimulation: ${steps.toExponential(3)} steps (end time / time step) exceed the limit of ${this.maxSteps} (sim.api.max-steps)`);
-    }
+    const tooLarge = checkStepLimit(netlist.settings, this.maxSteps, { ratio: 'end time / time step', setting: 'sim.api.max-steps' });
+    if (tooLarge) throw new ControlError('INVALID_ARGUMENT', `runSimulation: ${tooLarge.message}`);
     const request: StoredRequest = { circuitFile: `XML-RPC loadCircuit ${source}`, circuitName: netlist.name ?? source };
     try {
       const { task, result } = await runOnRuntime(

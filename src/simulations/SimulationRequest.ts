@@ -3,6 +3,7 @@
 // id), settings overrides, parameter overrides, signals and measurement window, each checked with
 // an error naming the field, and the step-count limit.
 import { checkSubmittedCircuit } from '../jobs/circuit-check.js';
+import { checkStepLimit, type StepLimitExceeded } from '../jobs/step-limit.js';
 import { channelKeys, type Netlist } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
 import { applySettings, type CircuitService } from '../circuits/CircuitService.js';
@@ -53,6 +54,14 @@ export interface StoredRequest extends Omit<SimulationRequest, 'circuitFile'> {
 
 export interface SubmissionLimits {
   maxSteps: number;
+}
+
+/** How the simulation service names the step ratio and its limit in the shared message. */
+export const SIMULATION_STEPS = { ratio: 'simulationTime / timeStep', setting: 'sim.api.max-steps' };
+
+/** 422 SIMULATION_TOO_LARGE naming `field` (the time step that gives too many steps). */
+export function simulationTooLarge(exceeded: StepLimitExceeded, field: string): AppError {
+  return new AppError(422, 'SIMULATION_TOO_LARGE', exceeded.message, [{ field, message: `gives ${Math.round(exceeded.steps)} steps, more than ${exceeded.limit}` }]);
 }
 
 /** Circuits of earlier inline submissions (see recent-circuits.ts). */
@@ -120,12 +129,8 @@ export async function buildSubmission(
   const base = await circuitOf(request.circuitFile, circuits, `${prefix}circuitFile`, cache, recent);
   let netlist = applySettings(base.netlist, { simulationDuration: request.simulationTime, timeStep: request.timeStep, solverType: request.solverType, timing: request.timing }, prefix, { simulationDuration: 'simulationTime' });
   const tEnd = netlist.settings.tEnd;
-  const steps = tEnd / netlist.settings.dt;
-  if (steps > limits.maxSteps) {
-    throw new AppError(422, 'SIMULATION_TOO_LARGE', `${steps.toExponential(3)} steps (simulationTime / timeStep) exceed the limit of ${limits.maxSteps} (sim.api.max-steps); use a longer time step or a shorter simulation`, [
-      { field: `${prefix}timeStep`, message: `gives ${Math.round(steps)} steps, more than ${limits.maxSteps}` },
-    ]);
-  }
+  const tooLarge = checkStepLimit(netlist.settings, limits.maxSteps, SIMULATION_STEPS);
+  if (tooLarge) throw simulationTooLarge(tooLarge, `${prefix}timeStep`);
   const window = request.measurementWindow;
   if (window) {
     if (!(Number.isFinite(window.start) && Number.isFinite(window.end) && window.start >= 0 && window.start < window.end && window.end <= tEnd * (1 + 1e-12))) {
@@ -137,7 +142,7 @@ export async function buildSubmission(
   try {
     checkSubmittedCircuit(netlist, parameters);
   } catch (error) {
-    throw circuitProblem(error, `${prefix}parameters`);
+    throw circuitProblem(error, `${prefix}parameters`, { netlist, overrides: parameters });
   }
   const channels = channelKeys(netlist);
   for (const [i, signal] of (request.signals ?? []).entries()) {
