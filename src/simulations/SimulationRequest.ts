@@ -108,7 +108,11 @@ async function readCircuit(circuitFile: string, circuits: CircuitService, field:
     recent?.set(trimmed, resolved);
     return resolved;
   } catch (error) {
-    throw circuitProblem(error);
+    // The request field holds the file: the error names it (`circuitFile`, line 12).
+    const problem = circuitProblem(error);
+    if (!(problem instanceof AppError)) throw problem;
+    const details = (problem.details ?? [{ field, message: problem.message }]).map((d) => ({ ...d, field }));
+    throw new AppError(problem.status, problem.code, `${field}: ${problem.message}`, details, problem.headers);
   }
 }
 

@@ -1,4 +1,4 @@
-// A full data directory on both services: each service runs with its data directory on a small
+// A full (and a read-only) data directory on both services: each service runs with its data directory on a small
 // tmpfs (mounted here: the test needs root, and is skipped with the reason otherwise), the file
 // system is filled, and then: submissions answer 507 STORAGE_FULL naming the directory, reads go on,
 // health reports the store degraded, the process lives on (a run that ends meanwhile is recorded
@@ -174,6 +174,30 @@ describe('a full data directory', function () {
       await eventually('the store is writable again', async () => (((await jobq.request('GET', '/health')).body as { store_writable: boolean }).store_writable ? true : undefined));
       expect((await jobq.request('POST', '/simulations', { model_file: 'rc.json' })).status).to.equal(201);
       expect(((await jobq.request('GET', `/simulations/${id}`)).body as { status: string }).status).to.equal('completed');
+    });
+  });
+
+  describe('a read-only data directory', () => {
+    it('stops both services at start-up with a message naming the path and what is needed', async () => {
+      const dir = (mount as { dir: string }).dir;
+      mkdirSync(join(dir, 'ro'), { recursive: true });
+      execFileSync('mount', ['-o', 'remount,ro', dir], { stdio: 'pipe' });
+      try {
+        for (const dataDir of [join(dir, 'ro'), join(dir, 'ro', 'new')]) {
+          const sim = await startSimulationService({ port: 0, host: '127.0.0.1', dataDir }, { logger: pino({ level: 'silent' }) }).then(
+            async (handle) => { await handle.close(); return 'started'; },
+            (error: Error) => error.message,
+          );
+          expect(sim).to.contain(`The data directory ${dataDir} cannot be used`).and.contain('writable');
+          const jobq = await startTestService((c) => { c.data_dir = dataDir; }).then(
+            async (handle) => { await handle.dispose(); return 'started'; },
+            (error: Error) => error.message,
+          );
+          expect(jobq).to.contain(`The data directory ${join(dataDir, 'jobq')} cannot be used`).and.contain('--data-dir or PESIM_DATA_DIR');
+        }
+      } finally {
+        execFileSync('mount', ['-o', 'remount,rw', dir], { stdio: 'pipe' });
+      }
     });
   });
 });

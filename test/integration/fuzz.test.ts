@@ -242,4 +242,22 @@ describe('fuzzed request bodies on both services', function () {
       }
     }
   });
+
+  it('errors name the field: __proto__ keys, a body that is not JSON (415), circuitFile that is no circuit', async () => {
+    const proto = await send(`${sim.baseUrl}/api/v1/simulations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"circuitFile": "x", "parameters": {"__proto__": {"a": 1}}}' });
+    expect(proto.status, proto.text).to.equal(400);
+    expect((proto.body as { details: { field: string }[] }).details[0].field).to.equal('parameters.__proto__');
+    const jobqProto = await send(`${jobq.url}/simulations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model_file": "rc.json", "__proto__": {"a": 1}}' });
+    expect(jobqProto.status, jobqProto.text).to.equal(422);
+    expect((jobqProto.body as { detail: { loc: unknown[] }[] }).detail[0].loc).to.deep.equal(['body', '__proto__']);
+    for (const [url, body] of [[`${sim.baseUrl}/api/v1/simulations`, '{"circuitFile": "abc"}'], [`${jobq.url}/simulations`, '{"model_file": "rc.json"}']]) {
+      const r = await send(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+      expect(r.status, r.text).to.equal(415);
+      expect(r.text).to.contain('text/plain').and.contain('application/json');
+    }
+    const abc = await send(`${sim.baseUrl}/api/v1/simulations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"circuitFile": "abc"}' });
+    expect(abc.status, abc.text).to.equal(422);
+    expect((abc.body as { message: string }).message).to.match(/^circuitFile: /);
+    expect((abc.body as { details: { field: string }[] }).details[0].field).to.equal('circuitFile');
+  });
 });
