@@ -56,7 +56,9 @@ export interface CircuitDeps {
 @Response<ErrorBody>(400, 'Invalid request', { error: 'VALIDATION_ERROR', message: 'Invalid request: overrides.R.9.R no such component', details: [{ field: 'overrides.R.9.R', message: 'no such component' }], path: '/api/v1/circuits/6f1c2a9e-3b0d-4a51-9c1e-2f4b8d7a0c13/clone', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(401, 'API key missing or invalid (when sim.api.auth-enabled)', { error: 'UNAUTHORIZED', message: 'This endpoint needs an API key in the X-API-Key header', path: '/api/v1/circuits', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(404, 'Unknown circuit', { error: 'CIRCUIT_NOT_FOUND', message: 'No circuit 42', path: '/api/v1/circuits/42/info', timestamp: '2025-01-01T12:00:00.000Z' })
+@Response<ErrorBody>(415, 'A request body that is not application/json (multipart/form-data for uploads)', { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body has the Content-Type text/plain, which this service does not read: send application/json (multipart/form-data for file uploads)', details: [{ field: 'Content-Type', message: 'must be application/json (multipart/form-data for file uploads)' }], path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
+@Response<ErrorBody>(507, 'The data directory is full: nothing new is stored until space is freed (reads go on; /actuator/health shows the store DEGRADED)', { error: 'STORAGE_FULL', message: 'The data directory /var/lib/pesim is full: nothing new can be stored until space is freed there (database or disk is full); stored simulations and results can still be read', path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 export class CircuitController extends Controller {
   constructor(private readonly services: CircuitDeps) {
     super();
@@ -152,9 +154,14 @@ export class CircuitController extends Controller {
     return presentCircuit(record);
   }
 
-  /** Changes the simulated time, time step or solver of the stored circuit. */
+  /**
+   * Changes the simulated time, time step or solver of the stored circuit. Settings giving more
+   * steps (simulationDuration / timeStep) than sim.api.max-steps are refused, as every submission
+   * would refuse them.
+   */
   @Put('{circuitId}/parameters')
   @Response<ErrorBody>(413, 'Body larger than sim.api.max-body-size')
+  @Response<ErrorBody>(422, 'More steps than sim.api.max-steps', { error: 'SIMULATION_TOO_LARGE', message: '1.000e+10 steps (simulationDuration / timeStep) exceed the limit of 50000000 (sim.api.max-steps); use a longer time step or a shorter simulation', details: [{ field: 'timeStep', message: 'gives 10000000000 steps, more than 50000000' }], path: '/api/v1/circuits/6f1c2a9e-3b0d-4a51-9c1e-2f4b8d7a0c13/parameters', timestamp: '2025-01-01T12:00:00.000Z' })
   @Example<Circuit>({ circuitId: '6f1c2a9e-3b0d-4a51-9c1e-2f4b8d7a0c13', name: 'buck', format: 'ipes', componentCount: 11, nodeCount: 3, parameters: { simulationDuration: 0.01, timeStep: 5e-8, solverType: 'trapezoidal' }, globalParameters: { Vin: 48 }, warnings: [], createdAt: '2025-01-01T12:00:00.000Z' })
   public updateParameters(@Path() circuitId: string, @Body() body: CircuitParametersUpdate): Circuit {
     return presentCircuit(this.services.circuits.updateSettings(circuitId, body));

@@ -7,6 +7,7 @@ import { validateNetlist } from '../engine/index.js';
 import { resolveNetlist, SIGNAL_TIMINGS, SOLVER_METHODS, type Netlist, type ParameterOverrides, type SignalTiming, type SolverMethod } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
 import { AppError, validationError } from '../http/errors.js';
+import { checkStepLimit } from '../jobs/step-limit.js';
 import type { CircuitRecord, Store } from '../store/types.js';
 import { circuitNotFound, circuitProblem } from './circuit-errors.js';
 import { DATA_FILES_FIELD, UploadedDataFiles } from './data-files.js';
@@ -74,8 +75,15 @@ export function applyOverrides(netlist: Netlist, overrides: ParameterOverrides, 
   return copy;
 }
 
+/** The settings' step count against the limit every submission applies (SimulationRequest.ts). */
+const CIRCUIT_STEPS = { ratio: 'simulationDuration / timeStep', setting: 'sim.api.max-steps' };
+
 export class CircuitService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The simulation service's step limit: settings that every submission would refuse are refused here too. */
+    private readonly limits: { maxSteps: number },
+  ) {}
 
   /**
    * Reads and checks an uploaded file, with the data files uploaded beside it (imported signals,
@@ -128,6 +136,10 @@ export class CircuitService {
 
   validate(id: string): ValidationResult {
     const record = this.get(id);
+    const tooLarge = checkStepLimit(record.netlist.settings, this.limits.maxSteps, CIRCUIT_STEPS);
+    if (tooLarge) {
+      return { circuitId: id, valid: false, errors: [{ code: 'SIMULATION_TOO_LARGE', message: tooLarge.message }], warnings: record.warnings.map((message) => ({ code: 'WARNING', message })) };
+    }
     try {
       const warnings = validateNetlist(record.netlist);
       return { circuitId: id, valid: true, errors: [], warnings: [...record.warnings, ...warnings].filter(unique).map((message) => ({ code: 'WARNING', message })) };
@@ -169,6 +181,11 @@ export class CircuitService {
   updateSettings(id: string, patch: SettingsPatch): CircuitRecord {
     const record = this.get(id);
     const netlist = applySettings(record.netlist, patch);
+    const tooLarge = checkStepLimit(netlist.settings, this.limits.maxSteps, CIRCUIT_STEPS);
+    if (tooLarge) {
+      const field = patch.timeStep !== undefined || patch.simulationDuration === undefined ? 'timeStep' : 'simulationDuration';
+      throw new AppError(422, 'SIMULATION_TOO_LARGE', tooLarge.message, [{ field, message: `gives ${Math.round(tooLarge.steps)} steps, more than ${tooLarge.limit}` }]);
+    }
     return this.store.circuits.update(id, { netlist });
   }
 

@@ -184,8 +184,12 @@ export interface CacheClearResponse {
 }
 
 export interface HealthResponse {
-  /** `healthy`, or `degraded` when the simulator cannot take runs. */
+  /** `healthy`, or `degraded` when the simulator cannot take runs or the data directory is full (`store_writable` false). */
   status: string;
+  /** False while the data directory takes no writes (full disk): reads are served, submissions answer 507 STORAGE_FULL. */
+  store_writable: boolean;
+  /** What failed, while `store_writable` is false. */
+  store_error?: string;
   /** The interface version: 1.0.0. */
   version: string;
   uptime_seconds: number;

@@ -6,6 +6,7 @@
 import { resolveNetlist, scopeChannels as channelsOf, type ControlBlock, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import type { TaskSpec } from '../jobs/types.js';
 import { checkSubmittedCircuit, circuitProblemOf, type CircuitProblem } from '../jobs/circuit-check.js';
+import { checkStepLimit } from '../jobs/step-limit.js';
 import { JobqError, RequestValidationError } from './errors.js';
 import type { LoadedModel } from './model-files.js';
 import type { SteadyOptions } from '../engine/types.js';
@@ -151,7 +152,13 @@ export function steadyOptions(value: boolean | SteadyStateOptions | undefined): 
 }
 
 /** What the runtime runs for one request; the engine has validated the circuit with its overrides. */
-export function prepareTask(model: LoadedModel, parameters: Record<string, number>, outputVariables: string[] | undefined, hashFile: boolean, steady?: SteadyOptions): PreparedTask {
+export function prepareTask(model: LoadedModel, parameters: Record<string, number>, outputVariables: string[] | undefined, hashFile: boolean, maxSteps: number, steady?: SteadyOptions): PreparedTask {
+  // The simulation service's rule and message (its 422 SIMULATION_TOO_LARGE): the model file sets both times.
+  // A steady-state task does not simulate the end time (its length is periods of the analysis).
+  const tooLarge = steady ? undefined : checkStepLimit(model.netlist.settings, maxSteps, { ratio: 'simulated time / time step of the model', setting: 'orchestration.max_steps' });
+  if (tooLarge) {
+    throw new RequestValidationError([{ loc: ['body', 'model_file'], msg: `Model file ${model.modelFile}: ${tooLarge.message}`, type: 'simulation_too_large' }]);
+  }
   const overrides = mapParameters(model.netlist, parameters);
   const { netlist, signals, outputs } = mapOutputs(model.netlist, outputVariables);
   // The cache index describes entries by the netlist's name: the model file as the client gave it.
@@ -162,7 +169,11 @@ export function prepareTask(model: LoadedModel, parameters: Record<string, numbe
   try {
     checkSubmittedCircuit(spec.netlist, spec.parameters);
   } catch (error) {
-    const problem = circuitProblemOf(error);
+    const problem = circuitProblemOf(error, { netlist: spec.netlist, overrides: spec.parameters });
+    // A global given as `Vin` is checked as `$Vin`: the error names the key the request used.
+    for (const detail of problem?.kind === 'parameter' ? problem.details : []) {
+      if (detail.field.startsWith('$') && !Object.hasOwn(parameters, detail.field) && Object.hasOwn(parameters, detail.field.slice(1))) detail.field = detail.field.slice(1);
+    }
     throw problem ? circuitRejection(problem, model.modelFile) : error;
   }
   return { spec, outputs };

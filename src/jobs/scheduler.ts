@@ -1,13 +1,17 @@
 // The scheduler: accepts tasks, keeps them durable in the store, starts them by priority (FIFO
 // within one priority) on an executor without exceeding its capacity, and carries them through
 // their states: retries with exponential back-off for transient failures, time-outs, cancel, pause
-// and resume reaching the running engine, and recovery of interrupted tasks after a restart.
+// and resume reaching the running engine, and recovery of interrupted tasks after a restart. A write
+// the data directory cannot take (a full disk, storage.ts) never escapes a timer or a run's end: a
+// start waits in the queue, the end of a run is recorded once space is back, a request gets
+// StorageFullError, and what the store held stays as it was.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunController } from '../engine/controller.js';
 import type { Store } from '../store/types.js';
 import type { ResultCache } from './cache/result-cache.js';
+import { dirname } from 'node:path';
 import { fileExtension, readResult, writeResult } from './cache/formats/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from './errors.js';
@@ -16,6 +20,7 @@ import type { ExecutionFailure, ExecutionOutcome, Executor, ResultTarget, RunSum
 import { PriorityQueue } from './queue.js';
 import { progressOf } from './progress.js';
 import { runSummary } from './executors/summary.js';
+import { isStorageFull, StorageHealth } from './storage.js';
 import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec } from './types.js';
 
 export interface SchedulerSettings {
@@ -79,6 +84,9 @@ export class Scheduler {
   private progressTimer: unknown;
   /** Set inside inOneCommit: state events wait there for the commit. */
   private deferredEvents: TaskRecord[] | undefined;
+  /** Set inside inOneCommit: the tasks started in it (their starts are undone when it fails). */
+  private startedInCommit: TaskRecord[] | undefined;
+  readonly storage: StorageHealth;
 
   constructor(
     private readonly store: Store,
@@ -87,7 +95,9 @@ export class Scheduler {
     readonly events: TaskEvents,
     readonly settings: SchedulerSettings,
     private readonly clock: Clock = systemClock,
+    storage?: StorageHealth,
   ) {
+    this.storage = storage ?? new StorageHealth(dirname(settings.resultsDir), () => store.counters.add('storage.probe', 1));
     mkdirSync(settings.resultsDir, { recursive: true });
     executor.onCapacityChange?.(() => this.pump());
     this.resultExtension = fileExtension(settings.resultFormat, settings.resultCompression);
@@ -138,6 +148,14 @@ export class Scheduler {
     if (unfinished + inputs.length > this.settings.queueSize) {
       throw new QueueFullError(this.settings.queueSize, Math.max(1, Math.ceil(this.settings.retryDelayMs / 1000)));
     }
+    try {
+      return await this.submitNew(inputs);
+    } catch (error) {
+      throw this.storage.failed(error);
+    }
+  }
+
+  private async submitNew(inputs: SubmitInput[]): Promise<TaskRecord[]> {
     const records: TaskRecord[] = [];
     const hits: { record: TaskRecord; entry: CacheEntryRecord }[] = [];
     for (const input of inputs) {
@@ -154,6 +172,13 @@ export class Scheduler {
     for (const { record, entry } of hits) await this.cache!.copyOut(entry, this.resultPath(record.id), this.settings.resultFormat, this.settings.resultCompression);
     // The new tasks and the starts they allow commit together (one commit per submission); the
     // state events follow the commit: the submitted records first, then the starts.
+    const forget = (): void => {
+      for (const record of records) {
+        this.order.delete(record.id);
+        this.waiting.delete(record.id);
+        this.queue.remove(record.id);
+      }
+    };
     this.inOneCommit(() => {
       this.store.tasks.insertMany(records);
       for (const record of records) this.log('INFO', record.cacheHit ? 'completed from the result cache' : `queued (${record.priority})`, record.id);
@@ -165,7 +190,7 @@ export class Scheduler {
         this.queue.push(record.id, record.priority);
       }
       this.pump();
-    });
+    }, forget);
     return records;
   }
 
@@ -189,17 +214,17 @@ export class Scheduler {
     }
     const run = this.running.get(id);
     // Where the run stopped: the engine's progress at the cancel, not the last stored poll.
-    let reached: Partial<TaskRecord> = {};
+    const reached: Partial<TaskRecord> = run ? { progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) } : {};
+    // Recorded first: a cancel the store cannot take changes nothing.
+    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' });
     if (run) {
       run.cancelled = true;
       run.controller.cancel();
-      reached = { progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) };
+      run.task = updated;
     } else {
       this.queue.remove(id);
       this.waiting.delete(id);
     }
-    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' });
-    if (run) run.task = updated;
     return updated;
   }
 
@@ -221,8 +246,8 @@ export class Scheduler {
     const task = this.get(id);
     const run = this.running.get(id);
     if (task.state !== 'paused' || !run) throw new InvalidStateError(id, task.state, 'resume');
-    run.controller.resume();
     run.task = this.transition(id, { state: 'running' }, undefined, run.task);
+    run.controller.resume();
     return run.task;
   }
 
@@ -277,7 +302,7 @@ export class Scheduler {
         }
         const id = this.queue.popReady(Math.max(this.clock.now(), dueBy));
         if (id === undefined) break;
-        this.startTask(id);
+        if (!this.startOrRequeue(id)) return; // the store takes no writes: starts wait for it
         started++;
       }
       this.armWakeUp();
@@ -293,14 +318,42 @@ export class Scheduler {
     if (at !== undefined) this.wakeUp = this.clock.setTimeout(() => this.pump(at), at - this.clock.now());
   }
 
+  /** Starts a task; false (the task back in the queue) when its start cannot be recorded for want of space. */
+  private startOrRequeue(id: string): boolean {
+    const task = this.waiting.get(id);
+    try {
+      this.startTask(id);
+      return true;
+    } catch (error) {
+      if (!isStorageFull(error) || !task) throw error;
+      this.requeue(task);
+      this.storage.whenWritable(() => this.pump());
+      return false;
+    }
+  }
+
+  private requeue(task: TaskRecord): void {
+    this.waiting.set(task.id, task);
+    this.queue.insertOrdered(task.id, task.priority, task.retryAt ? Date.parse(task.retryAt) : 0, (other) => this.order.get(other) ?? Number.MAX_SAFE_INTEGER);
+  }
+
   private startTask(id: string): void {
     const task = this.waiting.get(id) ?? this.store.tasks.get(id);
     this.waiting.delete(id);
     if (!task || task.state !== 'queued') return;
+    const attempts = task.attempts + 1;
+    // Recorded before anything starts: a start the store cannot take leaves no run behind.
+    const started = this.transition(
+      id,
+      { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null },
+      { level: 'INFO', message: `started (attempt ${attempts})` },
+      task,
+    );
+    this.startedInCommit?.push(task);
     const controller = new RunController();
     const run: Running = {
       controller,
-      task,
+      task: started,
       startedAtMs: this.clock.now(),
       lastStep: -1,
       timedOut: false,
@@ -315,20 +368,13 @@ export class Scheduler {
     }
     this.running.set(id, run);
     this.armProgressPoll();
-    const attempts = task.attempts + 1;
-    run.task = this.transition(
-      id,
-      { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null },
-      { level: 'INFO', message: `started (attempt ${attempts})` },
-      task,
-    );
     this.executor
       .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id), priority: task.priority })
       .then(
-        (outcome) => this.finish(id, outcome),
-        (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }),
+        (outcome) => this.finish(id, outcome, run),
+        (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }, run),
       )
-      .catch((error: unknown) => this.log('ERROR', `internal error finishing the task: ${(error as Error).message}`, id));
+      .catch((error: unknown) => this.logSafely('ERROR', `internal error finishing the task: ${(error as Error).message}`, id));
   }
 
   private reportAllProgress(): void {
@@ -346,7 +392,14 @@ export class Scheduler {
     // a paused run (the steps it made before the engine stopped: where it rests).
     if (task.state === 'paused' || now - run.lastProgressStoredAt >= 1000) {
       run.lastProgressStoredAt = now;
-      run.task = this.store.tasks.updateFrom(task, { progress });
+      try {
+        run.task = this.store.tasks.updateFrom(task, { progress });
+      } catch (error) {
+        if (!isStorageFull(this.storage.failed(error))) throw error;
+        // Progress is transient: the bus still gets it; the store gets the next one.
+        this.events.emit('progress', { ...task, progress }, progress);
+        return;
+      }
       this.events.emit('progress', run.task, progress);
     } else {
       this.events.emit('progress', { ...task, progress }, progress);
@@ -368,10 +421,11 @@ export class Scheduler {
     this.progressTimer = undefined;
   }
 
-  private async finish(id: string, outcome: ExecutionOutcome): Promise<void> {
+  private async finish(id: string, outcome: ExecutionOutcome, started: Running): Promise<void> {
     const run = this.running.get(id);
-    // A run ends once: a second report of it (a remote executor hearing of a job twice) is ignored.
-    if (!run) return;
+    // A run ends once: a second report of it (a remote executor hearing of a job twice), or the end
+    // of a run whose start was undone (inOneCommit), is ignored.
+    if (!run || run !== started) return;
     this.running.delete(id);
     if (run.timeout) this.clock.clearTimeout(run.timeout);
     if (this.running.size === 0) this.stopProgressPoll();
@@ -385,21 +439,44 @@ export class Scheduler {
     // A run that outlived its time-out fails even when it got to the end (the time-out fired while
     // the result was being encoded, after the engine's last look at the cancel flag).
     if (outcome.ok && !run.timedOut) {
-      const summary = await this.keepResult(task, outcome);
+      let summary: RunSummary;
+      try {
+        summary = await this.keepResult(task, outcome);
+      } catch (error) {
+        if (!isStorageFull(this.storage.failed(error))) throw error;
+        // The result could not be written for want of space: the attempt failed, and is retried.
+        rmSync(this.resultPath(id), { force: true });
+        const failure: ExecutionFailure = { code: 'STORAGE_FULL', message: `the result could not be written: ${(error as Error).message}`, deterministic: false };
+        this.recordEnd(task, () => this.fail(task, failure));
+        return;
+      }
       // The end of this run and the start of the next commit together: one commit per task.
-      this.inOneCommit(() => {
-        this.complete(task, summary);
-        this.pump();
-      });
+      this.recordEnd(task, () => this.complete(task, summary));
     } else {
       if (outcome.ok) rmSync(this.resultPath(id), { force: true });
       const error: ExecutionFailure = run.timedOut || outcome.ok
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
         : outcome.error;
       const reached = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
+      this.recordEnd(task, () => this.fail(task, error, reached));
+    }
+  }
+
+  /**
+   * Records the end of a run, with the starts it allows, in one commit; when the store cannot take
+   * it for want of space, again once it can (the task stays `running` in the store until then).
+   */
+  private recordEnd(task: TaskRecord, end: () => void): void {
+    try {
       this.inOneCommit(() => {
-        this.fail(task, error, reached);
+        end();
         this.pump();
+      });
+    } catch (error) {
+      if (!isStorageFull(this.storage.failed(error))) throw error;
+      this.storage.whenWritable(() => {
+        // Unless the task changed meanwhile (a cancel while the end waited).
+        if (!this.stopping && this.store.tasks.get(task.id)?.state === task.state) this.recordEnd(task, end);
       });
     }
   }
@@ -408,17 +485,32 @@ export class Scheduler {
    * Runs fn in one store transaction; the state events of the transitions in it go to the bus
    * after the commit (as a lone transition's do), and none if it rolls back.
    */
-  private inOneCommit(fn: () => void): void {
+  private inOneCommit(fn: () => void, undo?: () => void): void {
     if (this.deferredEvents) {
       fn();
       return;
     }
     const events: TaskRecord[] = [];
+    const started: TaskRecord[] = [];
     this.deferredEvents = events;
+    this.startedInCommit = started;
     try {
       this.store.transaction(fn);
+    } catch (error) {
+      // Rolled back: the runs started in it stop and their tasks wait in the queue again.
+      for (const task of started) {
+        const run = this.running.get(task.id);
+        this.running.delete(task.id);
+        if (run?.timeout) this.clock.clearTimeout(run.timeout);
+        run?.controller.cancel();
+        this.requeue(task);
+      }
+      if (this.running.size === 0) this.stopProgressPoll();
+      undo?.();
+      throw error;
     } finally {
       this.deferredEvents = undefined;
+      this.startedInCommit = undefined;
     }
     for (const record of events) this.events.emit('state', record);
   }
@@ -437,7 +529,12 @@ export class Scheduler {
     const { stats } = summary;
     if (this.cache && task.cacheKey) {
       const description = { modelFile: this.modelName(task), parameters: task.spec.parameters, runMs: stats.wallMs };
-      await this.cache.putFile(task.cacheKey, target.path, target.format, target.compression, description);
+      try {
+        await this.cache.putFile(task.cacheKey, target.path, target.format, target.compression, description);
+      } catch (error) {
+        // A cache entry is optional: without space for it the result is kept, uncached.
+        if (!isStorageFull(this.storage.failed(error))) throw error;
+      }
     }
     return summary;
   }
@@ -510,11 +607,25 @@ export class Scheduler {
       return record;
     };
     // Inside inOneCommit the transaction is open already (a savepoint would add two statements).
-    const updated = this.deferredEvents ? write() : this.store.transaction(write);
+    let updated: TaskRecord;
+    try {
+      updated = this.deferredEvents ? write() : this.store.transaction(write);
+    } catch (error) {
+      throw this.storage.failed(error);
+    }
     if (updated.state === 'completed' || updated.state === 'failed' || updated.state === 'cancelled') this.order.delete(id);
     if (this.deferredEvents) this.deferredEvents.push(updated);
     else this.events.emit('state', updated);
     return updated;
+  }
+
+  /** A log line that is dropped when the store cannot take it (it reports a failure already). */
+  private logSafely(level: 'INFO' | 'WARNING' | 'ERROR', message: string, taskId: string): void {
+    try {
+      this.log(level, message, taskId);
+    } catch (error) {
+      this.storage.failed(error);
+    }
   }
 
   private log(level: 'INFO' | 'WARNING' | 'ERROR', message: string, taskId: string, duration?: number): void {

@@ -6,6 +6,7 @@ import { basename, extname } from 'node:path';
 import { validateNetlist } from '../engine/simulate.js';
 import { channelKeys, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import type { SteadyOptions } from '../engine/types.js';
+import { checkStepLimit } from '../jobs/step-limit.js';
 import { invalidParams } from './methods.js';
 import { FAULT, XmlRpcFault, isStruct, typeName, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 
@@ -140,10 +141,8 @@ export function planRun(model: PlecsModel, options: XmlRpcValue | undefined, max
   }
   // A steady-state analysis does not run TimeSpan: its length is periods of the analysis.
   const steady = analysis ? analysisOptions(isStruct(options) ? options.AnalysisOpts : undefined, `${where}.AnalysisOpts`) : undefined;
-  const steps = netlist.settings.tEnd / netlist.settings.dt;
-  if (!steady && steps > maxSteps) {
-    throw invalidParams(method, `${where}: ${steps.toExponential(3)} steps (TimeSpan / FixedStep) exceed the limit of ${maxSteps} (sim.api.max-steps)`);
-  }
+  const tooLarge = steady ? undefined : checkStepLimit(netlist.settings, maxSteps, { ratio: 'TimeSpan / FixedStep', setting: 'sim.api.max-steps' });
+  if (tooLarge) throw invalidParams(method, `${where}: ${tooLarge.message}`);
   try {
     validateNetlist(netlist, parameters);
   } catch (error) {

@@ -11,6 +11,7 @@ import { OWNER } from '../simulations/SimulationService.js';
 import type { StoredRequest } from '../simulations/SimulationRequest.js';
 import { ControlError, type ControlRun, type RunOptions, type SimulationRunner } from '../control/types.js';
 import { RuntimeRunError, runOnRuntime } from './runtime-runs.js';
+import { checkStepLimit } from '../jobs/step-limit.js';
 
 /** Channel descriptions of a stored result, from the netlist's scopes (labels from `channelNames`). */
 export function withChannels(netlist: Netlist, stored: StoredResult): SimulationResult {
@@ -39,11 +40,9 @@ export class ServiceRunner implements SimulationRunner {
     const source = this.describe();
     const { steady } = options;
     const operation = steady ? 'runSteadyState' : 'runSimulation';
-    const steps = netlist.settings.tEnd / netlist.settings.dt;
     // A steady-state run does not simulate the end time (its length is periods of the analysis).
-    if (!steady && steps > this.maxSteps) {
-      throw new ControlError('INVALID_ARGUMENT', `${operation}: ${steps.toExponential(3)} steps (end time / time step) exceed the limit of ${this.maxSteps} (sim.api.max-steps)`);
-    }
+    const tooLarge = steady ? undefined : checkStepLimit(netlist.settings, this.maxSteps, { ratio: 'end time / time step', setting: 'sim.api.max-steps' });
+    if (tooLarge) throw new ControlError('INVALID_ARGUMENT', `${operation}: ${tooLarge.message}`);
     const request: StoredRequest = { circuitFile: `XML-RPC loadCircuit ${source}`, circuitName: netlist.name ?? source, ...(steady ? { steady } : {}) };
     try {
       const { task, result } = await runOnRuntime(

@@ -53,7 +53,9 @@ export interface SimulationDeps {
 @Response<ErrorBody>(401, 'API key missing or invalid (when sim.api.auth-enabled)', { error: 'UNAUTHORIZED', message: 'This endpoint needs an API key in the X-API-Key header', path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(404, 'Unknown simulation or circuit', { error: 'SIMULATION_NOT_FOUND', message: 'No simulation 3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b', path: '/api/v1/simulations/3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(409, 'Not allowed in the current state', { error: 'INVALID_STATE', message: 'Cannot pause simulation 3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b: it is completed', path: '/api/v1/simulations/3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b/pause', timestamp: '2025-01-01T12:00:00.000Z' })
+@Response<ErrorBody>(415, 'A request body that is not application/json (multipart/form-data for uploads)', { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body has the Content-Type text/plain, which this service does not read: send application/json (multipart/form-data for file uploads)', details: [{ field: 'Content-Type', message: 'must be application/json (multipart/form-data for file uploads)' }], path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
+@Response<ErrorBody>(507, 'The data directory is full: nothing new is stored until space is freed (reads go on; /actuator/health shows the store DEGRADED)', { error: 'STORAGE_FULL', message: 'The data directory /var/lib/pesim is full: nothing new can be stored until space is freed there (database or disk is full); stored simulations and results can still be read', path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 export class SimulationController extends Controller {
   constructor(private readonly services: SimulationDeps) {
     super();

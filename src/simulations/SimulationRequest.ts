@@ -3,6 +3,7 @@
 // id), settings overrides, parameter overrides, signals and measurement window, each checked with
 // an error naming the field, and the step-count limit.
 import { checkSubmittedCircuit } from '../jobs/circuit-check.js';
+import { checkStepLimit, type StepLimitExceeded } from '../jobs/step-limit.js';
 import { channelKeys, type Netlist } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
 import { applySettings, type CircuitService } from '../circuits/CircuitService.js';
@@ -77,6 +78,14 @@ export interface SubmissionLimits {
   maxSteps: number;
 }
 
+/** How the simulation service names the step ratio and its limit in the shared message. */
+export const SIMULATION_STEPS = { ratio: 'simulationTime / timeStep', setting: 'sim.api.max-steps' };
+
+/** 422 SIMULATION_TOO_LARGE naming `field` (the time step that gives too many steps). */
+export function simulationTooLarge(exceeded: StepLimitExceeded, field: string): AppError {
+  return new AppError(422, 'SIMULATION_TOO_LARGE', exceeded.message, [{ field, message: `gives ${Math.round(exceeded.steps)} steps, more than ${exceeded.limit}` }]);
+}
+
 /** Circuits of earlier inline submissions (see recent-circuits.ts). */
 export type RecentInlineCircuits = RecentCircuits<ResolvedCircuit>;
 
@@ -121,7 +130,11 @@ async function readCircuit(circuitFile: string, circuits: CircuitService, field:
     recent?.set(trimmed, resolved);
     return resolved;
   } catch (error) {
-    throw circuitProblem(error);
+    // The request field holds the file: the error names it (`circuitFile`, line 12).
+    const problem = circuitProblem(error);
+    if (!(problem instanceof AppError)) throw problem;
+    const details = (problem.details ?? [{ field, message: problem.message }]).map((d) => ({ ...d, field }));
+    throw new AppError(problem.status, problem.code, `${field}: ${problem.message}`, details, problem.headers);
   }
 }
 
@@ -166,13 +179,9 @@ export async function buildSubmission(
     throw validationError(`${prefix}measurementWindow does not apply to a steady-state run (its measurements are over the settled period)`, [{ field: `${prefix}measurementWindow`, message: 'not with steady' }]);
   }
   const tEnd = netlist.settings.tEnd;
-  const steps = tEnd / netlist.settings.dt;
   // A steady-state run does not simulate simulationTime (its length is periods of the analysis).
-  if (!steady && steps > limits.maxSteps) {
-    throw new AppError(422, 'SIMULATION_TOO_LARGE', `${steps.toExponential(3)} steps (simulationTime / timeStep) exceed the limit of ${limits.maxSteps} (sim.api.max-steps); use a longer time step or a shorter simulation`, [
-      { field: `${prefix}timeStep`, message: `gives ${Math.round(steps)} steps, more than ${limits.maxSteps}` },
-    ]);
-  }
+  const tooLarge = steady ? undefined : checkStepLimit(netlist.settings, limits.maxSteps, SIMULATION_STEPS);
+  if (tooLarge) throw simulationTooLarge(tooLarge, `${prefix}timeStep`);
   const window = request.measurementWindow;
   if (window) {
     if (!(Number.isFinite(window.start) && Number.isFinite(window.end) && window.start >= 0 && window.start < window.end && window.end <= tEnd * (1 + 1e-12))) {
@@ -184,7 +193,7 @@ export async function buildSubmission(
   try {
     checkSubmittedCircuit(netlist, parameters);
   } catch (error) {
-    throw circuitProblem(error, `${prefix}parameters`);
+    throw circuitProblem(error, `${prefix}parameters`, { netlist, overrides: parameters });
   }
   const channels = channelKeys(netlist);
   for (const [i, signal] of (request.signals ?? []).entries()) {

@@ -152,6 +152,21 @@ describe('simulation service: circuits', () => {
     expect(v.body.errors).to.deep.equal([]);
   });
 
+  it('applies the step limit to the settings: PUT parameters refuses them (422) and /validate calls them invalid', async () => {
+    const c = await upload(JSON.stringify(rcStep('trapezoidal', 1e-5)), 'rc.json');
+    const put = await h.client.put<ErrorBody>(`/api/v1/circuits/${c.body.circuitId}/parameters`, { simulationDuration: 1000, timeStep: 1e-9 });
+    expect(put.status).to.equal(422);
+    expect(put.body.error).to.equal('SIMULATION_TOO_LARGE');
+    expect(put.body.message).to.contain('sim.api.max-steps');
+    expect(put.body.details?.[0].field).to.equal('timeStep');
+    const unchanged = await h.client.get<CircuitBody>(`/api/v1/circuits/${c.body.circuitId}/info`);
+    expect(unchanged.body.parameters.simulationDuration).to.not.equal(1000);
+    const hours = await upload(JSON.stringify({ ...rcStep('trapezoidal', 1e-5), settings: { tEnd: 1000, dt: 1e-9 } }), 'hours.json');
+    const v = await h.client.post<{ valid: boolean; errors: { code: string; message: string }[] }>(`/api/v1/circuits/${hours.body.circuitId}/validate`);
+    expect(v.body.valid).to.equal(false);
+    expect(v.body.errors[0].code).to.equal('SIMULATION_TOO_LARGE');
+  });
+
   it('clones with overrides (201), refusing unknown keys and out-of-range values', async () => {
     const c = await upload(JSON.stringify(rcStep('trapezoidal', 1e-5)), 'rc.json');
     const clone = await h.client.post<CircuitBody>(`/api/v1/circuits/${c.body.circuitId}/clone`, { overrides: { 'R.1.R': 250 }, name: 'rc-fast' });

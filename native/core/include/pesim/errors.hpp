@@ -57,6 +57,18 @@ class Error : public std::runtime_error {
   double time_;
 };
 
+// A parameter of an element or block that is out of range or of the wrong kind: `element` names the
+// owner, `parameter()` the parameter (the service maps it back to a request's override key).
+class ParameterError : public Error {
+ public:
+  ParameterError(ErrorCode code, const std::string& message, std::string element, std::string parameter)
+      : Error(code, message, std::move(element)), parameter_(std::move(parameter)) {}
+  const std::string& parameter() const { return parameter_; }
+
+ private:
+  std::string parameter_;
+};
+
 // Input of a computation (not of a netlist) that is out of its domain; `field` names the argument.
 class InputError : public Error {
  public:
