@@ -20,7 +20,7 @@ ExprPtr Compiler::mapMethod(const Call& call, const Type& t, const std::vector<T
       if (ifAbsent) {
         const long at = mapFind(o, key, v[1]);
         if (at >= 0) {
-          Value old = elementAt(*o.values, item, static_cast<std::size_t>(at));
+          Value old = elementAt(*o.state->values, item, static_cast<std::size_t>(at));
           const bool null = item == Base::String ? isNullText(old.text) : isNullBoxed(old.number);
           if (!null) return old;
         }
@@ -35,7 +35,7 @@ ExprPtr Compiler::mapMethod(const Call& call, const Type& t, const std::vector<T
     return call(t.itemType(), [key, item](Exec&, std::vector<Value>& v, int l) {
       Array& o = mapOf(v[0], l);
       const long at = mapFind(o, key, v[1]);
-      return at < 0 ? nullValue(item) : elementAt(*o.values, item, static_cast<std::size_t>(at));
+      return at < 0 ? nullValue(item) : elementAt(*o.state->values, item, static_cast<std::size_t>(at));
     });
   }
   if (m == "getOrDefault" && a.size() == 2) {
@@ -43,14 +43,14 @@ ExprPtr Compiler::mapMethod(const Call& call, const Type& t, const std::vector<T
     return call(t.itemType(), [key, item](Exec&, std::vector<Value>& v, int l) {
       Array& o = mapOf(v[0], l);
       const long at = mapFind(o, key, v[1]);
-      return at < 0 ? v[2] : elementAt(*o.values, item, static_cast<std::size_t>(at));
+      return at < 0 ? v[2] : elementAt(*o.state->values, item, static_cast<std::size_t>(at));
     });
   }
   if (m == "containsValue" && a.size() == 1 && fitsValue(a[0])) {
-    return call(scalar(Base::Boolean), [item](Exec&, std::vector<Value>& v, int l) { return flag(findElement(*mapOf(v[0], l).values, item, v[1], false) >= 0); });
+    return call(scalar(Base::Boolean), [item](Exec&, std::vector<Value>& v, int l) { return flag(findElement(*mapOf(v[0], l).state->values, item, v[1], false) >= 0); });
   }
-  if (m == "size" && a.empty()) return call(scalar(Base::Int), [](Exec&, std::vector<Value>& v, int l) { return num(static_cast<double>(mapOf(v[0], l).keys->length())); });
-  if (m == "isEmpty" && a.empty()) return call(scalar(Base::Boolean), [](Exec&, std::vector<Value>& v, int l) { return flag(mapOf(v[0], l).keys->length() == 0); });
+  if (m == "size" && a.empty()) return call(scalar(Base::Int), [](Exec&, std::vector<Value>& v, int l) { return num(static_cast<double>(mapOf(v[0], l).state->keys->length())); });
+  if (m == "isEmpty" && a.empty()) return call(scalar(Base::Boolean), [](Exec&, std::vector<Value>& v, int l) { return flag(mapOf(v[0], l).state->keys->length() == 0); });
   if (m == "clear" && a.empty()) {
     return call(scalar(Base::Void), [](Exec&, std::vector<Value>& v, int l) {
       mapClear(mapOf(v[0], l));
@@ -63,7 +63,7 @@ ExprPtr Compiler::mapMethod(const Call& call, const Type& t, const std::vector<T
     return call(Type{Base::List, 0, keys ? key : item}, [key, item, keys](Exec&, std::vector<Value>& v, int l) {
       Array& o = mapOf(v[0], l);
       const Base kind = keys ? key : item;
-      const Array& from = keys ? *o.keys : *o.values;
+      const Array& from = keys ? *o.state->keys : *o.state->values;
       ArrayRef list = newListOf(kind);
       for (std::size_t i : mapOrder(o, key)) insertElement(*list, kind, list->length(), elementAt(from, kind, i), l);
       return obj(list);

@@ -189,7 +189,8 @@ ExprPtr Compiler::newObject(const Token& at) {
     const bool fromText = args.size() == 1 && isText(args[0]->type());
     return nativeCall(scalar(Base::Builder), std::move(args), [fromText](Exec&, std::vector<Value>& v, int l) {
       auto b = std::make_shared<Array>();
-      if (fromText) b->text = text(v[0], l);
+      b->state = std::make_shared<ObjectState>();
+      if (fromText) b->state->text = text(v[0], l);
       return obj(b);
     }, at.line);
   }
@@ -224,8 +225,8 @@ ExprPtr Compiler::newObject(const Token& at) {
       }
       const Array& from = object(v[0], "map", l);
       // HashMap(Map): a table for size / 0.75 + 1 entries, then the entries in the source's order.
-      ArrayRef map = newMap(kind, key, item, kind == MapKind::Hash && from.keys->length() > 0 ? static_cast<double>(from.keys->length()) / 0.75 + 1.0 : 0.0);
-      for (std::size_t i : mapOrder(from, key)) mapPut(*map, key, item, elementAt(*from.keys, key, i), elementAt(*from.values, item, i), l);
+      ArrayRef map = newMap(kind, key, item, kind == MapKind::Hash && from.state->keys->length() > 0 ? static_cast<double>(from.state->keys->length()) / 0.75 + 1.0 : 0.0);
+      for (std::size_t i : mapOrder(from, key)) mapPut(*map, key, item, elementAt(*from.state->keys, key, i), elementAt(*from.state->values, item, i), l);
       return obj(map);
     }, at.line);
   }

@@ -153,8 +153,8 @@ ExprPtr Compiler::objectMethod(ExprPtr target, const Token& name) {
       const Type value = a[0];
       return call(t, [value](Exec&, std::vector<Value>& v, int l) {
         Array& b = builderOf(v[0], l);
-        b.text += value.isChar() ? charText(v[1].number) : valueText(value, v[1]);
-        if (b.text.size() > 100'000'000) fail("a StringBuilder of more than 100000000 characters is too large", l);
+        b.state->text += value.isChar() ? charText(v[1].number) : valueText(value, v[1]);
+        if (b.state->text.size() > 100'000'000) fail("a StringBuilder of more than 100000000 characters is too large", l);
         return v[0];
       });
     }
@@ -162,25 +162,25 @@ ExprPtr Compiler::objectMethod(ExprPtr target, const Token& name) {
       const Type value = a[1];
       return call(t, [value](Exec&, std::vector<Value>& v, int l) {
         Array& b = builderOf(v[0], l);
-        if (v[1].number < 0 || v[1].number > static_cast<double>(b.text.size())) {
-          fail("StringIndexOutOfBoundsException: offset " + javaText(Base::Int, v[1].number) + ", length " + std::to_string(b.text.size()), l);
+        if (v[1].number < 0 || v[1].number > static_cast<double>(b.state->text.size())) {
+          fail("StringIndexOutOfBoundsException: offset " + javaText(Base::Int, v[1].number) + ", length " + std::to_string(b.state->text.size()), l);
         }
-        b.text.insert(static_cast<std::size_t>(v[1].number), value.isChar() ? charText(v[2].number) : valueText(value, v[2]));
+        b.state->text.insert(static_cast<std::size_t>(v[1].number), value.isChar() ? charText(v[2].number) : valueText(value, v[2]));
         return v[0];
       });
     }
-    if (m == "toString" && arity(0)) return call(stringType(), [](Exec&, std::vector<Value>& v, int l) { return txt(builderOf(v[0], l).text); });
-    if (m == "length" && arity(0)) return call(scalar(Base::Int), [](Exec&, std::vector<Value>& v, int l) { return num(static_cast<double>(builderOf(v[0], l).text.size())); });
-    if (m == "isEmpty" && arity(0)) return call(scalar(Base::Boolean), [](Exec&, std::vector<Value>& v, int l) { return flag(builderOf(v[0], l).text.empty()); });
+    if (m == "toString" && arity(0)) return call(stringType(), [](Exec&, std::vector<Value>& v, int l) { return txt(builderOf(v[0], l).state->text); });
+    if (m == "length" && arity(0)) return call(scalar(Base::Int), [](Exec&, std::vector<Value>& v, int l) { return num(static_cast<double>(builderOf(v[0], l).state->text.size())); });
+    if (m == "isEmpty" && arity(0)) return call(scalar(Base::Boolean), [](Exec&, std::vector<Value>& v, int l) { return flag(builderOf(v[0], l).state->text.empty()); });
     if (m == "charAt" && arity(1) && isInt(a[0])) {
       return call(scalar(Base::Char), [](Exec&, std::vector<Value>& v, int l) {
-        const std::string& s = builderOf(v[0], l).text;
+        const std::string& s = builderOf(v[0], l).state->text;
         return num(static_cast<unsigned char>(s[textIndex(s, v[1].number, l)]));
       });
     }
     if (m == "reverse" && arity(0)) {
       return call(t, [](Exec&, std::vector<Value>& v, int l) {
-        std::string& s = builderOf(v[0], l).text;
+        std::string& s = builderOf(v[0], l).state->text;
         std::reverse(s.begin(), s.end());
         return v[0];
       });
@@ -188,14 +188,14 @@ ExprPtr Compiler::objectMethod(ExprPtr target, const Token& name) {
     if (m == "setLength" && arity(1) && isInt(a[0])) {
       return call(scalar(Base::Void), [](Exec&, std::vector<Value>& v, int l) {
         if (v[1].number < 0) fail("StringIndexOutOfBoundsException: String index out of range: " + javaText(Base::Int, v[1].number), l);
-        builderOf(v[0], l).text.resize(static_cast<std::size_t>(v[1].number), '\0');
+        builderOf(v[0], l).state->text.resize(static_cast<std::size_t>(v[1].number), '\0');
         return Value{};
       });
     }
     if ((m == "deleteCharAt" && arity(1) && isInt(a[0])) || (m == "delete" && arity(2) && isInt(a[0]) && isInt(a[1]))) {
       const bool one = m == "deleteCharAt";
       return call(t, [one](Exec&, std::vector<Value>& v, int l) {
-        std::string& s = builderOf(v[0], l).text;
+        std::string& s = builderOf(v[0], l).state->text;
         if (one) {
           s.erase(textIndex(s, v[1].number, l), 1);
         } else {
@@ -208,13 +208,13 @@ ExprPtr Compiler::objectMethod(ExprPtr target, const Token& name) {
     }
     if (m == "setCharAt" && arity(2) && isInt(a[0]) && a[1].isChar()) {
       return call(scalar(Base::Void), [](Exec&, std::vector<Value>& v, int l) {
-        std::string& s = builderOf(v[0], l).text;
+        std::string& s = builderOf(v[0], l).state->text;
         s[textIndex(s, v[1].number, l)] = static_cast<char>(v[2].number);
         return Value{};
       });
     }
     if (m == "indexOf" && arity(1) && isText(a[0])) {
-      return call(scalar(Base::Int), [](Exec&, std::vector<Value>& v, int l) { return num(findText(builderOf(v[0], l).text, text(v[1], l), 0, false)); });
+      return call(scalar(Base::Int), [](Exec&, std::vector<Value>& v, int l) { return num(findText(builderOf(v[0], l).state->text, text(v[1], l), 0, false)); });
     }
     return unknown("append, insert, toString, length, isEmpty, charAt, reverse, setLength, deleteCharAt, delete, setCharAt, indexOf");
   }
@@ -222,7 +222,7 @@ ExprPtr Compiler::objectMethod(ExprPtr target, const Token& name) {
     if ((m == "getMessage" || m == "getLocalizedMessage") && arity(0)) {
       return call(stringType(), [](Exec&, std::vector<Value>& v, int l) {
         const Array& e = object(v[0], "exception", l);
-        return txt(e.hasText ? e.text : nullText());
+        return txt(e.state->hasText ? e.state->text : nullText());
       });
     }
     if (m == "toString" && arity(0)) return call(stringType(), [t](Exec&, std::vector<Value>& v, int) { return txt(objectText(t, v[0].ref)); });

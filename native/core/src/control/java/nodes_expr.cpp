@@ -474,11 +474,27 @@ class NewArray : public Expr {
 
 class ArrayLiteral : public Expr {
  public:
-  ArrayLiteral(Type t, std::vector<ExprPtr> items, int line) : Expr(t, line), items_(std::move(items)) {}
+  ArrayLiteral(Type t, std::vector<ExprPtr> items, int line) : Expr(t, line), items_(std::move(items)) {
+    // A row of constant numbers (tables written into the code, often built every step): its values
+    // are computed once; each evaluation still makes a new array, as Java does.
+    allConstant_ = t.dims == 1 && t.base != Base::String;
+    for (const auto& item : items_) allConstant_ = allConstant_ && item->constant();
+    if (allConstant_) {
+      Exec none;
+      for (const auto& item : items_) constants_.push_back(castTo(t.base, item->number(none)));
+    }
+  }
   ArrayRef array(Exec& ex) const override {
     auto a = std::make_shared<Array>();
+    if (allConstant_) {
+      a->numbers = constants_;
+      return a;
+    }
     a->ofRows = type().dims > 1;
     a->ofTexts = !a->ofRows && type().base == Base::String;
+    if (a->ofRows) a->rows.reserve(items_.size());
+    else if (a->ofTexts) a->texts.reserve(items_.size());
+    else a->numbers.reserve(items_.size());
     for (const auto& item : items_) {
       if (a->ofRows) a->rows.push_back(item->array(ex));
       else if (a->ofTexts) a->texts.push_back(item->text(ex));
@@ -489,6 +505,8 @@ class ArrayLiteral : public Expr {
 
  private:
   std::vector<ExprPtr> items_;
+  bool allConstant_ = false;
+  std::vector<double> constants_;
 };
 
 class CallMethod : public Expr {

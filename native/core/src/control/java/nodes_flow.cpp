@@ -103,7 +103,7 @@ class Throw : public Stmt {
   Flow run(Exec& ex) const override {
     ArrayRef e = e_->array(ex);
     if (!e) fail("NullPointerException: the thrown exception is null", line());
-    throw CodeFailure(e->className + (e->hasText ? ": " + e->text : ""), line());
+    throw CodeFailure(e->state->className + (e->state->hasText ? ": " + e->state->text : ""), line());
   }
 
  private:

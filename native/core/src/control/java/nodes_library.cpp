@@ -79,9 +79,10 @@ ExprPtr unbox(ExprPtr boxed, int line) {
 
 ArrayRef exceptionObject(const std::string& className, std::string text, bool hasText) {
   auto e = std::make_shared<Array>();
-  e->className = className;
-  e->text = std::move(text);
-  e->hasText = hasText;
+  e->state = std::make_shared<ObjectState>();
+  e->state->className = className;
+  e->state->text = std::move(text);
+  e->state->hasText = hasText;
   return e;
 }
 
@@ -103,8 +104,8 @@ std::string objectText(const Type& type, const ArrayRef& object) {
   if (!object) return "null";
   const Array& o = *object;
   switch (type.base) {
-    case Base::Builder: return o.text;
-    case Base::Exception: return qualifiedException(o.className) + (o.hasText ? ": " + o.text : "");
+    case Base::Builder: return o.state->text;
+    case Base::Exception: return qualifiedException(o.state->className) + (o.state->hasText ? ": " + o.state->text : "");
     case Base::List: {
       std::string s = "[";
       for (std::size_t i = 0; i < o.length(); ++i) s += (i > 0 ? ", " : "") + elementText(o, type.item, i);
@@ -114,7 +115,7 @@ std::string objectText(const Type& type, const ArrayRef& object) {
       std::string s = "{";
       bool first = true;
       for (std::size_t i : mapOrder(o, type.key)) {
-        s += (first ? "" : ", ") + elementText(*o.keys, type.key, i) + "=" + elementText(*o.values, type.item, i);
+        s += (first ? "" : ", ") + elementText(*o.state->keys, type.key, i) + "=" + elementText(*o.state->values, type.item, i);
         first = false;
       }
       return s + "}";

@@ -165,65 +165,66 @@ ArrayRef newListOf(Base item) {
 
 ArrayRef newMap(MapKind kind, Base key, Base item, double capacity) {
   auto map = std::make_shared<Array>();
-  map->mapKind = kind;
-  map->keys = newListOf(key);
-  map->values = newListOf(item);
-  map->capacity = capacity > 0 ? tableSizeFor(capacity) : 0;
+  map->state = std::make_shared<ObjectState>();
+  map->state->mapKind = kind;
+  map->state->keys = newListOf(key);
+  map->state->values = newListOf(item);
+  map->state->capacity = capacity > 0 ? tableSizeFor(capacity) : 0;
   return map;
 }
 
-long mapFind(const Array& map, Base key, const Value& k) { return findElement(*map.keys, key, k, false); }
+long mapFind(const Array& map, Base key, const Value& k) { return findElement(*map.state->keys, key, k, false); }
 
 Value mapPut(Array& map, Base key, Base item, const Value& k, const Value& v, int line) {
   const long at = mapFind(map, key, k);
   if (at >= 0) {
-    Value old = elementAt(*map.values, item, static_cast<std::size_t>(at));
-    setElement(*map.values, item, static_cast<std::size_t>(at), v);
+    Value old = elementAt(*map.state->values, item, static_cast<std::size_t>(at));
+    setElement(*map.state->values, item, static_cast<std::size_t>(at), v);
     return old;
   }
-  if (map.mapKind == MapKind::Tree && (key == Base::String ? isNullText(k.text) : isNullBoxed(k.number))) {
+  if (map.state->mapKind == MapKind::Tree && (key == Base::String ? isNullText(k.text) : isNullBoxed(k.number))) {
     fail("NullPointerException: a TreeMap key cannot be null", line);
   }
-  insertElement(*map.keys, key, map.keys->length(), k, line);
-  insertElement(*map.values, item, map.values->length(), v, line);
+  insertElement(*map.state->keys, key, map.state->keys->length(), k, line);
+  insertElement(*map.state->values, item, map.state->values->length(), v, line);
   ++map.modCount;
-  if (map.capacity == 0) map.capacity = 16;
-  if (static_cast<double>(map.keys->length()) > 0.75 * static_cast<double>(map.capacity)) map.capacity *= 2;
+  if (map.state->capacity == 0) map.state->capacity = 16;
+  if (static_cast<double>(map.state->keys->length()) > 0.75 * static_cast<double>(map.state->capacity)) map.state->capacity *= 2;
   return nullValue(item);
 }
 
 Value mapRemove(Array& map, Base key, Base item, const Value& k) {
   const long at = mapFind(map, key, k);
   if (at < 0) return nullValue(item);
-  Value old = elementAt(*map.values, item, static_cast<std::size_t>(at));
-  eraseElement(*map.keys, key, static_cast<std::size_t>(at));
-  eraseElement(*map.values, item, static_cast<std::size_t>(at));
+  Value old = elementAt(*map.state->values, item, static_cast<std::size_t>(at));
+  eraseElement(*map.state->keys, key, static_cast<std::size_t>(at));
+  eraseElement(*map.state->values, item, static_cast<std::size_t>(at));
   ++map.modCount;
   return old;
 }
 
 void mapClear(Array& map) {
-  map.keys->texts.clear();
-  map.keys->numbers.clear();
-  map.values->texts.clear();
-  map.values->numbers.clear();
+  map.state->keys->texts.clear();
+  map.state->keys->numbers.clear();
+  map.state->values->texts.clear();
+  map.state->values->numbers.clear();
   ++map.modCount;
 }
 
 std::vector<std::size_t> mapOrder(const Array& map, Base key) {
-  std::vector<std::size_t> order(map.keys->length());
+  std::vector<std::size_t> order(map.state->keys->length());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  if (map.mapKind == MapKind::Linked) return order;
-  if (map.mapKind == MapKind::Tree) {
+  if (map.state->mapKind == MapKind::Linked) return order;
+  if (map.state->mapKind == MapKind::Tree) {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return compareValues(key, elementAt(*map.keys, key, a), elementAt(*map.keys, key, b)) < 0;
+      return compareValues(key, elementAt(*map.state->keys, key, a), elementAt(*map.state->keys, key, b)) < 0;
     });
     return order;
   }
-  const std::size_t mask = (map.capacity == 0 ? 16 : map.capacity) - 1;
+  const std::size_t mask = (map.state->capacity == 0 ? 16 : map.state->capacity) - 1;
   std::vector<std::size_t> bucket(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
-    const Value k = elementAt(*map.keys, key, i);
+    const Value k = elementAt(*map.state->keys, key, i);
     const bool null = key == Base::String ? isNullText(k.text) : isNullBoxed(k.number);
     const auto h = null ? 0U : static_cast<std::uint32_t>(hashOf(key, k));
     bucket[i] = (h ^ (h >> 16)) & mask;

@@ -60,25 +60,30 @@ std::string typeName(const Type& t);
 Base promote(Base a, Base b);
 
 // A Java object held by reference. An array: numbers (the last dimension), strings (a String[]) or
-// references to arrays of one dimension less; a list: numbers or strings (by its element type); a
-// StringBuilder: `text`; an exception: `className` and `text` (its message, `hasText` false for
-// null); a map: its keys and values as two lists of equal length, in insertion order (the iteration
-// order of the map's kind is computed from them: nodes_maps.cpp).
+// references to arrays of one dimension less; a list: numbers or strings (by its element type).
+// StringBuilders, exceptions and maps keep the rest of their state in `state` (null for arrays and
+// lists, so that the arrays code allocates every step stay small).
 struct Array;
 using ArrayRef = std::shared_ptr<Array>;
 enum class MapKind { Hash, Linked, Tree };
-struct Array {
-  std::vector<double> numbers;
-  std::vector<ArrayRef> rows;
-  std::vector<std::string> texts;
-  bool ofRows = false;
-  bool ofTexts = false;
+// A StringBuilder: `text`; an exception: `className` and `text` (its message, `hasText` false for
+// null); a map: its keys and values as two lists of equal length, in insertion order (the iteration
+// order of the map's kind is computed from them: nodes_maps.cpp).
+struct ObjectState {
   std::string text;
   std::string className;
   bool hasText = false;
   ArrayRef keys, values;
   MapKind mapKind = MapKind::Hash;
   std::size_t capacity = 0;  // HashMap: its table size (0 before the first put)
+};
+struct Array {
+  std::vector<double> numbers;
+  std::vector<ArrayRef> rows;
+  std::vector<std::string> texts;
+  bool ofRows = false;
+  bool ofTexts = false;
+  std::shared_ptr<ObjectState> state;  // (copies of arrays, clone(), have none)
   // A list's count of structural changes (java.util.AbstractList.modCount): a for-each over the list
   // fails with ConcurrentModificationException when its body adds or removes elements.
   std::uint64_t modCount = 0;
