@@ -62,7 +62,7 @@ describe('JAVA control block (GeckoCIRCUITS Java blocks)', function () {
       code: 'n++;\ndouble[] a = new double[3];\nif (n == 50) a[n] = 1;\nreturn yOUT;',
     } }))) as Error & { code: string; time: number };
     expect(e.code).to.equal('CODE_FAILED');
-    expect(e.message).to.match(/^JAVA\.1: the Java code failed at t = 1e-05 s \(line 3\): ArrayIndexOutOfBoundsException: index 50 out of bounds for length 3$/);
+    expect(e.message).to.match(/^JAVA\.1: the Java code failed at t = 1e-05 s \(line 3\): ArrayIndexOutOfBoundsException: Index 50 out of bounds for length 3$/);
     expect(e.time).to.be.closeTo(50 * 200e-9, 1e-12);
   });
 

@@ -181,7 +181,12 @@ TEST(java_compile_errors_name_section_line_and_column) {
   CHECK(compileError("if (1) { }") == "code:1:5: the if condition must be a boolean, not int");
   CHECK(compileError("", "double q = undefinedName;").find("static variables:1:12: unknown name 'undefinedName'") == 0);
   CHECK(compileError("yOUT[0] = 1.5[0];") == "code:1:14: '[' needs an array, not double");
-  CHECK(compileError("try { } catch (Exception e) { }") == "code:1:1: 'try' is not supported in Java blocks");
+  CHECK(compileError("synchronized (this) { }") == "code:1:1: 'synchronized' is not supported in the Java subset");
+  CHECK(compileError("int n = 0;\nswitch (n) { case 1 -> n++; }") == "code:2:21: switch rules (case ... ->) are not supported: write 'case x:' with break");
+  CHECK(compileError("var x = 1;") == "code:1:1: 'var' is not supported in the Java subset: write the variable's type");
+  CHECK(compileError("try (java.io.FileWriter w = null) { }") == "code:1:5: try-with-resources is not supported: close the writer in a finally block");
+  CHECK(compileError("try { } catch (Foo e) { }").find("code:1:16: expected an exception class of the subset") == 0);
+  CHECK(compileError("String a = \"x\", b = \"y\"; boolean s = a == b;") == "code:1:40: '==' on two Strings compares references in Java, not their text; use equals (a.equals(b))");
   CHECK(compileError("/* never closed") == "code:1:1: comment '/*' is not closed with '*/'");
   // Deep nesting is refused, not a stack overflow.
   CHECK(compileError("double x = " + std::string(100000, '(') + "1;").find("nested more than 200 levels") != std::string::npos);
@@ -192,7 +197,7 @@ TEST(java_compile_errors_name_section_line_and_column) {
 }
 
 TEST(java_runtime_failures_name_the_line) {
-  CHECK(runError("double[] a = new double[2];\na[2] = 1; return yOUT;") == "2: ArrayIndexOutOfBoundsException: index 2 out of bounds for length 2");
+  CHECK(runError("double[] a = new double[2];\na[2] = 1; return yOUT;") == "2: ArrayIndexOutOfBoundsException: Index 2 out of bounds for length 2");
   CHECK(runError("int z = 0;\nint q = 1 / z; return yOUT;") == "2: ArithmeticException: / by zero");
   CHECK(runError("while (true) { }").find("1: the code ran more than its limit") == 0);
   CHECK(runError("double[] a = null; a[0] = 1;") == "1: NullPointerException: the array is null");
@@ -257,8 +262,8 @@ TEST(java_list_compile_errors) {
   CHECK(compileError("List<Double> l = new ArrayList<>(); l.add(1);") ==
         "code:1:39: a List<Double> holds Double values, not int (write the number as a double)");
   CHECK(compileError("ArrayList l = new ArrayList();") == "code:1:1: raw ArrayList is not supported in Java blocks: give its element type, e.g. ArrayList<Double>");
-  CHECK(compileError("List<double> l;") == "code:1:6: a list holds objects: write List<Double>, not List<double>");
-  CHECK(compileError("List<String> l;").find("code:1:6: lists of String are not supported") == 0);
+  CHECK(compileError("List<double> l;") == "code:1:6: a List holds objects: write Double, not double");
+  CHECK(compileError("List<Object> l;").find("code:1:6: List of Object is not supported") == 0);
   CHECK(compileError("List<Double> l = new List<Double>();") == "code:1:22: List is an interface: create an ArrayList");
   CHECK(compileError("List<Double> l = new ArrayList<>(); Double a = l.get(0), b = l.get(0); boolean s = a == b;") ==
         "code:1:86: '==' on two Double objects compares references in Java, not values; unbox one, e.g. (double) x");
@@ -267,7 +272,7 @@ TEST(java_list_compile_errors) {
   CHECK(compileError("List<Double> l = new ArrayList<>(); double x = l.length;") ==
         "code:1:49: '.length' needs an array, not List<Double> (a list has .size())");
   CHECK(compileError("List<Double> l = new ArrayList<>(); l.sort(null);").find("code:1:39: unknown method 'sort' of List<Double>") == 0);
-  CHECK(compileError("HashMap<String, Double> m = new HashMap<>();").find("code:1:1: type 'HashMap' is not supported in Java blocks") == 0);
-  CHECK(compileError("Double d = null;") == "code:1:8: the initial value is null: Double variables cannot be null in Java blocks");
+  CHECK(compileError("HashSet<String> m = new HashSet<>();").find("code:1:1: type 'HashSet' is not supported") == 0);
+  CHECK(compileError("Map<String, Double> m = new HashMap<>(); m.put(\"a\", 1);") == "code:1:44: Map<String, Double>.put takes a String key and a Double value");
   CHECK(compileError("Double d = 1;") == "code:1:8: the initial value must be Double, not int");
 }

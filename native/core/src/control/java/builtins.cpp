@@ -73,11 +73,17 @@ class MathCall : public Expr {
     double b = args_.size() > 1 ? args_[1]->number(ex) : 0.0;
     Base kind = type().base;
     switch (fn_) {
-      case Fn::Abs: return castTo(kind, std::fabs(a));
+      case Fn::Abs: return kind == Base::Int && a == -2147483648.0 ? a : castTo(kind, std::fabs(a));  // abs(MIN_VALUE) overflows to itself
       case Fn::Max: return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b);
       case Fn::Min: return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::min(a, b);
       case Fn::Sqrt: return std::sqrt(a);
-      case Fn::Cbrt: return std::cbrt(a);
+      case Fn::Cbrt: {
+        // One Newton step on the C library's root: exact cubes give their exact root, as StrictMath.cbrt.
+        const double r = std::cbrt(a);
+        if (r == 0.0 || !std::isfinite(r)) return r;
+        const double refined = r - (r * r * r - a) / (3.0 * r * r);
+        return std::fabs(refined * refined * refined - a) < std::fabs(r * r * r - a) ? refined : r;
+      }
       case Fn::Pow: return std::pow(a, b);
       case Fn::Exp: return std::exp(a);
       case Fn::Expm1: return std::expm1(a);

@@ -57,11 +57,15 @@ ExprPtr Compiler::condition(const char* what) {
 ExprPtr Compiler::convert(ExprPtr value, Type to, const Token& at, const char* what) {
   const Type& from = value->type();
   const bool null = from.base == Base::Void && from.dims == 1;
-  if (to.boxed && null) errorAt(at, std::string(what) + " is null: " + typeName(to) + " variables cannot be null in Java blocks");
+  if (to.boxed && null) return numberConstant(to, nullBoxed(), value->line());
   // A boxed variable takes a value of its own type (javac boxes no int into a Double).
   if (to.boxed && from.base != to.base) errorAt(at, std::string(what) + " must be " + typeName(to) + ", not " + typeName(from));
+  if (to.isString() && null) return stringConstant(nullText(), value->line());
+  if (from.boxed && !to.boxed && (to.isNumeric() || to.isBoolean())) value = unbox(std::move(value), at.line);
   bool ok = to.isArray()   ? from == to || null
             : to.isList()  ? (from.isList() && (from.item == to.item || from.item == Base::Void)) || null
+            : to.isMap()   ? (from.isMap() && ((from.item == to.item && from.key == to.key) || from.item == Base::Void)) || null
+            : to.isObject() ? from.base == to.base || null
             : to.isNumeric() ? from.isNumeric()
             : to.isBoolean() ? from.isBoolean()
             : to.isString()  ? from.isString()
@@ -131,7 +135,8 @@ ExprPtr Compiler::ternary() {
   Token at = peek();
   ExprPtr b = ternary();
   Type t;
-  if (a->type().isNumeric() && b->type().isNumeric()) t = scalar(promote(a->type().base, b->type().base));
+  if (a->type().isChar() && b->type().isChar()) t = scalar(Base::Char);
+  else if (a->type().isNumeric() && b->type().isNumeric()) t = scalar(promote(a->type().base, b->type().base));
   else if (a->type() == b->type()) t = a->type();
   else if (a->type().isString() || b->type().isString()) t = scalar(Base::String);
   else errorAt(at, "the two branches of '?:' have different types: " + typeName(a->type()) + " and " + typeName(b->type()));
@@ -152,6 +157,35 @@ ExprPtr Compiler::binaryLevel(int level) {
     Token opToken = next();
     std::string o = op;
     ExprPtr right = binaryLevel(level + 1);
+    const bool isNull = [](const Type& x) { return x.base == Base::Void && x.dims == 1; }(left->type()) ||
+                        (right->type().base == Base::Void && right->type().dims == 1);
+    if ((o == "==" || o == "!=") && isNull) {
+      ExprPtr& other = left->type().base == Base::Void && left->type().dims == 1 ? right : left;
+      const Type ot = other->type();
+      if (ot.isString() || ot.boxed) {
+        const bool equal = o == "==";
+        std::vector<ExprPtr> operand;
+        operand.push_back(std::move(other));
+        left = nativeCall(scalar(Base::Boolean), std::move(operand), [ot, equal](Exec&, std::vector<Value>& v, int) {
+          const bool null = ot.isString() ? isNullText(v[0].text) : isNullBoxed(v[0].number);
+          Value r;
+          r.number = null == equal ? 1.0 : 0.0;
+          return r;
+        }, opToken.line);
+        continue;
+      }
+    }
+    if ((o == "==" || o == "!=") && left->type().isString() && right->type().isString()) {
+      errorAt(opToken, "'" + o + "' on two Strings compares references in Java, not their text; use equals (a.equals(b))");
+    }
+    const bool comparesBoxes = (o == "==" || o == "!=") && left->type().boxed && right->type().boxed;
+    if (!comparesBoxes && o != "+") {
+      if (left->type().boxed) left = unbox(std::move(left), opToken.line);
+      if (right->type().boxed) right = unbox(std::move(right), opToken.line);
+    } else if (o == "+" && !left->type().isString() && !right->type().isString()) {
+      if (left->type().boxed) left = unbox(std::move(left), opToken.line);
+      if (right->type().boxed) right = unbox(std::move(right), opToken.line);
+    }
     const Type& a = left->type();
     const Type& b = right->type();
     int line = opToken.line;
@@ -207,6 +241,7 @@ ExprPtr Compiler::unaryExpr() {
   if (t.kind == Tok::Op && (t.text == "-" || t.text == "+" || t.text == "!" || t.text == "~")) {
     Token opToken = next();
     ExprPtr e = unaryExpr();
+    if (e->type().boxed) e = unbox(std::move(e), opToken.line);
     const Type& type = e->type();
     bool constant = e->constant();
     if (opToken.text == "!") {
@@ -224,8 +259,9 @@ ExprPtr Compiler::unaryExpr() {
     Token open = next();
     Type to = parseType();
     if (accept(")")) {
-      if (to.isArray() || to.isString() || to.isVoid()) errorAt(open, "casts to " + typeName(to) + " are not supported");
+      if (to.isReference() || to.isString() || to.isVoid() || to.boxed) errorAt(open, "casts to " + typeName(to) + " are not supported");
       ExprPtr e = unaryExpr();
+      if (e->type().boxed) e = unbox(std::move(e), open.line);
       const Type& from = e->type();
       if (to.isBoolean() ? !from.isBoolean() : !from.isNumeric()) errorAt(open, "cannot cast " + typeName(from) + " to " + typeName(to));
       bool constant = e->constant();
@@ -246,16 +282,25 @@ ExprPtr Compiler::postfix(ExprPtr e) {
       if (!index->type().isIntegral()) errorAt(at, "an array index must be an int, not " + typeName(index->type()));
       expect("]", "after the array index");
       if (e->type().dims > 1) e = rowElement(std::move(e), std::move(index), open.line);
+      else if (e->type().base == Base::String) e = textElement(std::move(e), std::move(index), open.line);
       else e = numberElement(std::move(e), std::move(index), open.line);
     } else if (isOp(".") && isWord("length", 1) && !isOp("(", 2)) {
       Token dot = next();
       next();
       if (!e->type().isArray()) errorAt(dot, "'.length' needs an array, not " + typeName(e->type()) + (e->type().isList() ? " (a list has .size())" : ""));
       e = arrayLength(std::move(e), dot.line);
-    } else if (isOp(".") && peek(1).kind == Tok::Identifier && isOp("(", 2) && (e->type().isList() || e->type().boxed)) {
+    } else if (isOp(".") && peek(1).kind == Tok::Identifier && isOp("(", 2) && e->type().isList() && e->type().item != Base::String) {
       next();
       const Token name = next();
-      e = e->type().isList() ? listMethod(std::move(e), name) : boxedValue(std::move(e), name);
+      e = listMethod(std::move(e), name);
+    } else if (isOp(".") && peek(1).kind == Tok::Identifier && isOp("(", 2) && e->type().boxed) {
+      next();
+      const Token name = next();
+      e = boxedValue(std::move(e), name);
+    } else if (isOp(".") && peek(1).kind == Tok::Identifier && isOp("(", 2) && (e->type().isString() || e->type().isReference()) && !e->type().isArray()) {
+      next();
+      const Token name = next();
+      e = objectMethod(std::move(e), name);
     } else if (isOp("++") || isOp("--")) {
       Token opToken = next();
       auto target = asTarget<NumberTarget>(e);
@@ -320,6 +365,7 @@ ExprPtr Compiler::call(const std::string& name, const Token& at) {
     }
     if (range.first != range.second) errorAt(at, "no method '" + name + "' takes these " + std::to_string(args.size()) + " argument(s)");
   }
+  if (ExprPtr library = libraryCall(name, args, at)) return library;
   if (ExprPtr boxed = boxing(name, args, at)) return boxed;
   if (name == "String.valueOf") {
     if (args.size() != 1 || args[0]->type().isVoid()) errorAt(at, "String.valueOf takes one value");
@@ -329,12 +375,15 @@ ExprPtr Compiler::call(const std::string& name, const Token& at) {
       name == "java.util.Arrays.copyOf") {
     return arrayHelper(name, std::move(args), at);
   }
+  for (auto& a : args) {
+    if (a->type().boxed) a = unbox(std::move(a), at.line);
+  }
   if (auto result = libraryResult(name, types)) {
     bool constant = name.find("random") == std::string::npos;
     for (const auto& a : args) constant = constant && a->constant();
     return fold(callMath(name, std::move(args), *result, at.line), constant);
   }
-  errorAt(at, "unknown method '" + name + "' (Java blocks can call their own methods and java.lang.Math)");
+  errorAt(at, "unknown method '" + name + "' (the subset has the class's own methods, java.lang.Math and the library listed in docs/scripting.md)");
 }
 
 ExprPtr Compiler::arrayHelper(const std::string& name, std::vector<ExprPtr> args, const Token& at) {
@@ -388,7 +437,7 @@ ExprPtr Compiler::primary() {
     case Tok::Long: return numberConstant(scalar(Base::Long), next().value, line);
     case Tok::Float: return numberConstant(scalar(Base::Float), next().value, line);
     case Tok::Double: return numberConstant(scalar(Base::Double), next().value, line);
-    case Tok::Char: return numberConstant(scalar(Base::Int), next().value, line);
+    case Tok::Char: return numberConstant(scalar(Base::Char), next().value, line);
     case Tok::String: return stringConstant(next().text, line);
     case Tok::End: error("expected a value");
     default: break;
@@ -418,14 +467,17 @@ ExprPtr Compiler::primary() {
   }
   if (t.text == "new") {
     Token at = next();
-    if (!startsType()) error("Java blocks can only create arrays of numbers or booleans, and ArrayLists");
+    if (ExprPtr object = newObject(at)) return object;
+    if (!startsType()) {
+      error("the subset creates arrays, ArrayLists, HashMaps (LinkedHashMap, TreeMap), StringBuilders and exceptions, not '" + peek().text + "'");
+    }
     if (listNameLength(0) > 0) return newListExpr(parseType(true), at);
     Type type = parseType();  // reads any trailing "[]" pairs
     if (type.isArray()) {
       if (!isOp("{")) errorAt(at, "expected '{' after new " + typeName(type));
       return arrayInitializer(type);
     }
-    if (type.isString() || type.isVoid()) errorAt(at, "Java blocks can only create arrays of numbers or booleans");
+    if (type.isVoid() || type.boxed || (type.isString() && !isOp("["))) errorAt(at, "the subset cannot create a " + typeName(type) + " with new");
     std::vector<ExprPtr> lengths;
     while (isOp("[") && !isOp("]", 1)) {
       next();

@@ -3,7 +3,11 @@
 // would consider it assigned reads 0 instead of failing to compile.
 #include "control/java/compiler_state.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
+
+#include "control/java/exceptions.hpp"
 
 namespace pesim::java {
 
@@ -90,8 +94,10 @@ std::string boxedClassOf(const std::string& s) {
 }
 
 const char* const kSupportedTypes =
-    "supported: double, float, long, int, short, byte, char, boolean, arrays of them, String, and List / ArrayList of "
-    "Double, Integer, Long, Float or Boolean";
+    "supported: double, float, long, int, short, byte, char, boolean, String, arrays of them, StringBuilder, the JDK's "
+    "exceptions, List / ArrayList and Map / HashMap / LinkedHashMap / TreeMap of Double, Integer, Long, Float, Boolean or String";
+
+bool isMapName(const std::string& s) { return s == "Map" || s == "HashMap" || s == "LinkedHashMap" || s == "TreeMap"; }
 
 bool modifier(const std::string& s) {
   return s == "private" || s == "public" || s == "protected" || s == "static" || s == "final" ||
@@ -109,10 +115,22 @@ std::size_t Compiler::listNameLength(std::size_t ahead) const {
   return 0;
 }
 
+std::size_t Compiler::mapNameLength(std::size_t ahead) const {
+  auto isMap = [](const Token& t) { return t.kind == Tok::Identifier && isMapName(t.text); };
+  if (isMap(peek(ahead))) return 1;
+  if (isWord("java", ahead) && isOp(".", ahead + 1) && isWord("util", ahead + 2) && isOp(".", ahead + 3) && isMap(peek(ahead + 4))) {
+    return 5;
+  }
+  return 0;
+}
+
 bool Compiler::startsType(std::size_t ahead) const {
   const Token& t = peek(ahead);
   if (t.kind != Tok::Identifier) return false;
   if (primitiveName(t.text)) return true;
+  // `StringBuilder b`, `RuntimeException e`: a declaration (not `new StringBuilder(`).
+  if (t.text == "StringBuilder" || t.text == "StringBuffer" || knownException(t.text)) return peek(ahead + 1).kind == Tok::Identifier;
+  if (const std::size_t n = mapNameLength(ahead)) return isOp("<", ahead + n) || peek(ahead + n).kind == Tok::Identifier;
   // `Double x`, `List<Double> x`, `ArrayList x` (raw: refused by parseType); not `Double.NaN`.
   if (boxedBase(t.text)) return peek(ahead + 1).kind == Tok::Identifier;
   const std::size_t n = listNameLength(ahead);
@@ -132,16 +150,45 @@ Type Compiler::parseListType(std::size_t nameLength, bool afterNew) {
     if (!afterNew) errorAt(at, "a " + simple + " type needs its element type, e.g. " + simple + "<Double>");
     return type;
   }
+  type.item = typeArgument(simple);
+  expect(">", "after the list's element type");
+  return type;
+}
+
+Base Compiler::typeArgument(const std::string& owner) {
   const Token& item = peek();
+  if (item.kind == Tok::Identifier && item.text == "String") {
+    next();
+    return Base::String;
+  }
   std::optional<Base> base = item.kind == Tok::Identifier ? boxedBase(item.text) : std::nullopt;
   if (!base) {
     const std::string box = boxedClassOf(item.text);
-    if (!box.empty()) errorAt(item, "a list holds objects: write " + simple + "<" + box + ">, not " + simple + "<" + item.text + ">");
-    errorAt(item, "lists of " + item.text + " are not supported in Java blocks (" + kSupportedTypes + ")");
+    if (!box.empty()) errorAt(item, "a " + owner + " holds objects: write " + box + ", not " + item.text);
+    errorAt(item, owner + " of " + item.text + " is not supported (" + kSupportedTypes + ")");
   }
   next();
-  type.item = *base;
-  expect(">", "after the list's element type");
+  return *base;
+}
+
+Type Compiler::parseMapType(std::size_t nameLength, bool afterNew) {
+  const Token at = peek();
+  std::string name;
+  for (std::size_t i = 0; i < nameLength; ++i) name += next().text;
+  const std::string simple = name.substr(name.rfind('.') + 1);
+  mapSimpleName_ = simple;
+  if (!isOp("<")) errorAt(at, "raw " + simple + " is not supported: give its key and value types, e.g. " + simple + "<String, Double>");
+  next();
+  if (afterNew && simple == "Map") errorAt(at, "Map is an interface: create a HashMap, LinkedHashMap or TreeMap");
+  Type type{Base::Map, 0, Base::Void, false};
+  if (accept(">")) {
+    if (!afterNew) errorAt(at, "a " + simple + " type needs its key and value types, e.g. " + simple + "<String, Double>");
+    return type;
+  }
+  type.key = typeArgument(simple);
+  expect(",", "between the map's key and value types");
+  type.item = typeArgument(simple);
+  expect(">", "after the map's value type");
   return type;
 }
 
@@ -152,9 +199,12 @@ Type Compiler::parseType(bool afterNew) {
     error("expected a type");
   }
   if (const std::size_t n = listNameLength(0)) return parseListType(n, afterNew);
+  if (const std::size_t n = mapNameLength(0)) return parseMapType(n, afterNew);
   next();
   Type type;
-  if (auto boxed = boxedBase(t.text)) {
+  if (t.text == "StringBuilder" || t.text == "StringBuffer") type.base = Base::Builder;
+  else if (knownException(t.text)) type.base = Base::Exception;
+  else if (auto boxed = boxedBase(t.text)) {
     type = Type{*boxed, 0, Base::Void, true};
   } else if (t.text == "double") type.base = Base::Double;
   else if (t.text == "float") type.base = Base::Float;
@@ -162,7 +212,8 @@ Type Compiler::parseType(bool afterNew) {
   else if (t.text == "boolean") type.base = Base::Boolean;
   else if (t.text == "String") type.base = Base::String;
   else if (t.text == "void") type.base = Base::Void;
-  else type.base = Base::Int;  // int, short, byte, char: 32-bit arithmetic
+  else if (t.text == "char") type.base = Base::Char;
+  else type.base = Base::Int;  // int, short, byte: 32-bit arithmetic
   while (isOp("[") && isOp("]", 1)) {
     next();
     next();
@@ -178,8 +229,10 @@ void Compiler::skipModifiers() {
 
 Variable Compiler::declare(const std::string& name, Type type, const Token& at) {
   if (type.base == Base::Void) errorAt(at, "a variable cannot be void");
-  if (type.base == Base::String && type.dims > 0) errorAt(at, "arrays of String are not supported in Java blocks");
-  if (type.base == Base::List && type.dims > 0) errorAt(at, "arrays of lists are not supported in Java blocks");
+  if ((type.base == Base::List || type.base == Base::Map || type.base == Base::Builder || type.base == Base::Exception) && type.dims > 0) {
+    errorAt(at, "arrays of " + typeName(Type{type.base, 0, type.item, false, type.key}) + " are not supported (use a List)");
+  }
+  if (type.base == Base::String && type.dims > 1) errorAt(at, "arrays of String[] are not supported");
   if (type.boxed && type.dims > 0) errorAt(at, "arrays of " + typeName(Type{type.base, 0, Base::Void, true}) + " objects are not supported in Java blocks: use " + typeName(Type{type.base, type.dims}));
   Variable v{type, scopes_.empty(), 0};
   if (scopes_.empty()) {
@@ -198,12 +251,21 @@ Variable Compiler::declare(const std::string& name, Type type, const Token& at) 
 
 // Skips a balanced stretch up to (not including) one of the `stops` at nesting depth 0.
 namespace {
+bool genericClass(const Token& t) {
+  return t.kind == Tok::Identifier && (t.text == "List" || t.text == "ArrayList" || isMapName(t.text));
+}
+
+// (The ',' between a generic class's type arguments, as in new HashMap<String, Double>(), is no stop.)
 void skipBalanced(const std::vector<Token>& tokens, std::size_t& pos, std::initializer_list<const char*> stops) {
   int depth = 0;
+  int angles = 0;
   for (; tokens[pos].kind != Tok::End; ++pos) {
     const Token& t = tokens[pos];
     if (t.kind != Tok::Op) continue;
-    if (depth == 0) {
+    if (t.text == "<" && pos > 0 && (genericClass(tokens[pos - 1]) || angles > 0)) ++angles;
+    if (angles > 0 && t.text == ">") --angles;
+    if (angles > 0 && t.text == ">>") angles = std::max(0, angles - 2);
+    if (depth == 0 && angles == 0) {
       for (const char* s : stops) if (t.text == s) return;
     }
     if (t.text == "(" || t.text == "[" || t.text == "{") ++depth;
@@ -364,7 +426,7 @@ StmtPtr Compiler::block() {
 ExprPtr Compiler::initialValue(Type type, const Token& at, bool hasValue) {
   int line = at.line;
   if (!hasValue) {
-    if (type.isString()) return stringConstant("", line);
+    if (type.isString()) return stringConstant(nullText(), line);
     return type.isReference() ? nullArray(type, line) : numberConstant(type, 0.0, line);
   }
   if (isOp("{")) {
@@ -435,6 +497,17 @@ StmtPtr Compiler::forStatementParse() {
     std::string name = identifier("a variable name");
     if (accept(":")) {
       ExprPtr array = expression();
+      const Type& over = array->type();
+      if ((over.isList() && over.item == Base::String) || (over.base == Base::String && over.dims == 1)) {
+        if (!t.isString()) errorAt(at, "a for-each loop over " + typeName(over) + " needs a String variable, not " + typeName(t));
+        expect(")", "after the for-each header");
+        Variable v = declare(name, t, at);
+        ExprPtr var = variableExpr(v, at.line);
+        StmtPtr body = loopBody();
+        scopes_.pop_back();
+        std::unique_ptr<StringTarget> target(static_cast<StringTarget*>(var.release()));
+        return forEachTextStatement(std::move(target), std::move(array), std::move(body), line);
+      }
       if (array->type().isList()) {
         expect(")", "after the for-each header");
         StmtPtr loop = forEachList(t, at, std::move(array));
@@ -485,12 +558,15 @@ StmtPtr Compiler::switchParse() {
   expect("(", "after 'switch'");
   Token at = peek();
   ExprPtr selector = expression();
-  if (!selector->type().isIntegral()) errorAt(at, "switch needs an int, short, byte or char value, not " + typeName(selector->type()));
+  if (selector->type().boxed) selector = unbox(std::move(selector), at.line);
+  const bool onText = selector->type().isString();
+  if (!selector->type().isIntegral() && !onText) errorAt(at, "switch needs an int, short, byte, char or String value, not " + typeName(selector->type()));
   expect(")", "after the switch value");
   expect("{", "to start the switch body");
   scopes_.emplace_back();
   ++breakables_;
   std::vector<std::pair<double, std::size_t>> labels;
+  std::vector<std::pair<std::string, std::size_t>> textLabels;
   long defaultStart = -1;
   std::vector<StmtPtr> body;
   while (!isOp("}") && peek().kind != Tok::End) {
@@ -498,11 +574,20 @@ StmtPtr Compiler::switchParse() {
       next();
       Token labelAt = peek();
       ExprPtr label = expression();
-      if (!label->constant() || !label->type().isIntegral()) errorAt(labelAt, "a case label must be an integer constant");
+      if (isOp("->")) errorAt(peek(), "switch rules (case ... ->) are not supported: write 'case x:' with break");
+      if (isOp(",")) errorAt(peek(), "several labels in one case are not supported: write one 'case x:' for each");
       Exec none;
-      double value = label->number(none);
-      for (const auto& l : labels) if (l.first == value) errorAt(labelAt, "duplicate case label");
-      labels.emplace_back(value, body.size());
+      if (onText) {
+        if (!label->constant() || !label->type().isString()) errorAt(labelAt, "a case label of a String switch must be a String constant");
+        std::string value = label->text(none);
+        for (const auto& l : textLabels) if (l.first == value) errorAt(labelAt, "duplicate case label");
+        textLabels.emplace_back(value, body.size());
+      } else {
+        if (!label->constant() || !label->type().isIntegral()) errorAt(labelAt, "a case label must be an integer constant");
+        double value = label->number(none);
+        for (const auto& l : labels) if (l.first == value) errorAt(labelAt, "duplicate case label");
+        labels.emplace_back(value, body.size());
+      }
       expect(":", "after the case label");
     } else if (isWord("default")) {
       next();
@@ -515,6 +600,7 @@ StmtPtr Compiler::switchParse() {
   expect("}", "to end the switch body");
   --breakables_;
   scopes_.pop_back();
+  if (onText) return stringSwitchStatement(std::move(selector), std::move(textLabels), defaultStart, std::move(body), line);
   return switchStatement(std::move(selector), std::move(labels), defaultStart, std::move(body), line);
 }
 
@@ -525,8 +611,14 @@ StmtPtr Compiler::systemCall() {
   std::string stream = identifier("out or err");
   if (stream != "out" && stream != "err") error("only System.out and System.err are supported");
   expect(".", "after System." + std::string(stream == "out" ? "out" : "err"));
-  std::string fn = identifier("println or print");
-  if (fn != "println" && fn != "print") error("only print and println are supported on System." + stream);
+  Token fnAt = peek();
+  std::string fn = identifier("println, print or printf");
+  if (fn == "printf" || fn == "format") {
+    ExprPtr text = formatCall(arguments(), fnAt);
+    expect(";", "after the statement");
+    return printStatement(std::move(text), false, line);
+  }
+  if (fn != "println" && fn != "print") errorAt(fnAt, "only print, println and printf are supported on System." + stream);
   expect("(", "after " + fn);
   ExprPtr value = isOp(")") ? nullptr : expression();
   if (value && value->type().isVoid()) error("cannot print a void value");
@@ -601,7 +693,12 @@ StmtPtr Compiler::statement() {
       return returnStatement(std::move(value), line);
     }
     if (w == "else") error("'else' without 'if'");
-    if (w == "try" || w == "throw" || w == "synchronized") error("'" + w + "' is not supported in Java blocks");
+    if (w == "try") return tryParse();
+    if (w == "throw") return throwParse();
+    if (w == "synchronized" || w == "assert" || w == "class" || w == "interface" || w == "enum" || w == "record") {
+      error("'" + w + "' is not supported in the Java subset");
+    }
+    if (w == "var" && peek(1).kind == Tok::Identifier) error("'var' is not supported in the Java subset: write the variable's type");
     if (w == "System" && isOp(".", 1) && (isWord("out", 2) || isWord("err", 2))) return systemCall();
     if (w == "gecko" && isOp(".", 1) && isWord("GeckoSim", 2)) {
       next();
@@ -626,6 +723,54 @@ StmtPtr Compiler::statement() {
   ExprPtr e = expression();
   expect(";", "after the statement");
   return expressionStatement(std::move(e), line);
+}
+
+StmtPtr Compiler::tryParse() {
+  int line = next().line;  // try
+  if (isOp("(")) error("try-with-resources is not supported: close the writer in a finally block");
+  StmtPtr body = block();
+  std::vector<CatchClause> catches;
+  while (isWord("catch")) {
+    next();
+    expect("(", "after 'catch'");
+    while (isWord("final")) next();
+    CatchClause c;
+    do {
+      while (peek().kind == Tok::Identifier && std::islower(static_cast<unsigned char>(peek().text[0])) && isOp(".", 1)) {
+        next();  // a package: java.util.ConcurrentModificationException
+        next();
+      }
+      const Token& cls = peek();
+      if (cls.kind != Tok::Identifier || !knownException(cls.text)) {
+        error("expected an exception class of the subset (Exception, RuntimeException, ArithmeticException, ...)");
+      }
+      c.classes.push_back(next().text);
+    } while (accept("|"));
+    Token at = peek();
+    std::string name = identifier("the exception's name");
+    expect(")", "after the caught exception");
+    scopes_.emplace_back();
+    c.slot = declare(name, scalar(Base::Exception), at).slot;
+    c.body = block();
+    scopes_.pop_back();
+    catches.push_back(std::move(c));
+  }
+  StmtPtr finally;
+  if (isWord("finally")) {
+    next();
+    finally = block();
+  }
+  if (catches.empty() && !finally) error("expected 'catch' or 'finally' after the try block");
+  return tryStatement(std::move(body), std::move(catches), std::move(finally), line);
+}
+
+StmtPtr Compiler::throwParse() {
+  int line = next().line;  // throw
+  Token at = peek();
+  ExprPtr e = expression();
+  if (e->type().base != Base::Exception || e->type().dims != 0) errorAt(at, "throw needs an exception, not " + typeName(e->type()));
+  expect(";", "after the throw statement");
+  return throwStatement(std::move(e), line);
 }
 
 // ---------------------------------------------------------------- sections

@@ -1,11 +1,12 @@
 // Compiles the code of a GeckoCIRCUITS Java block (its class fields, `init()` body and
 // `calculateYOUT` body; GeckoCIRCUITS SourceFileGenerator builds the same class from them) into
-// executable nodes. The language is the Java subset control code uses: the primitive types, arrays
-// of them, String variables (for printing), java.util lists of boxed numbers (List / ArrayList,
-// compile_lists.cpp), fields and methods of the block's class, every statement but
-// try/throw/labels, the operators, java.lang.Math, the JDK array helpers (arraycopy,
-// Arrays.fill/copyOf, clone), System.out.print/println, and GeckoCIRCUITS' test flag
-// `gecko.GeckoSim._testSuccessful`. Anything else is a CodeError naming the line and column.
+// executable nodes. The language is the Java subset listed in docs/scripting.md: the primitive
+// types, String, arrays, java.util lists and maps of boxed numbers or Strings, StringBuilder, the
+// JDK's exceptions with try/catch/finally/throw, fields and methods of the block's class, every
+// statement but labels, the operators, java.lang.Math, Integer/Double parsing and boxing,
+// String.format and printf, Arrays and Collections helpers, System.out printing, and
+// GeckoCIRCUITS' test flag `gecko.GeckoSim._testSuccessful`. Anything else is a CodeError naming
+// the construct, the line and the column.
 #pragma once
 
 #include <memory>

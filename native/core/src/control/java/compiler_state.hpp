@@ -3,6 +3,7 @@
 // the method whose body is being compiled.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -57,6 +58,11 @@ class Compiler {
   // A type; after `new`, a list type may use the diamond (`ArrayList<>`) and must be a class.
   Type parseType(bool afterNew = false);
   Type parseListType(std::size_t nameLength, bool afterNew);
+  // Tokens of a map class name at `ahead` (Map, HashMap, LinkedHashMap, TreeMap, java.util.*), 0 if none.
+  std::size_t mapNameLength(std::size_t ahead) const;
+  Type parseMapType(std::size_t nameLength, bool afterNew);
+  // The element (key, value) type of a generic type argument: a boxed class or String.
+  Base typeArgument(const std::string& owner);
   void skipModifiers();
   void collectMembers();
   void compileMethodBody(Method& m, std::size_t bodyStart);
@@ -72,6 +78,8 @@ class Compiler {
   StmtPtr forStatementParse();
   StmtPtr switchParse();
   StmtPtr systemCall();
+  StmtPtr tryParse();
+  StmtPtr throwParse();
   std::vector<StmtPtr> statementsUntilBrace();
 
   // --- expressions (compile_expr.cpp)
@@ -89,6 +97,16 @@ class Compiler {
   // A value stored into a list of `item` (add, set): its type must box to the item's class.
   ExprPtr listElement(ExprPtr value, Base item, const Token& at);
   StmtPtr forEachList(const Type& variable, const Token& at, ExprPtr list);
+  // The library beyond numbers (compile_library.cpp).
+  using Call = std::function<ExprPtr(Type, NativeFn)>;
+  ExprPtr formatCall(std::vector<ExprPtr> args, const Token& at);
+  ExprPtr objectMethod(ExprPtr target, const Token& name);
+  ExprPtr mapMethod(const Call& call, const Type& t, const std::vector<Type>& a, const Token& name);
+  ExprPtr stringListMethod(const Call& call, const Type& t, const std::vector<Type>& a, const Token& name);
+  // A static library method (Integer.parseInt, String.format, Arrays.sort, ...); null if `name` is none.
+  ExprPtr libraryCall(const std::string& name, std::vector<ExprPtr>& args, const Token& at);
+  // `new` of a StringBuilder, an exception or a map (after `new`); null for other classes.
+  ExprPtr newObject(const Token& at);
   ExprPtr primary();
   ExprPtr name();
   ExprPtr call(const std::string& name, const Token& at);
@@ -114,6 +132,7 @@ class Compiler {
   int depth_ = 0;              // nesting of expressions and statements being compiled
   int loops_ = 0;              // enclosing loops (continue) ...
   int breakables_ = 0;         // ... and loops or switches (break)
+  std::string mapSimpleName_;  // the class of the map type parsed last (HashMap, TreeMap, ...)
 };
 
 }  // namespace pesim::java

@@ -3,20 +3,26 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "control/java/exceptions.hpp"
 #include "control/java/types.hpp"
 
 namespace pesim::java {
 
 struct Method;
 
-// A run-time exception of the code (JLS §11: ArithmeticException, ArrayIndexOutOfBounds, ...).
+// A run-time exception of the code (JLS §11: ArithmeticException, ArrayIndexOutOfBounds, ...):
+// "Class: detail" or "Class". `className` is the exception's class, "" for the engine's own limits
+// (too many iterations, too large arrays), which code cannot catch.
 struct CodeFailure {
+  CodeFailure(std::string text, int at) : message(std::move(text)), line(at), className(exceptionClassOf(message)) {}
   std::string message;
   int line;
+  std::string className;
 };
 
 // Local variables of one method invocation.
@@ -96,6 +102,30 @@ class StringTarget : public Expr {
   std::string text(Exec& ex) const override { return *place(ex); }
 };
 
+// A value of any type (library calls, nodes_library.cpp): its number, text or reference, by its type.
+struct Value {
+  double number = 0.0;
+  std::string text;
+  ArrayRef ref;
+};
+Value evaluate(const Expr& e, Exec& ex);
+// A call into the library: `fn` gets the evaluated arguments (left to right) and the call's line.
+using NativeFn = std::function<Value(Exec&, std::vector<Value>&, int)>;
+ExprPtr nativeCall(Type result, std::vector<ExprPtr> arguments, NativeFn fn, int line);
+// A boxed value that is null (a map's get of a missing key): a NaN no arithmetic produces.
+double nullBoxed();
+bool isNullBoxed(double v);
+// Unboxing: the boxed value's number, NullPointerException when it is null.
+ExprPtr unbox(ExprPtr boxed, int line);
+// An exception object of class `className` with message `text` (none when !hasText).
+ArrayRef exceptionObject(const std::string& className, std::string text, bool hasText);
+// The positions (in insertion order) of a map's entries in its iteration order (nodes_maps.cpp).
+std::vector<std::size_t> mapOrder(const Array& map, Base key);
+// The text of element i of a list (or key/value list of a map) holding `item` values.
+std::string elementText(const Array& list, Base item, std::size_t i);
+// Java's toString of objects of the subset (lists, maps, builders, exceptions).
+std::string objectText(const Type& type, const ArrayRef& object);
+
 // Evaluates an expression statement, a for-loop update or a discarded value by its type.
 void evaluateForEffect(const Expr& e, Exec& ex);
 
@@ -159,6 +189,7 @@ ExprPtr timeValue(int line);
 ExprPtr stepValue(int line);
 std::unique_ptr<NumberTarget> numberElement(ExprPtr array, ExprPtr index, int line);
 std::unique_ptr<ArrayTarget> rowElement(ExprPtr array, ExprPtr index, int line);
+std::unique_ptr<StringTarget> textElement(ExprPtr array, ExprPtr index, int line);
 ExprPtr arrayLength(ExprPtr array, int line);
 ExprPtr unary(const std::string& op, ExprPtr operand, Type type, int line);
 ExprPtr binary(const std::string& op, ExprPtr left, ExprPtr right, Type type, int line);
@@ -203,6 +234,24 @@ StmtPtr switchStatement(ExprPtr selector, std::vector<std::pair<double, std::siz
 StmtPtr jumpStatement(Flow flow, int line);
 StmtPtr returnStatement(ExprPtr value, int line);
 StmtPtr printStatement(ExprPtr value, bool newline, int line);
+// System.out.print(text) (println when `newline`): complete lines go to the printed list.
+void printText(Exec& ex, const std::string& text, bool newline);
+// The text of a value of type `t` as string concatenation writes it.
+std::string valueText(const Type& t, const Value& v);
 StmtPtr testPassedStatement(ExprPtr value, int line);
+// switch on a String: `labels` as texts (String.equals), the rest as switchStatement.
+StmtPtr stringSwitchStatement(ExprPtr selector, std::vector<std::pair<std::string, std::size_t>> labels, long defaultStart,
+                              std::vector<StmtPtr> body, int line);
+// try { body } catch (A | B e) { ... } ... finally { ... }: `slot` is the local array slot of e.
+struct CatchClause {
+  std::vector<std::string> classes;
+  int slot;
+  StmtPtr body;
+};
+StmtPtr tryStatement(StmtPtr body, std::vector<CatchClause> catches, StmtPtr finally, int line);
+StmtPtr throwStatement(ExprPtr exception, int line);
+// for (T x : source) over a String[] or a List<String> (`variable` a String target), or over a
+// list of references; `checked` lists fail fast as ArrayList's iterator does.
+StmtPtr forEachTextStatement(std::unique_ptr<StringTarget> variable, ExprPtr source, StmtPtr body, int line);
 
 }  // namespace pesim::java

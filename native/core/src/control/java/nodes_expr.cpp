@@ -16,11 +16,10 @@ std::string Expr::text(Exec& ex) const {
     ArrayRef a = array(ex);
     return a ? typeName(type_) + " of length " + std::to_string(a->length()) : "null";
   }
-  if (type_.isList()) {
-    ArrayRef a = array(ex);
-    return a ? listText(*a, type_.item) : "null";
-  }
-  return javaText(type_.base, number(ex));
+  if (type_.isReference()) return objectText(type_, array(ex));
+  const double v = number(ex);
+  if (type_.boxed && isNullBoxed(v)) return "null";
+  return javaText(type_.base, v);
 }
 
 namespace {
@@ -189,7 +188,7 @@ class AssignString : public Expr {
   std::string text(Exec& ex) const override {
     std::string* at = target_->place(ex);
     std::string v = value_->text(ex);
-    if (append_) *at += v;
+    if (append_) *at = shownText(*at) + shownText(v);
     else *at = std::move(v);
     return *at;
   }
@@ -220,7 +219,7 @@ ArrayRef checkedArray(const Expr& e, Exec& ex, int line) {
 
 std::size_t checkedIndex(const Array& a, double index, int line) {
   if (index < 0 || index >= static_cast<double>(a.length())) {
-    fail("ArrayIndexOutOfBoundsException: index " + javaText(Base::Int, index) + " out of bounds for length " +
+    fail("ArrayIndexOutOfBoundsException: Index " + javaText(Base::Int, index) + " out of bounds for length " +
              std::to_string(a.length()), line);
   }
   return static_cast<std::size_t>(index);
@@ -252,6 +251,19 @@ class RowElement : public ArrayTarget {
     ArrayRef a = checkedArray(*array_, ex, line());
     // The outer array stays alive through the variable or expression that holds it.
     return &a->rows[checkedIndex(*a, index_->number(ex), line())];
+  }
+
+ private:
+  ExprPtr array_, index_;
+};
+
+class TextElement : public StringTarget {
+ public:
+  TextElement(ExprPtr array, ExprPtr index, int line) : StringTarget(scalar(Base::String), line), array_(std::move(array)), index_(std::move(index)) {}
+  std::string* place(Exec& ex) const override {
+    // The array stays alive through the variable or expression that holds it.
+    ArrayRef a = checkedArray(*array_, ex, line());
+    return &a->texts[checkedIndex(*a, index_->number(ex), line())];
   }
 
  private:
@@ -344,11 +356,17 @@ class Conditional : public Expr {
 
 class Cast : public Expr {
  public:
-  Cast(Base to, ExprPtr e, int line) : Expr(scalar(to), line), e_(std::move(e)) {}
-  double number(Exec& ex) const override { return castTo(type().base, e_->number(ex)); }
+  Cast(Base to, ExprPtr e, int line) : Expr(scalar(to), line), e_(std::move(e)), fromLong_(e_->type().base == Base::Long) {}
+  double number(Exec& ex) const override {
+    const double v = e_->number(ex);
+    // long to int keeps the low 32 bits (JLS §5.1.3); from a floating value it saturates.
+    if (fromLong_ && type().base == Base::Int) return wrap32(static_cast<std::int64_t>(v));
+    return castTo(type().base, v);
+  }
 
  private:
   ExprPtr e_;
+  bool fromLong_;
 };
 
 class AssignNumber : public Expr {
@@ -414,7 +432,7 @@ class Concat : public Expr {
   Concat(std::vector<ExprPtr> parts, int line) : Expr(scalar(Base::String), line), parts_(std::move(parts)) {}
   std::string text(Exec& ex) const override {
     std::string s;
-    for (const auto& p : parts_) s += p->text(ex);
+    for (const auto& p : parts_) s += shownText(p->text(ex));
     return s;
   }
 
@@ -432,6 +450,9 @@ ArrayRef allocate(const Type& type, const std::vector<double>& lengths, std::siz
     a->ofRows = true;
     a->rows.resize(count);
     if (level + 1 < lengths.size()) for (auto& row : a->rows) row = allocate(type, lengths, level + 1, line);
+  } else if (type.base == Base::String) {
+    a->ofTexts = true;
+    a->texts.assign(count, nullText());
   } else {
     a->numbers.assign(count, 0.0);
   }
@@ -453,14 +474,30 @@ class NewArray : public Expr {
 
 class ArrayLiteral : public Expr {
  public:
-  ArrayLiteral(Type t, std::vector<ExprPtr> items, int line) : Expr(t, line), items_(std::move(items)) {}
+  ArrayLiteral(Type t, std::vector<ExprPtr> items, int line) : Expr(t, line), items_(std::move(items)) {
+    // A row of constant numbers (tables written into the code, often built every step): its values
+    // are computed once; each evaluation still makes a new array, as Java does.
+    allConstant_ = t.dims == 1 && t.base != Base::String;
+    for (const auto& item : items_) allConstant_ = allConstant_ && item->constant();
+    if (allConstant_) {
+      Exec none;
+      for (const auto& item : items_) constants_.push_back(castTo(t.base, item->number(none)));
+    }
+  }
   ArrayRef array(Exec& ex) const override {
     auto a = std::make_shared<Array>();
+    if (allConstant_) {
+      a->numbers = constants_;
+      return a;
+    }
     a->ofRows = type().dims > 1;
+    a->ofTexts = !a->ofRows && type().base == Base::String;
     if (a->ofRows) a->rows.reserve(items_.size());
+    else if (a->ofTexts) a->texts.reserve(items_.size());
     else a->numbers.reserve(items_.size());
     for (const auto& item : items_) {
       if (a->ofRows) a->rows.push_back(item->array(ex));
+      else if (a->ofTexts) a->texts.push_back(item->text(ex));
       else a->numbers.push_back(castTo(type().base, item->number(ex)));
     }
     return a;
@@ -468,6 +505,8 @@ class ArrayLiteral : public Expr {
 
  private:
   std::vector<ExprPtr> items_;
+  bool allConstant_ = false;
+  std::vector<double> constants_;
 };
 
 class CallMethod : public Expr {
@@ -497,9 +536,13 @@ class CallMethod : public Expr {
       else if (method_.parameters[i].isString()) frame.strings[slot] = args_[i]->text(ex);
       else frame.numbers[slot] = castTo(method_.parameters[i].base, args_[i]->number(ex));
     }
-    if (++ex.depth > 200) fail("StackOverflowError: calls nested deeper than 200 in " + method_.name, line());
+    if (ex.depth + 1 > 200) fail("StackOverflowError: calls nested deeper than 200 in " + method_.name, line());
+    struct Depth {
+      Exec& ex;
+      explicit Depth(Exec& e) : ex(e) { ++ex.depth; }
+      ~Depth() { --ex.depth; }
+    } depth(ex);
     invoke(ex, method_, frame);
-    --ex.depth;
   }
 
   const Method& method_;
@@ -525,6 +568,9 @@ ExprPtr stepValue(int line) { return std::make_unique<StepValue>(scalar(Base::Do
 std::unique_ptr<NumberTarget> numberElement(ExprPtr array, ExprPtr index, int line) {
   Type t = array->type().element();
   return std::make_unique<NumberElement>(t, std::move(array), std::move(index), line);
+}
+std::unique_ptr<StringTarget> textElement(ExprPtr array, ExprPtr index, int line) {
+  return std::make_unique<TextElement>(std::move(array), std::move(index), line);
 }
 std::unique_ptr<ArrayTarget> rowElement(ExprPtr array, ExprPtr index, int line) {
   Type t = array->type().element();

@@ -50,9 +50,12 @@ class NewList : public Expr {
   NewList(Type t, ExprPtr source, int line) : Expr(t, line), source_(std::move(source)) {}
   ArrayRef array(Exec& ex) const override {
     auto list = std::make_shared<Array>();
+    list->ofTexts = type().item == Base::String;
     if (!source_) return list;
     if (source_->type().isList()) {
-      list->numbers = checkedList(*source_, ex, line())->numbers;
+      ArrayRef from = checkedList(*source_, ex, line());
+      list->numbers = from->numbers;
+      list->texts = from->texts;
       return list;
     }
     const double capacity = source_->number(ex);

@@ -17,14 +17,18 @@ void evaluateForEffect(const Expr& e, Exec& ex) {
 }
 
 void invoke(Exec& ex, const Method& method, Frame& frame) {
-  Frame* caller = ex.frame;
+  // The caller's frame comes back also when an exception leaves the method (a catch may go on).
+  struct Restore {
+    Exec& ex;
+    Frame* caller;
+    ~Restore() { ex.frame = caller; }
+  } restore{ex, ex.frame};
   ex.frame = &frame;
   ex.returnArray.reset();
   ex.returnNumber = 0.0;
   for (const auto& s : method.body) {
     if (s->run(ex) == Flow::Return) break;
   }
-  ex.frame = caller;
 }
 
 namespace {
@@ -195,22 +199,29 @@ void emitLine(Exec& ex, std::string line) {
   else ++ex.printedDropped;
 }
 
+}  // namespace
+
+void printText(Exec& ex, const std::string& text, bool newline) {
+  std::size_t from = 0;
+  for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+    emitLine(ex, ex.pendingLine + text.substr(from, nl - from));
+    ex.pendingLine.clear();
+    from = nl + 1;
+  }
+  ex.pendingLine += text.substr(from);
+  if (newline) {
+    emitLine(ex, ex.pendingLine);
+    ex.pendingLine.clear();
+  }
+}
+
+namespace {
+
 class Print : public Stmt {
  public:
   Print(ExprPtr value, bool newline, int line) : Stmt(line), value_(std::move(value)), newline_(newline) {}
   Flow run(Exec& ex) const override {
-    std::string text = value_ ? value_->text(ex) : std::string();
-    std::size_t from = 0;
-    for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
-      emitLine(ex, ex.pendingLine + text.substr(from, nl - from));
-      ex.pendingLine.clear();
-      from = nl + 1;
-    }
-    ex.pendingLine += text.substr(from);
-    if (newline_) {
-      emitLine(ex, ex.pendingLine);
-      ex.pendingLine.clear();
-    }
+    printText(ex, value_ ? shownText(value_->text(ex)) : std::string(), newline_);
     return Flow::Normal;
   }
 

@@ -18,29 +18,38 @@
 
 namespace pesim::java {
 
-enum class Base { Void, Boolean, Int, Long, Float, Double, String, List };
+// Char is an integral type printed as a character. Builder (StringBuilder), Map (HashMap and kin)
+// and Exception (a Throwable of the subset) are objects held by reference, like arrays and lists.
+enum class Base { Void, Boolean, Int, Long, Float, Double, String, List, Char, Builder, Map, Exception };
 
 struct Type {
   Base base = Base::Void;
   int dims = 0;            // array dimensions; 0 for a scalar
   Base item = Base::Void;  // List: the type of its (boxed) elements; Void while unknown (`new ArrayList<>()`)
   bool boxed = false;      // a Double, Integer, Long, Float or Boolean object (its number, unboxed where one is needed)
+  Base key = Base::Void;   // Map: the type of its keys (item: the type of its values)
 
   bool isArray() const { return dims > 0; }
   bool isList() const { return dims == 0 && base == Base::List; }
   // Arrays and lists: held by reference (in array slots).
-  bool isReference() const { return isArray() || isList(); }
-  // The type of a list's elements: the boxed item.
-  Type itemType() const { return Type{item, 0, Base::Void, true}; }
-  bool isNumeric() const { return dims == 0 && (base == Base::Int || base == Base::Long || base == Base::Float || base == Base::Double); }
-  bool isIntegral() const { return dims == 0 && (base == Base::Int || base == Base::Long); }
+  bool isMap() const { return dims == 0 && base == Base::Map; }
+  bool isObject() const { return dims == 0 && (base == Base::Builder || base == Base::Exception); }
+  bool isReference() const { return isArray() || isList() || isMap() || isObject(); }
+  // The type of a list's elements (a map's values): the boxed item, or String.
+  Type itemType() const { return item == Base::String ? Type{Base::String, 0} : Type{item, 0, Base::Void, true}; }
+  Type keyType() const { return key == Base::String ? Type{Base::String, 0} : Type{key, 0, Base::Void, true}; }
+  bool isNumeric() const {
+    return dims == 0 && (base == Base::Int || base == Base::Long || base == Base::Float || base == Base::Double || base == Base::Char);
+  }
+  bool isIntegral() const { return dims == 0 && (base == Base::Int || base == Base::Long || base == Base::Char); }
+  bool isChar() const { return dims == 0 && base == Base::Char; }
   bool isBoolean() const { return dims == 0 && base == Base::Boolean; }
   bool isString() const { return dims == 0 && base == Base::String; }
   bool isVoid() const { return dims == 0 && base == Base::Void; }
   Type element() const { return Type{base, dims - 1}; }
   // Boxing is not part of the comparison: a Double converts to and from a double wherever Java
   // boxes and unboxes (the compiler checks the few places where it matters).
-  bool operator==(const Type& o) const { return base == o.base && dims == o.dims && item == o.item; }
+  bool operator==(const Type& o) const { return base == o.base && dims == o.dims && item == o.item && key == o.key; }
   bool operator!=(const Type& o) const { return !(*this == o); }
 };
 
@@ -50,22 +59,48 @@ std::string typeName(const Type& t);
 // Binary numeric promotion (JLS §5.6.2) of two numeric types.
 Base promote(Base a, Base b);
 
-// A Java array: numbers (the last dimension) or references to arrays of one dimension less.
+// A Java object held by reference. An array: numbers (the last dimension), strings (a String[]) or
+// references to arrays of one dimension less; a list: numbers or strings (by its element type).
+// StringBuilders, exceptions and maps keep the rest of their state in `state` (null for arrays and
+// lists, so that the arrays code allocates every step stay small).
 struct Array;
 using ArrayRef = std::shared_ptr<Array>;
+enum class MapKind { Hash, Linked, Tree };
+// A StringBuilder: `text`; an exception: `className` and `text` (its message, `hasText` false for
+// null); a map: its keys and values as two lists of equal length, in insertion order (the iteration
+// order of the map's kind is computed from them: nodes_maps.cpp).
+struct ObjectState {
+  std::string text;
+  std::string className;
+  bool hasText = false;
+  ArrayRef keys, values;
+  MapKind mapKind = MapKind::Hash;
+  std::size_t capacity = 0;  // HashMap: its table size (0 before the first put)
+};
 struct Array {
   std::vector<double> numbers;
   std::vector<ArrayRef> rows;
+  std::vector<std::string> texts;
   bool ofRows = false;
+  bool ofTexts = false;
+  std::shared_ptr<ObjectState> state;  // (copies of arrays, clone(), have none)
   // A list's count of structural changes (java.util.AbstractList.modCount): a for-each over the list
   // fails with ConcurrentModificationException when its body adds or removes elements.
   std::uint64_t modCount = 0;
-  std::size_t length() const { return ofRows ? rows.size() : numbers.size(); }
+  std::size_t length() const { return ofRows ? rows.size() : ofTexts ? texts.size() : numbers.size(); }
 };
+
+// A null String is held as this one-character text (a NUL), which Java code cannot otherwise
+// produce by accident; it prints as "null".
+inline std::string nullText() { return std::string(1, '\0'); }
+inline bool isNullText(const std::string& s) { return s.size() == 1 && s[0] == '\0'; }
+inline std::string shownText(std::string s) { return isNullText(s) ? std::string("null") : s; }
 
 // Converts a double holding a value to `to` as a Java cast does (JLS §5.1.3: NaN → 0, saturation).
 double castTo(Base to, double v);
 // The Java text of a value of a scalar type, as `String.valueOf` writes it.
 std::string javaText(Base type, double v);
+// A char's text: the UTF-8 encoding of its code unit.
+std::string charText(double v);
 
 }  // namespace pesim::java
