@@ -17,13 +17,17 @@ export interface ErrorBody {
   timestamp: string;
 }
 
+/**
+ * tsoa's field name in the services' convention (the one of fieldOfPath): `body.data.$3` →
+ * `data[3]`, `body.sweep.R.1.R.$1` → `sweep.R.1.R[1]`.
+ */
 function fieldName(raw: string): string {
-  return raw.replace(/^(requestBody|body)\.?/, '') || 'body';
+  return raw.replace(/^(requestBody|body)\.?/, '').replace(/\.\$(\d+)(?=\.|$)/g, '[$1]') || 'body';
 }
 
 /** tsoa's field errors as details, with readable field names. */
 function validationDetails(error: ValidateError): ErrorDetail[] {
-  return Object.entries(error.fields).map(([field, { message }]) => ({ field: fieldName(field), message: readableValidationMessage(message) }));
+  return Object.entries(error.fields).map(([field, { message, value }]) => ({ field: fieldName(field), message: readableValidationMessage(message, value) }));
 }
 
 /** An AppError as thrown, or tsoa's ValidateError as a 400 VALIDATION_ERROR; undefined for others. */
