@@ -78,6 +78,9 @@ export class Scheduler {
   private progressTimer: unknown;
   /** Set inside inOneCommit: state events wait there for the commit. */
   private deferredEvents: TaskRecord[] | undefined;
+  /** Ends of runs waiting for this turn's commit (settle). */
+  private endings: { id: string; end: () => void }[] = [];
+  private settling = false;
 
   constructor(
     private readonly store: Store,
@@ -227,6 +230,15 @@ export class Scheduler {
     return this.get(id).progress;
   }
 
+  /** Live progress of the running and paused tasks of a batch (a walk over the running runs only). */
+  runningProgressOf(batchId: string): { id: string; progress: NonNullable<TaskRecord['progress']> }[] {
+    const found: { id: string; progress: NonNullable<TaskRecord['progress']> }[] = [];
+    for (const [id, run] of this.running) {
+      if (run.task.batchId === batchId) found.push({ id, progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) });
+    }
+    return found;
+  }
+
   resultPath(id: string): string {
     return join(this.settings.resultsDir, `${id}${this.resultExtension}`);
   }
@@ -261,6 +273,11 @@ export class Scheduler {
   // reaches their time, and re-arming for the last millisecond once left a retry waiting forever).
   private pump(dueBy = 0): void {
     if (this.stopping || this.pumping) return;
+    // The starts of one round commit together (and with what called the round, when it holds a commit).
+    if (!this.deferredEvents) {
+      this.inOneCommit(() => this.pump(dueBy));
+      return;
+    }
     this.pumping = true;
     try {
       let started = 0;
@@ -372,29 +389,51 @@ export class Scheduler {
     if (this.stopping) return;
     if (run.cancelled || task.state === 'cancelled') {
       rmSync(this.resultPath(id), { force: true }); // written by a run that finished as it was cancelled
-      this.pump(); // a cancelled run never enters the cache
+      this.settle(id, undefined); // a cancelled run never enters the cache; its place goes to the next
       return;
     }
     // A run that outlived its time-out fails even when it got to the end (the time-out fired while
     // the result was being encoded, after the engine's last look at the cancel flag).
     if (outcome.ok && !run.timedOut) {
       const summary = await this.keepResult(task, outcome);
-      // The end of this run and the start of the next commit together: one commit per task.
-      this.inOneCommit(() => {
-        this.complete(task, summary);
-        this.pump();
-      });
+      this.settle(id, () => this.complete(task, summary));
     } else {
       if (outcome.ok) rmSync(this.resultPath(id), { force: true });
       const error: ExecutionFailure = run.timedOut || outcome.ok
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
         : outcome.error;
       const reached = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
-      this.inOneCommit(() => {
-        this.fail(task, error, reached);
-        this.pump();
-      });
+      this.settle(id, () => this.fail(task, error, reached));
     }
+  }
+
+  /**
+   * Records the end of a run (`end`; none for a cancelled one) with the ends of the other runs of
+   * this turn of the event loop and the starts they allow: one store transaction for all of them
+   * (at thousands of runs per second, a commit per run was the service thread's largest cost).
+   */
+  private settle(id: string, end: (() => void) | undefined): void {
+    if (end) this.endings.push({ id, end });
+    if (this.settling) return;
+    this.settling = true;
+    setImmediate(() => this.flushEndings());
+  }
+
+  private flushEndings(): void {
+    this.settling = false;
+    const endings = this.endings;
+    this.endings = [];
+    if (this.stopping) return; // left as running in the store: the next start() queues them again
+    this.inOneCommit(() => {
+      for (const { id, end } of endings) {
+        try {
+          end();
+        } catch (error) {
+          this.log('ERROR', `internal error finishing the task: ${(error as Error).message}`, id);
+        }
+      }
+      this.pump();
+    });
   }
 
   /**

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ControlSession } from '../control/session.js';
 import { engineInfo } from '../engine/simulate.js';
 import type { Runtime } from '../jobs/runtime.js';
+import { batchMethods } from './batch-methods.js';
 import { controlMethods } from './control-methods.js';
 import { methodTable, type MethodTable } from './methods.js';
 import { plecsMethods } from './plecs-methods.js';
@@ -45,6 +46,7 @@ export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logg
   table = methodTable(
     controlMethods(session),
     plecsMethods({ runtime, root, maxSteps: settings.maxSteps, version: settings.version, engineVersion: engineInfo().version }),
+    batchMethods(runtime),
     systemMethods(() => table, (error) => log.error({ err: error }, 'XML-RPC method failed')),
   );
   return startRmiServer({

@@ -21,19 +21,40 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
+/** The canonical JSON of a netlist's model and settings, computed once per netlist object: the
+ *  runs of a sweep share one netlist (never modified), so a 100 000-run batch writes it once. */
+const canonicalParts = new WeakMap<TaskSpec['netlist'], { netlist: string; settings: string | undefined }>();
+
+function partsOf(netlist: TaskSpec['netlist']): { netlist: string; settings: string | undefined } {
+  let parts = canonicalParts.get(netlist);
+  if (!parts) {
+    const { layout: _layout, name: _name, ...circuit } = netlist;
+    parts = {
+      netlist: canonicalJson({ netlist: { ...circuit, settings: undefined } }),
+      settings: netlist.settings === undefined ? undefined : canonicalJson(netlist.settings),
+    };
+    canonicalParts.set(netlist, parts);
+  }
+  return parts;
+}
+
+/**
+ * SHA-256 of canonicalJson({model, parameters, settings, signals, engine}); the text is assembled
+ * from the netlist's memoised parts in canonicalJson's order (keys sorted, undefined left out).
+ */
 export function cacheKey(spec: TaskSpec, options: CacheKeyOptions): string {
   const excluded = new Set(options.excludeFields);
   const parameters = options.includeParameters
     ? Object.fromEntries(Object.entries(spec.parameters).filter(([k]) => !excluded.has(k)))
     : {};
-  const { layout: _layout, name: _name, ...circuit } = spec.netlist;
-  const model = options.includeFiles && spec.fileDigest ? { file: spec.fileDigest } : { netlist: { ...circuit, settings: undefined } };
-  const material = {
-    model,
-    parameters,
-    settings: spec.netlist.settings,
-    signals: spec.signals ?? null,
-    engine: options.engineVersion,
-  };
-  return createHash('sha256').update(canonicalJson(material)).digest('hex');
+  const parts = partsOf(spec.netlist);
+  const model = options.includeFiles && spec.fileDigest ? canonicalJson({ file: spec.fileDigest }) : parts.netlist;
+  const entries = [
+    `"engine":${canonicalJson(options.engineVersion)}`,
+    `"model":${model}`,
+    `"parameters":${canonicalJson(parameters)}`,
+    ...(parts.settings === undefined ? [] : [`"settings":${parts.settings}`]),
+    `"signals":${canonicalJson(spec.signals ?? null)}`,
+  ];
+  return createHash('sha256').update(`{${entries.join(',')}}`).digest('hex');
 }
