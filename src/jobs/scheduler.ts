@@ -234,7 +234,7 @@ export class Scheduler {
   runningProgressOf(batchId: string): { id: string; progress: NonNullable<TaskRecord['progress']> }[] {
     const found: { id: string; progress: NonNullable<TaskRecord['progress']> }[] = [];
     for (const [id, run] of this.running) {
-      if (run.task.batchId === batchId) found.push({ id, progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) });
+      if (run.task.batchId === batchId && !run.cancelled && (run.task.state === 'running' || run.task.state === 'paused')) found.push({ id, progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) });
     }
     return found;
   }
