@@ -8,7 +8,6 @@ import { createWriteStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
 import { measurementName } from './measurement-names.js';
@@ -50,10 +49,16 @@ interface Answer {
   message?: string;
 }
 
-function workerFile(): string {
-  // Under tsx the sources run as .ts; the compiled package has .js files.
-  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  return fileURLToPath(new URL(`./simulate-many-worker${extension}`, import.meta.url));
+/**
+ * The thread's code: it imports simulate-many-worker. Under tsx (the sources run as .ts, in the
+ * tests) the thread registers tsx's loader first: a worker thread does not inherit it.
+ */
+function workerSource(): string {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const file = new URL(`./simulate-many-worker${fromSources ? '.ts' : '.js'}`, import.meta.url).href;
+  return fromSources
+    ? `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(file)}); });`
+    : `import(${JSON.stringify(file)});`;
 }
 
 function named(measurements: Record<string, number>): Record<string, number> {
@@ -78,7 +83,7 @@ export async function simulateMany(netlist: Netlist, parameterSets: ParameterOve
   try {
     await Promise.all(
       Array.from({ length: parameterSets.length === 0 ? 0 : threads }, () => new Promise<void>((resolve, reject) => {
-        const worker = new Worker(workerFile(), { workerData: { netlist: prepared } });
+        const worker = new Worker(workerSource(), { eval: true, workerData: { netlist: prepared } });
         workers.push(worker);
         const send = (): void => {
           if (next >= parameterSets.length) {
