@@ -63,8 +63,14 @@ function processCpuMs(pid: number): number {
 
 // ---- children ----
 
+/** PESIM_BENCH_CPU_PROF=<dir>: the services write V8 CPU profiles of their threads there (diagnosis). */
+function profileArguments(): string[] {
+  const dir = process.env.PESIM_BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
 async function startChild(driver: string, settings: unknown): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [here(driver)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profileArguments(), here(driver)], { stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin!.end(JSON.stringify(settings));
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -34,7 +34,14 @@ export interface SchedulerSettings {
   progressIntervalMs: number;
   /** Flush each result file to the device before its task completes (durability `full`). */
   syncResults: boolean;
+  /**
+   * Shortest time between two commits of run starts and ends [ms] (default 2): the starts and
+   * ends of that time commit together, in one transaction. The runs themselves start at once.
+   */
+  commitIntervalMs?: number;
 }
+
+const DEFAULT_COMMIT_INTERVAL_MS = 2;
 
 export interface SubmitInput {
   owner: string;
@@ -78,9 +85,10 @@ export class Scheduler {
   private progressTimer: unknown;
   /** Set inside inOneCommit: state events wait there for the commit. */
   private deferredEvents: TaskRecord[] | undefined;
-  /** Ends of runs waiting for this turn's commit (settle). */
-  private endings: { id: string; end: () => void }[] = [];
-  private settling = false;
+  /** Store writes (with their state events) of run starts and ends waiting for the next commit. */
+  private pendingWrites: { id: string; write: () => void }[] = [];
+  private commitTimer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private lastCommitAt = 0;
 
   constructor(
     private readonly store: Store,
@@ -117,6 +125,7 @@ export class Scheduler {
   /** Stops dispatching and stops the runs in progress; they stay recorded as running and are re-queued by the next start(). */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.commitWrites(); // the starts and ends already seen (pump starts nothing now)
     if (this.wakeUp) this.clock.clearTimeout(this.wakeUp);
     for (const run of this.running.values()) run.controller.cancel();
     this.stopProgressPoll();
@@ -172,6 +181,7 @@ export class Scheduler {
   }
 
   get(id: string): TaskRecord {
+    this.commitWrites();
     const task = this.store.tasks.get(id);
     if (!task) throw new TaskNotFoundError(id);
     return task;
@@ -203,6 +213,22 @@ export class Scheduler {
     const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' });
     if (run) run.task = updated;
     return updated;
+  }
+
+  /** Cancels the unfinished tasks among `ids` in one commit; returns how many it cancelled. */
+  cancelMany(ids: string[]): number {
+    let cancelled = 0;
+    this.inOneCommit(() => {
+      for (const id of ids) {
+        try {
+          this.cancel(id);
+          cancelled++;
+        } catch (error) {
+          if (!(error instanceof InvalidStateError) && !(error instanceof TaskNotFoundError)) throw error;
+        }
+      }
+    });
+    return cancelled;
   }
 
   pause(id: string): TaskRecord {
@@ -273,11 +299,6 @@ export class Scheduler {
   // reaches their time, and re-arming for the last millisecond once left a retry waiting forever).
   private pump(dueBy = 0): void {
     if (this.stopping || this.pumping) return;
-    // The starts of one round commit together (and with what called the round, when it holds a commit).
-    if (!this.deferredEvents) {
-      this.inOneCommit(() => this.pump(dueBy));
-      return;
-    }
     this.pumping = true;
     try {
       let started = 0;
@@ -327,12 +348,10 @@ export class Scheduler {
     this.running.set(id, run);
     this.armProgressPoll();
     const attempts = task.attempts + 1;
-    run.task = this.transition(
-      id,
-      { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null },
-      { level: 'INFO', message: `started (attempt ${attempts})` },
-      task,
-    );
+    const startedAt = this.isoNow();
+    this.write(id, () => {
+      run.task = this.transition(id, { state: 'running', startedAt, attempts, retryAt: null }, { level: 'INFO', message: `started (attempt ${attempts})` }, run.task);
+    });
     this.executor
       .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id), priority: task.priority })
       .then(
@@ -385,55 +404,79 @@ export class Scheduler {
     this.running.delete(id);
     if (run.timeout) this.clock.clearTimeout(run.timeout);
     if (this.running.size === 0) this.stopProgressPoll();
-    const task = run.task;
     if (this.stopping) return;
-    if (run.cancelled || task.state === 'cancelled') {
+    if (run.cancelled || run.task.state === 'cancelled') {
       rmSync(this.resultPath(id), { force: true }); // written by a run that finished as it was cancelled
-      this.settle(id, undefined); // a cancelled run never enters the cache; its place goes to the next
+      this.pump(); // a cancelled run never enters the cache
       return;
     }
     // A run that outlived its time-out fails even when it got to the end (the time-out fired while
     // the result was being encoded, after the engine's last look at the cancel flag).
     if (outcome.ok && !run.timedOut) {
-      const summary = await this.keepResult(task, outcome);
-      this.settle(id, () => this.complete(task, summary));
+      const summary = await this.keepResult(run.task, outcome);
+      // run.task is read when the write runs: its start may still be waiting for the commit too.
+      this.write(id, () => this.complete(run.task, summary));
     } else {
       if (outcome.ok) rmSync(this.resultPath(id), { force: true });
       const error: ExecutionFailure = run.timedOut || outcome.ok
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
         : outcome.error;
       const reached = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
-      this.settle(id, () => this.fail(task, error, reached));
+      this.write(id, () => this.fail(run.task, error, reached));
     }
+    this.pump(); // the next run starts now; its start is written with this end
   }
 
   /**
-   * Records the end of a run (`end`; none for a cancelled one) with the ends of the other runs of
-   * this turn of the event loop and the starts they allow: one store transaction for all of them
-   * (at thousands of runs per second, a commit per run was the service thread's largest cost).
+   * Runs a store write of a run's start or end: at once inside an open commit, else with the other
+   * writes of the next commit, at most one every commitIntervalMs (at thousands of runs per second
+   * a commit per start and per end was the service thread's largest cost). Until then the store
+   * shows the run's previous state; the scheduler's own operations (get, cancel, pause, resume,
+   * submit, stop) commit the waiting writes first. A crash in between loses at most the starts and
+   * ends of that interval: those runs are queued again on the next start().
    */
-  private settle(id: string, end: (() => void) | undefined): void {
-    if (end) this.endings.push({ id, end });
-    if (this.settling) return;
-    this.settling = true;
-    setImmediate(() => this.flushEndings());
+  private write(id: string, write: () => void): void {
+    if (this.deferredEvents) {
+      write();
+      return;
+    }
+    this.pendingWrites.push({ id, write });
+    if (this.commitTimer !== undefined) return;
+    const wait = this.lastCommitAt + (this.settings.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS) - Date.now();
+    this.commitTimer = wait > 0 ? setTimeout(() => this.commitWrites(), wait) : setImmediate(() => this.commitWrites());
   }
 
-  private flushEndings(): void {
-    this.settling = false;
-    const endings = this.endings;
-    this.endings = [];
-    if (this.stopping) return; // left as running in the store: the next start() queues them again
-    this.inOneCommit(() => {
-      for (const { id, end } of endings) {
-        try {
-          end();
-        } catch (error) {
-          this.log('ERROR', `internal error finishing the task: ${(error as Error).message}`, id);
-        }
+  /** Commits the waiting writes in one transaction (with the starts they allow), then tells the bus. */
+  private commitWrites(): void {
+    if (this.pendingWrites.length === 0) {
+      this.clearCommitTimer();
+      return;
+    }
+    if (this.deferredEvents) this.applyPendingWrites(); // a commit is open: they join it
+    else this.inOneCommit(() => this.pump());
+  }
+
+  private clearCommitTimer(): void {
+    if (this.commitTimer === undefined) return;
+    clearTimeout(this.commitTimer as NodeJS.Timeout);
+    clearImmediate(this.commitTimer as NodeJS.Immediate);
+    this.commitTimer = undefined;
+  }
+
+  /** Inside a commit: the waiting writes first, in their order. */
+  private applyPendingWrites(): void {
+    this.clearCommitTimer();
+    if (this.pendingWrites.length === 0) return;
+    const writes = this.pendingWrites;
+    this.pendingWrites = [];
+    this.lastCommitAt = Date.now();
+    for (const { id, write } of writes) {
+      try {
+        write();
+      } catch (error) {
+        this.log('ERROR', `internal error recording the task: ${(error as Error).message}`, id);
       }
-      this.pump();
-    });
+    }
   }
 
   /**
@@ -448,7 +491,10 @@ export class Scheduler {
     const events: TaskRecord[] = [];
     this.deferredEvents = events;
     try {
-      this.store.transaction(fn);
+      this.store.transaction(() => {
+        this.applyPendingWrites();
+        fn();
+      });
     } finally {
       this.deferredEvents = undefined;
     }

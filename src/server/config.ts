@@ -145,7 +145,7 @@ export function defaultConfig(): SimulationServiceConfig {
     apiKeys: [],
     maxBodyBytes: 50 * 1024 * 1024,
     maxSteps: 5e7,
-    maxBatchSize: 10_000,
+    maxBatchSize: 100_000,
     queueSize: 100_000,
     maxConcurrent: availableParallelism(),
     cacheEnabled: true,

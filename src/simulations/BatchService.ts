@@ -122,14 +122,9 @@ export class BatchService {
       // Each pass takes a page of the unfinished runs; cancelled ones leave the set.
       const ids = this.runtime.batchResults.idsInStates(id, ['queued', 'running', 'paused'], STATUS_ENTRIES);
       if (ids.length === 0) return cancelled;
-      for (const taskId of ids) {
-        try {
-          this.runtime.scheduler.cancel(taskId);
-          cancelled++;
-        } catch {
-          // finished in the meantime: nothing to cancel
-        }
-      }
+      const before = cancelled;
+      cancelled += this.runtime.scheduler.cancelMany(ids); // one commit per page
+      if (cancelled === before) return cancelled; // the page finished in the meantime
     }
   }
 
