@@ -103,6 +103,14 @@ export interface SimulationStatus {
   results: { measurements: Record<string, number>; signals: string[] } | null;
 }
 export interface SimulationSummary { simulationId: string; status: SimState; progress: number; circuitName: string; batchId: string | null; submittedAt: string }
+/** GET /api/v1/simulations/batch/{id}/results (JSON): one row per run in batch order. */
+export interface BatchResults {
+  batchId: string;
+  parameters: string[];
+  measurements: string[];
+  rows: { run: number; simulationId: string; status: SimState; parameters: Record<string, number>; measurements: Record<string, number>; durationMs: number | null; errorMessage: string | null }[];
+}
+
 export interface BatchStatus {
   batchId: string; totalSimulations: number; completed: number; failed: number; running: number; pending: number; cancelled: number;
   overallProgress: number; done: boolean; simulations: Record<string, { status: SimState; progress: number; parameterSet: Record<string, number>; errorMessage?: string }>;
