@@ -167,7 +167,14 @@ export class Scheduler {
     // state events follow the commit: the submitted records first, then the starts.
     this.inOneCommit(() => {
       this.store.tasks.insertMany(records);
-      for (const record of records) this.log('INFO', record.cacheHit ? 'completed from the result cache' : `queued (${record.priority})`, record.id);
+      if (records.length === 1) {
+        this.log('INFO', records[0].cacheHit ? 'completed from the result cache' : `queued (${records[0].priority})`, records[0].id);
+      } else {
+        // One line for a submission of many (a sweep of 100 000 runs would write 100 000 lines).
+        const hitCount = records.filter((r) => r.cacheHit).length;
+        const batch = records[0].batchId ? ` of batch ${records[0].batchId}` : '';
+        this.log('INFO', `queued ${records.length - hitCount} tasks${batch}${hitCount > 0 ? `, ${hitCount} completed from the result cache` : ''} (${records[0].id} … ${records[records.length - 1].id})`, null);
+      }
       this.deferredEvents!.push(...records);
       for (const record of records) {
         if (record.state !== 'queued') continue;
@@ -195,7 +202,9 @@ export class Scheduler {
   }
 
   cancel(id: string): TaskRecord {
-    const task = this.get(id);
+    this.commitWrites();
+    // Running and queued tasks are held here as stored (only this scheduler changes them).
+    const task = this.running.get(id)?.task ?? this.waiting.get(id) ?? this.get(id);
     if (task.state === 'completed' || task.state === 'failed' || task.state === 'cancelled') {
       throw new InvalidStateError(id, task.state, 'cancel');
     }
@@ -210,7 +219,7 @@ export class Scheduler {
       this.queue.remove(id);
       this.waiting.delete(id);
     }
-    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' });
+    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' }, task);
     if (run) run.task = updated;
     return updated;
   }
@@ -595,8 +604,8 @@ export class Scheduler {
     return updated;
   }
 
-  private log(level: 'INFO' | 'WARNING' | 'ERROR', message: string, taskId: string, duration?: number): void {
-    this.store.logs.append({ timestamp: this.isoNow(), level, message, taskId, duration });
+  private log(level: 'INFO' | 'WARNING' | 'ERROR', message: string, taskId: string | null, duration?: number): void {
+    this.store.logs.append({ timestamp: this.isoNow(), level, message, ...(taskId !== null ? { taskId } : {}), duration });
   }
 
   private isoNow(): string {

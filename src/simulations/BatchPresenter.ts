@@ -1,6 +1,6 @@
 // Response shapes of the batch endpoints: the submission and the batch status of
 // docs/spec/simulation-service.md §2.5 (counts per state, overall progress, per-simulation entries).
-import type { TaskRecord } from '../jobs/types.js';
+import type { BatchEntryRow } from '../store/batch-results.js';
 import type { BatchStatusData } from './BatchService.js';
 import type { SimulationState } from './SimulationPresenter.js';
 
@@ -42,9 +42,9 @@ export interface BatchStatus {
 }
 
 /** How far the simulation got: 100 when completed, where it stopped when failed or cancelled. */
-function percentOf(task: TaskRecord): number {
-  if (task.state === 'completed') return 100;
-  return task.progress?.phase === 'main' ? task.progress.percent : 0;
+function percentOf(entry: BatchEntryRow): number {
+  if (entry.state === 'completed') return 100;
+  return entry.progress?.phase === 'main' ? entry.progress.percent : 0;
 }
 
 /**
@@ -52,15 +52,15 @@ function percentOf(task: TaskRecord): number {
  * running or paused one at its live percent, so nothing here grows with the batch but the page of
  * entries.
  */
-export function presentBatchStatus({ batch, counts, running, tasks, failedIds }: BatchStatusData): BatchStatus {
+export function presentBatchStatus({ batch, counts, running, entries, failedIds }: BatchStatusData): BatchStatus {
   const count = (state: SimulationState): number => counts[state] ?? 0;
   const simulations: Record<string, BatchEntry> = {};
-  for (const t of tasks) {
-    simulations[t.id] = {
-      status: t.state,
-      progress: percentOf(t),
-      parameterSet: { ...t.spec.parameters },
-      ...(t.state === 'failed' ? { errorMessage: t.errorMessage ?? 'the simulation failed' } : {}),
+  for (const e of entries) {
+    simulations[e.taskId] = {
+      status: e.state,
+      progress: percentOf(e),
+      parameterSet: e.parameters,
+      ...(e.state === 'failed' ? { errorMessage: e.errorMessage ?? 'the simulation failed' } : {}),
     };
   }
   const finished = count('completed') + count('failed') + count('cancelled');

@@ -9,7 +9,7 @@ import { batchTable, type BatchTable } from '../jobs/batch-table.js';
 import type { Runtime } from '../jobs/runtime.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 import type { TaskProgress, TaskRecord, TaskState } from '../jobs/types.js';
-import type { BatchHeader } from '../store/batch-results.js';
+import type { BatchEntryRow, BatchHeader } from '../store/batch-results.js';
 import type { BatchRecord } from '../store/types.js';
 import { circuitProblem } from '../circuits/circuit-errors.js';
 import type { StoredRequest, SimulationRequest, CircuitCache } from './SimulationRequest.js';
@@ -60,7 +60,7 @@ export interface BatchStatusData {
   /** Live progress of the batch's running and paused runs. */
   running: { id: string; progress: TaskProgress }[];
   /** The page of per-run entries asked for, in batch order. */
-  tasks: TaskRecord[];
+  entries: BatchEntryRow[];
   /** Ids of failed runs (at most the page size). */
   failedIds: string[];
 }
@@ -87,22 +87,21 @@ export class BatchService {
   }
 
   /** The header of one of this service's batches, or 404 BATCH_NOT_FOUND. */
-  header(id: string): BatchHeader {
-    const batch = this.runtime.batchResults.header(id);
+  header(id: string, counts?: Partial<Record<TaskState, number>>): BatchHeader {
+    const batch = this.runtime.batchResults.header(id, counts);
     if (!batch || batch.owner !== OWNER) throw new AppError(404, 'BATCH_NOT_FOUND', `No batch ${id}`);
     return batch;
   }
 
   /** Counts from an index, live progress of the running runs, and one page of entries. */
   get(id: string, limit = STATUS_ENTRIES, offset = 0): BatchStatusData {
-    const batch = this.header(id);
     const reader = this.runtime.batchResults;
-    const ids = reader.idsInStates(id, ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled'], limit, offset);
+    const counts = reader.countByState(id);
+    const batch = this.header(id, counts);
     const running = this.runtime.scheduler.runningProgressOf(id);
     const live = new Map(running.map((r) => [r.id, r.progress]));
-    const tasks = ids.map((taskId) => this.runtime.task(taskId)).filter((t): t is TaskRecord => t !== undefined)
-      .map((t) => (live.has(t.id) ? { ...t, progress: live.get(t.id)! } : t));
-    return { batch, counts: reader.countByState(id), running, tasks, failedIds: reader.idsInStates(id, ['failed'], limit) };
+    const entries = reader.entries(id, limit, offset).map((e) => (live.has(e.taskId) ? { ...e, progress: live.get(e.taskId)! } : e));
+    return { batch, counts, running, entries, failedIds: reader.idsInStates(id, ['failed'], limit) };
   }
 
   /** The batch's results table: one row per simulation, read page by page as it is sent. */
@@ -120,7 +119,7 @@ export class BatchService {
     let cancelled = 0;
     for (;;) {
       // Each pass takes a page of the unfinished runs; cancelled ones leave the set.
-      const ids = this.runtime.batchResults.idsInStates(id, ['queued', 'running', 'paused'], STATUS_ENTRIES);
+      const ids = this.runtime.batchResults.idsInStates(id, ['queued', 'running', 'paused'], 10 * STATUS_ENTRIES);
       if (ids.length === 0) return cancelled;
       const before = cancelled;
       cancelled += this.runtime.scheduler.cancelMany(ids); // one commit per page

@@ -5,7 +5,7 @@
 // pages. The parameters of a row are those its service stored with the request (the names the
 // user gave), else the overrides of its spec.
 import { parseExact } from './exact-json.js';
-import type { ResultSummary, TaskState } from './records.js';
+import type { ResultSummary, TaskProgress, TaskState } from './records.js';
 import type { Db, Statement } from './statements.js';
 
 export interface BatchHeader {
@@ -26,6 +26,15 @@ export interface BatchResultRow {
   measurements: Record<string, number>;
   runMs: number | null;
   errorCode: string | null;
+  errorMessage: string | null;
+}
+
+/** One entry of a batch status page: what the status shows of a run, without decoding its row. */
+export interface BatchEntryRow {
+  taskId: string;
+  state: TaskState;
+  parameters: Record<string, number>;
+  progress: TaskProgress | null;
   errorMessage: string | null;
 }
 
@@ -60,11 +69,10 @@ export class SqliteBatchResults {
   private readonly selectParameterNames: Statement;
   private readonly selectMeasurementNames: Statement;
   private readonly selectIdsInStates: Statement;
+  private readonly selectEntries: Statement;
 
   constructor(db: Db) {
-    this.selectHeader = db.prepare(
-      'SELECT b.id AS id, b.owner AS owner, b.created_at AS createdAt, (SELECT count(*) FROM batch_tasks WHERE batch_id = b.id) AS size FROM batches b WHERE b.id = ?',
-    );
+    this.selectHeader = db.prepare('SELECT id, owner, created_at AS createdAt FROM batches WHERE id = ?');
     this.selectCounts = db.prepare('SELECT state, count(*) AS n FROM tasks WHERE batch_id = ? GROUP BY state');
     this.selectPage = db.prepare(
       `SELECT bt.position AS position, t.id AS id, t.state AS state, ${PARAMETERS} AS parameters, t.summary AS summary, t.run_ms AS run_ms, t.error_code AS error_code, t.error_message AS error_message ${FROM_BATCH} WHERE bt.batch_id = ? AND bt.position >= ? ORDER BY bt.position LIMIT ?`,
@@ -75,13 +83,19 @@ export class SqliteBatchResults {
     this.selectMeasurementNames = db.prepare(
       `SELECT j.key AS key FROM batch_tasks bt JOIN tasks t ON t.id = bt.task_id, json_each(t.summary, '$.measurements') j WHERE bt.batch_id = ? AND t.summary IS NOT NULL GROUP BY j.key ORDER BY min(bt.position), min(j.id)`,
     ).pluck();
-    this.selectIdsInStates = db.prepare(
-      `SELECT t.id ${FROM_BATCH} WHERE bt.batch_id = ? AND t.state IN (SELECT value FROM json_each(?)) ORDER BY bt.position LIMIT ? OFFSET ?`,
-    ).pluck();
+    this.selectEntries = db.prepare(
+      `SELECT t.id AS id, t.state AS state, ${PARAMETERS} AS parameters, t.progress AS progress, t.error_message AS error_message ${FROM_BATCH} WHERE bt.batch_id = ? ORDER BY bt.position LIMIT ? OFFSET ?`,
+    );
+    // From the index tasks_batch_state alone: (batch_id, state), then rowid (= seq, submission order).
+    this.selectIdsInStates = db.prepare('SELECT id FROM tasks WHERE batch_id = ? AND state IN (SELECT value FROM json_each(?)) LIMIT ?').pluck();
   }
 
-  header(id: string): BatchHeader | undefined {
-    return this.selectHeader.get(id) as BatchHeader | undefined;
+  /** The batch's id, owner, creation time and size; `counts` (countByState) when the caller has them. */
+  header(id: string, counts?: Partial<Record<TaskState, number>>): BatchHeader | undefined {
+    const row = this.selectHeader.get(id) as Omit<BatchHeader, 'size'> | undefined;
+    if (!row) return undefined;
+    const size = Object.values(counts ?? this.countByState(id)).reduce((sum, n) => sum + n, 0);
+    return { ...row, size };
   }
 
   countByState(id: string): Partial<Record<TaskState, number>> {
@@ -90,9 +104,21 @@ export class SqliteBatchResults {
     return counts;
   }
 
-  /** Ids of the batch's tasks in the given states, in batch order (a page of them). */
-  idsInStates(id: string, states: TaskState[], limit: number, offset = 0): string[] {
-    return this.selectIdsInStates.all(id, JSON.stringify(states), limit, offset) as string[];
+  /** Ids of up to `limit` of the batch's tasks in the given states (in batch order within each state). */
+  idsInStates(id: string, states: TaskState[], limit: number): string[] {
+    return this.selectIdsInStates.all(id, JSON.stringify(states), limit) as string[];
+  }
+
+  /** A page of status entries in batch order. */
+  entries(id: string, limit: number, offset = 0): BatchEntryRow[] {
+    const rows = this.selectEntries.all(id, limit, offset) as { id: string; state: TaskState; parameters: string | null; progress: string | null; error_message: string | null }[];
+    return rows.map((row) => ({
+      taskId: row.id,
+      state: row.state,
+      parameters: row.parameters === null ? {} : (JSON.parse(row.parameters) as Record<string, number>),
+      progress: row.progress === null ? null : (JSON.parse(row.progress) as TaskProgress),
+      errorMessage: row.error_message,
+    }));
   }
 
   columns(id: string): BatchColumns {
