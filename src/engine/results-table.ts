@@ -42,6 +42,9 @@ export interface ResultsTableLayout {
   head: Record<string, string | number>;
 }
 
+/** The rows of a table, in order (read as they are written). */
+export type TableRows = Iterable<ResultsTableRow> | AsyncIterable<ResultsTableRow>;
+
 export const CHUNK_ROWS = 500;
 export const GROUP_ROWS = 8192;
 
@@ -78,9 +81,9 @@ function csvRow(layout: ResultsTableLayout, row: ResultsTableRow): string {
 }
 
 /** Groups of up to `size` rows, yielding to the event loop between groups (other requests go on). */
-async function* groups(rows: Iterable<ResultsTableRow>, size: number): AsyncGenerator<ResultsTableRow[]> {
+async function* groups(rows: TableRows, size: number): AsyncGenerator<ResultsTableRow[]> {
   let group: ResultsTableRow[] = [];
-  for (const row of rows) {
+  for await (const row of rows) {
     group.push(row);
     if (group.length === size) {
       yield group;
@@ -91,7 +94,7 @@ async function* groups(rows: Iterable<ResultsTableRow>, size: number): AsyncGene
   if (group.length > 0) yield group;
 }
 
-async function* jsonChunks(layout: ResultsTableLayout, rows: Iterable<ResultsTableRow>): AsyncGenerator<string> {
+async function* jsonChunks(layout: ResultsTableLayout, rows: TableRows): AsyncGenerator<string> {
   const head = Object.entries(layout.head).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)},`).join('');
   yield `{${head}"parameters":${JSON.stringify(layout.parameters)},"measurements":${JSON.stringify(layout.measurements)},"rows":[`;
   let first = true;
@@ -102,7 +105,7 @@ async function* jsonChunks(layout: ResultsTableLayout, rows: Iterable<ResultsTab
   yield '\n]}\n';
 }
 
-async function* csvChunks(layout: ResultsTableLayout, rows: Iterable<ResultsTableRow>): AsyncGenerator<string> {
+async function* csvChunks(layout: ResultsTableLayout, rows: TableRows): AsyncGenerator<string> {
   yield csvHeader(layout);
   for await (const group of groups(rows, CHUNK_ROWS)) yield `${group.map((row) => csvRow(layout, row)).join('\n')}\n`;
 }
@@ -122,7 +125,7 @@ function parquetColumns(layout: ResultsTableLayout, group: ResultsTableRow[]): (
   ];
 }
 
-async function* parquetChunks(layout: ResultsTableLayout, rows: Iterable<ResultsTableRow>): AsyncGenerator<Uint8Array> {
+async function* parquetChunks(layout: ResultsTableLayout, rows: TableRows): AsyncGenerator<Uint8Array> {
   const n = layout.names;
   const names = [n.run, n.id, n.status, ...layout.parameters, ...layout.measurements, n.duration, n.error];
   const kinds: ParquetColumnKind[] = names.map((_, i) => (i === 1 || i === 2 || i === names.length - 1 ? 'string' : 'double'));
@@ -139,7 +142,7 @@ async function* parquetChunks(layout: ResultsTableLayout, rows: Iterable<Results
 }
 
 /** The table's text or bytes, piece by piece (for Readable.from, or to write to a file). */
-export function resultsTableChunks(layout: ResultsTableLayout, rows: Iterable<ResultsTableRow>, format: ResultsTableFormat): AsyncGenerator<string | Uint8Array> {
+export function resultsTableChunks(layout: ResultsTableLayout, rows: TableRows, format: ResultsTableFormat): AsyncGenerator<string | Uint8Array> {
   switch (format) {
     case 'json':
       return jsonChunks(layout, rows);

@@ -108,7 +108,7 @@ export class JobqService {
   }
 
   /** The results table of a batch of this service: one row per task, read page by page. */
-  batchResults(batchId: string): BatchTable {
+  batchResults(batchId: string): Promise<BatchTable> {
     const batch = this.runtime.batchResults.header(batchId);
     if (!batch || batch.owner !== OWNER) {
       throw new JobqError(404, 'BATCH_NOT_FOUND', `No batch ${batchId}`, { field: 'batch_id', suggestion: 'Use the batch_id of a POST /simulations/batch answer' });
@@ -117,6 +117,7 @@ export class JobqService {
       names: { run: 'run', id: 'task_id', status: 'status', duration: 'duration_ms', error: 'error_message' },
       head: { batch_id: batch.id, batch_size: batch.size },
       status: (state) => (state === 'paused' ? 'running' : state),
+      readMeasurements: async (taskId) => (await this.runtime.scheduler.result(taskId)).measurements,
     });
   }
 

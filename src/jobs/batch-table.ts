@@ -2,13 +2,13 @@
 // its rows read a page at a time in batch order, measurements under their user-facing names
 // (`SCOPE.1.ch1_avg`). The services pass the names of the fixed columns and how a state reads.
 import { measurementName } from '../engine/measurement-names.js';
-import type { ResultsTableLayout, ResultsTableRow } from '../engine/results-table.js';
+import type { ResultsTableLayout, ResultsTableRow, TableRows } from '../engine/results-table.js';
 import type { BatchResultRow, SqliteBatchResults } from '../store/batch-results.js';
 import type { TaskState } from '../store/records.js';
 
 export interface BatchTable {
   layout: ResultsTableLayout;
-  rows: Iterable<ResultsTableRow>;
+  rows: TableRows;
 }
 
 export interface BatchTableOptions {
@@ -16,6 +16,9 @@ export interface BatchTableOptions {
   head: ResultsTableLayout['head'];
   /** The state as the service spells it (default: as stored). */
   status?: (state: TaskState) => string;
+  /** The measurements (engine keys) of a completed run, from its result file: cache hits have no
+   *  summary in the store. */
+  readMeasurements: (taskId: string) => Promise<Record<string, number>>;
 }
 
 function named(measurements: Record<string, number>): Record<string, number> {
@@ -24,24 +27,34 @@ function named(measurements: Record<string, number>): Record<string, number> {
   return out;
 }
 
-function* tableRows(reader: SqliteBatchResults, batchId: string, status: (state: TaskState) => string): Generator<ResultsTableRow> {
+async function* tableRows(reader: SqliteBatchResults, batchId: string, options: BatchTableOptions): AsyncGenerator<ResultsTableRow> {
+  const status = options.status ?? ((state: TaskState) => state);
   for (const row of reader.rows(batchId) as Iterable<BatchResultRow>) {
+    const completed = row.state === 'completed';
+    const measurements = completed && !row.hasSummary ? await options.readMeasurements(row.taskId) : row.measurements;
     yield {
       run: row.position,
       id: row.taskId,
       status: status(row.state),
       parameters: row.parameters,
-      measurements: row.state === 'completed' ? named(row.measurements) : {},
-      durationMs: row.state === 'completed' ? row.runMs : null,
+      measurements: completed ? named(measurements) : {},
+      durationMs: completed ? row.runMs : null,
       errorMessage: row.state === 'failed' ? (row.errorMessage ?? row.errorCode ?? 'the simulation failed') : null,
     };
   }
 }
 
-export function batchTable(reader: SqliteBatchResults, batchId: string, options: BatchTableOptions): BatchTable {
+/** The table of a stored batch; its measurement columns from the summaries, else (every completed
+ *  run a cache hit) from the first completed run's result file. */
+export async function batchTable(reader: SqliteBatchResults, batchId: string, options: BatchTableOptions): Promise<BatchTable> {
   const columns = reader.columns(batchId);
+  let measurements = columns.measurements;
+  if (measurements.length === 0) {
+    const [first] = reader.idsInStates(batchId, ['completed'], 1);
+    if (first !== undefined) measurements = Object.keys(await options.readMeasurements(first));
+  }
   return {
-    layout: { names: options.names, head: options.head, parameters: columns.parameters, measurements: columns.measurements.map(measurementName) },
-    rows: { [Symbol.iterator]: () => tableRows(reader, batchId, options.status ?? ((state) => state)) },
+    layout: { names: options.names, head: options.head, parameters: columns.parameters, measurements: measurements.map(measurementName) },
+    rows: { [Symbol.asyncIterator]: () => tableRows(reader, batchId, options) },
   };
 }

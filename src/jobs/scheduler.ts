@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { RunController } from '../engine/controller.js';
 import type { Store } from '../store/types.js';
 import type { ResultCache } from './cache/result-cache.js';
+import type { NetlistMemo } from './cache/key.js';
 import { fileExtension, readResult, writeResult } from './cache/formats/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from './errors.js';
@@ -151,8 +152,9 @@ export class Scheduler {
     }
     const records: TaskRecord[] = [];
     const hits: { record: TaskRecord; entry: CacheEntryRecord }[] = [];
+    const memo: NetlistMemo = new Map();
     for (const input of inputs) {
-      const record = this.newRecord(input);
+      const record = this.newRecord(input, memo);
       const entry = this.cache && record.cacheKey ? this.cache.lookup(record.cacheKey) : undefined;
       if (entry) {
         const now = this.isoNow();
@@ -278,7 +280,7 @@ export class Scheduler {
     return join(this.settings.resultsDir, `${id}${this.resultExtension}`);
   }
 
-  private newRecord(input: SubmitInput): TaskRecord {
+  private newRecord(input: SubmitInput, memo: NetlistMemo): TaskRecord {
     return {
       id: randomUUID(),
       owner: input.owner,
@@ -294,7 +296,7 @@ export class Scheduler {
       errorCode: null,
       errorMessage: null,
       cacheHit: false,
-      cacheKey: this.cache?.settings.enabled ? this.cache.keyFor(input.spec) : null,
+      cacheKey: this.cache?.settings.enabled ? this.cache.keyFor(input.spec, memo) : null,
       runMs: null,
       retryAt: null,
       progress: null,

@@ -12,7 +12,7 @@ import { argumentCount, invalidParams, numberArg, stringArg, type RmiMethod } fr
 export const MAX_ROWS = 100_000;
 
 export function batchMethods(runtime: Runtime): RmiMethod[] {
-  const results = (params: XmlRpcValue[]): XmlRpcValue => {
+  const results = async (params: XmlRpcValue[]): Promise<XmlRpcValue> => {
     argumentCount('getBatchResults', params, 1, 2);
     const batchId = stringArg('getBatchResults', params, 0, 'batchId');
     const offset = params[1] === undefined || params[1] === null ? 0 : numberArg('getBatchResults', params, 1, 'offset');
@@ -21,12 +21,13 @@ export function batchMethods(runtime: Runtime): RmiMethod[] {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ROWS) throw invalidParams('getBatchResults', `argument 3 (limit) must be an integer from 1 to ${MAX_ROWS}, got ${limit}`);
     const header = runtime.batchResults.header(batchId);
     if (!header || header.owner !== OWNER) throw new XmlRpcFault(FAULT.INVALID_PARAMS, `getBatchResults: no batch ${JSON.stringify(batchId)} (POST /api/v1/simulations/batch names its batchId)`);
-    const table = batchTable(runtime.batchResults, batchId, {
+    const table = await batchTable(runtime.batchResults, batchId, {
       names: { run: 'run', id: 'simulationId', status: 'status', duration: 'durationMs', error: 'errorMessage' },
       head: { batchId },
+      readMeasurements: async (taskId) => (await runtime.scheduler.result(taskId)).measurements,
     });
     const rows: XmlRpcStruct[] = [];
-    for (const row of table.rows) {
+    for await (const row of table.rows) {
       if (row.run < offset) continue;
       if (rows.length === limit) break;
       rows.push({

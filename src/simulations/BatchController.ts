@@ -82,10 +82,10 @@ export class BatchController extends Controller {
    */
   @Get('{batchId}/results')
   @SuccessResponse(200, 'The results table', ['application/json', 'text/csv', 'application/vnd.apache.parquet'])
-  public results(@Path() batchId: string, @Query() format?: string, @Header('accept') accept?: string): unknown {
+  public async results(@Path() batchId: string, @Query() format?: string, @Header('accept') accept?: string): Promise<unknown> {
     const chosen = negotiateTableFormat(format, accept);
     if (!chosen) throw validationError(`format must be one of ${RESULTS_TABLE_FORMATS.join(', ')}`, [{ field: 'format', message: `must be one of ${RESULTS_TABLE_FORMATS.join(', ')}` }]);
-    const table = this.services.batches.results(batchId);
+    const table = await this.services.batches.results(batchId);
     this.setHeader('Content-Type', RESULTS_TABLE_CONTENT_TYPES[chosen]);
     if (chosen !== 'json') this.setHeader('Content-Disposition', `attachment; filename="batch-${batchId}.${chosen}"`);
     return Readable.from(resultsTableChunks(table.layout, table.rows, chosen));

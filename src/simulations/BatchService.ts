@@ -105,11 +105,12 @@ export class BatchService {
   }
 
   /** The batch's results table: one row per simulation, read page by page as it is sent. */
-  results(id: string): BatchTable {
+  results(id: string): Promise<BatchTable> {
     const batch = this.header(id);
     return batchTable(this.runtime.batchResults, id, {
       names: { run: 'run', id: 'simulationId', status: 'status', duration: 'durationMs', error: 'errorMessage' },
       head: { batchId: batch.id, totalSimulations: batch.size },
+      readMeasurements: async (taskId) => (await this.runtime.scheduler.result(taskId)).measurements,
     });
   }
 

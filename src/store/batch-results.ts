@@ -24,6 +24,8 @@ export interface BatchResultRow {
   parameters: Record<string, number>;
   /** Engine keys (`SCOPE.1.ch1.avg`); empty unless completed. */
   measurements: Record<string, number>;
+  /** Whether the store holds the run's result summary (a cache hit's is only in its result file). */
+  hasSummary: boolean;
   runMs: number | null;
   errorCode: string | null;
   errorMessage: string | null;
@@ -133,6 +135,7 @@ export class SqliteBatchResults {
       state: row.state,
       parameters: row.parameters === null ? {} : (JSON.parse(row.parameters) as Record<string, number>),
       measurements: row.summary === null ? {} : ((parseExact(row.summary) as ResultSummary).measurements ?? {}),
+      hasSummary: row.summary !== null,
       runMs: row.run_ms,
       errorCode: row.error_code,
       errorMessage: row.error_message,

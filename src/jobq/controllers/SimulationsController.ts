@@ -70,7 +70,7 @@ export class SimulationsController extends Controller {
     if (!chosen) {
       throw new JobqError(400, 'INVALID_FORMAT', `format must be one of ${RESULTS_TABLE_FORMATS.join(', ')}, got ${JSON.stringify(format)}`, { field: 'format', suggestion: 'Use ?format=json, csv or parquet' });
     }
-    const table = this.service.batchResults(batch_id);
+    const table = await this.service.batchResults(batch_id);
     this.setHeader('Content-Type', RESULTS_TABLE_CONTENT_TYPES[chosen]);
     return Readable.from(resultsTableChunks(table.layout, table.rows, chosen));
   }

@@ -21,33 +21,43 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-/** The canonical JSON of a netlist's model and settings, computed once per netlist object: the
- *  runs of a sweep share one netlist (never modified), so a 100 000-run batch writes it once. */
-const canonicalParts = new WeakMap<TaskSpec['netlist'], { netlist: string; settings: string | undefined }>();
+/** The canonical JSON of a netlist's model and settings. */
+export interface NetlistParts {
+  netlist: string;
+  settings: string | undefined;
+}
 
-function partsOf(netlist: TaskSpec['netlist']): { netlist: string; settings: string | undefined } {
-  let parts = canonicalParts.get(netlist);
+/**
+ * Canonical parts of netlists by object, for the keys of one submission: the runs of a sweep share
+ * one netlist, so a 100 000-run batch writes it once. A memo lives for one synchronous pass only
+ * (a netlist object may be changed in place between submissions, by a control session).
+ */
+export type NetlistMemo = Map<TaskSpec['netlist'], NetlistParts>;
+
+function partsOf(netlist: TaskSpec['netlist'], memo: NetlistMemo | undefined): NetlistParts {
+  let parts = memo?.get(netlist);
   if (!parts) {
     const { layout: _layout, name: _name, ...circuit } = netlist;
     parts = {
       netlist: canonicalJson({ netlist: { ...circuit, settings: undefined } }),
       settings: netlist.settings === undefined ? undefined : canonicalJson(netlist.settings),
     };
-    canonicalParts.set(netlist, parts);
+    memo?.set(netlist, parts);
   }
   return parts;
 }
 
 /**
  * SHA-256 of canonicalJson({model, parameters, settings, signals, engine}); the text is assembled
- * from the netlist's memoised parts in canonicalJson's order (keys sorted, undefined left out).
+ * from the netlist's parts (memoised in `memo` when given) in canonicalJson's order (keys sorted,
+ * undefined left out).
  */
-export function cacheKey(spec: TaskSpec, options: CacheKeyOptions): string {
+export function cacheKey(spec: TaskSpec, options: CacheKeyOptions, memo?: NetlistMemo): string {
   const excluded = new Set(options.excludeFields);
   const parameters = options.includeParameters
     ? Object.fromEntries(Object.entries(spec.parameters).filter(([k]) => !excluded.has(k)))
     : {};
-  const parts = partsOf(spec.netlist);
+  const parts = partsOf(spec.netlist, memo);
   const model = options.includeFiles && spec.fileDigest ? canonicalJson({ file: spec.fileDigest }) : parts.netlist;
   const entries = [
     `"engine":${canonicalJson(options.engineVersion)}`,
