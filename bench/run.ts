@@ -2,7 +2,7 @@
 // 1. engine: speed and memory of the engine cases (each in its own process, for its own peak RSS);
 // 2. peers: the SPICE decks of bench/peers in pesim and ngspice (bench/peers/section.ts);
 // 3. then, when their files exist, the sections of the services: bench/jobs.ts (jobsBenchmark),
-//    bench/throughput.ts, bench/parquet.ts, bench/analysis.ts, bench/http.ts, bench/jobq.ts, bench/realtime.ts and bench/rmi.ts (benchSection). A
+//    bench/throughput.ts, bench/parquet.ts, bench/analysis.ts, bench/http.ts, bench/jobq.ts, bench/realtime.ts, bench/rmi.ts and bench/steady-state.ts (benchSection). A
 //    section that fails, or takes longer than SECTION_TIMEOUT_MS, is reported in the output and
 //    the others still run.
 import { execFileSync } from 'node:child_process';
@@ -75,6 +75,7 @@ const OPTIONAL: ReadonlyArray<{ file: string; title: string; exportName: string 
   { file: 'dashboard.ts', title: 'Dashboard', exportName: 'benchSection' },
   { file: 'rmi.ts', title: 'XML-RPC remote control', exportName: 'benchSection' },
   { file: 'script.ts', title: 'Scripting language', exportName: 'benchSection' },
+  { file: 'steady-state.ts', title: 'Periodic steady state against the start-up transient', exportName: 'benchSection' },
   { file: 'scaleout.ts', title: 'Scale-out (BullMQ, Redis, worker processes)', exportName: 'benchSection' },
   { file: 'cli-startup.ts', title: 'Command-line start-up', exportName: 'benchSection' },
 ];

@@ -45,7 +45,7 @@ for (int i = 0; i < ${RUNS}; i++) {
   const api = async (): Promise<number> => {
     const start = performance.now();
     let sum = 0;
-    for (let i = 0; i < RUNS; i++) sum += (await simulate(netlist, { parameters: { 'R.1.R': 2 + i * 0.1 } })).measurements['SCOPE.1.ch1.avg'];
+    for (let i = 0; i < RUNS; i++) sum += (await simulate(netlist, { parameters: { 'R.1.R': 2 + i * 0.1 } })).measurements['SCOPE.1.ch1_avg'];
     if (!Number.isFinite(sum)) throw new Error('the sweep gave no measurement');
     return performance.now() - start;
   };

@@ -13,6 +13,8 @@ namespace {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("simulateSync", Napi::Function::New(env, pesim::addon::SimulateSync, "simulateSync"));
   exports.Set("simulateAsync", Napi::Function::New(env, pesim::addon::SimulateAsync, "simulateAsync"));
+  exports.Set("steadySync", Napi::Function::New(env, pesim::addon::SteadySync, "steadySync"));
+  exports.Set("steadyAsync", Napi::Function::New(env, pesim::addon::SteadyAsync, "steadyAsync"));
   exports.Set("validate", Napi::Function::New(env, pesim::addon::Validate, "validate"));
   pesim::addon::registerAnalysis(env, exports);
   exports.Set("encodeParquet", Napi::Function::New(env, pesim::addon::EncodeParquet, "encodeParquet"));

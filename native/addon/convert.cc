@@ -189,6 +189,21 @@ Napi::Object fromResult(Napi::Env env, const Result& result, const std::vector<N
   out.Set("warnings", fromWarnings(env, result.warnings));
   out.Set("losses", fromLosses(env, result.losses));
   out.Set("receivers", fromReceivers(env, result.receivers));
+  if (result.steady) {
+    const SteadyReport& r = *result.steady;
+    Napi::Object steady = Napi::Object::New(env);
+    steady.Set("converged", r.converged);
+    steady.Set("method", r.method);
+    steady.Set("iterations", r.iterations);
+    steady.Set("periods", static_cast<double>(r.periods));
+    steady.Set("period", r.period);
+    steady.Set("stepsPerPeriod", static_cast<double>(r.stepsPerPeriod));
+    steady.Set("unknowns", static_cast<double>(r.unknowns));
+    steady.Set("error", r.error);
+    steady.Set("periodStart", r.periodStart);
+    steady.Set("message", r.message);
+    out.Set("steady", steady);
+  }
   return out;
 }
 

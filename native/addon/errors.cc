@@ -9,6 +9,8 @@ CapturedError capture(const std::exception_ptr& failure) {
   CapturedError out;
   try {
     std::rethrow_exception(failure);
+  } catch (const ParameterError& e) {
+    out = {errorCodeName(e.code()), e.what(), e.element(), "", e.time(), e.parameter()};
   } catch (const InputError& e) {
     out = {errorCodeName(e.code()), e.what(), "", "", std::nan(""), e.field()};
   } catch (const Error& e) {

@@ -25,6 +25,7 @@ export interface AnalysisDeps {
 @Response<ErrorBody>(409, 'The simulation has not completed', { error: 'INVALID_STATE', message: `Simulation ${ID} is running; its results exist once it is completed`, path: '/api/v1/analysis/characteristics', timestamp: AT })
 @Response<ErrorBody>(413, 'Body larger than sim.api.max-body-size')
 @Response<ErrorBody>(422, 'A measure of finite samples lies beyond the double range (peakToPeak of ±1e308)', { error: 'RESULT_NOT_FINITE', message: 'peakToPeak of these samples exceed the range of a double (±1.8e308)', details: [{ field: 'peakToPeak', message: 'not a finite number' }], path: '/api/v1/analysis/characteristics', timestamp: AT })
+@Response<ErrorBody>(415, 'A request body that is not application/json (multipart/form-data for uploads)', { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body has the Content-Type text/plain, which this service does not read: send application/json (multipart/form-data for file uploads)', details: [{ field: 'Content-Type', message: 'must be application/json (multipart/form-data for file uploads)' }], path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
 export class AnalysisController extends Controller {
   private readonly analysis: AnalysisService;

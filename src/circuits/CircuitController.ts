@@ -2,11 +2,12 @@
 // validate, delete, clone with overrides, and change of the simulation settings. Thin: the
 // service does the work, the presenter shapes the bodies.
 import { readFile, rm } from 'node:fs/promises';
-import { Body, Controller, Delete, Example, Get, Path, Post, Put, Query, Response, Route, Security, SuccessResponse, Tags, UploadedFile } from '@tsoa/runtime';
+import { Body, Controller, Delete, Example, Get, Path, Post, Put, Query, Response, Route, Security, SuccessResponse, Tags, UploadedFile, UploadedFiles } from '@tsoa/runtime';
 import type { ErrorBody } from '../http/error-body.js';
 import { validationError } from '../http/errors.js';
 import { paging } from '../http/paging.js';
 import type { CircuitService } from './CircuitService.js';
+import { UploadedDataFiles } from './data-files.js';
 import {
   presentCircuit, presentComponents, type Circuit, type CircuitList, type ComponentList, type SolverType, type ValidationResult,
 } from './CircuitPresenter.js';
@@ -55,7 +56,9 @@ export interface CircuitDeps {
 @Response<ErrorBody>(400, 'Invalid request', { error: 'VALIDATION_ERROR', message: 'Invalid request: overrides.R.9.R no such component', details: [{ field: 'overrides.R.9.R', message: 'no such component' }], path: '/api/v1/circuits/6f1c2a9e-3b0d-4a51-9c1e-2f4b8d7a0c13/clone', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(401, 'API key missing or invalid (when sim.api.auth-enabled)', { error: 'UNAUTHORIZED', message: 'This endpoint needs an API key in the X-API-Key header', path: '/api/v1/circuits', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(404, 'Unknown circuit', { error: 'CIRCUIT_NOT_FOUND', message: 'No circuit 42', path: '/api/v1/circuits/42/info', timestamp: '2025-01-01T12:00:00.000Z' })
+@Response<ErrorBody>(415, 'A request body that is not application/json (multipart/form-data for uploads)', { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body has the Content-Type text/plain, which this service does not read: send application/json (multipart/form-data for file uploads)', details: [{ field: 'Content-Type', message: 'must be application/json (multipart/form-data for file uploads)' }], path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
+@Response<ErrorBody>(507, 'The data directory is full: nothing new is stored until space is freed (reads go on; /actuator/health shows the store DEGRADED)', { error: 'STORAGE_FULL', message: 'The data directory /var/lib/pesim is full: nothing new can be stored until space is freed there (database or disk is full); stored simulations and results can still be read', path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 export class CircuitController extends Controller {
   constructor(private readonly services: CircuitDeps) {
     super();
@@ -63,26 +66,36 @@ export class CircuitController extends Controller {
 
   /**
    * Uploads a circuit file (GeckoCIRCUITS .ipes, SPICE deck or pesim JSON netlist; the format is
-   * detected from the content), checks that it can be simulated and stores it.
+   * detected from the content), checks that it can be simulated and stores it. Data files the
+   * circuit names (an imported signal's table or a loss file beside an .ipes model, a file a SPICE
+   * deck includes) go with it as parts `files`, one per file, under their file names; a refusal
+   * for a data file that was not sent names it.
    * @param file the circuit file (multipart part `file`)
+   * @param files the data files the circuit names (multipart parts `files`, any number)
    */
   @Post('parse')
   @SuccessResponse(201, 'Stored')
   @Response<ErrorBody>(413, 'Body larger than sim.api.max-body-size')
   @Response<ErrorBody>(422, 'The circuit cannot be read or simulated', { error: 'CIRCUIT_INVALID', message: 'buck.cir:12: unknown element type Q', details: [{ field: 'line 12', message: 'unknown element type Q', line: 12 }], path: '/api/v1/circuits/parse', timestamp: '2025-01-01T12:00:00.000Z' })
   @Example<Circuit>(EXAMPLE)
-  public async parse(@UploadedFile('file') file: unknown): Promise<Circuit> {
+  public async parse(@UploadedFile('file') file: unknown, @UploadedFiles('files') files?: unknown): Promise<Circuit> {
     const part = (Array.isArray(file) ? file[0] : file) as UploadedPart | undefined;
-    if (!part?.filepath) throw validationError('Send the circuit file as the multipart part "file"', [{ field: 'file', message: 'is required' }]);
+    const dataParts = (files === undefined ? [] : Array.isArray(files) ? files : [files]) as UploadedPart[];
     try {
+      if (!part?.filepath) throw validationError('Send the circuit file as the multipart part "file"', [{ field: 'file', message: 'is required' }]);
       const bytes = await readFile(part.filepath);
       if (bytes.length === 0) throw validationError('The uploaded circuit file is empty', [{ field: 'file', message: 'is empty; expected a GeckoCIRCUITS .ipes file, a SPICE deck or a pesim JSON netlist' }]);
-      const record = await this.services.circuits.parse(bytes, part.originalFilename ?? undefined);
+      const data = new Map<string, Uint8Array>();
+      for (const [k, p] of dataParts.entries()) {
+        if (!p.originalFilename) throw validationError('Every data file needs its file name', [{ field: `files[${k}]`, message: 'has no file name (the filename of its Content-Disposition)' }]);
+        data.set(p.originalFilename, await readFile(p.filepath));
+      }
+      const record = await this.services.circuits.parse(bytes, part.originalFilename ?? undefined, new UploadedDataFiles(data));
       this.setStatus(201);
       this.setHeader('Location', `/api/v1/circuits/${record.id}/info`);
       return presentCircuit(record);
     } finally {
-      await rm(part.filepath, { force: true });
+      await Promise.all([part, ...dataParts].filter((p) => p?.filepath).map((p) => rm(p!.filepath, { force: true })));
     }
   }
 
@@ -141,9 +154,14 @@ export class CircuitController extends Controller {
     return presentCircuit(record);
   }
 
-  /** Changes the simulated time, time step or solver of the stored circuit. */
+  /**
+   * Changes the simulated time, time step or solver of the stored circuit. Settings giving more
+   * steps (simulationDuration / timeStep) than sim.api.max-steps are refused, as every submission
+   * would refuse them.
+   */
   @Put('{circuitId}/parameters')
   @Response<ErrorBody>(413, 'Body larger than sim.api.max-body-size')
+  @Response<ErrorBody>(422, 'More steps than sim.api.max-steps', { error: 'SIMULATION_TOO_LARGE', message: '1.000e+10 steps (simulationDuration / timeStep) exceed the limit of 50000000 (sim.api.max-steps); use a longer time step or a shorter simulation', details: [{ field: 'timeStep', message: 'gives 10000000000 steps, more than 50000000' }], path: '/api/v1/circuits/6f1c2a9e-3b0d-4a51-9c1e-2f4b8d7a0c13/parameters', timestamp: '2025-01-01T12:00:00.000Z' })
   @Example<Circuit>({ circuitId: '6f1c2a9e-3b0d-4a51-9c1e-2f4b8d7a0c13', name: 'buck', format: 'ipes', componentCount: 11, nodeCount: 3, parameters: { simulationDuration: 0.01, timeStep: 5e-8, solverType: 'trapezoidal' }, globalParameters: { Vin: 48 }, warnings: [], createdAt: '2025-01-01T12:00:00.000Z' })
   public updateParameters(@Path() circuitId: string, @Body() body: CircuitParametersUpdate): Circuit {
     return presentCircuit(this.services.circuits.updateSettings(circuitId, body));

@@ -7,8 +7,10 @@ import { validateNetlist } from '../engine/index.js';
 import { resolveNetlist, SIGNAL_TIMINGS, SOLVER_METHODS, type Netlist, type ParameterOverrides, type SignalTiming, type SolverMethod } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
 import { AppError, validationError } from '../http/errors.js';
+import { checkStepLimit } from '../jobs/step-limit.js';
 import type { CircuitRecord, Store } from '../store/types.js';
 import { circuitNotFound, circuitProblem } from './circuit-errors.js';
+import { DATA_FILES_FIELD, UploadedDataFiles } from './data-files.js';
 import type { SolverType, ValidationResult } from './CircuitPresenter.js';
 
 export interface SettingsPatch {
@@ -73,19 +75,34 @@ export function applyOverrides(netlist: Netlist, overrides: ParameterOverrides, 
   return copy;
 }
 
-export class CircuitService {
-  constructor(private readonly store: Store) {}
+/** The settings' step count against the limit every submission applies (SimulationRequest.ts). */
+const CIRCUIT_STEPS = { ratio: 'simulationDuration / timeStep', setting: 'sim.api.max-steps' };
 
-  /** Reads and checks an uploaded file, stores it, returns the record. */
-  async parse(bytes: Uint8Array, fileName: string | undefined): Promise<CircuitRecord> {
+export class CircuitService {
+  constructor(
+    private readonly store: Store,
+    /** The simulation service's step limit: settings that every submission would refuse are refused here too. */
+    private readonly limits: { maxSteps: number },
+  ) {}
+
+  /**
+   * Reads and checks an uploaded file, with the data files uploaded beside it (imported signals,
+   * loss files, SPICE includes), stores it, returns the record. A refusal or warning about a data
+   * file that was not uploaded says how to send it.
+   */
+  async parse(bytes: Uint8Array, fileName: string | undefined, dataFiles = new UploadedDataFiles()): Promise<CircuitRecord> {
     if (bytes.length === 0) throw validationError('The uploaded file is empty', [{ field: 'file', message: 'is empty' }]);
     let read;
     try {
-      read = await readCircuitFile(bytes, fileName);
+      read = await readCircuitFile(bytes, fileName, dataFiles.readOptions());
     } catch (error) {
-      throw circuitProblem(error);
+      const problem = circuitProblem(error);
+      const advice = dataFiles.missingAdvice();
+      if (!advice || !(problem instanceof AppError)) throw problem;
+      throw new AppError(problem.status, problem.code, `${problem.message}; ${advice}`, [...(problem.details ?? []), { field: DATA_FILES_FIELD, message: advice }]);
     }
-    const warnings = [...read.warnings, ...this.check(read.netlist)];
+    const advice = dataFiles.missingAdvice();
+    const warnings = [...read.warnings, ...(advice ? [advice] : []), ...this.check(read.netlist)];
     // Readers that name the circuit after the file keep its extension; the record does not.
     const fromFile = fileName ? basename(fileName, extname(fileName)) : undefined;
     const name = (read.netlist.name === fileName ? fromFile : read.netlist.name) ?? fromFile ?? 'circuit';
@@ -119,6 +136,10 @@ export class CircuitService {
 
   validate(id: string): ValidationResult {
     const record = this.get(id);
+    const tooLarge = checkStepLimit(record.netlist.settings, this.limits.maxSteps, CIRCUIT_STEPS);
+    if (tooLarge) {
+      return { circuitId: id, valid: false, errors: [{ code: 'SIMULATION_TOO_LARGE', message: tooLarge.message }], warnings: record.warnings.map((message) => ({ code: 'WARNING', message })) };
+    }
     try {
       const warnings = validateNetlist(record.netlist);
       return { circuitId: id, valid: true, errors: [], warnings: [...record.warnings, ...warnings].filter(unique).map((message) => ({ code: 'WARNING', message })) };
@@ -160,6 +181,11 @@ export class CircuitService {
   updateSettings(id: string, patch: SettingsPatch): CircuitRecord {
     const record = this.get(id);
     const netlist = applySettings(record.netlist, patch);
+    const tooLarge = checkStepLimit(netlist.settings, this.limits.maxSteps, CIRCUIT_STEPS);
+    if (tooLarge) {
+      const field = patch.timeStep !== undefined || patch.simulationDuration === undefined ? 'timeStep' : 'simulationDuration';
+      throw new AppError(422, 'SIMULATION_TOO_LARGE', tooLarge.message, [{ field, message: `gives ${Math.round(tooLarge.steps)} steps, more than ${tooLarge.limit}` }]);
+    }
     return this.store.circuits.update(id, { netlist });
   }
 

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { DEFAULT_WORKER_OPTIONS } from '../jobs/executors/bullmq/worker-options.js';
 import { EXIT } from './exit-codes.js';
 import { examples } from './help.js';
+import { importQueueModule } from '../jobs/executors/bullmq/packages.js';
 import { parseRedisUrl } from '../jobs/executors/bullmq/redis-url.js';
 
 interface WorkerFlags {
@@ -38,7 +39,7 @@ export function registerWorker(program: Command): void {
       ['PESIM_REDIS_URL=redis://queue.lan:6379/0 pesim worker --concurrency 4', 'four simulations at once, Redis from the environment'],
     ))
     .action(async (flags: WorkerFlags) => {
-      const { RemoteWorker } = await import('../jobs/executors/bullmq/remote-worker.js');
+      const { RemoteWorker } = await importQueueModule(() => import('../jobs/executors/bullmq/remote-worker.js'));
       const env = process.env;
       const redisUrl = flags.redis ?? env.PESIM_REDIS_URL;
       if (!redisUrl) throw new Error('--redis (or PESIM_REDIS_URL) is required: the Redis URL the services use, e.g. redis://127.0.0.1:6379/0');

@@ -2,12 +2,14 @@
 // addon's async entry): what `pesim script` uses. Each run gets a fresh id.
 import { randomUUID } from 'node:crypto';
 import { simulate } from '../engine/simulate.js';
+import { steadyState } from '../engine/steady.js';
 import type { Netlist } from '../formats/netlist.js';
 import type { ControlRun, RunOptions, SimulationRunner } from './types.js';
 
 export class EngineRunner implements SimulationRunner {
   async run(netlist: Netlist, options: RunOptions): Promise<ControlRun> {
-    const result = await simulate(netlist, { signal: options.signal, onProgress: options.onProgress });
+    const { signal, onProgress, steady } = options;
+    const result = steady ? await steadyState(netlist, { ...steady, signal, onProgress }) : await simulate(netlist, { signal, onProgress });
     return { id: randomUUID(), result };
   }
 }

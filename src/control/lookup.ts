@@ -2,7 +2,7 @@
 // first, then a unique case-insensitive match, as GeckoCIRCUITS scripts write `r0` for `R0`), scope
 // channels (`ch1` or the channel's label) and measurement names (`ch1_avg`). A name that matches
 // nothing is a ControlError listing what exists.
-import { MEASUREMENT_STATISTICS, measurementName } from '../engine/measurement-names.js';
+import { channelMeasurementName, MEASUREMENT_STATISTICS, type MeasurementStatistic } from '../engine/measurement-names.js';
 import type { SimulationResult } from '../engine/simulate.js';
 import type { Netlist, ParamValue } from '../formats/netlist.js';
 import { ControlError } from './types.js';
@@ -82,12 +82,12 @@ export function channelOf(result: SimulationResult, scope: string, channel: stri
   return found.key;
 }
 
-/** The measurement key (`SCOPE.1.ch1.avg`) of `ch1_avg` (also `ch1.avg`, `<label>_rms`). */
+/** The measurement name (`SCOPE.1.ch1_avg`) of `ch1_avg` (also `ch1.avg`, `<label>_rms`). */
 export function measurementKey(result: SimulationResult, scope: string, channel: string): string {
   const wanted = text(String(channel), 'measurement');
   const split = /^(.*)[._](avg|rms|min|max)$/i.exec(wanted);
   if (!split) throw new ControlError('UNKNOWN_CHANNEL', `measurement ${JSON.stringify(wanted)}: expected <channel>_<statistic> such as ch1_avg; statistics: ${MEASUREMENT_STATISTICS.join(', ')}`);
-  const key = `${channelOf(result, scope, split[1])}.${split[2].toLowerCase()}`;
-  if (result.measurements[key] === undefined) throw new ControlError('UNKNOWN_CHANNEL', `no measurement ${measurementName(key)} in the last run`);
+  const key = channelMeasurementName(channelOf(result, scope, split[1]), split[2].toLowerCase() as MeasurementStatistic);
+  if (result.measurements[key] === undefined) throw new ControlError('UNKNOWN_CHANNEL', `no measurement ${key} in the last run`);
   return key;
 }

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { CancelledError, EngineError } from '../engine/errors.js';
 import type { Progress } from '../engine/controller.js';
+import type { SteadyOptions } from '../engine/types.js';
 import { NetlistError } from '../formats/errors.js';
 import { SIGNAL_TIMINGS, type Netlist, type SignalTiming } from '../formats/netlist.js';
 import { readCircuitAt, writeCircuitAt, type LoadedCircuit } from './circuit-files.js';
@@ -77,22 +78,30 @@ export class ControlSession implements ControlOperations {
     return absolute;
   }
 
-  async runSimulation(): Promise<string> {
+  runSimulation(): Promise<string> {
+    return this.run('runSimulation');
+  }
+
+  runSteadyState(options: SteadyOptions = {}): Promise<string> {
+    return this.run('runSteadyState', options);
+  }
+
+  private async run(operation: string, steady?: SteadyOptions): Promise<string> {
     const netlist = this.circuit();
-    if (this.running) throw new ControlError('BUSY', 'runSimulation: a simulation is already running in this session; stopSimulation() stops it');
+    if (this.running) throw new ControlError('BUSY', `${operation}: a simulation is already running in this session; stopSimulation() stops it`);
     const abort = new AbortController();
     this.running = abort;
     try {
-      const run = await this.options.runner.run(netlist, { signal: abort.signal, onProgress: this.options.onProgress });
+      const run = await this.options.runner.run(netlist, { signal: abort.signal, onProgress: this.options.onProgress, ...(steady ? { steady } : {}) });
       this.last = run;
       return run.id;
     } catch (error) {
-      if (abort.signal.aborted || error instanceof CancelledError) throw new ControlError('CANCELLED', 'runSimulation: the simulation was stopped by stopSimulation()');
+      if (abort.signal.aborted || error instanceof CancelledError) throw new ControlError('CANCELLED', `${operation}: the simulation was stopped by stopSimulation()`);
       if (error instanceof ControlError) throw error;
       if (error instanceof EngineError || error instanceof NetlistError) {
-        throw new ControlError('SIMULATION_FAILED', `runSimulation: ${error.code}: ${error.message}`);
+        throw new ControlError('SIMULATION_FAILED', `${operation}: ${error.code}: ${error.message}`);
       }
-      throw new ControlError('SIMULATION_FAILED', `runSimulation: ${(error as Error).message}`);
+      throw new ControlError('SIMULATION_FAILED', `${operation}: ${(error as Error).message}`);
     } finally {
       this.running = undefined;
     }

@@ -4,6 +4,7 @@
 import type { Netlist, SignalTiming } from '../formats/netlist.js';
 import type { Progress } from '../engine/controller.js';
 import type { SimulationResult } from '../engine/simulate.js';
+import type { SteadyOptions } from '../engine/types.js';
 
 export type ControlExportFormat = 'csv' | 'json' | 'parquet';
 
@@ -34,6 +35,8 @@ export interface RunOptions {
   /** Aborting stops the run; the promise then rejects with a ControlError `CANCELLED`. */
   signal: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** The periodic steady-state analysis instead of the transient (docs/steady-state.md): one settled period. */
+  steady?: SteadyOptions;
 }
 
 /**
@@ -77,6 +80,8 @@ export interface ControlOperations {
   saveCircuit(path: string): Promise<string>;
   /** Runs the circuit to its end time and resolves with the run's id. */
   runSimulation(): Promise<string>;
+  /** Runs the periodic steady-state analysis (docs/steady-state.md): the last run is then one settled period (its report in `result.steady`). */
+  runSteadyState(options?: SteadyOptions): Promise<string>;
   /** Stops the run in progress; false when none is running. */
   stopSimulation(): boolean;
   /** Forgets the last result and every parameter change since loadCircuit. */

@@ -5,7 +5,7 @@ export type EngineErrorCode =
   | 'UNKNOWN_REFERENCE' | 'UNKNOWN_PARAMETER' | 'FLOATING_NODE' | 'VOLTAGE_SOURCE_LOOP'
   | 'CURRENT_SOURCE_CUTSET' | 'ALGEBRAIC_LOOP' | 'SINGULAR_MATRIX' | 'SWITCH_ITERATION_LIMIT'
   | 'CANCELLED' | 'OUT_OF_MEMORY' | 'ENGINE_ERROR' | 'ANALYSIS_INVALID' | 'ENCODE_INVALID'
-  | 'CODE_INVALID' | 'CODE_FAILED';
+  | 'CODE_INVALID' | 'CODE_FAILED' | 'STEADY_STATE_UNSUPPORTED';
 
 /** Any failure reported by the engine. `element`/`node` name what is at fault, `time` when. */
 export class EngineError extends Error {
@@ -41,6 +41,8 @@ const CIRCUIT_CODES = new Set<string>([
   'NETLIST_INVALID', 'UNKNOWN_ELEMENT_TYPE', 'MISSING_PARAMETER', 'PARAMETER_OUT_OF_RANGE', 'UNKNOWN_REFERENCE',
   'UNKNOWN_PARAMETER', 'FLOATING_NODE', 'VOLTAGE_SOURCE_LOOP', 'CURRENT_SOURCE_CUTSET', 'ALGEBRAIC_LOOP',
   'CODE_INVALID',
+  // No periodic steady state to look for (docs/steady-state.md): the same on every attempt.
+  'STEADY_STATE_UNSUPPORTED',
 ]);
 
 /** True for failures that repeat on every attempt (invalid circuit, singular matrix). */

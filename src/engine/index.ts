@@ -4,13 +4,15 @@ export type { SimulationResult, SimulateOptions, SimulateSyncOptions, ChannelInf
 export { simulateMany, writeSweepTable } from './simulate-many.js';
 export type { SweepResults, SweepRow, SimulateManyOptions } from './simulate-many.js';
 export type { ResultsTableFormat } from './results-table.js';
+export { steadyState, steadyStateSync } from './steady.js';
+export type { SteadyStateOptions } from './steady.js';
 export { RunController } from './controller.js';
 export type { Progress, RunPhase, ControlBuffers } from './controller.js';
 export {
   EngineError, CircuitError, SingularMatrixError, SwitchIterationError, CancelledError, CodeFailedError, isDeterministicFailure, toEngineError,
 } from './errors.js';
 export type { EngineErrorCode } from './errors.js';
-export type { DeviceLossSummary, ReceiverSpectrum, RunStats } from './types.js';
+export type { DeviceLossSummary, ReceiverSpectrum, RunStats, SteadyOptions, SteadyReport } from './types.js';
 export * as analysis from './analysis.js';
 export {
   MEASUREMENT_STATISTICS, measurementName, channelMeasurementName, engineMeasurementKey, namedMeasurements, measurement,

@@ -1,8 +1,8 @@
-// The one user-facing naming of measurements: `<SCOPE>.<n>.ch<k>_<statistic>` (`SCOPE.1.ch1_avg`),
-// the specification's form (docs/spec/simulation-service.md). The engine's result keys spell the
-// statistic after a dot (`SCOPE.1.ch1.avg`); code inside the project keeps those keys, and every
-// interface a user sees (command line, Node API, HTTP, XML-RPC, scripts) prints the form here and
-// accepts both spellings (the dotted one as an alias).
+// The one naming of measurements: `<SCOPE>.<n>.ch<k>_<statistic>` (`SCOPE.1.ch1_avg`), the
+// specification's form (docs/spec/simulation-service.md). The native engine spells the statistic
+// after a dot (`SCOPE.1.ch1.avg`); simulate() renames its keys to the form here, so that every
+// interface (Node API results, command line, HTTP, XML-RPC, scripts) shows one spelling, and every
+// place a user types a name accepts the dotted one as an alias.
 import type { SimulationResult } from './simulate.js';
 
 /** The statistics measured per scope channel over the measurement window. */
@@ -27,7 +27,7 @@ export function engineMeasurementKey(name: string): string {
   return name.replace(NAME, '$1.$2');
 }
 
-/** A result's measurements keyed by their user-facing names (`SCOPE.1.ch1_avg`). */
+/** Measurements keyed by their names (`SCOPE.1.ch1_avg`); keys already named stay as they are. */
 export function namedMeasurements(measurements: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(measurements).map(([key, value]) => [measurementName(key), value]));
 }
@@ -37,7 +37,7 @@ export function namedMeasurements(measurements: Record<string, number>): Record<
  * an Error listing the names the result has when there is no such measurement.
  */
 export function measurement(result: Pick<SimulationResult, 'measurements'>, name: string): number {
-  const value = result.measurements[engineMeasurementKey(name)];
+  const value = result.measurements[measurementName(name)];
   if (value !== undefined) return value;
   const names = Object.keys(result.measurements).map(measurementName);
   throw new Error(`no measurement ${JSON.stringify(name)}; expected <SCOPE>.<n>.ch<k>_avg|rms|min|max, one of: ${names.join(', ') || 'none (the circuit has no scope)'}`);

@@ -5,7 +5,8 @@ import { assertNetlistShape, resolveNetlistSharing, type Netlist, type Parameter
 import { RunController, type Progress } from './controller.js';
 import { CancelledError, toEngineError } from './errors.js';
 import { loadBinding } from './binding.js';
-import type { DeviceLossSummary, NativeResult, ReceiverSpectrum, RunStats } from './types.js';
+import { namedMeasurements } from './measurement-names.js';
+import type { DeviceLossSummary, NativeResult, ReceiverSpectrum, RunStats, SteadyReport } from './types.js';
 
 export interface ChannelInfo {
   /** `<scope>.ch<n>`: the key in `signals`. */
@@ -21,7 +22,7 @@ export interface SimulationResult {
   time: Float64Array;
   signals: Record<string, Float64Array>;
   channels: ChannelInfo[];
-  /** `<scope>.ch<n>.avg|rms|min|max` over the measurement window. */
+  /** `<scope>.ch<n>_avg|_rms|_min|_max` over the measurement window (measurement-names.ts). */
   measurements: Record<string, number>;
   stats: RunStats;
   warnings: string[];
@@ -29,6 +30,8 @@ export interface SimulationResult {
   losses: DeviceLossSummary[];
   /** Per CISPR16 test receiver block: its spectrum (docs/netlist.md). Absent in results rebuilt from stored files. */
   receivers?: ReceiverSpectrum[];
+  /** Set by the steady-state analysis (steadyState): how the settled period was found. */
+  steady?: SteadyReport;
 }
 
 export interface SimulateOptions {
@@ -43,14 +46,16 @@ export interface SimulateOptions {
   controller?: RunController;
 }
 
-function toResult(raw: NativeResult): SimulationResult {
+export function toResult(raw: NativeResult): SimulationResult {
   const signals: Record<string, Float64Array> = {};
   const channels: ChannelInfo[] = [];
   for (const c of raw.channels) {
     signals[c.key] = c.values;
     channels.push({ key: c.key, scope: c.scope, index: c.index, label: c.label });
   }
-  return { time: raw.time, signals, channels, measurements: raw.measurements, stats: raw.stats, warnings: raw.warnings, losses: raw.losses, receivers: raw.receivers };
+  const result: SimulationResult = { time: raw.time, signals, channels, measurements: namedMeasurements(raw.measurements), stats: raw.stats, warnings: raw.warnings, losses: raw.losses, receivers: raw.receivers };
+  if (raw.steady) result.steady = raw.steady;
+  return result;
 }
 
 /**

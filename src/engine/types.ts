@@ -63,6 +63,42 @@ export interface ReceiverSpectrum {
   average: Float64Array;
 }
 
+/** Options of the periodic steady-state analysis (docs/steady-state.md); every field optional. */
+export interface SteadyOptions {
+  /** [s] The period; default: the common period of the circuit's periodic sources. */
+  period?: number;
+  /** Periodicity error accepted, relative to each state variable's scale (default 1e-9). */
+  tolerance?: number;
+  /** Newton iterations before the fallback to transient periods (default 20). */
+  maxIterations?: number;
+  /** Transient periods of the fallback (default 2000; 0: no fallback). */
+  maxPeriods?: number;
+  /** Solve for the thermal network's temperatures too (default true); false carries them on. */
+  temperatures?: boolean;
+}
+
+/** How the steady state was found (docs/steady-state.md). */
+export interface SteadyReport {
+  converged: boolean;
+  /** 'shooting', or 'transient' when the fallback ran. */
+  method: 'shooting' | 'transient';
+  /** Newton iterations. */
+  iterations: number;
+  /** Periods simulated in all (warm-up, Newton, Krylov directions, fallback, the returned one). */
+  periods: number;
+  /** [s] */
+  period: number;
+  stepsPerPeriod: number;
+  /** State variables solved for. */
+  unknowns: number;
+  /** Periodicity error of the returned period (relative, largest over the state). */
+  error: number;
+  /** [s] Simulated time at which the returned period starts. */
+  periodStart: number;
+  /** Why the fallback ran, or why the result did not converge ('' otherwise). */
+  message: string;
+}
+
 export interface NativeResult {
   time: Float64Array;
   channels: NativeChannel[];
@@ -71,9 +107,12 @@ export interface NativeResult {
   warnings: string[];
   losses: DeviceLossSummary[];
   receivers: ReceiverSpectrum[];
+  steady?: SteadyReport;
 }
 
 export interface NativeBinding {
+  steadySync(netlist: Netlist, options?: SteadyOptions, control?: NativeControl): NativeResult;
+  steadyAsync(netlist: Netlist, options?: SteadyOptions, control?: NativeControl): Promise<NativeResult>;
   simulateSync(netlist: Netlist, control?: NativeControl, reuse?: Float64Array[]): NativeResult;
   simulateAsync(netlist: Netlist, control?: NativeControl): Promise<NativeResult>;
   validate(netlist: Netlist): string[];

@@ -4,6 +4,11 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import { NetlistError } from './errors.js';
+import { BLOCK_TYPES, type BlockType } from './catalog/blocks.js';
+import { ELEMENT_TYPES, type ElementType } from './catalog/elements.js';
+
+// The element and block types: one catalog entry per type (catalog/elements.ts, catalog/blocks.ts).
+export { BLOCK_TYPES, ELEMENT_TYPES, type BlockType, type ElementType };
 
 export const NETLIST_FORMAT = 'pesim-netlist/1';
 
@@ -18,7 +23,7 @@ export const SIGNAL_TIMINGS: readonly SignalTiming[] = ['exact', 'gecko'];
 export type ParamValue = number | string | number[] | string[];
 
 /** Meters of the electro-thermal domain: temperature difference, heat flow, device loss. */
-export type ThermalBlockType = 'TEMP' | 'FLOW' | 'LOSS';
+export type ThermalBlockType = Extract<BlockType, 'TEMP' | 'FLOW' | 'LOSS'>;
 export const THERMAL_BLOCK_TYPES: readonly ThermalBlockType[] = ['TEMP', 'FLOW', 'LOSS'];
 
 /**
@@ -47,40 +52,6 @@ export interface LossModel {
   turnOn: SwitchingCurve[];
   turnOff: SwitchingCurve[];
 }
-
-export type ElementType =
-  | 'R' | 'L' | 'C' | 'K' | 'TRANS' | 'V' | 'I' | 'E' | 'F' | 'G' | 'H'
-  | 'S' | 'VSW' | 'CSW' | 'D' | 'THYR' | 'IGBT' | 'MOSFET'
-  | 'OPV'
-  | 'PMSM';
-
-export const ELEMENT_TYPES: readonly ElementType[] = [
-  'R', 'L', 'C', 'K', 'TRANS', 'V', 'I', 'E', 'F', 'G', 'H', 'S', 'VSW', 'CSW', 'D', 'THYR', 'IGBT', 'MOSFET',
-  'OPV',
-  'PMSM',
-];
-
-export type BlockType =
-  | 'SIGNAL' | 'CONST' | 'GAIN' | 'ADD' | 'SUB' | 'MUL' | 'DIV' | 'PI' | 'PT1' | 'LIMIT' | 'HYS'
-  | 'GT' | 'GE' | 'LT' | 'LE' | 'EQ' | 'NE' | 'NOT' | 'AND' | 'OR' | 'XOR' | 'DELAY' | 'INT' | 'TIME'
-  | 'ABS' | 'SIGN' | 'SQRT' | 'SQR' | 'EXP' | 'LN' | 'SIN' | 'COS' | 'ATAN' | 'ROUND' | 'MIN' | 'MAX'
-  | 'ASIN' | 'ACOS' | 'TAN'
-  | 'POW' | 'PT2' | 'TF'
-  | 'GATE' | 'VOLT' | 'AMP' | 'SCOPE'
-  | 'COUNTER' | 'SAMPLEHOLD' | 'PD' | 'PWL' | 'RANDOM'
-  | 'THYRISTOR_CONTROL' | 'ABCDQ' | 'DQABC' | 'SPARSEMATRIX' | 'JAVA' | 'MACHINE'
-  | 'CISPR16'
-  | ThermalBlockType;
-
-export const BLOCK_TYPES: readonly BlockType[] = [
-  'SIGNAL', 'CONST', 'GAIN', 'ADD', 'SUB', 'MUL', 'DIV', 'PI', 'PT1', 'LIMIT', 'HYS', 'GT', 'GE', 'LT', 'LE',
-  'EQ', 'NE', 'NOT', 'AND', 'OR', 'XOR', 'DELAY', 'INT', 'TIME', 'ABS', 'SIGN', 'SQRT', 'SQR', 'EXP', 'LN',
-  'SIN', 'COS', 'ATAN', 'ROUND', 'MIN', 'MAX', 'ASIN', 'ACOS', 'TAN', 'POW', 'PT2', 'TF', 'GATE', 'VOLT', 'AMP', 'SCOPE',
-  'COUNTER', 'SAMPLEHOLD', 'PD', 'PWL', 'RANDOM',
-  'THYRISTOR_CONTROL', 'ABCDQ', 'DQABC', 'SPARSEMATRIX', 'JAVA', 'MACHINE',
-  'CISPR16',
-  ...THERMAL_BLOCK_TYPES,
-];
 
 /** A power-circuit element. Terminal order and parameters per type: see docs/netlist.md. */
 export interface NetlistElement {

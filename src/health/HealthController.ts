@@ -24,7 +24,8 @@ export interface QueueHealth {
 }
 
 export interface HealthResponse {
-  status: 'UP' | 'DOWN';
+  /** `DEGRADED` while the data directory takes no writes (full): reads are served, submissions answer 507. */
+  status: 'UP' | 'DOWN' | 'DEGRADED';
   /** Service version. */
   version: string;
   uptimeSeconds: number;
@@ -36,6 +37,20 @@ export interface ComponentHealth {
   status: 'UP' | 'DOWN';
 }
 
+/**
+ * The store: `DEGRADED` while its data directory takes no writes (full disk): stored simulations
+ * and results are still read; `DOWN` when it cannot be read.
+ */
+export interface StoreHealth {
+  status: 'UP' | 'DOWN' | 'DEGRADED';
+  /** False while writes fail for want of space. */
+  writable: boolean;
+  /** ISO time of the first failed write, while not writable. */
+  since?: string;
+  /** What failed, while not writable. */
+  reason?: string;
+}
+
 /** Live `pesim worker` processes (BullMQ mode): UP when at least one is alive; not part of the overall status. */
 export interface WorkersHealth {
   status: 'UP' | 'DOWN';
@@ -44,13 +59,14 @@ export interface WorkersHealth {
 }
 
 export interface ActuatorHealthResponse {
-  status: 'UP' | 'DOWN';
-  components: { engine: ComponentHealth; queue: ComponentHealth; store: ComponentHealth; redis?: ComponentHealth; workers?: WorkersHealth };
+  /** `DEGRADED` (HTTP 200) when only the store is degraded; `DOWN` (HTTP 503) when a component is down. */
+  status: 'UP' | 'DOWN' | 'DEGRADED';
+  components: { engine: ComponentHealth; queue: ComponentHealth; store: StoreHealth; redis?: ComponentHealth; workers?: WorkersHealth };
 }
 
 /** What the health endpoints need of the service. */
 export interface HealthDeps {
-  runtime: Pick<Runtime, 'executor' | 'countTasks'>;
+  runtime: Pick<Runtime, 'executor' | 'countTasks' | 'storageState'>;
   /** Process start of the service (uptime). */
   startedAt: number;
   version: string;
@@ -71,7 +87,7 @@ export class HealthController extends Controller {
   public health(): HealthResponse {
     const engine = engineInfo();
     return {
-      status: 'UP',
+      status: this.services.runtime.storageState().writable ? 'UP' : 'DEGRADED',
       version: this.services.version,
       uptimeSeconds: (Date.now() - this.services.startedAt) / 1000,
       engine: { version: engine.version, eigen: engine.eigen },
@@ -79,25 +95,30 @@ export class HealthController extends Controller {
     };
   }
 
-  /** Spring Boot actuator style: engine, queue (executor) and store each UP or DOWN. */
+  /**
+   * Spring Boot actuator style: engine, queue (executor) and store each UP or DOWN; the store is
+   * DEGRADED (and so is the whole, with HTTP 200) while its data directory is full.
+   */
   @Get('actuator/health')
   @Response<ActuatorHealthResponse>(503, 'A component is DOWN')
-  @Example<ActuatorHealthResponse>({ status: 'UP', components: { engine: { status: 'UP' }, queue: { status: 'UP' }, store: { status: 'UP' } } })
+  @Example<ActuatorHealthResponse>({ status: 'UP', components: { engine: { status: 'UP' }, queue: { status: 'UP' }, store: { status: 'UP', writable: true } } })
   public actuator(): ActuatorHealthResponse {
     const engine = probe(() => engineInfo());
     const queue = probe(() => {
       if (!this.services.runtime.executor.connected()) throw new Error('executor closed');
     });
-    const store = probe(() => this.services.runtime.countTasks());
+    const readable = probe(() => this.services.runtime.countTasks());
+    const storage = this.services.runtime.storageState();
+    const store: StoreHealth = readable === 'DOWN' ? { status: 'DOWN', writable: storage.writable } : storage.writable ? { status: 'UP', writable: true } : { status: 'DEGRADED', ...storage };
     const remote = this.services.runtime.executor.status?.();
-    const up = engine === 'UP' && queue === 'UP' && store === 'UP' && (!remote || remote.redis === 'UP');
+    const up = engine === 'UP' && queue === 'UP' && store.status !== 'DOWN' && (!remote || remote.redis === 'UP');
     if (!up) this.setStatus(503);
-    const components: ActuatorHealthResponse['components'] = { engine: { status: engine }, queue: { status: queue }, store: { status: store } };
+    const components: ActuatorHealthResponse['components'] = { engine: { status: engine }, queue: { status: queue }, store };
     if (remote) {
       components.redis = { status: remote.redis };
       components.workers = { status: remote.workers > 0 ? 'UP' : 'DOWN', count: remote.workers, cores: remote.cores };
     }
-    return { status: up ? 'UP' : 'DOWN', components };
+    return { status: !up ? 'DOWN' : store.status === 'DEGRADED' ? 'DEGRADED' : 'UP', components };
   }
 }
 

@@ -1,7 +1,16 @@
 // The only place the job-queue service's task shapes are built: the task record, submit and batch
 // responses, results and in-progress messages, from the runtime's TaskRecord and stored results.
 import type { StoredResult, TaskRecord } from '../jobs/types.js';
-import type { JobPriority, JobStatus, SimulationResponse, SimulationResult, SubmitResponse, TaskStatusMessage } from './models.js';
+import type { SteadyReport } from '../engine/types.js';
+import type { JobPriority, JobStatus, ResultMetadata, SimulationResponse, SimulationResult, SteadyStateReport, SubmitResponse, TaskStatusMessage } from './models.js';
+
+/** The engine's steady-state report in the service's field names. */
+function presentSteady(r: SteadyReport): SteadyStateReport {
+  return {
+    converged: r.converged, method: r.method, iterations: r.iterations, periods: r.periods, period: r.period,
+    steps_per_period: r.stepsPerPeriod, unknowns: r.unknowns, error: r.error, period_start: r.periodStart, message: r.message,
+  };
+}
 
 /** What the service stores as a task's `request` (opaque to the runtime). */
 export interface StoredRequest {
@@ -79,7 +88,8 @@ export function presentCancelled(task: TaskRecord, message = 'Simulation was can
 }
 
 export function presentResult(task: TaskRecord, result: StoredResult | undefined, simulatorVersion: string): SimulationResult {
-  const metadata = { simulation_time: (task.runMs ?? 0) / 1000, cache_hit: task.cacheHit, simulator_version: simulatorVersion };
+  const metadata: ResultMetadata = { simulation_time: (task.runMs ?? 0) / 1000, cache_hit: task.cacheHit, simulator_version: simulatorVersion };
+  if (result?.steady) metadata.steady_state = presentSteady(result.steady);
   if (task.state !== 'completed' || !result) {
     return { task_id: task.id, status: 'failed', results: {}, metadata, error_message: task.errorMessage ?? 'the simulation failed' };
   }

@@ -10,6 +10,7 @@ import '../http/tsoa/fast-float.js';
 import { authMiddleware, rateLimitMiddleware, type ApiKeys } from './access.js';
 import { docsMiddleware } from './docs.js';
 import { errorRenderer } from '../http/error-renderer.js';
+import { jsonBodyGuard } from '../http/json-body.js';
 import { jobqErrors } from './errors.js';
 import type { JobqService } from './service.js';
 
@@ -34,7 +35,10 @@ export function createJobqApp(service: JobqService, keys: ApiKeys, logger: Logge
   app.use(rateLimitMiddleware(api.rate_limit, keys));
   app.use(authMiddleware(keys));
   app.use(docsMiddleware(keys.enabled));
+  const guard = jsonBodyGuard({ multipart: false });
+  app.use(guard.mediaType);
   app.use(koaBody({ jsonLimit: `${api.max_body_mb}mb`, text: false, urlencoded: false, multipart: false, jsonStrict: false }));
+  app.use(guard.parsed);
   app.use(async (ctx, next) => {
     ctx.state.jobq = service;
     await next();

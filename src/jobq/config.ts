@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { readConfigTree } from '../http/config-file.js';
 import { SUPPORTED_COMPRESSIONS } from '../jobs/cache/formats/index.js';
 import { COMPRESSIONS, STORAGE_FORMATS, type Compression, type StorageFormat } from '../jobs/types.js';
+import { DEFAULT_MAX_STEPS } from '../jobs/step-limit.js';
 import { checkSetting, SETTINGS, type SettingValue } from './settings.js';
 import { checkQueueSettings, DEFAULT_MAX_RESULT_MB, type QueueBackend } from '../jobs/executors/bullmq/settings.js';
 
@@ -33,6 +34,8 @@ export interface JobqConfig {
     queue_size: number;
     /** Seconds a run may take (0: no limit). */
     task_timeout: number;
+    /** Largest simulated time / time step of a model; a model beyond it is refused (422), as the simulation service refuses it. */
+    max_steps: number;
   };
   cache: {
     enabled: boolean;
@@ -84,7 +87,7 @@ export function defaultConfig(): JobqConfig {
       api_keys: [],
       rate_limit: { enabled: false, requests_per_minute: 100, authenticated_requests_per_minute: 1000 },
     },
-    orchestration: { max_concurrent_simulations: 4, batch_size: 4, retry_attempts: 3, retry_delay: 5, queue_size: 1000, task_timeout: 3600 },
+    orchestration: { max_concurrent_simulations: 4, batch_size: 4, retry_attempts: 3, retry_delay: 5, queue_size: 1000, task_timeout: 3600, max_steps: DEFAULT_MAX_STEPS },
     cache: {
       enabled: true,
       storage_format: 'parquet',

@@ -1,15 +1,14 @@
 // The interactive API reference of the job-queue service, served locally (no CDN): the OpenAPI
-// description at /openapi.json (tsoa's output with the WebSocket described), Swagger UI from
-// swagger-ui-dist at /docs and ReDoc 2's standalone bundle at /redoc.
+// description at /openapi.json (tsoa's output with the WebSocket described), Swagger UI at /docs and
+// ReDoc 2's standalone bundle at /redoc (both copied into dist/vendor at build time).
 import { createReadStream } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Context, Next } from 'koa';
+import { vendorDir } from '../http/package-dir.js';
 import generated from '../generated/jobq/swagger.json' with { type: 'json' };
 
-const require = createRequire(import.meta.url);
-const SWAGGER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
-const REDOC_BUNDLE = join(dirname(require.resolve('redoc')), 'redoc.standalone.js');
+const SWAGGER_DIR = vendorDir('swagger-ui');
+const REDOC_BUNDLE = join(vendorDir('redoc'), 'redoc.standalone.js');
 
 const SWAGGER_ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',

@@ -4,8 +4,10 @@
 import type { Context } from 'koa';
 import type { ErrorFormatter, ErrorResponse as ErrorResponseOf, HttpProblem } from '../http/error-renderer.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from '../jobs/errors.js';
+import { isStorageFull, StorageFullError } from '../jobs/storage.js';
 import type { ErrorResponse, ValidationErrorItem } from './models.js';
 import { allowedValuesOf } from '../http/validation-messages.js';
+import { forbiddenKeyError, JsonBodyError } from '../http/json-body.js';
 
 export class JobqError extends Error {
   constructor(
@@ -84,9 +86,26 @@ export function fromTsoaFields(fields: Record<string, TsoaFieldError>, ctx: Cont
   );
 }
 
+const JSON_PROBLEM_TYPES = { 'too-deep': 'value_error', 'not-finite': 'finite_number', 'forbidden-key': 'value_error' } as const;
+
+/** A JSON body the schema cannot judge (too deep, 1e999, a `__proto__` key) as a 422 at its location. */
+function jsonBodyError(error: unknown): RequestValidationError | undefined {
+  const found = error instanceof JsonBodyError ? error : forbiddenKeyError(error);
+  if (!found) return undefined;
+  const { kind, path, message } = found.problem;
+  return new RequestValidationError([{ loc: ['body', ...path], msg: `Input ${message}`, type: JSON_PROBLEM_TYPES[kind] }]);
+}
+
 /** Maps job-runtime errors and HTTP-layer errors to the service's errors. */
 export function toJobqError(error: unknown): JobqError | RequestValidationError | undefined {
   if (error instanceof JobqError || error instanceof RequestValidationError) return error;
+  const body = jsonBodyError(error);
+  if (body) return body;
+  if (isStorageFull(error)) {
+    return new JobqError(507, 'STORAGE_FULL', error instanceof StorageFullError ? error.message : `The data directory is full: ${(error as Error).message}`, {
+      suggestion: 'Free space in the data directory (data_dir); stored tasks and results can still be read, and submissions are taken again once space is back',
+    });
+  }
   if (error instanceof TaskNotFoundError) return taskNotFound(error.taskId);
   if (error instanceof QueueFullError) {
     return new JobqError(503, 'QUEUE_FULL', error.message, {
@@ -119,6 +138,8 @@ function httpError(problem: HttpProblem): JobqError | RequestValidationError {
       return new RequestValidationError([{ loc: ['body'], msg: `JSON decode error: ${problem.message}`, type: 'json_invalid' }]);
     case 'method-not-allowed':
       return new JobqError(405, 'METHOD_NOT_ALLOWED', problem.message || 'Method Not Allowed');
+    case 'unsupported-media-type':
+      return new JobqError(415, 'UNSUPPORTED_MEDIA_TYPE', problem.message, { field: 'Content-Type', suggestion: 'Send the body as JSON with Content-Type: application/json' });
     default:
       return new JobqError(problem.status, 'VALIDATION_ERROR', problem.message);
   }

@@ -31,6 +31,45 @@ export interface SimulationRequest {
   priority?: string;
   /** Free-form tracking data, stored with the task. */
   metadata?: { [key: string]: unknown };
+  /**
+   * Extension: the periodic steady state instead of the transient (docs/steady-state.md): `true`,
+   * or the analysis's options. The result is one settled period (`t` from 0 to the period) and
+   * `metadata.steady_state` says how it was found.
+   */
+  steady?: boolean | SteadyStateOptions;
+}
+
+/** Options of the periodic steady-state analysis; every field optional. */
+export interface SteadyStateOptions {
+  /** The period [s]; default: the common period of the model's periodic sources (a whole number of time steps). */
+  period?: number;
+  /** Periodicity error accepted, relative to each state variable's scale (default 1e-9). */
+  tolerance?: number;
+  /** Newton iterations before plain transient periods take over (default 20). */
+  max_iterations?: number;
+  /** Transient periods of that fallback (default 2000; 0: none). */
+  max_periods?: number;
+  /** Solve for the thermal network's temperatures too (default true). */
+  temperatures?: boolean;
+}
+
+/** How the settled period of a steady-state task was found (docs/steady-state.md, "Options and report"). */
+export interface SteadyStateReport {
+  converged: boolean;
+  /** `shooting`, or `transient` when plain periods took over. */
+  method: string;
+  iterations: number;
+  /** Periods simulated in all. */
+  periods: number;
+  /** [s] */
+  period: number;
+  steps_per_period: number;
+  unknowns: number;
+  /** Periodicity error of the returned period. */
+  error: number;
+  /** [s] Simulated time at which the returned period starts. */
+  period_start: number;
+  message: string;
 }
 
 export interface SubmitResponse {
@@ -90,6 +129,8 @@ export interface ResultMetadata {
   cache_hit: boolean;
   /** `pesim <engine version>`. */
   simulator_version: string;
+  /** Extension: present for a steady-state task (request field `steady`). */
+  steady_state?: SteadyStateReport;
 }
 
 /** A finished task's result: `completed` with the arrays, or `failed` with `error_message`. */
@@ -148,8 +189,12 @@ export interface CacheClearResponse {
 }
 
 export interface HealthResponse {
-  /** `healthy`, or `degraded` when the simulator cannot take runs. */
+  /** `healthy`, or `degraded` when the simulator cannot take runs or the data directory is full (`store_writable` false). */
   status: string;
+  /** False while the data directory takes no writes (full disk): reads are served, submissions answer 507 STORAGE_FULL. */
+  store_writable: boolean;
+  /** What failed, while `store_writable` is false. */
+  store_error?: string;
   /** The interface version: 1.0.0. */
   version: string;
   uptime_seconds: number;

@@ -5,6 +5,7 @@
 import type { TaskEvents } from '../jobs/events.js';
 import { FINAL_STATES, type TaskRecord } from '../jobs/types.js';
 import type { RuntimeQueries } from '../jobs/runtime.js';
+import { isStorageFull } from '../jobs/storage.js';
 
 const RUN_MS = 'jobq.completed_run_ms';
 const DURATION_MS = 'jobq.completed_duration_ms';
@@ -19,7 +20,14 @@ export interface PerformanceFigures {
 export class PerformanceTracker {
   private readonly unfinished = new Set<string>();
   private busySince: number | undefined;
-  private readonly listener = (task: TaskRecord): void => this.onState(task);
+  private readonly listener = (task: TaskRecord): void => {
+    try {
+      this.onState(task);
+    } catch (error) {
+      // A full data directory (storage.ts): the figures miss this change, the task does not.
+      if (!isStorageFull(error)) throw error;
+    }
+  };
 
   constructor(
     private readonly runtime: Pick<RuntimeQueries, 'tasksInStates' | 'addToCounter' | 'counter'>,

@@ -6,8 +6,11 @@
 import { resolveNetlist, scopeChannels as channelsOf, type ControlBlock, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import type { TaskSpec } from '../jobs/types.js';
 import { checkSubmittedCircuit, circuitProblemOf, type CircuitProblem } from '../jobs/circuit-check.js';
+import { checkStepLimit } from '../jobs/step-limit.js';
 import { JobqError, RequestValidationError } from './errors.js';
 import type { LoadedModel } from './model-files.js';
+import type { SteadyOptions } from '../engine/types.js';
+import type { SteadyStateOptions } from './models.js';
 
 /** Name of the scope added for a probed variable; its one channel is `<scope>.ch1`. */
 export const probeScope = (variable: string): string => `SCOPE.probe(${variable})`;
@@ -131,18 +134,46 @@ export function circuitRejection(problem: CircuitProblem, modelFile: string): Jo
   ]);
 }
 
+/** The engine's steady-state options of a request's `steady` field (undefined: a transient task). */
+export function steadyOptions(value: boolean | SteadyStateOptions | undefined): SteadyOptions | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return {};
+  const bad = (name: string, expected: string): never => {
+    throw new JobqError(400, 'VALIDATION_ERROR', `steady.${name} must be ${expected}`, { field: `steady.${name}`, suggestion: 'See docs/steady-state.md, "Options and report"' });
+  };
+  const { period, tolerance, max_iterations: maxIterations, max_periods: maxPeriods, temperatures } = value;
+  const options: SteadyOptions = {};
+  if (period !== undefined) options.period = Number.isFinite(period) && period > 0 ? period : bad('period', 'a positive number of seconds');
+  if (tolerance !== undefined) options.tolerance = Number.isFinite(tolerance) && tolerance > 0 ? tolerance : bad('tolerance', 'a positive number');
+  if (maxIterations !== undefined) options.maxIterations = Number.isInteger(maxIterations) && maxIterations >= 0 ? maxIterations : bad('max_iterations', 'a whole number ≥ 0');
+  if (maxPeriods !== undefined) options.maxPeriods = Number.isInteger(maxPeriods) && maxPeriods >= 0 ? maxPeriods : bad('max_periods', 'a whole number ≥ 0');
+  if (temperatures !== undefined) options.temperatures = temperatures;
+  return options;
+}
+
 /** What the runtime runs for one request; the engine has validated the circuit with its overrides. */
-export function prepareTask(model: LoadedModel, parameters: Record<string, number>, outputVariables: string[] | undefined, hashFile: boolean): PreparedTask {
+export function prepareTask(model: LoadedModel, parameters: Record<string, number>, outputVariables: string[] | undefined, hashFile: boolean, maxSteps: number, steady?: SteadyOptions): PreparedTask {
+  // The simulation service's rule and message (its 422 SIMULATION_TOO_LARGE): the model file sets both times.
+  // A steady-state task does not simulate the end time (its length is periods of the analysis).
+  const tooLarge = steady ? undefined : checkStepLimit(model.netlist.settings, maxSteps, { ratio: 'simulated time / time step of the model', setting: 'orchestration.max_steps' });
+  if (tooLarge) {
+    throw new RequestValidationError([{ loc: ['body', 'model_file'], msg: `Model file ${model.modelFile}: ${tooLarge.message}`, type: 'simulation_too_large' }]);
+  }
   const overrides = mapParameters(model.netlist, parameters);
   const { netlist, signals, outputs } = mapOutputs(model.netlist, outputVariables);
   // The cache index describes entries by the netlist's name: the model file as the client gave it.
   const spec: TaskSpec = { netlist: { ...netlist, name: model.modelFile }, parameters: overrides };
   if (signals) spec.signals = signals;
   if (hashFile) spec.fileDigest = model.digest;
+  if (steady) spec.steady = steady;
   try {
     checkSubmittedCircuit(spec.netlist, spec.parameters);
   } catch (error) {
-    const problem = circuitProblemOf(error);
+    const problem = circuitProblemOf(error, { netlist: spec.netlist, overrides: spec.parameters });
+    // A global given as `Vin` is checked as `$Vin`: the error names the key the request used.
+    for (const detail of problem?.kind === 'parameter' ? problem.details : []) {
+      if (detail.field.startsWith('$') && !Object.hasOwn(parameters, detail.field) && Object.hasOwn(parameters, detail.field.slice(1))) detail.field = detail.field.slice(1);
+    }
     throw problem ? circuitRejection(problem, model.modelFile) : error;
   }
   return { spec, outputs };

@@ -12,7 +12,7 @@ import { JobqError, RequestValidationError, taskNotFound } from './errors.js';
 import type { CacheClearResponse, CacheEntryResponse, CacheStatsResponse, HealthResponse, LogLevelName, LogsResponse, SimulationRequest, StatsResponse } from './models.js';
 import { ModelFiles } from './model-files.js';
 import { PerformanceTracker } from './performance.js';
-import { prepareTask } from './prepare.js';
+import { prepareTask, steadyOptions } from './prepare.js';
 import type { StoredRequest } from './TaskPresenter.js';
 
 export const OWNER = 'jobq';
@@ -58,7 +58,7 @@ export class JobqService {
       }
       const model = await this.models.load(request.model_file);
       const parameters = request.parameters ?? {};
-      const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files);
+      const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files, this.config.orchestration.max_steps, steadyOptions(request.steady));
       const stored: StoredRequest = {
         model_file: request.model_file,
         parameters,
@@ -192,7 +192,9 @@ export class JobqService {
     const connected = executor.probe ? await executor.probe() : executor.connected();
     const remote = executor.status?.();
     const scaleOut = remote ? { redis_connected: remote.redis === 'UP', workers: remote.workers } : {};
-    return { status: connected ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected, ...scaleOut };
+    const storage = this.runtime.storageState();
+    const store = storage.writable ? { store_writable: true } : { store_writable: false, store_error: storage.reason };
+    return { status: connected && storage.writable ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected, ...store, ...scaleOut };
   }
 
   stats(): StatsResponse {

@@ -38,6 +38,7 @@ export const SETTINGS: Readonly<Record<string, Setting>> = {
   'orchestration.retry_delay': number(0, 86_400),
   'orchestration.queue_size': integer(1, 10_000_000),
   'orchestration.task_timeout': number(0, 31_536_000),
+  'orchestration.max_steps': number(1),
   'cache.enabled': boolean,
   'cache.storage_format': { kind: 'enum', values: STORAGE_FORMATS },
   'cache.compression': { kind: 'enum', values: COMPRESSIONS },

@@ -25,8 +25,30 @@ export interface CircuitProblem {
   details: CircuitProblemDetail[];
 }
 
-/** What a reader or engine failure about a circuit means for a request; undefined for other errors. */
-export function circuitProblemOf(error: unknown): CircuitProblem | undefined {
+/** What a request submitted: the circuit and its parameter overrides. */
+export interface Submitted {
+  netlist: Netlist;
+  overrides: ParameterOverrides;
+}
+
+/**
+ * The override key that set the parameter an engine error names (`R.1.R` set directly, or `$Vin`
+ * when the parameter refers to that global), so the error names the request's field, not the model.
+ */
+function overrideAtFault(error: EngineError, submitted: Submitted | undefined): string | undefined {
+  if (!submitted || !error.element || !error.field) return undefined;
+  const key = `${error.element}.${error.field}`;
+  if (Object.hasOwn(submitted.overrides, key)) return key;
+  const owner = [...submitted.netlist.elements, ...(submitted.netlist.blocks ?? []), ...(submitted.netlist.thermal ?? [])].find((item) => item.name === error.element);
+  const value = owner?.params?.[error.field];
+  return typeof value === 'string' && value.startsWith('$') && Object.hasOwn(submitted.overrides, value) ? value : undefined;
+}
+
+/**
+ * What a reader or engine failure about a circuit means for a request; undefined for other errors.
+ * With `submitted`, a parameter out of range that an override set is the override's problem.
+ */
+export function circuitProblemOf(error: unknown, submitted?: Submitted): CircuitProblem | undefined {
   if (error instanceof NetlistError) {
     const parameter = error.code === 'UNKNOWN_PARAMETER' || (error.code === 'PARAMETER_OUT_OF_RANGE' && error.details.length > 0 && !error.details[0].line);
     const details = error.details.map((d) => ({
@@ -38,6 +60,8 @@ export function circuitProblemOf(error: unknown): CircuitProblem | undefined {
     return { kind: parameter ? 'parameter' : 'circuit', message: error.message, details: details.length > 0 ? details : [{ field: 'circuit', message: error.message }] };
   }
   if (error instanceof EngineError && error.code !== 'CANCELLED') {
+    const key = error.code === 'PARAMETER_OUT_OF_RANGE' ? overrideAtFault(error, submitted) : undefined;
+    if (key) return { kind: 'parameter', message: error.message, details: [{ field: key, message: error.message }] };
     const component = error.element ?? error.node;
     return { kind: 'circuit', message: error.message, details: [{ field: error.field ?? component ?? 'circuit', message: error.message, ...(component ? { component } : {}) }] };
   }

@@ -11,9 +11,11 @@ import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
+import { importQueueModule } from './executors/bullmq/packages.js';
 import { queueSettingsFromEnv, serviceIdentity, type QueueSettings } from './executors/bullmq/settings.js';
 import { DURABILITY_LEVELS, markOpen, removeAbandonedTemporaries, requeueDamagedResults, type Durability } from './durability.js';
 import { Scheduler, type SchedulerSettings } from './scheduler.js';
+import { isStorageFull, StorageHealth, type StorageState } from './storage.js';
 import { systemClock, type Clock } from './clock.js';
 
 export interface RuntimeSettings {
@@ -81,6 +83,8 @@ export interface RuntimeQueries {
   /** Persistent counters (the job queue's performance figures). */
   addToCounter(name: string, delta: number): void;
   counter(name: string): number;
+  /** Whether the data directory takes writes (storage.ts); not, while it is full. */
+  storageState(): StorageState;
 }
 
 export interface Runtime extends RuntimeQueries {
@@ -93,8 +97,9 @@ export interface Runtime extends RuntimeQueries {
   close(): Promise<void>;
 }
 
-function queriesOf(store: Store): RuntimeQueries {
+function queriesOf(store: Store, storage: StorageHealth): RuntimeQueries {
   return {
+    storageState: () => storage.state,
     task: (id) => store.tasks.get(id),
     listTasks: (filter) => store.tasks.list(filter),
     countTasks: (owner) => store.tasks.countByState(owner),
@@ -118,12 +123,13 @@ export interface RuntimeOptions {
 
 /**
  * The executor the settings ask for when it is not the embedded pool: BullMQ and its Redis driver
- * are loaded only here, so a service on the embedded defaults never loads them.
+ * are loaded only here, so a service on the embedded defaults never loads them (nor needs them
+ * installed: they are optional peer dependencies, see executors/bullmq/packages.ts).
  */
 export async function remoteExecutorFor(settings: RuntimeSettings): Promise<Executor | undefined> {
   const queue = settings.queue;
   if (queue?.backend !== 'bullmq' || !queue.redisUrl) return undefined;
-  const { BullmqExecutor } = await import('./executors/bullmq/executor.js');
+  const { BullmqExecutor } = await importQueueModule(() => import('./executors/bullmq/executor.js'));
   const maxResultBytes = Math.floor(queue.maxResultMb * 1024 * 1024);
   return new BullmqExecutor({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
 }
@@ -144,8 +150,16 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
     const executor = options.executor ?? embeddedExecutor(settings, options.deferWorkerThreads ?? false);
     const events = new TaskEvents();
     const schedulerSettings = { ...settings.scheduler, resultsDir: join(settings.dataDir, 'results'), syncResults: settings.durability === 'full' };
-    const scheduler = new Scheduler(store, executor, cache, events, schedulerSettings, clock);
-    const sweep = setInterval(() => cache.sweep(), settings.cacheSweepSeconds * 1000);
+    const storage = new StorageHealth(settings.dataDir, () => store.counters.add('storage.probe', 1));
+    const scheduler = new Scheduler(store, executor, cache, events, schedulerSettings, clock, storage);
+    const sweep = setInterval(() => {
+      try {
+        cache.sweep();
+      } catch (error) {
+        if (!isStorageFull(error)) throw error;
+        storage.failed(error); // the expired entries go at a later sweep
+      }
+    }, settings.cacheSweepSeconds * 1000);
     sweep.unref();
     // Result files not flushed to the device may not have survived an OS crash: check them.
     if (marker.uncleanBefore && settings.durability === 'normal') {
@@ -155,7 +169,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
     if (marker.uncleanBefore) removeAbandonedTemporaries([schedulerSettings.resultsDir, join(settings.dataDir, 'cache')]);
     scheduler.start();
     return {
-      ...queriesOf(store),
+      ...queriesOf(store, storage),
       store,
       cache,
       executor,
@@ -163,6 +177,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
       scheduler,
       async close() {
         clearInterval(sweep);
+        storage.close();
         await scheduler.stop();
         await executor.close();
         store.close();

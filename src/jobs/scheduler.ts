@@ -1,7 +1,10 @@
 // The scheduler: accepts tasks, keeps them durable in the store, starts them by priority (FIFO
 // within one priority) on an executor without exceeding its capacity, and carries them through
 // their states: retries with exponential back-off for transient failures, time-outs, cancel, pause
-// and resume reaching the running engine, and recovery of interrupted tasks after a restart.
+// and resume reaching the running engine, and recovery of interrupted tasks after a restart. A write
+// the data directory cannot take (a full disk, storage.ts) never escapes a timer or a run's end: a
+// start waits in the queue, the end of a run is recorded once space is back, a request gets
+// StorageFullError, and what the store held stays as it was.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +12,7 @@ import { RunController } from '../engine/controller.js';
 import type { Store } from '../store/types.js';
 import type { ResultCache } from './cache/result-cache.js';
 import type { NetlistMemo } from './cache/key.js';
+import { dirname } from 'node:path';
 import { fileExtension, readResult, writeResult } from './cache/formats/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from './errors.js';
@@ -16,6 +20,8 @@ import type { TaskEvents } from './events.js';
 import type { ExecutionFailure, ExecutionOutcome, Executor, ResultTarget, RunSummary } from './executors/types.js';
 import { PriorityQueue } from './queue.js';
 import { progressOf } from './progress.js';
+import { runSummary } from './executors/summary.js';
+import { isStorageFull, StorageHealth } from './storage.js';
 import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec } from './types.js';
 
 export interface SchedulerSettings {
@@ -35,14 +41,7 @@ export interface SchedulerSettings {
   progressIntervalMs: number;
   /** Flush each result file to the device before its task completes (durability `full`). */
   syncResults: boolean;
-  /**
-   * Shortest time between two commits of run starts and ends [ms] (default 2): the starts and
-   * ends of that time commit together, in one transaction. The runs themselves start at once.
-   */
-  commitIntervalMs?: number;
 }
-
-const DEFAULT_COMMIT_INTERVAL_MS = 2;
 
 export interface SubmitInput {
   owner: string;
@@ -86,10 +85,12 @@ export class Scheduler {
   private progressTimer: unknown;
   /** Set inside inOneCommit: state events wait there for the commit. */
   private deferredEvents: TaskRecord[] | undefined;
-  /** Store writes (with their state events) of run starts and ends waiting for the next commit. */
-  private pendingWrites: { id: string; write: () => void }[] = [];
-  private commitTimer: NodeJS.Timeout | NodeJS.Immediate | undefined;
-  private lastCommitAt = 0;
+  /** Set inside inOneCommit: the tasks started in it (their starts are undone when it fails). */
+  private startedInCommit: TaskRecord[] | undefined;
+  /** Ends of runs waiting for this turn's commit (recordEnd). */
+  private endings: { task: TaskRecord; end: () => void }[] = [];
+  private endingsScheduled = false;
+  readonly storage: StorageHealth;
 
   constructor(
     private readonly store: Store,
@@ -98,7 +99,9 @@ export class Scheduler {
     readonly events: TaskEvents,
     readonly settings: SchedulerSettings,
     private readonly clock: Clock = systemClock,
+    storage?: StorageHealth,
   ) {
+    this.storage = storage ?? new StorageHealth(dirname(settings.resultsDir), () => store.counters.add('storage.probe', 1));
     mkdirSync(settings.resultsDir, { recursive: true });
     executor.onCapacityChange?.(() => this.pump());
     this.resultExtension = fileExtension(settings.resultFormat, settings.resultCompression);
@@ -126,7 +129,6 @@ export class Scheduler {
   /** Stops dispatching and stops the runs in progress; they stay recorded as running and are re-queued by the next start(). */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.commitWrites(); // the starts and ends already seen (pump starts nothing now)
     if (this.wakeUp) this.clock.clearTimeout(this.wakeUp);
     for (const run of this.running.values()) run.controller.cancel();
     this.stopProgressPoll();
@@ -150,6 +152,14 @@ export class Scheduler {
     if (unfinished + inputs.length > this.settings.queueSize) {
       throw new QueueFullError(this.settings.queueSize, Math.max(1, Math.ceil(this.settings.retryDelayMs / 1000)));
     }
+    try {
+      return await this.submitNew(inputs);
+    } catch (error) {
+      throw this.storage.failed(error);
+    }
+  }
+
+  private async submitNew(inputs: SubmitInput[]): Promise<TaskRecord[]> {
     const records: TaskRecord[] = [];
     const hits: { record: TaskRecord; entry: CacheEntryRecord }[] = [];
     const memo: NetlistMemo = new Map();
@@ -167,6 +177,13 @@ export class Scheduler {
     for (const { record, entry } of hits) await this.cache!.copyOut(entry, this.resultPath(record.id), this.settings.resultFormat, this.settings.resultCompression);
     // The new tasks and the starts they allow commit together (one commit per submission); the
     // state events follow the commit: the submitted records first, then the starts.
+    const forget = (): void => {
+      for (const record of records) {
+        this.order.delete(record.id);
+        this.waiting.delete(record.id);
+        this.queue.remove(record.id);
+      }
+    };
     this.inOneCommit(() => {
       this.store.tasks.insertMany(records);
       if (records.length === 1) {
@@ -185,12 +202,11 @@ export class Scheduler {
         this.queue.push(record.id, record.priority);
       }
       this.pump();
-    });
+    }, forget);
     return records;
   }
 
   get(id: string): TaskRecord {
-    this.commitWrites();
     const task = this.store.tasks.get(id);
     if (!task) throw new TaskNotFoundError(id);
     return task;
@@ -204,7 +220,6 @@ export class Scheduler {
   }
 
   cancel(id: string): TaskRecord {
-    this.commitWrites();
     // Running and queued tasks are held here as stored (only this scheduler changes them).
     const task = this.running.get(id)?.task ?? this.waiting.get(id) ?? this.get(id);
     if (task.state === 'completed' || task.state === 'failed' || task.state === 'cancelled') {
@@ -212,17 +227,23 @@ export class Scheduler {
     }
     const run = this.running.get(id);
     // Where the run stopped: the engine's progress at the cancel, not the last stored poll.
-    let reached: Partial<TaskRecord> = {};
+    const reached: Partial<TaskRecord> = run ? { progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) } : {};
+    // Recorded first: a cancel the store cannot take changes nothing.
+    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' }, task);
+    // A run that ended in this turn, its end not yet recorded: the cancel wins (its result goes).
+    const ending = this.endings.findIndex((e) => e.task.id === id);
+    if (ending >= 0) {
+      this.endings.splice(ending, 1);
+      rmSync(this.resultPath(id), { force: true });
+    }
     if (run) {
       run.cancelled = true;
       run.controller.cancel();
-      reached = { progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) };
+      run.task = updated;
     } else {
       this.queue.remove(id);
       this.waiting.delete(id);
     }
-    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' }, task);
-    if (run) run.task = updated;
     return updated;
   }
 
@@ -247,7 +268,12 @@ export class Scheduler {
     const run = this.running.get(id);
     if (task.state !== 'running' || !run) throw new InvalidStateError(id, task.state, 'pause');
     run.controller.pause();
-    run.task = this.transition(id, { state: 'paused' }, undefined, run.task);
+    // The progress reached, not the one last stored (at most once a second): the PAUSED message
+    // and the record show it. The engine stops at its next check; reportProgress stores the steps
+    // it still makes.
+    const progress = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
+    run.lastStep = progress.step;
+    run.task = this.transition(id, { state: 'paused', progress }, undefined, run.task);
     return run.task;
   }
 
@@ -255,8 +281,8 @@ export class Scheduler {
     const task = this.get(id);
     const run = this.running.get(id);
     if (task.state !== 'paused' || !run) throw new InvalidStateError(id, task.state, 'resume');
-    run.controller.resume();
     run.task = this.transition(id, { state: 'running' }, undefined, run.task);
+    run.controller.resume();
     return run.task;
   }
 
@@ -271,7 +297,9 @@ export class Scheduler {
   runningProgressOf(batchId: string): { id: string; progress: NonNullable<TaskRecord['progress']> }[] {
     const found: { id: string; progress: NonNullable<TaskRecord['progress']> }[] = [];
     for (const [id, run] of this.running) {
-      if (run.task.batchId === batchId && !run.cancelled && (run.task.state === 'running' || run.task.state === 'paused')) found.push({ id, progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) });
+      if (run.task.batchId === batchId && !run.cancelled && (run.task.state === 'running' || run.task.state === 'paused')) {
+        found.push({ id, progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) });
+      }
     }
     return found;
   }
@@ -320,7 +348,7 @@ export class Scheduler {
         }
         const id = this.queue.popReady(Math.max(this.clock.now(), dueBy));
         if (id === undefined) break;
-        this.startTask(id);
+        if (!this.startOrRequeue(id)) return; // the store takes no writes: starts wait for it
         started++;
       }
       this.armWakeUp();
@@ -336,14 +364,42 @@ export class Scheduler {
     if (at !== undefined) this.wakeUp = this.clock.setTimeout(() => this.pump(at), at - this.clock.now());
   }
 
+  /** Starts a task; false (the task back in the queue) when its start cannot be recorded for want of space. */
+  private startOrRequeue(id: string): boolean {
+    const task = this.waiting.get(id);
+    try {
+      this.startTask(id);
+      return true;
+    } catch (error) {
+      if (!isStorageFull(error) || !task) throw error;
+      this.requeue(task);
+      this.storage.whenWritable(() => this.pump());
+      return false;
+    }
+  }
+
+  private requeue(task: TaskRecord): void {
+    this.waiting.set(task.id, task);
+    this.queue.insertOrdered(task.id, task.priority, task.retryAt ? Date.parse(task.retryAt) : 0, (other) => this.order.get(other) ?? Number.MAX_SAFE_INTEGER);
+  }
+
   private startTask(id: string): void {
     const task = this.waiting.get(id) ?? this.store.tasks.get(id);
     this.waiting.delete(id);
     if (!task || task.state !== 'queued') return;
+    const attempts = task.attempts + 1;
+    // Recorded before anything starts: a start the store cannot take leaves no run behind.
+    const started = this.transition(
+      id,
+      { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null },
+      { level: 'INFO', message: `started (attempt ${attempts})` },
+      task,
+    );
+    this.startedInCommit?.push(task);
     const controller = new RunController();
     const run: Running = {
       controller,
-      task,
+      task: started,
       startedAtMs: this.clock.now(),
       lastStep: -1,
       timedOut: false,
@@ -358,18 +414,13 @@ export class Scheduler {
     }
     this.running.set(id, run);
     this.armProgressPoll();
-    const attempts = task.attempts + 1;
-    const startedAt = this.isoNow();
-    this.write(id, () => {
-      run.task = this.transition(id, { state: 'running', startedAt, attempts, retryAt: null }, { level: 'INFO', message: `started (attempt ${attempts})` }, run.task);
-    });
     this.executor
       .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id), priority: task.priority })
       .then(
-        (outcome) => this.finish(id, outcome),
-        (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }),
+        (outcome) => this.finish(id, outcome, run),
+        (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }, run),
       )
-      .catch((error: unknown) => this.log('ERROR', `internal error finishing the task: ${(error as Error).message}`, id));
+      .catch((error: unknown) => this.logSafely('ERROR', `internal error finishing the task: ${(error as Error).message}`, id));
   }
 
   private reportAllProgress(): void {
@@ -378,15 +429,23 @@ export class Scheduler {
 
   private reportProgress(run: Running): void {
     const task = run.task;
-    if (task.state !== 'running' || run.cancelled) return;
+    if ((task.state !== 'running' && task.state !== 'paused') || run.cancelled) return;
     const now = this.clock.now();
     const progress = progressOf(run.controller.progress(), now - run.startedAtMs);
     if (progress.step === run.lastStep) return;
     run.lastStep = progress.step;
-    // Progress goes to the bus every interval; to the store at most once a second.
-    if (now - run.lastProgressStoredAt >= 1000) {
+    // Progress goes to the bus every interval; to the store at most once a second, and at once for
+    // a paused run (the steps it made before the engine stopped: where it rests).
+    if (task.state === 'paused' || now - run.lastProgressStoredAt >= 1000) {
       run.lastProgressStoredAt = now;
-      run.task = this.store.tasks.updateFrom(task, { progress });
+      try {
+        run.task = this.store.tasks.updateFrom(task, { progress });
+      } catch (error) {
+        if (!isStorageFull(this.storage.failed(error))) throw error;
+        // Progress is transient: the bus still gets it; the store gets the next one.
+        this.events.emit('progress', { ...task, progress }, progress);
+        return;
+      }
       this.events.emit('progress', run.task, progress);
     } else {
       this.events.emit('progress', { ...task, progress }, progress);
@@ -408,15 +467,17 @@ export class Scheduler {
     this.progressTimer = undefined;
   }
 
-  private async finish(id: string, outcome: ExecutionOutcome): Promise<void> {
+  private async finish(id: string, outcome: ExecutionOutcome, started: Running): Promise<void> {
     const run = this.running.get(id);
-    // A run ends once: a second report of it (a remote executor hearing of a job twice) is ignored.
-    if (!run) return;
+    // A run ends once: a second report of it (a remote executor hearing of a job twice), or the end
+    // of a run whose start was undone (inOneCommit), is ignored.
+    if (!run || run !== started) return;
     this.running.delete(id);
     if (run.timeout) this.clock.clearTimeout(run.timeout);
     if (this.running.size === 0) this.stopProgressPoll();
+    const task = run.task;
     if (this.stopping) return;
-    if (run.cancelled || run.task.state === 'cancelled') {
+    if (run.cancelled || task.state === 'cancelled') {
       rmSync(this.resultPath(id), { force: true }); // written by a run that finished as it was cancelled
       this.pump(); // a cancelled run never enters the cache
       return;
@@ -424,68 +485,72 @@ export class Scheduler {
     // A run that outlived its time-out fails even when it got to the end (the time-out fired while
     // the result was being encoded, after the engine's last look at the cancel flag).
     if (outcome.ok && !run.timedOut) {
-      const summary = await this.keepResult(run.task, outcome);
-      // run.task is read when the write runs: its start may still be waiting for the commit too.
-      this.write(id, () => this.complete(run.task, summary));
+      let summary: RunSummary;
+      try {
+        summary = await this.keepResult(task, outcome);
+      } catch (error) {
+        if (!isStorageFull(this.storage.failed(error))) throw error;
+        // The result could not be written for want of space: the attempt failed, and is retried.
+        rmSync(this.resultPath(id), { force: true });
+        const failure: ExecutionFailure = { code: 'STORAGE_FULL', message: `the result could not be written: ${(error as Error).message}`, deterministic: false };
+        this.recordEnd(task, () => this.fail(task, failure));
+        return;
+      }
+      // The end of this run and the start of the next commit together: one commit per task.
+      this.recordEnd(task, () => this.complete(task, summary));
     } else {
       if (outcome.ok) rmSync(this.resultPath(id), { force: true });
       const error: ExecutionFailure = run.timedOut || outcome.ok
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
         : outcome.error;
       const reached = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
-      this.write(id, () => this.fail(run.task, error, reached));
+      this.recordEnd(task, () => this.fail(task, error, reached));
     }
-    this.pump(); // the next run starts now; its start is written with this end
   }
 
   /**
-   * Runs a store write of a run's start or end: at once inside an open commit, else with the other
-   * writes of the next commit, at most one every commitIntervalMs (at thousands of runs per second
-   * a commit per start and per end was the service thread's largest cost). Until then the store
-   * shows the run's previous state; the scheduler's own operations (get, cancel, pause, resume,
-   * submit, stop) commit the waiting writes first. A crash in between loses at most the starts and
-   * ends of that interval: those runs are queued again on the next start().
+   * Records the end of a run with the other ends of this turn of the event loop and the starts they
+   * allow, in one commit (at thousands of runs per second a commit per run was the service thread's
+   * largest cost); when the store cannot take it for want of space, again once it can (the task
+   * stays `running` in the store until then).
    */
-  private write(id: string, write: () => void): void {
-    if (this.deferredEvents) {
-      write();
-      return;
-    }
-    this.pendingWrites.push({ id, write });
-    if (this.commitTimer !== undefined) return;
-    const wait = this.lastCommitAt + (this.settings.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS) - Date.now();
-    this.commitTimer = wait > 0 ? setTimeout(() => this.commitWrites(), wait) : setImmediate(() => this.commitWrites());
+  private recordEnd(task: TaskRecord, end: () => void): void {
+    this.endings.push({ task, end });
+    if (this.endingsScheduled) return;
+    this.endingsScheduled = true;
+    setImmediate(() => this.recordEndings());
   }
 
-  /** Commits the waiting writes in one transaction (with the starts they allow), then tells the bus. */
-  private commitWrites(): void {
-    if (this.pendingWrites.length === 0) {
-      this.clearCommitTimer();
-      return;
-    }
-    if (this.deferredEvents) this.applyPendingWrites(); // a commit is open: they join it
-    else this.inOneCommit(() => this.pump());
-  }
-
-  private clearCommitTimer(): void {
-    if (this.commitTimer === undefined) return;
-    clearTimeout(this.commitTimer as NodeJS.Timeout);
-    clearImmediate(this.commitTimer as NodeJS.Immediate);
-    this.commitTimer = undefined;
-  }
-
-  /** Inside a commit: the waiting writes first, in their order. */
-  private applyPendingWrites(): void {
-    this.clearCommitTimer();
-    if (this.pendingWrites.length === 0) return;
-    const writes = this.pendingWrites;
-    this.pendingWrites = [];
-    this.lastCommitAt = Date.now();
-    for (const { id, write } of writes) {
-      try {
-        write();
-      } catch (error) {
-        this.log('ERROR', `internal error recording the task: ${(error as Error).message}`, id);
+  private recordEndings(): void {
+    this.endingsScheduled = false;
+    const endings = this.endings;
+    this.endings = [];
+    if (this.stopping || endings.length === 0) return;
+    try {
+      this.inOneCommit(() => {
+        for (const { end } of endings) end();
+        this.pump();
+      });
+    } catch (error) {
+      if (isStorageFull(this.storage.failed(error))) {
+        this.storage.whenWritable(() => {
+          // Unless a task changed meanwhile (a cancel while its end waited).
+          for (const { task, end } of endings) {
+            if (!this.stopping && this.store.tasks.get(task.id)?.state === task.state) this.recordEnd(task, end);
+          }
+        });
+        return;
+      }
+      // Not the disk: each end on its own, so that one that cannot be recorded holds back no other.
+      for (const { task, end } of endings) {
+        try {
+          this.inOneCommit(() => {
+            end();
+            this.pump();
+          });
+        } catch (single) {
+          this.logSafely('ERROR', `internal error finishing the task: ${(single as Error).message}`, task.id);
+        }
       }
     }
   }
@@ -494,20 +559,32 @@ export class Scheduler {
    * Runs fn in one store transaction; the state events of the transitions in it go to the bus
    * after the commit (as a lone transition's do), and none if it rolls back.
    */
-  private inOneCommit(fn: () => void): void {
+  private inOneCommit(fn: () => void, undo?: () => void): void {
     if (this.deferredEvents) {
       fn();
       return;
     }
     const events: TaskRecord[] = [];
+    const started: TaskRecord[] = [];
     this.deferredEvents = events;
+    this.startedInCommit = started;
     try {
-      this.store.transaction(() => {
-        this.applyPendingWrites();
-        fn();
-      });
+      this.store.transaction(fn);
+    } catch (error) {
+      // Rolled back: the runs started in it stop and their tasks wait in the queue again.
+      for (const task of started) {
+        const run = this.running.get(task.id);
+        this.running.delete(task.id);
+        if (run?.timeout) this.clock.clearTimeout(run.timeout);
+        run?.controller.cancel();
+        this.requeue(task);
+      }
+      if (this.running.size === 0) this.stopProgressPoll();
+      undo?.();
+      throw error;
     } finally {
       this.deferredEvents = undefined;
+      this.startedInCommit = undefined;
     }
     for (const record of events) this.events.emit('state', record);
   }
@@ -521,21 +598,26 @@ export class Scheduler {
     if ('result' in outcome) await this.writeTaskResult(task.id, outcome.result); // executors without our disk
     const summary: RunSummary =
       'result' in outcome
-        ? { measurements: outcome.result.measurements, signals: Object.keys(outcome.result.signals), stats: outcome.result.stats }
+        ? runSummary(outcome.result)
         : outcome.written;
     const { stats } = summary;
     if (this.cache && task.cacheKey) {
       const description = { modelFile: this.modelName(task), parameters: task.spec.parameters, runMs: stats.wallMs };
-      await this.cache.putFile(task.cacheKey, target.path, target.format, target.compression, description);
+      try {
+        await this.cache.putFile(task.cacheKey, target.path, target.format, target.compression, description);
+      } catch (error) {
+        // A cache entry is optional: without space for it the result is kept, uncached.
+        if (!isStorageFull(this.storage.failed(error))) throw error;
+      }
     }
     return summary;
   }
 
-  private complete(task: TaskRecord, { measurements, signals, stats }: RunSummary): void {
+  private complete(task: TaskRecord, { measurements, signals, stats, steady }: RunSummary): void {
     const done = progressOf({ phase: 'done', step: stats.steps, totalSteps: stats.steps, time: 0, percent: 100, paused: false }, 0);
     this.transition(
       task.id,
-      { state: 'completed', completedAt: this.isoNow(), runMs: stats.wallMs, progress: done, errorCode: null, errorMessage: null, summary: { measurements, signals } },
+      { state: 'completed', completedAt: this.isoNow(), runMs: stats.wallMs, progress: done, errorCode: null, errorMessage: null, summary: { measurements, signals, ...(steady ? { steady } : {}) } },
       { level: 'INFO', message: `completed in ${stats.wallMs.toFixed(1)} ms`, duration: stats.wallMs / 1000 },
       task,
     );
@@ -599,11 +681,25 @@ export class Scheduler {
       return record;
     };
     // Inside inOneCommit the transaction is open already (a savepoint would add two statements).
-    const updated = this.deferredEvents ? write() : this.store.transaction(write);
+    let updated: TaskRecord;
+    try {
+      updated = this.deferredEvents ? write() : this.store.transaction(write);
+    } catch (error) {
+      throw this.storage.failed(error);
+    }
     if (updated.state === 'completed' || updated.state === 'failed' || updated.state === 'cancelled') this.order.delete(id);
     if (this.deferredEvents) this.deferredEvents.push(updated);
     else this.events.emit('state', updated);
     return updated;
+  }
+
+  /** A log line that is dropped when the store cannot take it (it reports a failure already). */
+  private logSafely(level: 'INFO' | 'WARNING' | 'ERROR', message: string, taskId: string): void {
+    try {
+      this.log(level, message, taskId);
+    } catch (error) {
+      this.storage.failed(error);
+    }
   }
 
   private log(level: 'INFO' | 'WARNING' | 'ERROR', message: string, taskId: string | null, duration?: number): void {

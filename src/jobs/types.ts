@@ -1,6 +1,6 @@
 // Types of the job runtime: the store's records (re-exported: src/store/records.ts owns them) and
 // the result of a run as the result files and the cache keep it.
-import type { DeviceLossSummary, RunStats } from '../engine/types.js';
+import type { DeviceLossSummary, RunStats, SteadyReport } from '../engine/types.js';
 
 export * from '../store/records.js';
 
@@ -12,5 +12,7 @@ export interface StoredResult {
   stats: RunStats;
   /** Device losses of the run (engine loss models), when it had any. */
   losses?: DeviceLossSummary[];
+  /** The steady-state report when the run was a periodic steady-state analysis (one settled period). */
+  steady?: SteadyReport;
 }
 

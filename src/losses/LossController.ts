@@ -24,6 +24,7 @@ export interface LossDeps {
 @Response<ErrorBody>(400, 'Invalid request (the field is named in details)', { error: 'VALIDATION_ERROR', message: 'Invalid request: referenceVoltage must be greater than 0', details: [{ field: 'referenceVoltage', message: 'must be greater than 0' }], path: '/api/v1/loss/switching', timestamp: AT })
 @Response<ErrorBody>(401, 'API key missing or invalid (when sim.api.auth-enabled)', { error: 'UNAUTHORIZED', message: 'This endpoint needs an API key in the X-API-Key header', path: '/api/v1/loss/switching', timestamp: AT })
 @Response<ErrorBody>(413, 'Body larger than sim.api.max-body-size')
+@Response<ErrorBody>(415, 'A request body that is not application/json (multipart/form-data for uploads)', { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body has the Content-Type text/plain, which this service does not read: send application/json (multipart/form-data for file uploads)', details: [{ field: 'Content-Type', message: 'must be application/json (multipart/form-data for file uploads)' }], path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
 export class LossController extends Controller {
   private readonly losses: LossService;

@@ -18,6 +18,23 @@ function requireFinite(value: number, field: string, what: string): number {
   return value;
 }
 
+/**
+ * The temperature factor 1 + tc·(T − Tref), checked: a factor beyond the double range (tc = 1e308)
+ * is the temperature coefficient's fault, a negative one too.
+ */
+function temperatureFactor(tc: number, temperature: number, referenceTemperature: number, what: string): void {
+  const factor = 1 + tc * (temperature - referenceTemperature);
+  if (!Number.isFinite(factor)) throw invalid('temperatureCoefficient', `gives ${what} 1 + tc·(T − Tref) beyond the range of a double; use a smaller coefficient`);
+  if (factor < 0) throw invalid('temperatureCoefficient', `makes ${what} 1 + tc·(T − Tref) negative`);
+}
+
+/** The field of a switching-loss request whose term of E·(V/Vref)^kv·(I/Iref)^ki·f overflows first. */
+function switchingOverflowField(body: SwitchingLossRequest): string {
+  if (!Number.isFinite((body.voltage / body.referenceVoltage) ** (body.voltageExponent ?? 1))) return body.voltageExponent === undefined ? 'voltage' : 'voltageExponent';
+  if (!Number.isFinite((body.current / body.referenceCurrent) ** (body.currentExponent ?? 1))) return body.currentExponent === undefined ? 'current' : 'currentExponent';
+  return 'frequency';
+}
+
 /** Reference values are divisors: they must be positive (the schema's minimum allows 0). */
 function requirePositiveReferences(body: { referenceVoltage: number; referenceCurrent: number }): void {
   for (const field of ['referenceVoltage', 'referenceCurrent'] as const) {
@@ -52,16 +69,14 @@ export class LossService {
     const referenceTemperature = body.referenceTemperature ?? DEFAULT_REFERENCE_TEMPERATURE;
     const tc = body.temperatureCoefficient ?? 0;
     const temperature = body.temperature ?? referenceTemperature;
-    if (1 + tc * (temperature - referenceTemperature) < 0) {
-      throw invalid('temperatureCoefficient', 'makes the temperature factor 1 + tc·(T − Tref) negative');
-    }
+    temperatureFactor(tc, temperature, referenceTemperature, 'the temperature factor');
     const losses = switchingLosses({
       voltage: body.voltage, current: body.current, frequency: body.frequency, temperature,
       referenceVoltage: body.referenceVoltage, referenceCurrent: body.referenceCurrent, referenceTemperature,
       eOnRef: body.e_on_ref, eOffRef: body.e_off_ref,
       voltageExponent: body.voltageExponent ?? 1, currentExponent: body.currentExponent ?? 1, temperatureCoefficient: tc,
     });
-    requireFinite(losses.turnOnLoss + losses.turnOffLoss, 'voltageExponent', 'loss');
+    requireFinite(losses.turnOnLoss + losses.turnOffLoss, switchingOverflowField(body), 'loss');
     return losses;
   }
 
@@ -69,14 +84,14 @@ export class LossService {
     const referenceTemperature = body.referenceTemperature ?? DEFAULT_REFERENCE_TEMPERATURE;
     const tc = body.temperatureCoefficient ?? 0;
     const temperature = body.temperature ?? referenceTemperature;
-    if (1 + tc * (temperature - referenceTemperature) < 0) {
-      throw invalid('temperatureCoefficient', 'makes the on-resistance factor 1 + tc·(T − Tref) negative');
-    }
+    temperatureFactor(tc, temperature, referenceTemperature, 'the on-resistance factor');
     const result = conductionLoss({
       thresholdVoltage: body.voltage, current: body.current, onResistance: body.onResistance ?? 0,
       dutyCycle: body.dutyCycle ?? 1, temperature, referenceTemperature, temperatureCoefficient: tc,
     });
-    requireFinite(result.loss, 'current', 'loss');
+    // Ron(T)·I² overflows through the on-resistance or the current.
+    const ronOverflows = !Number.isFinite((body.onResistance ?? 0) * (1 + tc * (temperature - referenceTemperature)) * body.current);
+    requireFinite(result.loss, ronOverflows && Math.abs(body.onResistance ?? 0) > Math.abs(body.current) ? 'onResistance' : 'current', 'loss');
     return result;
   }
 

@@ -2,9 +2,10 @@
 // server's one ControlSession: one loaded circuit shared by every connection, so stopSimulation()
 // from a second connection stops the runSimulation() blocking the first. Each method's help text
 // states its return value and faults; the table of docs/remote-control.md repeats them.
-import type { ControlExportFormat, ControlOperations } from '../control/types.js';
+import { ControlError, type ControlExportFormat, type ControlOperations } from '../control/types.js';
+import type { SteadyOptions } from '../engine/types.js';
 import { argumentCount, numberArg, stringArg, type RmiMethod } from './methods.js';
-import type { XmlRpcValue } from '../xmlrpc/values.js';
+import { isStruct, typeName, type XmlRpcValue } from '../xmlrpc/values.js';
 
 const F = {
   none: 'Faults: INVALID_PARAMS (-32602).',
@@ -15,6 +16,37 @@ const F = {
 
 function method(name: string, signature: string, help: string, call: (params: XmlRpcValue[]) => Promise<XmlRpcValue> | XmlRpcValue): RmiMethod {
   return { name, signature, help, call };
+}
+
+/** runSteadyState's option struct as the engine's options; a bad field is an INVALID_ARGUMENT fault. */
+function steadyOptions(value: XmlRpcValue | undefined): SteadyOptions {
+  if (value === undefined || value === null) return {};
+  if (!isStruct(value)) throw new ControlError('INVALID_ARGUMENT', `runSteadyState: options must be a struct {period, tolerance, maxIterations, maxPeriods, temperatures}, got ${typeName(value)}`);
+  const known = ['period', 'tolerance', 'maxIterations', 'maxPeriods', 'temperatures'];
+  const unknown = Object.keys(value).filter((k) => !known.includes(k));
+  if (unknown.length > 0) throw new ControlError('INVALID_ARGUMENT', `runSteadyState: unknown option ${unknown.join(', ')}; accepted: ${known.join(', ')}`);
+  const options: SteadyOptions = {};
+  const number = (name: string, whole: boolean): number | undefined => {
+    const v = value[name];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (whole && !Number.isInteger(v)) || (!whole && v === 0)) {
+      throw new ControlError('INVALID_ARGUMENT', `runSteadyState: ${name} must be ${whole ? 'a whole number ≥ 0' : 'a positive number'}, got ${JSON.stringify(v)}`);
+    }
+    return v;
+  };
+  const period = number('period', false);
+  const tolerance = number('tolerance', false);
+  const maxIterations = number('maxIterations', true);
+  const maxPeriods = number('maxPeriods', true);
+  if (period !== undefined) options.period = period;
+  if (tolerance !== undefined) options.tolerance = tolerance;
+  if (maxIterations !== undefined) options.maxIterations = maxIterations;
+  if (maxPeriods !== undefined) options.maxPeriods = maxPeriods;
+  if (value.temperatures !== undefined && value.temperatures !== null) {
+    if (typeof value.temperatures !== 'boolean') throw new ControlError('INVALID_ARGUMENT', 'runSteadyState: temperatures must be true or false');
+    options.temperatures = value.temperatures;
+  }
+  return options;
 }
 
 export function controlMethods(session: ControlOperations): RmiMethod[] {
@@ -31,6 +63,10 @@ export function controlMethods(session: ControlOperations): RmiMethod[] {
     method('runSimulation', 'runSimulation() → string', `Runs the loaded circuit to its end time as a simulation of the service (listed by GET /api/v1/simulations, progress on its streams) and blocks until it ends. Returns the simulation id. Faults: NO_CIRCUIT (1), BUSY (10, a run is going on), CANCELLED (11, stopSimulation() was called or the simulation was cancelled over HTTP), SIMULATION_FAILED (12, the engine's error), INVALID_PARAMS (-32602).`, async (p) => {
       argumentCount('runSimulation', p, 0);
       return session.runSimulation();
+    }),
+    method('runSteadyState', 'runSteadyState([options: struct]) → string', `Runs the periodic steady-state analysis of the loaded circuit (docs/steady-state.md) as a simulation of the service and blocks until it ends: the last run is then one settled period (getMeasurement, getWaveform and exportData read it). options: {period, tolerance, maxIterations, maxPeriods, temperatures}, each optional. Returns the simulation id. Faults: NO_CIRCUIT (1), INVALID_ARGUMENT (9, a bad option), BUSY (10), CANCELLED (11), SIMULATION_FAILED (12, the engine's error, e.g. STEADY_STATE_UNSUPPORTED for a circuit without periodic sources), INVALID_PARAMS (-32602).`, async (p) => {
+      argumentCount('runSteadyState', p, 0, 1);
+      return session.runSteadyState(steadyOptions(p[0]));
     }),
     method('stopSimulation', 'stopSimulation() → boolean', `Stops the run in progress (the blocked runSimulation() then answers the CANCELLED fault). Returns true when a run was stopped, false when none was running. ${F.none}`, (p) => {
       argumentCount('stopSimulation', p, 0);

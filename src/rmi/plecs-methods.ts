@@ -1,5 +1,6 @@
 // The PLECS remote-control dialect (docs/spec/plecs-xmlrpc-notes.md) on the same port: plecs.load / close /
-// get / set / simulate / statistics. plecs.simulate runs each option struct as a simulation of the
+// get / set / simulate / analyze / statistics. plecs.analyze runs the steady-state analysis
+// (docs/steady-state.md) like plecs.simulate runs transients, and answers one settled period. plecs.simulate runs each option struct as a simulation of the
 // service's job runtime (so the runs are listed, cached and spread over the worker pool), blocks
 // until they end and returns {Time, Values}: Values has one row per scope channel, SCOPE blocks in
 // the order of the model file and their inputs in order (SCOPE.1.ch1, SCOPE.1.ch2, SCOPE.2.ch1, …).
@@ -30,11 +31,16 @@ export interface PlecsContext {
 const unknownModel = (name: string, models: Map<string, PlecsModel>): XmlRpcFault =>
   new XmlRpcFault(FAULT.INVALID_PARAMS, `no model ${JSON.stringify(name)} is loaded (loaded: ${[...models.keys()].join(', ') || 'none'}); plecs.load(path) opens one`);
 
-/** `{Time, Values}` of a stored result, rows in channelOrder. */
+/** `{Time, Values}` of a stored result, rows in channelOrder; a steady-state run adds `SteadyState` (its report). */
 function plainResult(netlist: PlecsRun['netlist'], result: StoredResult): XmlRpcStruct {
   const rows = channelOrder(netlist).map((key) => result.signals[key]).filter((row): row is Float64Array => row !== undefined);
-  return { Time: result.time, Values: rows };
+  const answer: XmlRpcStruct = { Time: result.time, Values: rows };
+  if (result.steady) answer.SteadyState = { ...result.steady };
+  return answer;
 }
+
+/** The analysis names plecs.analyze accepts: a model's steady-state analysis ("Steady-State Analysis", "steady state", "steady"). */
+const STEADY_NAME = /^\s*steady(?:[-\s]?state(?:\s+analysis)?)?\s*$/i;
 
 export function plecsMethods(context: PlecsContext): RmiMethod[] {
   const models = new Map<string, PlecsModel>();
@@ -76,14 +82,27 @@ export function plecsMethods(context: PlecsContext): RmiMethod[] {
 
   async function simulate(params: XmlRpcValue[]): Promise<XmlRpcValue> {
     argumentCount('plecs.simulate', params, 1, 1);
-    const m = model(stringArg('plecs.simulate', params, 0, 'mdlName'));
-    const options = params[1];
+    return run('plecs.simulate', model(stringArg('plecs.simulate', params, 0, 'mdlName')), params[1]);
+  }
+
+  async function analyze(params: XmlRpcValue[]): Promise<XmlRpcValue> {
+    argumentCount('plecs.analyze', params, 2, 1);
+    const m = model(stringArg('plecs.analyze', params, 0, 'mdlName'));
+    const name = stringArg('plecs.analyze', params, 1, 'analysisName');
+    if (!STEADY_NAME.test(name)) {
+      throw invalidParams('plecs.analyze', `analysis ${JSON.stringify(name)} is not available; the one analysis is the periodic steady state: "Steady-State Analysis"`);
+    }
+    return run('plecs.analyze', m, params[2]);
+  }
+
+  /** Runs the option struct (or each of a list) as tasks of the runtime; plecs.analyze as steady-state runs. */
+  async function run(method: 'plecs.simulate' | 'plecs.analyze', m: PlecsModel, options: XmlRpcValue | undefined): Promise<XmlRpcValue> {
     const list = Array.isArray(options);
     const items: XmlRpcValue[] = list ? options : [options ?? null];
-    if (list && items.length === 0) throw invalidParams('plecs.simulate', 'the list of option structs is empty');
+    if (list && items.length === 0) throw invalidParams(method, 'the list of option structs is empty');
     const plans: (PlecsRun | XmlRpcFault)[] = items.map((item, i) => {
       try {
-        return planRun(m, item, context.maxSteps, list ? `opts[${i}]` : 'opts');
+        return planRun(m, item, context.maxSteps, list ? `opts[${i}]` : 'opts', method === 'plecs.analyze');
       } catch (error) {
         if (!list || !(error instanceof XmlRpcFault)) throw error;
         return error;
@@ -92,8 +111,10 @@ export function plecsMethods(context: PlecsContext): RmiMethod[] {
     const inputs: SubmitInput[] = [];
     for (const plan of plans) {
       if (plan instanceof XmlRpcFault) continue;
-      const request: StoredRequest = { circuitFile: `XML-RPC plecs.simulate ${m.path}`, circuitName: m.name, parameters: plan.parameters, simulationTime: plan.netlist.settings.tEnd, timeStep: plan.netlist.settings.dt };
-      inputs.push({ owner: OWNER, priority: 'NORMAL', spec: { netlist: { ...plan.netlist, name: m.name }, parameters: plan.parameters }, request, modelName: m.path });
+      const request: StoredRequest = { circuitFile: `XML-RPC ${method} ${m.path}`, circuitName: m.name, parameters: plan.parameters, simulationTime: plan.netlist.settings.tEnd, timeStep: plan.netlist.settings.dt };
+      if (plan.steady) request.steady = plan.steady;
+      const spec = { netlist: { ...plan.netlist, name: m.name }, parameters: plan.parameters, ...(plan.steady ? { steady: plan.steady } : {}) };
+      inputs.push({ owner: OWNER, priority: 'NORMAL', spec, request, modelName: m.path });
     }
     // All runs are queued at once (QUEUE_FULL for the set): the pool runs them side by side.
     const tasks = await context.runtime.scheduler.submitMany(inputs);
@@ -106,7 +127,7 @@ export function plecsMethods(context: PlecsContext): RmiMethod[] {
           const { result } = await awaitTask(context.runtime, task, { timeoutSeconds: plan.timeoutSeconds });
           return plainResult(plan.netlist, result);
         } catch (error) {
-          if (!list) throw new XmlRpcFault(CONTROL_FAULT_CODES.SIMULATION_FAILED, `SIMULATION_FAILED: plecs.simulate: simulation ${task.id}: ${(error as Error).message}`);
+          if (!list) throw new XmlRpcFault(CONTROL_FAULT_CODES.SIMULATION_FAILED, `SIMULATION_FAILED: ${method}: simulation ${task.id}: ${(error as Error).message}`);
           return `simulation ${task.id}: ${(error as Error).message}`;
         }
       }),
@@ -177,6 +198,12 @@ export function plecsMethods(context: PlecsContext): RmiMethod[] {
       signature: 'plecs.simulate(mdlName: string[, opts: struct | [struct]]) → struct | [struct | string]',
       help: 'Runs the model as simulations of the service and blocks until they end. opts = {ModelVars: {name: value}, SolverOpts: {TimeSpan, FixedStep | MaxStep, Timeout, StartTime = 0}, OutputFormat: "Plain"}; ModelVars names are global parameters (Vin) or component parameters (R.1.R). Returns {Time: [double], Values: [[double], …]} with one row per scope channel, SCOPE blocks in file order and their inputs in order. With a list of opts the runs go to the worker pool at once and the answer is a list in the same order; a failed item is an error string in its slot. Faults: INVALID_PARAMS (-32602: unknown model, bad option or variable), SIMULATION_FAILED (12: a single run failed, was cancelled or passed its Timeout; the message says which), QUEUE_FULL (503).',
       call: simulate,
+    },
+    {
+      name: 'plecs.analyze',
+      signature: 'plecs.analyze(mdlName: string, analysisName: string[, opts: struct | [struct]]) → struct | [struct | string]',
+      help: 'The periodic steady state of the model (analysisName "Steady-State Analysis"; docs/steady-state.md): one settled period found by the shooting method instead of a long transient. opts as for plecs.simulate plus AnalysisOpts: {TimeSpan (the period; default from the model\'s periodic sources), Tolerance (1e-9), MaxIter (20); ShowCycles 1; JacobianPerturbation, JacobianCalculation, InitCycles ignored}. Returns {Time, Values, SteadyState: {converged, method, iterations, periods, period, stepsPerPeriod, unknowns, error, periodStart, message}} with Time from 0 to the period; a list of opts answers a list, a failed item as an error string. Faults: INVALID_PARAMS (-32602: unknown model, analysis, option or variable), SIMULATION_FAILED (12: the analysis failed or was refused, e.g. STEADY_STATE_UNSUPPORTED for a model without periodic sources; the message says why), QUEUE_FULL (503).',
+      call: analyze,
     },
     {
       name: 'plecs.statistics',

@@ -1,9 +1,12 @@
 // The models of the PLECS dialect: files opened by plecs.load, known by their file stem, with the
 // parameter values plecs.set gave them; and the translation of one simulate option struct
-// ({ModelVars, SolverOpts, OutputFormat}) into the netlist and parameter overrides of a run.
+// ({ModelVars, SolverOpts, OutputFormat}; plecs.analyze adds AnalysisOpts) into the netlist, the
+// parameter overrides and the steady-state options of a run.
 import { basename, extname } from 'node:path';
 import { validateNetlist } from '../engine/simulate.js';
 import { channelKeys, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
+import type { SteadyOptions } from '../engine/types.js';
+import { checkStepLimit } from '../jobs/step-limit.js';
 import { invalidParams } from './methods.js';
 import { FAULT, XmlRpcFault, isStruct, typeName, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 
@@ -21,6 +24,8 @@ export interface PlecsRun {
   parameters: ParameterOverrides;
   /** SolverOpts.Timeout [s]; 0: none. */
   timeoutSeconds: number;
+  /** plecs.analyze's steady-state analysis: its options (absent for plecs.simulate). */
+  steady?: SteadyOptions;
 }
 
 const OPTION_KEYS = ['ModelVars', 'SolverOpts', 'OutputFormat'];
@@ -66,8 +71,41 @@ export function withSetting(netlist: Netlist, name: string, value: number): Netl
   return { ...netlist, settings };
 }
 
-/** The run described by one option struct (null or absent: the model as it is). */
-export function planRun(model: PlecsModel, options: XmlRpcValue | undefined, maxSteps: number, where: string): PlecsRun {
+/**
+ * AnalysisOpts of the steady-state analysis. TimeSpan is the period (default: from the model's
+ * sources), Tolerance and MaxIter those of Newton's method; JacobianPerturbation,
+ * JacobianCalculation and InitCycles are accepted and ignored (the engine's own warm-up and
+ * matrix-free Jacobian products, docs/steady-state.md); ShowCycles must be 1 (one period is returned).
+ */
+const ANALYSIS_KEYS = ['TimeSpan', 'Tolerance', 'MaxIter', 'ShowCycles', 'JacobianPerturbation', 'JacobianCalculation', 'InitCycles'];
+
+function analysisOptions(options: XmlRpcValue | undefined, where: string): SteadyOptions {
+  const steady: SteadyOptions = {};
+  if (options === undefined || options === null) return steady;
+  if (!isStruct(options)) throw invalidParams('plecs.analyze', `${where} must be a struct, got ${typeName(options)}`);
+  const unknown = Object.keys(options).filter((k) => !ANALYSIS_KEYS.includes(k));
+  if (unknown.length > 0) throw invalidParams('plecs.analyze', `${where}: unknown option ${unknown.join(', ')}; accepted: ${ANALYSIS_KEYS.join(', ')}`);
+  const given = (name: string): boolean => options[name] !== undefined && options[name] !== null;
+  if (given('TimeSpan')) steady.period = positive(options.TimeSpan!, `${where}.TimeSpan`);
+  if (given('Tolerance')) steady.tolerance = positive(options.Tolerance!, `${where}.Tolerance`);
+  if (given('MaxIter')) {
+    const n = numericValue(options.MaxIter!, `${where}.MaxIter`);
+    if (!(Number.isInteger(n) && n >= 0)) throw invalidParams('plecs.analyze', `${where}.MaxIter must be a whole number ≥ 0, got ${n}`);
+    steady.maxIterations = n;
+  }
+  if (given('ShowCycles') && numericValue(options.ShowCycles!, `${where}.ShowCycles`) !== 1) {
+    throw invalidParams('plecs.analyze', `${where}.ShowCycles: one settled period is returned; ShowCycles must be 1`);
+  }
+  return steady;
+}
+
+/**
+ * The run described by one option struct (null or absent: the model as it is). With `analysis`
+ * (plecs.analyze) the struct may carry AnalysisOpts and the run is the steady-state analysis.
+ */
+export function planRun(model: PlecsModel, options: XmlRpcValue | undefined, maxSteps: number, where: string, analysis = false): PlecsRun {
+  const method = analysis ? 'plecs.analyze' : 'plecs.simulate';
+  const optionKeys = analysis ? [...OPTION_KEYS, 'AnalysisOpts'] : OPTION_KEYS;
   let netlist = model.netlist;
   const parameters: ParameterOverrides = {};
   for (const [key, value] of Object.entries(model.overrides)) {
@@ -76,15 +114,15 @@ export function planRun(model: PlecsModel, options: XmlRpcValue | undefined, max
   }
   let timeoutSeconds = 0;
   if (options !== undefined && options !== null) {
-    if (!isStruct(options)) throw invalidParams('plecs.simulate', `${where} must be a struct {ModelVars, SolverOpts}, got ${typeName(options)}`);
-    const unknown = Object.keys(options).filter((k) => !OPTION_KEYS.includes(k));
-    if (unknown.length > 0) throw invalidParams('plecs.simulate', `${where}: unknown option ${unknown.join(', ')}; accepted: ${OPTION_KEYS.join(', ')} (solver settings such as TimeSpan go inside SolverOpts)`);
+    if (!isStruct(options)) throw invalidParams(method, `${where} must be a struct {${optionKeys.slice(0, 2).join(', ')}${analysis ? ', AnalysisOpts' : ''}}, got ${typeName(options)}`);
+    const unknown = Object.keys(options).filter((k) => !optionKeys.includes(k));
+    if (unknown.length > 0) throw invalidParams(method, `${where}: unknown option ${unknown.join(', ')}; accepted: ${optionKeys.join(', ')} (solver settings such as TimeSpan go inside SolverOpts)`);
     if (options.OutputFormat !== undefined && options.OutputFormat !== null && options.OutputFormat !== 'Plain') {
-      throw invalidParams('plecs.simulate', `${where}.OutputFormat: only "Plain" is supported (MAT-file output is not), got ${JSON.stringify(options.OutputFormat)}`);
+      throw invalidParams(method, `${where}.OutputFormat: only "Plain" is supported (MAT-file output is not), got ${JSON.stringify(options.OutputFormat)}`);
     }
     const vars = options.ModelVars;
     if (vars !== undefined && vars !== null) {
-      if (!isStruct(vars)) throw invalidParams('plecs.simulate', `${where}.ModelVars must be a struct, got ${typeName(vars)}`);
+      if (!isStruct(vars)) throw invalidParams(method, `${where}.ModelVars must be a struct, got ${typeName(vars)}`);
       for (const [name, value] of Object.entries(vars)) {
         if (value === null) continue;
         const field = `${where}.ModelVars.${name}`;
@@ -93,24 +131,24 @@ export function planRun(model: PlecsModel, options: XmlRpcValue | undefined, max
     }
     const solver = options.SolverOpts;
     if (solver !== undefined && solver !== null) {
-      if (!isStruct(solver)) throw invalidParams('plecs.simulate', `${where}.SolverOpts must be a struct, got ${typeName(solver)}`);
+      if (!isStruct(solver)) throw invalidParams(method, `${where}.SolverOpts must be a struct, got ${typeName(solver)}`);
       netlist = applySolverOptions(netlist, solver, `${where}.SolverOpts`);
       if (solver.Timeout !== undefined && solver.Timeout !== null) {
         timeoutSeconds = numericValue(solver.Timeout, `${where}.SolverOpts.Timeout`);
-        if (!(timeoutSeconds >= 0)) throw invalidParams('plecs.simulate', `${where}.SolverOpts.Timeout must be 0 (none) or a positive number of seconds`);
+        if (!(timeoutSeconds >= 0)) throw invalidParams(method, `${where}.SolverOpts.Timeout must be 0 (none) or a positive number of seconds`);
       }
     }
   }
-  const steps = netlist.settings.tEnd / netlist.settings.dt;
-  if (steps > maxSteps) {
-    throw invalidParams('plecs.simulate', `${where}: ${steps.toExponential(3)} steps (TimeSpan / FixedStep) exceed the limit of ${maxSteps} (sim.api.max-steps)`);
-  }
+  // A steady-state analysis does not run TimeSpan: its length is periods of the analysis.
+  const steady = analysis ? analysisOptions(isStruct(options) ? options.AnalysisOpts : undefined, `${where}.AnalysisOpts`) : undefined;
+  const tooLarge = steady ? undefined : checkStepLimit(netlist.settings, maxSteps, { ratio: 'TimeSpan / FixedStep', setting: 'sim.api.max-steps' });
+  if (tooLarge) throw invalidParams(method, `${where}: ${tooLarge.message}`);
   try {
     validateNetlist(netlist, parameters);
   } catch (error) {
-    throw new XmlRpcFault(FAULT.INVALID_PARAMS, `plecs.simulate: ${where}: ${(error as Error).message}`);
+    throw new XmlRpcFault(FAULT.INVALID_PARAMS, `${method}: ${where}: ${(error as Error).message}`);
   }
-  return { netlist, parameters, timeoutSeconds };
+  return { netlist, parameters, timeoutSeconds, ...(steady ? { steady } : {}) };
 }
 
 function applySolverOptions(netlist: Netlist, solver: XmlRpcStruct, where: string): Netlist {

@@ -3,6 +3,7 @@
 // progress like any other and may come from the result cache; stopSimulation() cancels the task
 // through the scheduler. The stored result is returned in the engine's SimulationResult shape.
 import type { SimulationResult } from '../engine/simulate.js';
+import { namedMeasurements } from '../engine/measurement-names.js';
 import { scopeChannels, type Netlist } from '../formats/netlist.js';
 import type { Runtime } from '../jobs/runtime.js';
 import type { StoredResult } from '../jobs/types.js';
@@ -10,6 +11,7 @@ import { OWNER } from '../simulations/SimulationService.js';
 import type { StoredRequest } from '../simulations/SimulationRequest.js';
 import { ControlError, type ControlRun, type RunOptions, type SimulationRunner } from '../control/types.js';
 import { RuntimeRunError, runOnRuntime } from './runtime-runs.js';
+import { checkStepLimit } from '../jobs/step-limit.js';
 
 /** Channel descriptions of a stored result, from the netlist's scopes (labels from `channelNames`). */
 export function withChannels(netlist: Netlist, stored: StoredResult): SimulationResult {
@@ -20,7 +22,9 @@ export function withChannels(netlist: Netlist, stored: StoredResult): Simulation
       if (stored.signals[key]) channels.push({ key, scope: block.name, index, label });
     }
   }
-  return { time: stored.time, signals: stored.signals, channels, measurements: stored.measurements, stats: stored.stats, warnings: [], losses: stored.losses ?? [] };
+  const result: SimulationResult = { time: stored.time, signals: stored.signals, channels, measurements: namedMeasurements(stored.measurements), stats: stored.stats, warnings: [], losses: stored.losses ?? [] };
+  if (stored.steady) result.steady = stored.steady;
+  return result;
 }
 
 export class ServiceRunner implements SimulationRunner {
@@ -34,22 +38,23 @@ export class ServiceRunner implements SimulationRunner {
 
   async run(netlist: Netlist, options: RunOptions): Promise<ControlRun> {
     const source = this.describe();
-    const steps = netlist.settings.tEnd / netlist.settings.dt;
-    if (steps > this.maxSteps) {
-      throw new ControlError('INVALID_ARGUMENT', `runSimulation: ${steps.toExponential(3)} steps (end time / time step) exceed the limit of ${this.maxSteps} (sim.api.max-steps)`);
-    }
-    const request: StoredRequest = { circuitFile: `XML-RPC loadCircuit ${source}`, circuitName: netlist.name ?? source };
+    const { steady } = options;
+    const operation = steady ? 'runSteadyState' : 'runSimulation';
+    // A steady-state run does not simulate the end time (its length is periods of the analysis).
+    const tooLarge = steady ? undefined : checkStepLimit(netlist.settings, this.maxSteps, { ratio: 'end time / time step', setting: 'sim.api.max-steps' });
+    if (tooLarge) throw new ControlError('INVALID_ARGUMENT', `${operation}: ${tooLarge.message}`);
+    const request: StoredRequest = { circuitFile: `XML-RPC loadCircuit ${source}`, circuitName: netlist.name ?? source, ...(steady ? { steady } : {}) };
     try {
       const { task, result } = await runOnRuntime(
         this.runtime,
-        { owner: OWNER, priority: 'NORMAL', spec: { netlist, parameters: {} }, request, modelName: netlist.name ?? source },
+        { owner: OWNER, priority: 'NORMAL', spec: { netlist, parameters: {}, ...(steady ? { steady } : {}) }, request, modelName: netlist.name ?? source },
         { signal: options.signal, onProgress: options.onProgress },
       );
       return { id: task.id, result: withChannels(netlist, result) };
     } catch (error) {
       if (error instanceof RuntimeRunError) {
-        if (error.task.state === 'cancelled') throw new ControlError('CANCELLED', `runSimulation: simulation ${error.task.id} was cancelled (stopSimulation(), or DELETE over HTTP)`);
-        throw new ControlError('SIMULATION_FAILED', `runSimulation: simulation ${error.task.id} failed: ${error.message}`);
+        if (error.task.state === 'cancelled') throw new ControlError('CANCELLED', `${operation}: simulation ${error.task.id} was cancelled (stopSimulation(), or DELETE over HTTP)`);
+        throw new ControlError('SIMULATION_FAILED', `${operation}: simulation ${error.task.id} failed: ${error.message}`);
       }
       throw error;
     }

@@ -35,6 +35,12 @@ export function sessionBuiltins(host: ScriptHost): Builtins {
     { name: 'runSimulation', async: true, signatures: [sig([], 'void')], call: async () => {
       await s.runSimulation();
     } },
+    // The periodic steady state (docs/steady-state.md); returns its periodicity error. The last run
+    // is then one settled period; runSteadyState(period) gives the period [s].
+    { name: 'runSteadyState', async: true, signatures: [sig([], 'double'), sig(['double'], 'double')], call: async (a) => {
+      await s.runSteadyState(a.length > 0 ? { period: a[0] as number } : {});
+      return s.lastRun()!.result.steady!.error;
+    } },
     { name: 'stopSimulation', signatures: [sig([], 'boolean')], call: () => s.stopSimulation() },
     { name: 'resetSimulation', signatures: [sig([], 'void')], call: () => s.resetSimulation() },
     { name: 'setParameter', signatures: [sig(['String', 'String', 'double'], 'void')],

@@ -2,7 +2,8 @@
 // request id and access log → error rendering (error-body.ts, so every failure below has the
 // docs/spec/decisions.md §1.1 body) → the ServiceContext on ctx.state (context.ts) → API-key check (auth.ts) →
 // the dashboard's files (web-static.ts) → API reference pages (docs.ts) → body parsing with the size
-// limit (JSON and multipart) → the routes tsoa generates from the controllers (src/generated/sim/routes.ts).
+// limit (JSON and multipart; other media types are a 415, and a parsed JSON body is checked for
+// depth, out-of-range numbers and prototype keys: src/http/json-body.ts) → the routes tsoa generates from the controllers (src/generated/sim/routes.ts).
 // The body parser (koa-body) loads on the first request with a body, or when the service calls
 // `preload()` once it listens (src/http/deferred-body.ts).
 import { randomUUID } from 'node:crypto';
@@ -15,6 +16,7 @@ import { RegisterRoutes } from '../generated/sim/routes.js';
 import '../http/tsoa/fast-float.js';
 import { authMiddleware } from '../http/auth.js';
 import { deferredKoaBody } from '../http/deferred-body.js';
+import { jsonBodyGuard } from '../http/json-body.js';
 import type { ServiceContext } from './context.js';
 import { docsMiddleware } from './docs.js';
 import { errorRenderer } from '../http/error-renderer.js';
@@ -64,15 +66,18 @@ export function createApp(services: ServiceContext): ServiceApp {
   app.use(authMiddleware(services.config.authEnabled, services.config.apiKeys));
   app.use(webMiddleware());
   app.use(docsMiddleware());
+  const guard = jsonBodyGuard({ multipart: true });
+  app.use(guard.mediaType);
   const body = deferredKoaBody({
     multipart: true,
+    urlencoded: false,
+    text: false,
     jsonLimit: limit,
-    formLimit: limit,
-    textLimit: limit,
     jsonStrict: true,
-    formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 4, maxFields: 100, keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
+    formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 64, maxFields: 100, keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
   });
   app.use(body.middleware);
+  app.use(guard.parsed);
   app.use(async (ctx, next) => {
     // tsoa reads uploaded files from ctx.request.files and fails on undefined when none were sent.
     ctx.request.files ??= {};

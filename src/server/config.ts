@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { readFlatConfigFile } from '../http/config-file.js';
+import { DEFAULT_MAX_STEPS } from '../jobs/step-limit.js';
 import { checkQueueSettings, DEFAULT_MAX_RESULT_MB, QUEUE_BACKENDS, type QueueBackend } from '../jobs/executors/bullmq/settings.js';
 
 export interface SimulationServiceConfig {
@@ -144,7 +145,7 @@ export function defaultConfig(): SimulationServiceConfig {
     authEnabled: false,
     apiKeys: [],
     maxBodyBytes: 50 * 1024 * 1024,
-    maxSteps: 5e7,
+    maxSteps: DEFAULT_MAX_STEPS,
     maxBatchSize: 100_000,
     queueSize: 100_000,
     maxConcurrent: availableParallelism(),

@@ -1,20 +1,18 @@
 // The API reference: /v3/api-docs (the OpenAPI 3 description tsoa generated at build time),
-// /swagger-ui/ (swagger-ui-dist served from node_modules, no CDN), /docs → /swagger-ui/, and a
+// /swagger-ui/ (swagger-ui-dist's files, copied into dist/vendor at build time, no CDN), /docs → /swagger-ui/, and a
 // minimal page at / linking to both until the dashboard exists. All public (auth.ts).
-import { createReadStream, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Context, Next } from 'koa';
+import { vendorDir } from '../http/package-dir.js';
 import openApi from '../generated/sim/swagger.json' with { type: 'json' };
 
 /** The OpenAPI description as served. */
 export const openApiDocument: Record<string, unknown> = openApi as Record<string, unknown>;
 
-const require = createRequire(import.meta.url);
-// The directory only: the package's main module would also load the 1 MB browser bundle.
-const swaggerUiDir = (require('swagger-ui-dist/absolute-path.js') as () => string)();
+const swaggerUiDir = vendorDir('swagger-ui');
 /** Only files that exist in the package are served (no path is ever joined from user input). */
-const swaggerUiFiles = new Set(readdirSync(swaggerUiDir).filter((f) => /\.(js|css|html|png)$/.test(f) && !f.endsWith('.map')));
+const swaggerUiFiles = new Set((existsSync(swaggerUiDir) ? readdirSync(swaggerUiDir) : []).filter((f) => /\.(js|css|html|png)$/.test(f) && !f.endsWith('.map')));
 
 const TYPES: Record<string, string> = {
   '.js': 'application/javascript; charset=utf-8',

@@ -4,9 +4,21 @@
 // 500 INTERNAL_ERROR without internals (logged with the request id).
 import type { Context } from 'koa';
 import { JobError, QueueFullError } from '../jobs/errors.js';
+import { isStorageFull, StorageFullError } from '../jobs/storage.js';
+import type { ServiceContext } from './context.js';
 import { errorBody, requestError } from '../http/error-body.js';
 import { AppError } from '../http/errors.js';
 import type { ErrorFormatter, ErrorResponse, HttpProblem } from '../http/error-renderer.js';
+import { fieldOfPath, forbiddenKeyError, JsonBodyError } from '../http/json-body.js';
+
+/** 507 for a write the full data directory refused (health shows the store DEGRADED until space is back). */
+function storageError(error: unknown, ctx: Context): AppError | undefined {
+  if (!isStorageFull(error)) return undefined;
+  const services = (ctx.state as { services?: ServiceContext }).services;
+  const full = services?.runtime.scheduler.storage.failed(error) ?? error;
+  const message = full instanceof StorageFullError ? full.message : `The data directory is full: ${(error as Error).message}`;
+  return new AppError(507, 'STORAGE_FULL', message);
+}
 
 function runtimeError(error: unknown): AppError | undefined {
   if (error instanceof QueueFullError) {
@@ -17,6 +29,14 @@ function runtimeError(error: unknown): AppError | undefined {
     if (error.code === 'INVALID_STATE') return new AppError(409, 'INVALID_STATE', error.message.replace(/ task /, ' simulation '));
   }
   return undefined;
+}
+
+/** A JSON body the schema cannot judge (too deep, 1e999, a `__proto__` key): 400 naming the field. */
+function jsonBodyError(error: unknown): AppError | undefined {
+  const found = error instanceof JsonBodyError ? error : forbiddenKeyError(error);
+  if (!found) return undefined;
+  const field = fieldOfPath(found.problem.path);
+  return new AppError(400, 'VALIDATION_ERROR', `Invalid request: ${found.message}`, [{ field, message: found.problem.message }]);
 }
 
 function httpError(problem: HttpProblem): AppError {
@@ -36,7 +56,7 @@ function httpError(problem: HttpProblem): AppError {
     case 'malformed-json':
       return new AppError(400, 'VALIDATION_ERROR', `Malformed request body: ${problem.message}`, [{ field: 'body', message: 'is not valid JSON' }]);
     case 'unsupported-media-type':
-      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', problem.message || 'Unsupported content type');
+      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', problem.message || 'Unsupported content type', [{ field: 'Content-Type', message: 'must be application/json (multipart/form-data for file uploads)' }]);
     case 'client-error':
       return new AppError(problem.status, problem.status === 400 ? 'VALIDATION_ERROR' : 'BAD_REQUEST', problem.message);
   }
@@ -48,7 +68,7 @@ function respond(error: AppError, ctx: Context): ErrorResponse {
 
 export const simulationErrors: ErrorFormatter = {
   known(error, ctx) {
-    const app = requestError(error) ?? runtimeError(error);
+    const app = requestError(error) ?? storageError(error, ctx) ?? runtimeError(error) ?? jsonBodyError(error);
     return app && respond(app, ctx);
   },
   http: (problem, ctx) => respond(httpError(problem), ctx),

@@ -7,10 +7,10 @@
 // passes on (docs.ts then serves its small home page at `/`).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context, Next } from 'koa';
+import { packageDir } from '../http/package-dir.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -32,14 +32,9 @@ interface StaticFile {
   cacheControl: string;
 }
 
-/** `dist/web` of the package this file belongs to (from src/http and from dist/src/http). */
+/** `dist/web` of the package this file belongs to (from src/server and from dist/src/server). */
 export function defaultWebDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist', 'web');
-    dir = dirname(dir);
-  }
-  return join(process.cwd(), 'dist', 'web');
+  return join(packageDir(), 'dist', 'web');
 }
 
 function loadFiles(root: string): Map<string, StaticFile> {

@@ -21,7 +21,9 @@ export interface BatchDeps {
 @Response<ErrorBody>(400, 'Invalid request (no item is queued)', { error: 'VALIDATION_ERROR', message: 'sweep.R.9.R: no such component', details: [{ field: 'base.parameters.R.9.R', message: 'no such component' }], path: '/api/v1/simulations/batch', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(401, 'API key missing or invalid (when sim.api.auth-enabled)')
 @Response<ErrorBody>(404, 'Unknown batch or circuit', { error: 'BATCH_NOT_FOUND', message: 'No batch 7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', path: '/api/v1/simulations/batch/7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', timestamp: '2025-01-01T12:00:00.000Z' })
+@Response<ErrorBody>(415, 'A request body that is not application/json (multipart/form-data for uploads)', { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body has the Content-Type text/plain, which this service does not read: send application/json (multipart/form-data for file uploads)', details: [{ field: 'Content-Type', message: 'must be application/json (multipart/form-data for file uploads)' }], path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
+@Response<ErrorBody>(507, 'The data directory is full: nothing new is stored until space is freed (reads go on; /actuator/health shows the store DEGRADED)', { error: 'STORAGE_FULL', message: 'The data directory /var/lib/pesim is full: nothing new can be stored until space is freed there (database or disk is full); stored simulations and results can still be read', path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 export class BatchController extends Controller {
   constructor(private readonly services: BatchDeps) {
     super();

@@ -53,7 +53,9 @@ export interface SimulationDeps {
 @Response<ErrorBody>(401, 'API key missing or invalid (when sim.api.auth-enabled)', { error: 'UNAUTHORIZED', message: 'This endpoint needs an API key in the X-API-Key header', path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(404, 'Unknown simulation or circuit', { error: 'SIMULATION_NOT_FOUND', message: 'No simulation 3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b', path: '/api/v1/simulations/3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(409, 'Not allowed in the current state', { error: 'INVALID_STATE', message: 'Cannot pause simulation 3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b: it is completed', path: '/api/v1/simulations/3d2f8a61-5c4b-4e0f-8a7d-9b1c2e3f4a5b/pause', timestamp: '2025-01-01T12:00:00.000Z' })
+@Response<ErrorBody>(415, 'A request body that is not application/json (multipart/form-data for uploads)', { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body has the Content-Type text/plain, which this service does not read: send application/json (multipart/form-data for file uploads)', details: [{ field: 'Content-Type', message: 'must be application/json (multipart/form-data for file uploads)' }], path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 @Response<ErrorBody>(500, 'Internal error')
+@Response<ErrorBody>(507, 'The data directory is full: nothing new is stored until space is freed (reads go on; /actuator/health shows the store DEGRADED)', { error: 'STORAGE_FULL', message: 'The data directory /var/lib/pesim is full: nothing new can be stored until space is freed there (database or disk is full); stored simulations and results can still be read', path: '/api/v1/simulations', timestamp: '2025-01-01T12:00:00.000Z' })
 export class SimulationController extends Controller {
   constructor(private readonly services: SimulationDeps) {
     super();
@@ -106,7 +108,7 @@ export class SimulationController extends Controller {
     circuitName: 'buck', batchId: null, submittedAt: '2025-01-01T12:00:00.000Z', startedAt: '2025-01-01T12:00:00.010Z', completedAt: '2025-01-01T12:00:00.060Z',
     durationMs: 41.7, cacheHit: false,
     request: { circuitFile: '6f1c2a9e-3b0d-4a51-9c1e-2f4b8d7a0c13', circuitName: 'buck', parameters: { 'R.1.R': 5 } },
-    results: { measurements: { 'SCOPE.1.ch1_avg': 23.61, 'SCOPE.1.ch1_rms': 23.62, 'SCOPE.1.ch1_min': 23.4, 'SCOPE.1.ch1_max': 23.8 }, signals: ['SCOPE.1.ch1', 'SCOPE.1.ch2'] },
+    results: { measurements: { 'SCOPE.1.ch1_avg': 23.61, 'SCOPE.1.ch1_rms': 23.62, 'SCOPE.1.ch1_min': 23.4, 'SCOPE.1.ch1_max': 23.8 }, signals: ['SCOPE.1.ch1', 'SCOPE.1.ch2'], labels: { 'SCOPE.1.ch1': 'u2', 'SCOPE.1.ch2': 'iL' } },
     errorMessage: null,
   })
   public status(@Path() simulationId: string): Promise<SimulationStatus> {

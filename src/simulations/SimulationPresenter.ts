@@ -4,6 +4,7 @@
 import { namedMeasurements } from '../engine/measurement-names.js';
 import type { TaskProgress, TaskRecord } from '../jobs/types.js';
 import type { StoredRequest } from './SimulationRequest.js';
+import type { SteadyReport } from '../engine/types.js';
 
 export type SimulationState = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
 
@@ -19,10 +20,14 @@ export interface ProgressDetails {
 }
 
 export interface SimulationResults {
-  /** `<SCOPE>.<index>.ch<n>_avg|_rms|_min|_max` over the measurement window. */
+  /** `<SCOPE>.<index>.ch<n>_avg|_rms|_min|_max` over the measurement window (a steady-state run: over the settled period). */
   measurements: Record<string, number>;
   /** Recorded signal names (for export). */
   signals: string[];
+  /** How the settled period was found: present for steady-state runs (request field `steady`; docs/steady-state.md). */
+  steady?: SteadyReport;
+  /** The labels of the recorded scope channels that have one, by signal name (`SCOPE.1.ch3` → `u2`). */
+  labels: Record<string, string>;
 }
 
 export interface SubmissionResponse {

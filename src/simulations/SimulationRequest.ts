@@ -3,6 +3,7 @@
 // id), settings overrides, parameter overrides, signals and measurement window, each checked with
 // an error naming the field, and the step-count limit.
 import { checkSubmittedCircuit } from '../jobs/circuit-check.js';
+import { checkStepLimit, type StepLimitExceeded } from '../jobs/step-limit.js';
 import { channelKeys, type Netlist } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
 import { applySettings, type CircuitService } from '../circuits/CircuitService.js';
@@ -11,6 +12,7 @@ import { circuitNotFound, circuitProblem } from '../circuits/circuit-errors.js';
 import { AppError, validationError } from '../http/errors.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 import type { Priority } from '../jobs/types.js';
+import type { SteadyOptions } from '../engine/types.js';
 import type { RecentCircuits } from './recent-circuits.js';
 
 export interface MeasurementWindow {
@@ -18,6 +20,20 @@ export interface MeasurementWindow {
   start: number;
   /** End of the window [s]. */
   end: number;
+}
+
+/** Options of the periodic steady-state analysis (docs/steady-state.md); every field optional. */
+export interface SteadyRequest {
+  /** The period [s]; default: the common period of the circuit's periodic sources. It must be a whole number of time steps. */
+  period?: number;
+  /** Periodicity error accepted, relative to each state variable's scale (default 1e-9). */
+  tolerance?: number;
+  /** Newton iterations before plain transient periods take over (default 20). */
+  maxIterations?: number;
+  /** Transient periods of that fallback (default 2000; 0: none). */
+  maxPeriods?: number;
+  /** Solve for the thermal network's temperatures too (default true). */
+  temperatures?: boolean;
 }
 
 export interface SimulationRequest {
@@ -43,6 +59,13 @@ export interface SimulationRequest {
   signals?: string[];
   /** Window of the measurements (default: the last 20 % of the simulated time). */
   measurementWindow?: MeasurementWindow;
+  /**
+   * The periodic steady state instead of the transient (docs/steady-state.md): `true`, or the
+   * analysis's options. The result is one settled period (time from 0 to the period), the
+   * measurements over it and `results.steady` (iterations, periodicity error, ...);
+   * simulationTime and measurementWindow do not apply.
+   */
+  steady?: boolean | SteadyRequest;
 }
 
 /** The request as stored with the simulation (a large inline file is not repeated). */
@@ -53,6 +76,14 @@ export interface StoredRequest extends Omit<SimulationRequest, 'circuitFile'> {
 
 export interface SubmissionLimits {
   maxSteps: number;
+}
+
+/** How the simulation service names the step ratio and its limit in the shared message. */
+export const SIMULATION_STEPS = { ratio: 'simulationTime / timeStep', setting: 'sim.api.max-steps' };
+
+/** 422 SIMULATION_TOO_LARGE naming `field` (the time step that gives too many steps). */
+export function simulationTooLarge(exceeded: StepLimitExceeded, field: string): AppError {
+  return new AppError(422, 'SIMULATION_TOO_LARGE', exceeded.message, [{ field, message: `gives ${Math.round(exceeded.steps)} steps, more than ${exceeded.limit}` }]);
 }
 
 /** Circuits of earlier inline submissions (see recent-circuits.ts). */
@@ -99,8 +130,32 @@ async function readCircuit(circuitFile: string, circuits: CircuitService, field:
     recent?.set(trimmed, resolved);
     return resolved;
   } catch (error) {
-    throw circuitProblem(error);
+    // The request field holds the file: the error names it (`circuitFile`, line 12).
+    const problem = circuitProblem(error);
+    if (!(problem instanceof AppError)) throw problem;
+    const details = (problem.details ?? [{ field, message: problem.message }]).map((d) => ({ ...d, field }));
+    throw new AppError(problem.status, problem.code, `${field}: ${problem.message}`, details, problem.headers);
   }
+}
+
+/** The steady-state options of a request's `steady` field (undefined: a transient run); checks each field. */
+function steadyOptions(value: SimulationRequest['steady'], field: string): SteadyOptions | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw validationError(`${field} must be true, false or an object {period, tolerance, maxIterations, maxPeriods, temperatures}`, [{ field, message: 'is not a boolean or an object' }]);
+  }
+  const bad = (name: string, expected: string): never => {
+    throw validationError(`${field}.${name} must be ${expected}`, [{ field: `${field}.${name}`, message: `must be ${expected}` }]);
+  };
+  const { period, tolerance, maxIterations, maxPeriods, temperatures } = value;
+  const options: SteadyOptions = {};
+  if (period !== undefined) options.period = Number.isFinite(period) && period > 0 ? period : bad('period', 'a positive number of seconds');
+  if (tolerance !== undefined) options.tolerance = Number.isFinite(tolerance) && tolerance > 0 ? tolerance : bad('tolerance', 'a positive number');
+  if (maxIterations !== undefined) options.maxIterations = Number.isInteger(maxIterations) && maxIterations >= 0 ? maxIterations : bad('maxIterations', 'a whole number ≥ 0');
+  if (maxPeriods !== undefined) options.maxPeriods = Number.isInteger(maxPeriods) && maxPeriods >= 0 ? maxPeriods : bad('maxPeriods', 'a whole number ≥ 0');
+  if (temperatures !== undefined) options.temperatures = typeof temperatures === 'boolean' ? temperatures : bad('temperatures', 'true or false');
+  return options;
 }
 
 /**
@@ -119,13 +174,14 @@ export async function buildSubmission(
   if (typeof request.circuitFile !== 'string') throw validationError(`${prefix}circuitFile is required`, [{ field: `${prefix}circuitFile`, message: 'is required' }]);
   const base = await circuitOf(request.circuitFile, circuits, `${prefix}circuitFile`, cache, recent);
   let netlist = applySettings(base.netlist, { simulationDuration: request.simulationTime, timeStep: request.timeStep, solverType: request.solverType, timing: request.timing }, prefix, { simulationDuration: 'simulationTime' });
-  const tEnd = netlist.settings.tEnd;
-  const steps = tEnd / netlist.settings.dt;
-  if (steps > limits.maxSteps) {
-    throw new AppError(422, 'SIMULATION_TOO_LARGE', `${steps.toExponential(3)} steps (simulationTime / timeStep) exceed the limit of ${limits.maxSteps} (sim.api.max-steps); use a longer time step or a shorter simulation`, [
-      { field: `${prefix}timeStep`, message: `gives ${Math.round(steps)} steps, more than ${limits.maxSteps}` },
-    ]);
+  const steady = steadyOptions(request.steady, `${prefix}steady`);
+  if (steady && request.measurementWindow) {
+    throw validationError(`${prefix}measurementWindow does not apply to a steady-state run (its measurements are over the settled period)`, [{ field: `${prefix}measurementWindow`, message: 'not with steady' }]);
   }
+  const tEnd = netlist.settings.tEnd;
+  // A steady-state run does not simulate simulationTime (its length is periods of the analysis).
+  const tooLarge = steady ? undefined : checkStepLimit(netlist.settings, limits.maxSteps, SIMULATION_STEPS);
+  if (tooLarge) throw simulationTooLarge(tooLarge, `${prefix}timeStep`);
   const window = request.measurementWindow;
   if (window) {
     if (!(Number.isFinite(window.start) && Number.isFinite(window.end) && window.start >= 0 && window.start < window.end && window.end <= tEnd * (1 + 1e-12))) {
@@ -137,7 +193,7 @@ export async function buildSubmission(
   try {
     checkSubmittedCircuit(netlist, parameters);
   } catch (error) {
-    throw circuitProblem(error, `${prefix}parameters`);
+    throw circuitProblem(error, `${prefix}parameters`, { netlist, overrides: parameters });
   }
   const channels = channelKeys(netlist);
   for (const [i, signal] of (request.signals ?? []).entries()) {
@@ -149,7 +205,7 @@ export async function buildSubmission(
   return {
     owner: 'simulation',
     priority: (request.priority ?? 'NORMAL') as Priority,
-    spec: { netlist, parameters, ...(request.signals ? { signals: [...request.signals] } : {}) },
+    spec: { netlist, parameters, ...(request.signals ? { signals: [...request.signals] } : {}), ...(steady ? { steady } : {}) },
     request: stored,
     modelName: base.name,
   };

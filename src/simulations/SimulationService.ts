@@ -3,6 +3,7 @@
 // of docs/spec/decisions.md §1.2, and reading results for export and analysis. Only tasks owned by this
 // service ('simulation') are visible here.
 import { AppError } from '../http/errors.js';
+import { scopeChannels, type Netlist } from '../formats/netlist.js';
 import type { Runtime } from '../jobs/runtime.js';
 import type { StoredResult, TaskRecord, TaskState } from '../jobs/types.js';
 import { InvalidStateError } from '../jobs/errors.js';
@@ -98,12 +99,16 @@ export class SimulationService {
    * tasks completed before the store kept summaries) from its result file, remembered here.
    */
   private async summary(task: TaskRecord): Promise<SimulationResults> {
-    if (task.summary) return { measurements: presentMeasurements(task.summary.measurements), signals: task.summary.signals };
+    if (task.summary) {
+      const { measurements, signals, steady } = task.summary;
+      return { measurements: presentMeasurements(measurements), signals, labels: channelLabels(task.spec.netlist, signals), ...(steady ? { steady } : {}) };
+    }
     const id = task.id;
     let summary = this.results.get(id);
     if (!summary) {
       const result = await this.runtime.scheduler.result(id);
-      summary = { measurements: presentMeasurements(result.measurements), signals: Object.keys(result.signals) };
+      const signals = Object.keys(result.signals);
+      summary = { measurements: presentMeasurements(result.measurements), signals, labels: channelLabels(task.spec.netlist, signals), ...(result.steady ? { steady: result.steady } : {}) };
       this.results.set(id, summary);
       if (this.results.size > RESULTS_KEPT) this.results.delete(this.results.keys().next().value!);
     }
@@ -121,4 +126,15 @@ export class SimulationService {
       throw error;
     }
   }
+}
+
+/** The labels of the scope channels among `signals` that have one (`SCOPE.1.ch3` → `u2`). */
+function channelLabels(netlist: Netlist, signals: readonly string[]): Record<string, string> {
+  const recorded = new Set(signals);
+  const labels: Record<string, string> = {};
+  for (const block of netlist.blocks ?? []) {
+    if (block.type !== 'SCOPE') continue;
+    for (const channel of scopeChannels(block)) if (channel.label && recorded.has(channel.key)) labels[channel.key] = channel.label;
+  }
+  return labels;
 }

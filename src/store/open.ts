@@ -3,7 +3,7 @@
 // single connection. better-sqlite3 is synchronous, so every call is one complete statement or
 // transaction; Store.transaction groups several calls into one.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteBatchRepository } from './batches.js';
 import { SqliteBatchResults } from './batch-results.js';
@@ -106,10 +106,42 @@ export function openDatabase(file: string, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_
   }
 }
 
+/**
+ * The error for a data directory the store cannot create or write (a read-only file system, no
+ * permission): it names the path, the failure and what the store needs.
+ */
+export function unusableDataDir(dataDir: string, error: unknown): Error {
+  const reason = (error as Error)?.message ?? String(error);
+  return new Error(
+    `The data directory ${dataDir} cannot be used (${reason}): the store needs a directory it can create, `
+      + `read and write (a writable file system, write permission for this user) to keep ${DATABASE_FILE}, results and the cache; `
+      + 'choose another with --data-dir or PESIM_DATA_DIR, or make this one writable',
+    { cause: error },
+  );
+}
+
+/** Whether the directory takes a new file (checked before SQLite reports "unable to open database file"). */
+function checkWritable(dataDir: string): void {
+  accessSync(dataDir, constants.W_OK);
+  const probe = join(dataDir, `.write-check-${process.pid}`);
+  writeFileSync(probe, '');
+  rmSync(probe, { force: true });
+}
+
 export function openStore(dataDir: string, options: StoreOptions = {}): Store {
-  mkdirSync(dataDir, { recursive: true });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    checkWritable(dataDir);
+  } catch (error) {
+    throw unusableDataDir(dataDir, error);
+  }
   const file = join(dataDir, DATABASE_FILE);
-  const db = openDatabase(file, options.busyTimeoutMs, options.durability);
+  let db: Db;
+  try {
+    db = openDatabase(file, options.busyTimeoutMs, options.durability);
+  } catch (error) {
+    throw unusableDataDir(dataDir, error);
+  }
   try {
     migrate(db, file);
     const intervalMs = options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS;

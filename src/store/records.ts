@@ -1,6 +1,7 @@
 // The records the durable store persists: tasks with their states, priorities, specs and progress,
 // result-cache entries and log lines. The job runtime (src/jobs) works on them; the store owns them.
 import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
+import type { SteadyOptions, SteadyReport } from '../engine/types.js';
 
 export type Priority = 'CRITICAL' | 'HIGH' | 'NORMAL' | 'LOW';
 /** Highest first. */
@@ -17,6 +18,8 @@ export interface TaskSpec {
   signals?: string[];
   /** Bytes of the model file when the cache hashes files instead of netlists (hex SHA-256 of them). */
   fileDigest?: string;
+  /** Run the periodic steady-state analysis (docs/steady-state.md) instead of the transient: the result is one settled period. */
+  steady?: SteadyOptions;
 }
 
 export interface TaskProgress {
@@ -30,10 +33,13 @@ export interface TaskProgress {
 
 /** What a status read shows of a completed run without opening its result file. */
 export interface ResultSummary {
-  /** `<scope>.ch<n>.avg|rms|min|max` over the measurement window (non-finite values kept). */
+  /** `<scope>.ch<n>_avg|_rms|_min|_max` over the measurement window (non-finite values kept; records written
+   * before the one spelling have the dotted `<scope>.ch<n>.avg`, which the presenters rename). */
   measurements: Record<string, number>;
   /** The recorded signals, in the result file's order. */
   signals: string[];
+  /** How the settled period was found (steady-state runs only). */
+  steady?: SteadyReport;
 }
 
 export interface TaskRecord {

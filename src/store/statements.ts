@@ -34,7 +34,11 @@ export function sqlLimit(limit: number | undefined): number {
   return Math.max(0, Math.floor(limit));
 }
 
+/**
+ * A row offset as SQLite's OFFSET takes it: never negative, and at most 2^53 − 1 (SQLite refuses a
+ * double beyond its 64-bit integers; no table has that many rows, so the page is empty either way).
+ */
 export function sqlOffset(offset: number | undefined): number {
-  if (offset === undefined || !Number.isFinite(offset)) return 0;
-  return Math.max(0, Math.floor(offset));
+  if (offset === undefined || Number.isNaN(offset)) return 0;
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.floor(offset)));
 }

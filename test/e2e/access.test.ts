@@ -90,5 +90,21 @@ describe('dashboard (chromium): API key, job queue, phone width', function () {
       await d.screenshot('9-phone-schematic');
       expect(d.pageErrors).to.deep.equal([]);
     });
+
+    it('keeps a long circuit name within the width, and a big schematic\'s names legible at Fit', async () => {
+      const { page } = d;
+      const buffer = readFileSync('test/fixtures/gecko/singlePhase_PWM_converter.ipes');
+      await page.setInputFiles('#file', { name: 'single_phase_pwm_converter_with_a_long_descriptive_name.ipes', mimeType: 'application/octet-stream', buffer });
+      await page.waitForFunction(() => document.querySelector('#circuit-name')?.textContent?.startsWith('single_phase_pwm'));
+      await page.waitForFunction(() => [...document.querySelectorAll('#circuit-select option')].some((o) => o.textContent!.includes('long_descriptive')));
+      const wide = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.scroll, .schematic')).map((e) => `${e.tagName}#${e.id}.${e.className}`).slice(0, 8));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), wide.join(' ')).to.be.at.most(0);
+      await page.click('#zoom-fit');
+      const smallest = await page.evaluate(() => Math.min(...[...document.querySelectorAll('#schematic svg g.component text.name')].map((t) => t.getBoundingClientRect().height)));
+      expect(smallest).to.be.at.least(9);
+      await page.locator('#circuit').scrollIntoViewIfNeeded();
+      await d.screenshot('9b-phone-big-schematic');
+      expect(d.pageErrors).to.deep.equal([]);
+    });
   });
 });

@@ -1,10 +1,11 @@
 // The dashboard in a real browser (chromium via playwright-core) against the real simulation
 // service: open a GeckoCIRCUITS file, see its schematic (one symbol per component), run it and see
-// COMPLETED and a plotted curve, a reader error shown with its line number, a 5-value sweep (5
-// rows, a 5-point plot), a 2 × 2 grid, the simulations list, a parameter edited (stored as a copy), a long run
-// paused, resumed and cancelled.
+// COMPLETED and a plotted curve, signals labelled with a y-axis per scale, a reader error shown with its line number, a 5-value sweep (5
+// rows, a 5-point plot), a 2 × 2 grid, the simulations list, a parameter edited (run as shown, stored as a copy when asked), a long run
+// paused, resumed and cancelled, a circuit opened with its data file.
 // Screenshots of each step: <os tmpdir>/pesim-e2e/*.png.
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { drawnPixels, openDashboard, type Dashboard } from './browser.js';
 
 const BUCK = 'test/fixtures/gecko/buck_simple.ipes';
@@ -63,6 +64,22 @@ describe('dashboard (chromium)', function () {
     await d.screenshot('dashboard', 1380);
   });
 
+  it('labels the signals (u2, iL) in the picker, the legend and the measurements, with a y-axis per scale', async () => {
+    const { page } = d;
+    expect(await page.textContent('#signal-picker')).to.contain('u2 (SCOPE.1.ch3)');
+    const legend = await page.textContent('#plot .u-legend');
+    expect(legend).to.contain('u1 (SCOPE.1.ch1)').and.to.contain('uS (SCOPE.1.ch2)');
+    expect(await page.getAttribute('#plot', 'data-axes')).to.equal('1'); // 48 V and 0–48 V: one axis
+    const row = page.locator('#measurements tbody tr', { has: page.locator('th', { hasText: /^SCOPE\.1\.ch4_avg$/ }) });
+    expect(await row.locator('td').first().textContent()).to.equal('iL');
+    // 48 V next to a 0–1 gate signal: two y-axes, each titled with its signal.
+    await page.uncheck('#signal-picker input[value="SCOPE.1.ch2"]');
+    await page.check('#signal-picker input[value="SCOPE.1.ch6"]');
+    await page.waitForFunction(() => document.querySelector('#plot')?.getAttribute('data-axes') === '2');
+    expect(await page.getAttribute('#plot', 'aria-label')).to.match(/on 2 y-axes: (u1 \(SCOPE\.1\.ch1\); gate \(SCOPE\.1\.ch6\)|gate \(SCOPE\.1\.ch6\); u1 \(SCOPE\.1\.ch1\))$/);
+    await d.screenshot('2b-axes');
+  });
+
   it('shows the reader error with its line number', async () => {
     const { page } = d;
     await page.setInputFiles('#file', { name: 'broken.cir', mimeType: 'text/plain', buffer: Buffer.from('* deck\nR1 a 0 1k\nQ9 x y z nonsense\n.tran 1u 1m\n.end\n') });
@@ -115,18 +132,33 @@ describe('dashboard (chromium)', function () {
     await d.screenshot('5-simulations');
   });
 
-  it('stores a copy with an edited parameter value and opens it', async () => {
+  it('runs with an edited parameter value as the form shows it, without storing a copy', async () => {
     const { page } = d;
+    const before = await page.locator('#circuit-select option').count();
     await page.fill('input[data-key="R.1.R"]', '20');
-    await page.click('#apply-params');
+    await page.click('#run-start');
+    await page.waitForSelector('#run[data-state="COMPLETED"]', { timeout: 30_000 });
+    const id = (await page.textContent('#run-id'))!.replace('Simulation ', '');
+    const status = (await (await fetch(`${d.service.url}/api/v1/simulations/${id}`)).json()) as { request: { parameters?: Record<string, number> } };
+    expect(status.request.parameters).to.deep.equal({ 'R.1.R': 20 });
+    expect(await page.locator('#circuit-select option').count()).to.equal(before);
+  });
+
+  it('stores a copy with an edited parameter value only when asked, and names copies of copies without piling up "(copy)"', async () => {
+    const { page } = d;
+    const original = (await page.textContent('#circuit-name'))!.split(' · ')[0];
+    await page.click('#save-copy');
     await page.waitForSelector('#params-status:has-text("Stored as")');
-    await page.waitForFunction(() => document.querySelector('#circuit-name')?.textContent?.includes('(copy)'));
+    await page.waitForFunction((name) => document.querySelector('#circuit-name')?.textContent?.startsWith(`${name} (copy) ·`), original);
     const copyId = await page.getAttribute('#circuit', 'data-circuit-id');
     const components = (await (await fetch(`${d.service.url}/api/v1/circuits/${copyId}/components`)).json()) as { components: Array<{ name: string; parameters: Record<string, unknown> }> };
     expect(components.components.find((c) => c.name === 'R.1')?.parameters.R).to.equal(20);
     // The page refreshes its component table and circuit list after the copy: wait for both.
     await page.waitForFunction(() => document.querySelector<HTMLInputElement>('input[data-key="R.1.R"]')?.value === '20');
     await page.waitForFunction(() => document.querySelectorAll('#circuit-select option').length === 3);
+    await page.click('#save-copy');
+    await page.waitForFunction((name) => document.querySelector('#circuit-name')?.textContent?.startsWith(`${name} (copy 2) ·`), original);
+    await page.waitForFunction(() => document.querySelectorAll('#circuit-select option').length === 4);
   });
 
   it('pauses, resumes and cancels a long run', async () => {
@@ -137,8 +169,14 @@ describe('dashboard (chromium)', function () {
     await page.waitForSelector('#params-status:has-text("Settings saved")');
     await page.click('#run-start');
     await page.waitForSelector('#run[data-state="RUNNING"]', { timeout: 30_000 });
+    await page.waitForFunction(() => Number(document.querySelector<HTMLProgressElement>('#run-progress')?.value) > 2);
     await page.click('#run-pause');
     await page.waitForSelector('#run[data-state="PAUSED"]');
+    // The paused run shows the progress it reached, as /progress reports it.
+    const id = (await page.textContent('#run-id'))!.replace('Simulation ', '');
+    await page.waitForTimeout(1000);
+    const reached = ((await (await fetch(`${d.service.url}/api/v1/simulations/${id}/progress`)).json()) as { mainSimProgress: number }).mainSimProgress;
+    expect(Number((await page.textContent('#run-percent'))!.replace(' %', ''))).to.be.closeTo(reached, 0.5);
     await page.click('#run-resume');
     await page.waitForSelector('#run[data-state="RUNNING"]');
     await page.waitForFunction(() => Number(document.querySelector<HTMLProgressElement>('#run-progress')?.value) > 0);
@@ -148,6 +186,20 @@ describe('dashboard (chromium)', function () {
     expect(await page.isDisabled('#run-cancel')).to.equal(true);
     await page.locator('#run').scrollIntoViewIfNeeded();
     await d.screenshot('6-cancelled');
+  });
+
+  it('opens a circuit with the data file it names, chosen together, and names the file when it is missing', async () => {
+    const { page } = d;
+    const model = 'test/fixtures/gecko-corpus/027_cmNoise.ipes';
+    await page.setInputFiles('#file', model);
+    await page.waitForSelector('#open-errors li');
+    expect(await page.textContent('#open-errors')).to.contain("'swissuCM.txt'").and.to.contain('"files"');
+    await page.setInputFiles('#file', [
+      { name: 'swissuCM.txt', mimeType: 'text/plain', buffer: Buffer.from('0 0\n1e-3 1\n') },
+      { name: '027_cmNoise.ipes', mimeType: 'application/octet-stream', buffer: readFileSync(model) },
+    ]);
+    await page.waitForFunction(() => document.querySelector('#circuit-name')?.textContent?.startsWith('027_cmNoise'));
+    expect(await page.textContent('#open-errors')).to.equal('');
   });
 
   it('raised no script error on the way', () => {

@@ -23,6 +23,9 @@ const currentCutset = {
   ],
 };
 
+/** tDURATION 1000 s at dt 1 ns: 10¹² steps, hours of computation. */
+const hours = { ...rcStep('trapezoidal', 1e-9), settings: { tEnd: 1000, dt: 1e-9 } };
+
 describe('the same circuit rule on both services', function () {
   this.timeout(60_000);
   let sim: Harness;
@@ -34,6 +37,7 @@ describe('the same circuit rule on both services', function () {
     writeFileSync(join(jobq.modelsDir, 'cutset.json'), JSON.stringify(currentCutset));
     writeFileSync(join(jobq.modelsDir, 'rc-case.json'), JSON.stringify(rcStep('trapezoidal', 1e-5)));
     writeFileSync(join(jobq.modelsDir, 'garbled.json'), '{"settings": ');
+    writeFileSync(join(jobq.modelsDir, 'hours.json'), JSON.stringify(hours));
   });
   after(async () => {
     await sim?.close();
@@ -46,6 +50,8 @@ describe('the same circuit rule on both services', function () {
     { name: 'a file that does not read', netlist: '{"settings": ', model: 'garbled.json', status: 422 },
     { name: 'a misspelt parameter', netlist: rcStep('trapezoidal', 1e-5), model: 'rc-case.json', parameters: { 'R.1.Rx': 5 }, status: 400 },
     { name: 'an unknown component', netlist: rcStep('trapezoidal', 1e-5), model: 'rc-case.json', parameters: { 'R.9.R': 5 }, status: 400 },
+    { name: 'a parameter override out of range', netlist: rcStep('trapezoidal', 1e-5), model: 'rc-case.json', parameters: { 'R.1.R': -1 }, status: 400 },
+    { name: 'more steps than the step limit', netlist: hours, model: 'hours.json', status: 422 },
   ];
   for (const c of cases) {
     it(`${c.name}: ${c.status} on both, before anything is queued`, async () => {
@@ -54,9 +60,27 @@ describe('the same circuit rule on both services', function () {
       const b = await jobq.request('POST', '/simulations', { model_file: c.model, parameters: c.parameters });
       expect(a.status, JSON.stringify(a.body)).to.equal(c.status);
       expect(b.status, JSON.stringify(b.body)).to.equal(c.status);
-      if (c.status === 422) expect(a.body.error).to.equal('CIRCUIT_INVALID');
+      if (c.status === 422 && c.model !== 'hours.json') expect(a.body.error).to.equal('CIRCUIT_INVALID');
       expect(jobq.runtime.store.tasks.list({}).total, 'nothing queued on the job queue').to.equal(0);
       expect((await sim.client.get<{ total: number }>('/api/v1/simulations')).body.total, 'nothing queued on the simulation service').to.equal(0);
     });
   }
+
+  it('the step limit: the same sentence on both, naming the limit and its setting', async () => {
+    const a = await sim.client.request<{ error: string; message: string }>('POST', '/api/v1/simulations', { body: { circuitFile: circuitFileOf(hours) }, unchecked: true });
+    const b = await jobq.request('POST', '/simulations', { model_file: 'hours.json' });
+    expect(a.body.error).to.equal('SIMULATION_TOO_LARGE');
+    expect(a.body.message).to.equal('1.000e+12 steps (simulationTime / timeStep) exceed the limit of 50000000 (sim.api.max-steps); use a longer time step or a shorter simulation');
+    const detail = (b.body as { detail: { loc: unknown[]; msg: string; type: string }[] }).detail[0];
+    expect(detail.loc).to.deep.equal(['body', 'model_file']);
+    expect(detail.type).to.equal('simulation_too_large');
+    expect(detail.msg).to.equal('Model file hours.json: 1.000e+12 steps (simulated time / time step of the model) exceed the limit of 50000000 (orchestration.max_steps); use a longer time step or a shorter simulation');
+  });
+
+  it('an override out of range is reported under its parameter key, not the model or circuit', async () => {
+    const a = await sim.client.request<{ details: { field: string }[] }>('POST', '/api/v1/simulations', { body: { circuitFile: circuitFileOf(rcStep('trapezoidal', 1e-5)), parameters: { 'R.1.R': -1 } }, unchecked: true });
+    const b = await jobq.request('POST', '/simulations', { model_file: 'rc-case.json', parameters: { 'R.1.R': -1 } });
+    expect(a.body.details[0].field).to.equal('parameters.R.1.R');
+    expect((b.body as { field: string }).field).to.equal('parameters.R.1.R');
+  });
 });

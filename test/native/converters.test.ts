@@ -10,14 +10,14 @@ describe('switched converters', () => {
   it('an ideal buck averages D·Vin within 1 %', () => {
     for (const duty of [0.25, 0.5, 0.75]) {
       const r = simulateSync(buck({ duty, ron: 1e-4, vf: 0, tEnd: 30e-3, dt: 200e-9 }));
-      expect(relative(r.measurements['SCOPE.1.ch1.avg'], duty * 48), `duty ${duty}`).to.be.below(0.01);
+      expect(relative(r.measurements['SCOPE.1.ch1_avg'], duty * 48), `duty ${duty}`).to.be.below(0.01);
     }
   });
 
   it('an ideal boost averages Vin/(1−D) within 1 %', () => {
     for (const duty of [0.3, 0.6]) {
       const r = simulateSync(boost({ duty }));
-      expect(relative(r.measurements['SCOPE.1.ch1.avg'], 12 / (1 - duty)), `duty ${duty}`).to.be.below(0.01);
+      expect(relative(r.measurements['SCOPE.1.ch1_avg'], 12 / (1 - duty)), `duty ${duty}`).to.be.below(0.01);
     }
   });
 
@@ -40,7 +40,7 @@ describe('switched converters', () => {
     // Measure over whole switching periods in steady state: 30 ms … 40 ms = 200 periods.
     n.settings.measureFrom = 30e-3;
     const r = simulateSync(n);
-    const avg = (ch: number): number => r.measurements[`SCOPE.P.ch${ch}.avg`];
+    const avg = (ch: number): number => r.measurements[`SCOPE.P.ch${ch}_avg`];
     const delivered = -avg(1); // the source's current flows from + through it: negative when it delivers
     const consumed = avg(2) + avg(3) + avg(4) + avg(5);
     expect(avg(2)).to.be.above(0.1);
@@ -65,9 +65,9 @@ describe('switched converters', () => {
     const samples = 200000;
     for (let k = 0; k < samples; k++) sum += Math.max(0, vp * Math.sin((2 * Math.PI * k) / samples) - vf);
     const expected = (sum / samples) * (rLoad / (rLoad + ron));
-    expect(relative(r.measurements['SCOPE.1.ch1.avg'], expected)).to.be.below(0.005);
-    expect(r.measurements['SCOPE.1.ch1.max']).to.be.closeTo((vp - vf) * (rLoad / (rLoad + ron)), 0.01);
-    expect(r.measurements['SCOPE.1.ch1.min']).to.be.closeTo(0, 1e-3);
+    expect(relative(r.measurements['SCOPE.1.ch1_avg'], expected)).to.be.below(0.005);
+    expect(r.measurements['SCOPE.1.ch1_max']).to.be.closeTo((vp - vf) * (rLoad / (rLoad + ron)), 0.01);
+    expect(r.measurements['SCOPE.1.ch1_min']).to.be.closeTo(0, 1e-3);
   });
 
   it('couples two inductors: open-circuit secondary voltage is k·√(L2/L1) of the primary', () => {
@@ -84,7 +84,7 @@ describe('switched converters', () => {
       blocks: [volt('VOLT.1', 'vs', 's'), scope('SCOPE.1', ['vs'])],
     };
     const r = simulateSync(n);
-    expect(relative(r.measurements['SCOPE.1.ch1.max'], 10 * k * 2)).to.be.below(0.01);
+    expect(relative(r.measurements['SCOPE.1.ch1_max'], 10 * k * 2)).to.be.below(0.01);
   });
 
   it('an ideal transformer scales voltage by n2/n1 and current by n1/n2 (isolated secondary)', () => {
@@ -98,9 +98,9 @@ describe('switched converters', () => {
       blocks: [volt('VOLT.1', 'vs', 's1', 's2'), amp('AMP.1', 'ip', 'T.1'), amp('AMP.2', 'is', 'R.2'), scope('SCOPE.1', ['vs', 'ip', 'is'])],
     };
     const r = simulateSync(n);
-    expect(r.measurements['SCOPE.1.ch1.avg']).to.be.closeTo(30, 1e-9);
-    expect(r.measurements['SCOPE.1.ch3.avg']).to.be.closeTo(30 / 9, 1e-9);
-    expect(r.measurements['SCOPE.1.ch2.avg']).to.be.closeTo(10, 1e-9); // primary current = 3 × secondary
+    expect(r.measurements['SCOPE.1.ch1_avg']).to.be.closeTo(30, 1e-9);
+    expect(r.measurements['SCOPE.1.ch3_avg']).to.be.closeTo(30 / 9, 1e-9);
+    expect(r.measurements['SCOPE.1.ch2_avg']).to.be.closeTo(10, 1e-9); // primary current = 3 × secondary
     expect(r.warnings.join(' ')).to.match(/s1|s2/); // the isolated secondary was tied, and said so
   });
 
@@ -119,7 +119,7 @@ describe('switched converters', () => {
     ];
     n.settings.measureFrom = 50e-3;
     const r = simulateSync(n);
-    expect(relative(r.measurements['SCOPE.1.ch1.avg'], 12)).to.be.below(0.01);
-    expect(r.measurements['SCOPE.1.ch2.avg']).to.be.within(0.25, 0.35); // losses need a little more than 12/48
+    expect(relative(r.measurements['SCOPE.1.ch1_avg'], 12)).to.be.below(0.01);
+    expect(r.measurements['SCOPE.1.ch2_avg']).to.be.within(0.25, 0.35); // losses need a little more than 12/48
   });
 });

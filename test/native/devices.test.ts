@@ -26,8 +26,8 @@ describe('devices', () => {
     };
     const r = simulateSync(n);
     const expected = (vp / (2 * Math.PI)) * (1 + Math.cos((alphaDeg * Math.PI) / 180));
-    expect(r.measurements['SCOPE.1.ch1.avg']).to.be.closeTo(expected, 0.01 * expected);
-    expect(r.measurements['SCOPE.1.ch1.min']).to.be.closeTo(0, 0.01); // blocks the negative half wave
+    expect(r.measurements['SCOPE.1.ch1_avg']).to.be.closeTo(expected, 0.01 * expected);
+    expect(r.measurements['SCOPE.1.ch1_min']).to.be.closeTo(0, 0.01); // blocks the negative half wave
   });
 
   it('an IGBT inverter with sine-triangle PWM drives m·Vdc/2/|Z| into an RL load', () => {
@@ -36,8 +36,8 @@ describe('devices', () => {
     const amplitude = (0.8 * 300) / z;
     // After the transient (5 ms time constant), the RMS of each phase current is amplitude/√2.
     for (const ch of [1, 2, 3]) {
-      expect(r.measurements[`SCOPE.1.ch${ch}.rms`]).to.be.closeTo(amplitude / Math.SQRT2, 0.03 * amplitude);
-      expect(Math.abs(r.measurements[`SCOPE.1.ch${ch}.avg`])).to.be.below(0.05 * amplitude);
+      expect(r.measurements[`SCOPE.1.ch${ch}_rms`]).to.be.closeTo(amplitude / Math.SQRT2, 0.03 * amplitude);
+      expect(Math.abs(r.measurements[`SCOPE.1.ch${ch}_avg`])).to.be.below(0.05 * amplitude);
     }
   });
 
@@ -59,8 +59,8 @@ describe('devices', () => {
     };
     const r = simulateSync(n);
     // Source drives current from ground through the switch towards a (reverse for the channel).
-    expect(r.measurements['SCOPE.1.ch1.min']).to.be.closeTo(-5 / 10.1, 1e-3); // channel on: −5 V / (10 + 0.1) Ω
-    expect(r.measurements['SCOPE.1.ch2.max']).to.be.closeTo((5 - 0.7) / 10.01, 2e-3); // channel off: body diode
+    expect(r.measurements['SCOPE.1.ch1_min']).to.be.closeTo(-5 / 10.1, 1e-3); // channel on: −5 V / (10 + 0.1) Ω
+    expect(r.measurements['SCOPE.1.ch2_max']).to.be.closeTo((5 - 0.7) / 10.01, 2e-3); // channel off: body diode
   });
 });
 
@@ -87,7 +87,7 @@ describe('source waveforms and control blocks', () => {
     expect(at(r, 'S.ch1', 6.5e-4)).to.be.closeTo(1, 1e-9); // next period, rising again
     expect(at(r, 'S.ch2', 1e-4)).to.equal(3);
     expect(at(r, 'S.ch2', 2e-4)).to.equal(-1);
-    expect(r.measurements['S.ch2.avg']).to.be.closeTo(0, 0.02); // 0.25·3 + 0.75·(−1)
+    expect(r.measurements['S.ch2_avg']).to.be.closeTo(0, 0.02); // 0.25·3 + 0.75·(−1)
     expect(at(r, 'S.ch3', 2.5e-4)).to.be.closeTo(5, 1e-9);
   });
 

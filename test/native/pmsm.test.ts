@@ -27,8 +27,8 @@ describe('PMSM', () => {
     };
     const r = simulateSync(n);
     const amplitude = Math.sqrt(3) * PSI * P * omega;
-    expect(r.measurements['SCOPE.1.ch1.max']).to.be.closeTo(amplitude, 1e-3 * amplitude);
-    expect(r.measurements['SCOPE.1.ch1.rms']).to.be.closeTo(amplitude / Math.SQRT2, 1e-2 * amplitude);
+    expect(r.measurements['SCOPE.1.ch1_max']).to.be.closeTo(amplitude, 1e-3 * amplitude);
+    expect(r.measurements['SCOPE.1.ch1_rms']).to.be.closeTo(amplitude / Math.SQRT2, 1e-2 * amplitude);
   });
 
   it('accelerates from rest at T/J under a driving load torque (back-EMF grows with the speed)', () => {
@@ -48,6 +48,6 @@ describe('PMSM', () => {
     const atEnd = Math.sqrt(3) * PSI * P * (torque / j) * tEnd;
     const period = (2 * Math.PI) / (P * (torque / j) * tEnd);
     const lowest = Math.sqrt(3) * PSI * P * (torque / j) * (tEnd - period);
-    expect(r.measurements['SCOPE.1.ch1.max']).to.be.within(lowest, atEnd);
+    expect(r.measurements['SCOPE.1.ch1_max']).to.be.within(lowest, atEnd);
   });
 });

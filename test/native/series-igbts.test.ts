@@ -52,8 +52,8 @@ describe('gated IGBTs in series between diodes', () => {
     // The S → T path U.S –L→ D.S1 → IGBT.S1 → MP → IGBT.T2 → D.T4 –L→ U.T has four forward
     // voltages; its resistances (10.8 mΩ) are negligible: i(t) = (2u − 4·vf)·t/(2L) = 22.5 A at 20 µs.
     const iEnd = ((2 * u - 4 * VF) * 20e-6) / (2 * L);
-    expect(r.measurements['SCOPE.1.ch1.max']).to.be.closeTo(iEnd, 0.005 * iEnd);
+    expect(r.measurements['SCOPE.1.ch1_max']).to.be.closeTo(iEnd, 0.005 * iEnd);
     // The DC link barely moves: 281 A of load current for 20 µs on 1 F.
-    expect(r.measurements['SCOPE.1.ch2.min']).to.be.closeTo(900, 0.05);
+    expect(r.measurements['SCOPE.1.ch2_min']).to.be.closeTo(900, 0.05);
   });
 });

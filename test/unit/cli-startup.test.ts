@@ -17,10 +17,10 @@ const register = join(root, 'test', 'fixtures', 'loaded-modules', 'register.mjs'
 const buckDeck = join(root, 'bench', 'peers', 'buck.cir');
 const dir = mkdtempSync(join(tmpdir(), 'pesim-startup-'));
 
-/** Packages that only the services, the job runtime or the result files need. */
+/** Packages that only the services, the job runtime or the result files need (some copied into dist/vendor). */
 const SERVICE_PACKAGES = [
   'better-sqlite3', 'koa', '@koa', 'koa-body', 'tsoa', '@tsoa', 'ws', 'sockjs', 'pino', 'piscina', 'bullmq', 'ioredis',
-  'parquet-wasm', 'apache-arrow', 'h5wasm', 'csv-stringify', 'swagger-ui-dist', 'redoc', 'saxes', 'uplot',
+  'parquet-wasm', 'apache-arrow', 'h5wasm', 'csv-stringify', 'swagger-ui-dist', 'swagger-ui', 'redoc', 'saxes', 'uplot',
 ];
 
 let counter = 0;
@@ -33,7 +33,8 @@ function traced(args: string[]): { status: number | null; stdout: string; stderr
   const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
   const packages = new Set<string>();
   for (const url of urls) {
-    const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    // A package in node_modules, or one copied into dist/vendor at build time (scripts/build-vendor.mjs).
+    const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url) ?? /\/dist\/vendor\/([^/]+)\//.exec(url);
     if (match) packages.add(match[1].split('/')[0]);
   }
   const files = urls.filter((u) => u.includes('/dist/src/')).map((u) => u.slice(u.indexOf('/dist/src/') + 10));

@@ -70,8 +70,11 @@ describe('pesim command', () => {
     const r = pesim('run', buckIpes, '--json');
     expect(r.status, r.stderr).to.equal(0);
     const out = JSON.parse(r.stdout) as { signals: string[]; measurements: Record<string, number>; stats: { steps: number; wallMs: number } };
-    expect(Object.keys(out)).to.deep.equal(['signals', 'measurements', 'stats']);
+    expect(Object.keys(out)).to.deep.equal(['signals', 'labels', 'measurements', 'stats']);
     expect(out.signals).to.deep.equal(['SCOPE.1.ch1', 'SCOPE.1.ch2', 'SCOPE.1.ch3', 'SCOPE.1.ch4', 'SCOPE.1.ch5', 'SCOPE.1.ch6']);
+    expect((out as unknown as { labels: Record<string, string> }).labels).to.deep.equal({
+      'SCOPE.1.ch1': 'u1', 'SCOPE.1.ch2': 'uS', 'SCOPE.1.ch3': 'u2', 'SCOPE.1.ch4': 'iL', 'SCOPE.1.ch5': 'iC', 'SCOPE.1.ch6': 'gate',
+    });
     expect(Object.keys(out.measurements)).to.include.members(['SCOPE.1.ch3_avg', 'SCOPE.1.ch3_rms', 'SCOPE.1.ch3_min', 'SCOPE.1.ch3_max']);
     // u2 of the 48 V buck at duty 0.4: D·Vin − (1 − D)·vf = 18.84 V.
     expect(out.measurements['SCOPE.1.ch3_avg']).to.be.closeTo(18.84, 0.4);
@@ -79,10 +82,11 @@ describe('pesim command', () => {
     expect(out.stats.wallMs).to.be.a('number');
   });
 
-  it('prints measurements as text under the specification\'s names (SCOPE.1.ch3_avg)', () => {
+  it('prints measurements as text under the specification\'s names (SCOPE.1.ch3_avg) with their channel labels', () => {
     const r = pesim('run', buckIpes);
     expect(r.status, r.stderr).to.equal(0);
-    const avg = /^SCOPE\.1\.ch3_avg\s+(\S+)$/m.exec(r.stdout);
+    const avg = /^SCOPE\.1\.ch3_avg\s+(\S+)\s+u2$/m.exec(r.stdout);
+    expect(r.stdout).to.match(/^SCOPE\.1\.ch4_rms\s+\S+\s+iL$/m);
     expect(avg, r.stdout).to.not.equal(null);
     expect(Number(avg![1])).to.be.closeTo(18.84, 0.4);
     expect(r.stdout).to.not.match(/ch\d\.(avg|rms|min|max)/);

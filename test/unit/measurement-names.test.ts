@@ -1,5 +1,5 @@
-// The Node API's measurement names: `SCOPE.1.ch1_avg` (the specification's form) printed and
-// accepted, the engine's dotted spelling `SCOPE.1.ch1.avg` accepted as an alias; a real run.
+// The Node API's measurement names: `SCOPE.1.ch1_avg` (the specification's form) in results and
+// accepted, the native engine's dotted spelling `SCOPE.1.ch1.avg` accepted as an alias; a real run.
 import { expect } from 'chai';
 import { engineMeasurementKey, measurement, measurementName, namedMeasurements, simulate } from '../../src/index.js';
 import { rcStep } from '../fixtures/circuits.js';
@@ -12,12 +12,12 @@ describe('measurement names (Node API)', () => {
     expect(engineMeasurementKey('SCOPE.1.ch2.min')).to.equal('SCOPE.1.ch2.min');
   });
 
-  it('reads a run\'s measurements by name and by the alias, and lists the names on a miss', async () => {
+  it('keys a run\'s measurements by name, reads them by name and by the alias, and lists the names on a miss', async () => {
     const result = await simulate(rcStep('trapezoidal', 1e-5));
-    const named = namedMeasurements(result.measurements);
-    expect(Object.keys(named).sort()).to.deep.equal(['SCOPE.1.ch1_avg', 'SCOPE.1.ch1_max', 'SCOPE.1.ch1_min', 'SCOPE.1.ch1_rms']);
-    expect(measurement(result, 'SCOPE.1.ch1_avg')).to.equal(result.measurements['SCOPE.1.ch1.avg']);
-    expect(measurement(result, 'SCOPE.1.ch1.avg')).to.equal(named['SCOPE.1.ch1_avg']);
+    expect(Object.keys(result.measurements).sort()).to.deep.equal(['SCOPE.1.ch1_avg', 'SCOPE.1.ch1_max', 'SCOPE.1.ch1_min', 'SCOPE.1.ch1_rms']);
+    expect(namedMeasurements(result.measurements)).to.deep.equal(result.measurements);
+    expect(measurement(result, 'SCOPE.1.ch1_avg')).to.equal(result.measurements['SCOPE.1.ch1_avg']);
+    expect(measurement(result, 'SCOPE.1.ch1.avg')).to.equal(result.measurements['SCOPE.1.ch1_avg']);
     expect(() => measurement(result, 'SCOPE.1.ch9_avg')).to.throw(/no measurement "SCOPE.1.ch9_avg".*SCOPE\.1\.ch1_avg/);
   });
 });

@@ -100,8 +100,10 @@ export interface SimulationStatus {
   simulationId: string; status: SimState; circuitName: string; batchId: string | null; submittedAt: string; startedAt: string | null;
   completedAt: string | null; durationMs: number | null; cacheHit: boolean; errorMessage: string | null;
   progress: { mainSimProgress: number; currentStep: number; totalSteps: number; estimatedRemainingMs: number | null };
-  results: { measurements: Record<string, number>; signals: string[] } | null;
+  results: { measurements: Record<string, number>; signals: string[]; labels?: Record<string, string>; steady?: SteadyReport } | null;
 }
+/** How a steady-state run found its settled period (docs/steady-state.md). */
+export interface SteadyReport { converged: boolean; method: string; iterations: number; periods: number; period: number; error: number; message: string }
 export interface SimulationSummary { simulationId: string; status: SimState; progress: number; circuitName: string; batchId: string | null; submittedAt: string }
 /** GET /api/v1/simulations/batch/{id}/results (JSON): one row per run in batch order. */
 export interface BatchResults {

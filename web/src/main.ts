@@ -23,7 +23,7 @@ const simulations = new SimulationsPanel((id) => void run.watch(id));
 const run = new RunPanel((id, status) => {
   if (status === 'completed') void results.show(id);
   void simulations.refresh();
-});
+}, () => ({ ...circuits.runOptions() }));
 const circuits = new CircuitPanel(({ circuit, components }) => {
   run.setCircuit(circuit.circuitId);
   sweep.setCircuit(circuit.circuitId);

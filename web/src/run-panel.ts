@@ -1,7 +1,9 @@
-// Running a circuit and watching it: POST /api/v1/simulations with the open circuit's id, the
+// Running a circuit and watching it: POST /api/v1/simulations with the open circuit's id and what
+// the form shows that differs from it (edited parameter values, settings), with `steady: true` for
+// its periodic steady state (whose report is shown once it completes), the
 // progress bar fed by the SSE stream (progress-stream.ts), pause, resume and cancel, the state,
 // elapsed and remaining time. Any simulation (one from the list too) can be watched.
-import { errorLines, getJson, sendJson, type SimulationStatus } from './api.js';
+import { errorLines, getJson, sendJson, type SimulationStatus, type SteadyReport } from './api.js';
 import { byId, duration } from './dom.js';
 import { followProgress, type ProgressMessage } from './progress-stream.js';
 
@@ -12,13 +14,18 @@ export class RunPanel {
   private startedAt: number | undefined;
   private readonly buttons = {
     start: byId<HTMLButtonElement>('run-start'),
+    steady: byId<HTMLButtonElement>('run-steady'),
     pause: byId<HTMLButtonElement>('run-pause'),
     resume: byId<HTMLButtonElement>('run-resume'),
     cancel: byId<HTMLButtonElement>('run-cancel'),
   };
 
-  constructor(private readonly onFinished: (simulationId: string, status: string) => void) {
-    this.buttons.start.addEventListener('click', () => void this.start());
+  constructor(
+    private readonly onFinished: (simulationId: string, status: string) => void,
+    private readonly runOptions: () => Record<string, unknown>,
+  ) {
+    this.buttons.start.addEventListener('click', () => void this.start(false));
+    this.buttons.steady.addEventListener('click', () => void this.start(true));
     this.buttons.pause.addEventListener('click', () => void this.command('POST', 'pause'));
     this.buttons.resume.addEventListener('click', () => void this.command('POST', 'resume'));
     this.buttons.cancel.addEventListener('click', () => void this.command('DELETE', ''));
@@ -27,6 +34,7 @@ export class RunPanel {
   setCircuit(circuitId: string): void {
     this.circuitId = circuitId;
     this.buttons.start.disabled = false;
+    this.buttons.steady.disabled = false;
   }
 
   private showState(status: string): void {
@@ -47,11 +55,12 @@ export class RunPanel {
     byId('run-remaining').textContent = duration(remaining);
   }
 
-  private async start(): Promise<void> {
+  private async start(steady: boolean): Promise<void> {
     if (!this.circuitId) return;
     byId('run-errors').replaceChildren();
     try {
-      const submitted = await sendJson<{ simulationId: string }>('POST', '/api/v1/simulations', { circuitFile: this.circuitId });
+      const body = { ...this.runOptions(), circuitFile: this.circuitId, ...(steady ? { steady: true } : {}) };
+      const submitted = await sendJson<{ simulationId: string }>('POST', '/api/v1/simulations', body);
       await this.follow(submitted.simulationId);
     } catch (error) {
       byId('run-errors').textContent = errorLines(error).join(' · ');
@@ -73,6 +82,7 @@ export class RunPanel {
     this.watching = watching;
     this.simulationId = simulationId;
     byId('run-id').textContent = `Simulation ${simulationId}`;
+    byId('run-steady-report').textContent = '';
     const status = await getJson<SimulationStatus>(`/api/v1/simulations/${simulationId}`);
     this.startedAt = status.startedAt ? Date.parse(status.startedAt) : undefined;
     this.showState(status.status);
@@ -92,6 +102,7 @@ export class RunPanel {
     if (final.status === 'completed') this.showProgress(100);
     else byId('run-remaining').textContent = '–';
     if (final.errorMessage) byId('run-errors').textContent = final.errorMessage;
+    if (final.results?.steady) byId('run-steady-report').textContent = steadyText(final.results.steady);
     this.onFinished(simulationId, final.status);
   }
 
@@ -105,4 +116,10 @@ export class RunPanel {
       byId('run-errors').textContent = errorLines(error).join(' · ');
     }
   }
+}
+
+/** One line on how the settled period was found. */
+function steadyText(r: SteadyReport): string {
+  const how = r.method === 'shooting' ? `${r.iterations} Newton iterations` : 'transient periods (Newton did not converge)';
+  return `Steady state ${r.converged ? 'found' : 'NOT reached'}: period ${(r.period * 1e3).toPrecision(4)} ms, ${how}, ${r.periods} periods simulated, periodicity error ${r.error.toExponential(1)}${r.message ? ` (${r.message})` : ''}`;
 }

@@ -2,12 +2,18 @@
 // (symbols.ts), wires as polylines, the domains told apart by colour and line style (solid power,
 // dashed control, dotted thermal). Components without a position (SPICE and JSON circuits,
 // components the reader added) are set out in rows below. Zoom and pan change the SVG viewBox:
-// mouse wheel, dragging, the toolbar buttons, or the arrow and +/− keys on the focused view.
+// mouse wheel, dragging, the toolbar buttons, or the arrow and +/− keys on the focused view. Fit
+// shows the whole circuit unless that would draw the names smaller than MIN_LABEL_PX: then it
+// shows the top left part at that size, and the rest is reached by panning (dragging, arrow keys).
 import { byId, svg } from './dom.js';
 import type { Schematic } from './api.js';
 import { symbol } from './symbols.js';
 
 const GRID = 20;
+/** Font size of the component names in SVG units (style.css: .schematic text). */
+const LABEL_UNITS = 11;
+/** The smallest on-screen size of the component names that Fit allows [px]. */
+export const MIN_LABEL_PX = 9;
 
 interface Box { x: number; y: number; w: number; h: number }
 
@@ -74,7 +80,13 @@ export class SchematicView {
   }
 
   fit(): void {
-    this.view = { ...this.full };
+    const { width, height } = this.container.getBoundingClientRect();
+    const full = this.full;
+    // Pixels per SVG unit when the whole circuit is shown (preserveAspectRatio meet).
+    const scale = Math.min(width / full.w, height / full.h);
+    const least = MIN_LABEL_PX / LABEL_UNITS;
+    if (!(width > 0 && height > 0) || scale >= least) this.view = { ...full };
+    else this.view = { x: full.x, y: full.y, w: width / least, h: height / least };
     this.apply();
   }
 

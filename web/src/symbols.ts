@@ -55,7 +55,7 @@ export function symbol(c: SchematicComponent, x: number, y: number, orientation:
     g.append(svg('text', { x: 0, y: 0.35 * grid, 'text-anchor': 'middle', class: 'tlabel' }, c.type.slice(0, 6)));
     // Blocks without inputs (meters, sources) are often stacked a row apart: their name goes left.
     const noInputs = (c.inputs?.length ?? 0) === 0;
-    g.append(svg('text', noInputs ? { x: -1.7 * grid, y: 0.35 * grid, 'text-anchor': 'end' } : { x: -1.5 * grid, y: -0.8 * grid }, c.name));
+    g.append(svg('text', noInputs ? { x: -1.7 * grid, y: 0.35 * grid, 'text-anchor': 'end', class: 'name' } : { x: -1.5 * grid, y: -0.8 * grid, class: 'name' }, c.name));
     return g;
   }
   const shape = twoTerminal(c.type);
@@ -65,6 +65,6 @@ export function symbol(c: SchematicComponent, x: number, y: number, orientation:
   g.append(turned);
   if (shape.text) g.append(svg('text', { x: 0, y: 4, 'text-anchor': 'middle', style: 'font-size:8px' }, shape.text.slice(0, 5)));
   const vertical = rotation(orientation) % 180 === 0;
-  g.append(svg('text', vertical ? { x: 0.9 * grid, y: 4 } : { x: 0, y: -0.9 * grid, 'text-anchor': 'middle' }, c.name));
+  g.append(svg('text', vertical ? { x: 0.9 * grid, y: 4, class: 'name' } : { x: 0, y: -0.9 * grid, 'text-anchor': 'middle', class: 'name' }, c.name));
   return g;
 }

@@ -2,7 +2,8 @@
 // arrays; what uPlot draws is their min/max decimation (decimate.ts) for the visible time range at
 // the plot's pixel width, recomputed on every zoom, so millions of points stay responsive. Drag
 // to zoom, double-click to reset, the legend is the cursor read-out; toolbar buttons zoom and pan
-// without a mouse.
+// without a mouse. Signals whose sizes differ by more than ten times get y-axes of their own
+// (scaleGroups), alternately left and right, each titled with its signals.
 import uPlot from 'uplot';
 import { byId, siTicks } from './dom.js';
 import { decimate } from './decimate.js';
@@ -11,6 +12,35 @@ export const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '
 
 function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+}
+
+/** The largest magnitude of a signal (NaN ignored). */
+function peak(values: Float64Array): number {
+  let top = 0;
+  for (const v of values) if (Math.abs(v) > top) top = Math.abs(v);
+  return top;
+}
+
+/**
+ * The y-axis of each signal: signals share an axis while the largest of them is at most ten times
+ * the smallest one's peak (all-zero signals join the first axis). Returns the axis index per signal.
+ */
+export function scaleGroups(values: Float64Array[]): number[] {
+  const peaks = values.map(peak);
+  const order = peaks.map((_, i) => i).sort((a, b) => peaks[b] - peaks[a]);
+  const groups = new Array<number>(values.length).fill(0);
+  let group = 0;
+  let top = Number.NaN;
+  for (const i of order) {
+    if (peaks[i] === 0) continue;
+    if (Number.isNaN(top)) top = peaks[i];
+    else if (top > 10 * peaks[i]) {
+      group += 1;
+      top = peaks[i];
+    }
+    groups[i] = group;
+  }
+  return groups;
 }
 
 export class WaveformPlot {
@@ -48,12 +78,25 @@ export class WaveformPlot {
       return;
     }
     const axis = { stroke: cssVar('--fg'), grid: { stroke: cssVar('--grid') }, ticks: { stroke: cssVar('--grid') }, values: siTicks, size: 56 };
+    const groups = scaleGroups(values);
+    const axisCount = Math.max(...groups) + 1;
+    this.container.dataset.axes = String(axisCount);
+    const yAxes: uPlot.Axis[] = Array.from({ length: axisCount }, (_, g) => {
+      const members = names.filter((_, i) => groups[i] === g);
+      const only = members.length === 1 ? PALETTE[names.indexOf(members[0]) % PALETTE.length] : undefined;
+      return {
+        ...axis, scale: `y${g}`, side: g % 2 === 0 ? 3 : 1, label: members.join(', '), labelSize: 18,
+        ...(only ? { stroke: only } : {}), ...(g > 0 ? { grid: { show: false } } : {}),
+      };
+    });
+    // uPlot draws the axis titles on its canvas: the description says them too.
+    if (axisCount > 1) this.container.setAttribute('aria-label', `Waveforms over ${time.length} samples on ${axisCount} y-axes: ${yAxes.map((a) => a.label).join('; ')}`);
     const options: uPlot.Options = {
       width: this.width(),
       height: 320,
       scales: { x: { time: false } },
-      axes: [{ ...axis, label: 'time [s]' }, { ...axis }],
-      series: [{ label: 't [s]' }, ...names.map((name, i) => ({ label: name, stroke: PALETTE[i % PALETTE.length], width: 1.25, points: { show: false } }))],
+      axes: [{ ...axis, label: 'time [s]' }, ...yAxes],
+      series: [{ label: 't [s]' }, ...names.map((name, i) => ({ label: name, scale: `y${groups[i]}`, stroke: PALETTE[i % PALETTE.length], width: 1.25, points: { show: false } }))],
       cursor: { drag: { x: true, y: false } },
       hooks: { setScale: [(u: uPlot, key: string) => { if (key === 'x') this.onZoom(u); }] },
     };

@@ -31,6 +31,7 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::EncodeInvalid: return "ENCODE_INVALID";
     case ErrorCode::CodeInvalid: return "CODE_INVALID";
     case ErrorCode::CodeFailed: return "CODE_FAILED";
+    case ErrorCode::SteadyStateUnsupported: return "STEADY_STATE_UNSUPPORTED";
   }
   return "ENGINE_ERROR";
 }

@@ -8,7 +8,7 @@
 // is in1 − in2 − ... (→ ADD with signs). Parameters given by external terminals (HYS, LIMIT,
 // SIGNAL) are resolved later (signals.ts) once all blocks are known. The reset inputs of INT and
 // COUNTER become the blocks' second input when connected (unconnected, they read 0: no reset).
-import type { ControlBlock, ParamValue } from '../netlist.js';
+import type { BlockType, ControlBlock, ParamValue } from '../netlist.js';
 import type { ComponentRecord } from './components.js';
 import { BLOCK_KINDS, ELEMENT_KINDS, inputCount, type BlockKind } from './catalog.js';
 import { issue, netParam, resolveParam, unsupported, type ReadContext } from './params.js';
@@ -124,72 +124,94 @@ function scopeBlock(ctx: ReadContext, c: ComponentRecord, block: ControlBlock, i
   return { ...block, params: { ...(names ? { channelNames: names.slice(0, channels) } : {}), ...means, geckoAxis: 1 } };
 }
 
-/** Maps one enabled control block of a known kind; undefined when dropped, unsupported or invalid. */
-export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): MappedBlock | undefined {
-  const { ctx } = env;
-  const kind = BLOCK_KINDS[c.typ];
-  const { inputs, external } = inputCount(kind, inputLabelCount(c, kind));
-  const signals = Array.from({ length: inputs }, (_, i) => env.input(index, i));
-  const outputs = Array.from({ length: kind.outputs }, (_, j) => env.output(index, j));
-  const base = kind.inputs === 'var' ? inputs : external ? kind.inputs : inputs;
-  const used = (count: number): string[] => signals.slice(0, count).map((s, i) => s ?? env.zero(c.name, `${c.name} input ${i + 1}`));
-  const block: ControlBlock = { name: c.name, type: kind.type };
-  if (kind.inputs !== 0 && kind.type !== 'INT' && kind.type !== 'COUNTER') block.inputs = used(base);
-  if (kind.outputs > 0) block.outputs = outputs;
+/** What a reader of one block type gets: the block with its signals, and where it came from. */
+interface BlockReading {
+  env: ControlEnv;
+  index: number;
+  c: ComponentRecord;
+  kind: BlockKind;
+  /** The block with its name, type, inputs (the base inputs) and outputs. */
+  block: ControlBlock;
+  /** Signal at each input terminal (undefined: unconnected). */
+  signals: Array<string | undefined>;
+  inputs: number;
+  /** The block takes parameters from input terminals (`useExternal`). */
+  external: boolean;
+  /** The first `count` inputs, an unconnected one fed by the zero source. */
+  used(count: number): string[];
+}
 
-  switch (kind.type) {
-    case 'VOLT':
-    case 'AMP': {
-      const mapped = meter(env, c, block);
-      return mapped ? { block: mapped } : undefined;
-    }
-    case 'GATE': {
-      const partner = env.coupled(c.coupled[0], c.strings[0]);
-      if (!partner || !env.isElement(partner.record.name)) {
-        ctx.warnings.push(`${c.name}: gate block drives no switch of the circuit ('${c.strings[0] ?? ''}'); dropped`);
-        return undefined;
-      }
-      if (!SWITCH_TYPS.has(partner.record.typ) || partner.record.block !== 'e') {
-        issue(ctx, c, `drives ${partner.record.name}, which is not a switch (S, THYR, IGBT, MOSFET)`);
-        return undefined;
-      }
-      return { block: { ...block, params: { target: partner.record.name } } };
-    }
-    case 'SCOPE':
-      return { block: scopeBlock(ctx, c, block, inputs) };
-    case 'HYS': {
-      const h = resolveParam(ctx, c, kind.params[0]);
-      if (!external && h.value < 0) {
-        unsupported(ctx, c, `negative hysteresis width h = ${h.value} (GeckoCIRCUITS then inverts the comparator)`);
-        return undefined;
-      }
-      const mapped: ControlBlock = { ...block, params: { h: h.binding ? `$${h.binding}` : h.value, high: 1, low: -1 } };
-      return external ? { block: mapped, pending: { index, record: c, block: mapped, external: [{ param: 'h', signal: signals[1] }] } } : { block: mapped };
-    }
-    case 'LIMIT': {
-      const mapped: ControlBlock = { ...block, params: simpleParams(ctx, c, kind) };
-      if (!external) return { block: mapped };
-      return { block: mapped, pending: { index, record: c, block: mapped, external: [
-        { param: 'min', signal: signals[1] }, { param: 'max', signal: signals[2] }] } };
-    }
-    case 'INT':
-    case 'COUNTER': {
-      const reset = signals[1] === undefined ? [] : [signals[1]];
-      const params = simpleParams(ctx, c, kind);
-      return { block: { ...block, inputs: [...used(1), ...reset], ...(Object.keys(params).length > 0 ? { params } : {}) } };
-    }
-    case 'CISPR16':
-      return { block: cispr16Block(ctx, c, block) };
-    case 'TF': {
-      const mapped = transferFunctionBlock(ctx, c, block);
-      return mapped ? { block: mapped } : undefined;
-    }
-    case 'DELAY':
-      delayCheck(env, c);
-      return { block: { ...block, params: simpleParams(ctx, c, kind) } };
-    default:
-      break;
+type BlockReader = (r: BlockReading) => MappedBlock | undefined;
+
+function readMeter(r: BlockReading): MappedBlock | undefined {
+  const mapped = meter(r.env, r.c, r.block);
+  return mapped ? { block: mapped } : undefined;
+}
+
+function readGate({ env, c, block }: BlockReading): MappedBlock | undefined {
+  const partner = env.coupled(c.coupled[0], c.strings[0]);
+  if (!partner || !env.isElement(partner.record.name)) {
+    env.ctx.warnings.push(`${c.name}: gate block drives no switch of the circuit ('${c.strings[0] ?? ''}'); dropped`);
+    return undefined;
   }
+  if (!SWITCH_TYPS.has(partner.record.typ) || partner.record.block !== 'e') {
+    issue(env.ctx, c, `drives ${partner.record.name}, which is not a switch (S, THYR, IGBT, MOSFET)`);
+    return undefined;
+  }
+  return { block: { ...block, params: { target: partner.record.name } } };
+}
+
+function readHysteresis({ env: { ctx }, index, c, kind, block, signals, external }: BlockReading): MappedBlock | undefined {
+  const h = resolveParam(ctx, c, kind.params[0]);
+  if (!external && h.value < 0) {
+    unsupported(ctx, c, `negative hysteresis width h = ${h.value} (GeckoCIRCUITS then inverts the comparator)`);
+    return undefined;
+  }
+  const mapped: ControlBlock = { ...block, params: { h: h.binding ? `$${h.binding}` : h.value, high: 1, low: -1 } };
+  return external ? { block: mapped, pending: { index, record: c, block: mapped, external: [{ param: 'h', signal: signals[1] }] } } : { block: mapped };
+}
+
+function readLimit({ env: { ctx }, index, c, kind, block, signals, external }: BlockReading): MappedBlock {
+  const mapped: ControlBlock = { ...block, params: simpleParams(ctx, c, kind) };
+  if (!external) return { block: mapped };
+  return { block: mapped, pending: { index, record: c, block: mapped, external: [
+    { param: 'min', signal: signals[1] }, { param: 'max', signal: signals[2] }] } };
+}
+
+/** INT, COUNTER: the reset input is the second input when connected. */
+function readWithReset({ env: { ctx }, c, kind, block, signals, used }: BlockReading): MappedBlock {
+  const reset = signals[1] === undefined ? [] : [signals[1]];
+  const params = simpleParams(ctx, c, kind);
+  return { block: { ...block, inputs: [...used(1), ...reset], ...(Object.keys(params).length > 0 ? { params } : {}) } };
+}
+
+function readDelay({ env, c, kind, block }: BlockReading): MappedBlock {
+  delayCheck(env, c);
+  return { block: { ...block, params: simpleParams(env.ctx, c, kind) } };
+}
+
+function readTransferFunction({ env, c, block }: BlockReading): MappedBlock | undefined {
+  const mapped = transferFunctionBlock(env.ctx, c, block);
+  return mapped ? { block: mapped } : undefined;
+}
+
+/** The block types with more to read than their inputs and parameters. */
+const READERS: Partial<Record<BlockType, BlockReader>> = {
+  VOLT: readMeter,
+  AMP: readMeter,
+  GATE: readGate,
+  SCOPE: ({ env, c, block, inputs }) => ({ block: scopeBlock(env.ctx, c, block, inputs) }),
+  HYS: readHysteresis,
+  LIMIT: readLimit,
+  INT: readWithReset,
+  COUNTER: readWithReset,
+  CISPR16: ({ env, c, block }) => ({ block: cispr16Block(env.ctx, c, block) }),
+  TF: readTransferFunction,
+  DELAY: readDelay,
+};
+
+/** Any other block: its inputs (checked against the engine's counts) and its parameters. */
+function readPlain({ env: { ctx }, c, kind, block, inputs }: BlockReading): MappedBlock | undefined {
   const min = MIN_INPUTS[kind.type];
   const max = MAX_INPUTS[kind.type];
   if ((min !== undefined && inputs < min) || (max !== undefined && inputs > max)) {
@@ -201,4 +223,19 @@ export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): Ma
   }
   const params = simpleParams(ctx, c, kind);
   return { block: Object.keys(params).length > 0 ? { ...block, params } : block };
+}
+
+/** Maps one enabled control block of a known kind; undefined when dropped, unsupported or invalid. */
+export function mapBlock(env: ControlEnv, index: number, c: ComponentRecord): MappedBlock | undefined {
+  const kind = BLOCK_KINDS[c.typ];
+  const { inputs, external } = inputCount(kind, inputLabelCount(c, kind));
+  const signals = Array.from({ length: inputs }, (_, i) => env.input(index, i));
+  const outputs = Array.from({ length: kind.outputs }, (_, j) => env.output(index, j));
+  const base = kind.inputs === 'var' ? inputs : external ? kind.inputs : inputs;
+  const used = (count: number): string[] => signals.slice(0, count).map((s, i) => s ?? env.zero(c.name, `${c.name} input ${i + 1}`));
+  const block: ControlBlock = { name: c.name, type: kind.type };
+  if (kind.inputs !== 0 && kind.type !== 'INT' && kind.type !== 'COUNTER') block.inputs = used(base);
+  if (kind.outputs > 0) block.outputs = outputs;
+  const read = READERS[kind.type] ?? readPlain;
+  return read({ env, index, c, kind, block, signals, inputs, external, used });
 }

@@ -5,8 +5,8 @@
 // ±1. Blocks that took parameters from input terminals in the file (kept in the layout) are written
 // with those terminals again as long as the netlist parameters still equal the folded values; a
 // SIGNAL that the reader expanded into a carrier comparison is written back as one SIGNAL.
-import type { ControlBlock, ParamValue } from '../netlist.js';
-import { BLOCK_KINDS, TYP_OF_BLOCK } from './catalog.js';
+import type { BlockType, ControlBlock, ParamValue } from '../netlist.js';
+import { BLOCK_KINDS, TYP_OF_BLOCK, type BlockKind } from './catalog.js';
 import { negate } from './params.js';
 import { newPlan, problem, putFlag, putParam, type Plan, type PlanContext } from './plan.js';
 import { signalParams, DUTY_RANGE } from './signals.js';
@@ -113,21 +113,130 @@ function blockTyp(ctx: PlanContext, b: ControlBlock, plan: { inputs: string[] })
   return TYP_OF_BLOCK[b.type];
 }
 
-export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
-  if (b.type === 'JAVA') {
+/** What the writer of one block type gets: the block, its GeckoCIRCUITS kind and its plan so far. */
+interface BlockWriting {
+  ctx: PlanContext;
+  b: ControlBlock;
+  kind: BlockKind;
+  plan: Plan;
+  p: Record<string, ParamValue>;
+}
+
+type BlockWriter = (w: BlockWriting) => void;
+
+const num = (v: ParamValue | undefined, def: number): number => (typeof v === 'number' ? v : def);
+
+/** The parameters of the catalog (slot and key), from the netlist's parameters. */
+function writeParams({ ctx, kind, plan, p }: BlockWriting): void {
+  for (const spec of kind.params) putParam(ctx, plan, spec, p[spec.net]);
+}
+
+function writeSignal({ ctx, b, plan }: BlockWriting): void {
+  if (b.type === 'PWL') pwlPlan(ctx, b, plan);
+  else if (b.type === 'RANDOM') randomPlan(ctx, b, plan);
+  else signalPlan(ctx, b, plan);
+}
+
+function writeVoltmeter({ plan, p }: BlockWriting): void {
+  if (Array.isArray(p.nodes)) {
+    plan.strings = [{ node: String(p.nodes[0]) }, { node: String(p.nodes[1]) }, ''];
+    plan.coupled = [undefined];
+  } else {
+    plan.strings = ['', '', String(p.element)];
+    plan.coupled = [String(p.element)];
+  }
+}
+
+/** AMP and GATE: the coupled element or switch. */
+function writeCoupled({ kind, plan, p }: BlockWriting): void {
+  const target = String(kind.type === 'AMP' ? p.element : p.target);
+  plan.strings = [target, '', '0'];
+  plan.coupled = [target];
+}
+
+function writeScope({ plan, p }: BlockWriting): void {
+  if (Array.isArray(p.channelNames)) plan.named.push(['savedSignalNames[]', stringArray(p.channelNames.map(String))]);
+  if (Array.isArray(p.meanInputs) && Array.isArray(p.meanSpans)) {
+    // GeckoCIRCUITS' mean-value signals: 0-based inputs and averaging times (DefinedMeanSignals).
+    plan.named.push(['avgIndices[]', p.meanInputs.map((i) => `${Number(i) - 1} `).join('')],
+      ['avgValues[]', p.meanSpans.map((t) => `${javaDouble(Number(t))} `).join('')]);
+  }
+}
+
+function writeHysteresis({ ctx, b, kind, plan, p }: BlockWriting): void {
+  if (num(p.high, 1) !== 1 || num(p.low, 0) !== -1) problem(ctx, b.name, 'GeckoCIRCUITS hysteresis outputs +1/−1 (set high: 1, low: -1)');
+  if (plan.ins.length === 2) {
+    // The width is the live second input: GeckoCIRCUITS' external h terminal.
+    putParam(ctx, plan, kind.params[0], 0);
+    putFlag(plan, 'useExternal', 1, true);
+    plan.baseInputs = 1;
+    return;
+  }
+  putParam(ctx, plan, kind.params[0], p.h);
+  externalInputs(ctx, b, plan, 1);
+}
+
+function writeIntegrator({ ctx, b, kind, plan, p }: BlockWriting): void {
+  // The reset input: the block's second input (netlists of earlier versions kept it in the layout).
+  const reset = plan.ins[1] ?? ctx.layout?.components[b.name]?.extra?.resetInput;
+  plan.ins = [plan.ins[0], typeof reset === 'string' && reset ? reset : undefined];
+  plan.baseInputs = 2;
+  for (const spec of kind.params) {
+    const def = spec.net === 'min' ? -DOUBLE_MAX : spec.net === 'max' ? DOUBLE_MAX : spec.def;
+    putParam(ctx, plan, { ...spec, def }, p[spec.net]);
+  }
+}
+
+/** PI, PT1: GeckoCIRCUITS' blocks start from 0. */
+function writeLag(w: BlockWriting): void {
+  if (num(w.p.y0, 0) !== 0) problem(w.ctx, w.b.name, `the GeckoCIRCUITS ${w.kind.type} block has no initial value y0`);
+  writeParams(w);
+}
+
+/** The GeckoCIRCUITS kinds with more to write than their inputs and catalog parameters. */
+const WRITERS: Partial<Record<BlockType, BlockWriter>> = {
+  SIGNAL: writeSignal,
+  VOLT: writeVoltmeter,
+  AMP: writeCoupled,
+  GATE: writeCoupled,
+  SCOPE: writeScope,
+  HYS: writeHysteresis,
+  LIMIT: (w) => {
+    writeParams(w);
+    externalInputs(w.ctx, w.b, w.plan, 2);
+  },
+  CISPR16: ({ ctx, b, plan }) => cispr16Plan(ctx, b, plan),
+  TF: ({ ctx, b, plan }) => transferFunctionPlan(ctx, b, plan),
+  COUNTER: ({ plan }) => {
+    plan.ins = [plan.ins[0], plan.ins[1]];
+    plan.baseInputs = 2;
+  },
+  INT: writeIntegrator,
+  PI: writeLag,
+  PT1: writeLag,
+};
+
+/** Blocks written as GeckoCIRCUITS blocks of their own kind (terminals from their code or machine). */
+const OWN_PLANS: Partial<Record<BlockType, (ctx: PlanContext, b: ControlBlock) => Plan>> = {
+  JAVA: (ctx, b) => {
     const java = newPlan(b.name, 'c', JAVA_BLOCK_TYP);
     java.ins = [...(b.inputs ?? [])];
     java.outs = [...(b.outputs ?? [])];
     java.baseInputs = java.ins.length;
     javaPlan(ctx, b, java);
     return java;
-  }
-  if (b.type === 'MACHINE') {
+  },
+  MACHINE: (ctx, b) => {
     const meter = newPlan(b.name, 'c', MACHINE_METER_TYP);
     meter.outs = [...(b.outputs ?? [])];
     machinePlan(ctx, b, meter);
     return meter;
-  }
+  },
+};
+
+export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
+  const own = OWN_PLANS[b.type];
+  if (own) return own(ctx, b);
   const kept = ctx.layout?.components[b.name];
   const expanded = kept?.block === 'c' && kept.typ === 4 && !!kept.extra?.values && b.type !== 'SIGNAL';
   const io = { inputs: b.inputs ?? [] };
@@ -141,82 +250,7 @@ export function blockPlan(ctx: PlanContext, b: ControlBlock): Plan | undefined {
   plan.ins = [...io.inputs];
   plan.outs = [...(b.outputs ?? [])];
   plan.baseInputs = plan.ins.length;
-  const p = b.params ?? {};
-  const num = (v: ParamValue | undefined, def: number): number => (typeof v === 'number' ? v : def);
-  switch (kind.type) {
-    case 'SIGNAL':
-      if (b.type === 'PWL') pwlPlan(ctx, b, plan);
-      else if (b.type === 'RANDOM') randomPlan(ctx, b, plan);
-      else signalPlan(ctx, b, plan);
-      return plan;
-    case 'VOLT':
-      if (Array.isArray(p.nodes)) {
-        plan.strings = [{ node: String(p.nodes[0]) }, { node: String(p.nodes[1]) }, ''];
-        plan.coupled = [undefined];
-      } else {
-        plan.strings = ['', '', String(p.element)];
-        plan.coupled = [String(p.element)];
-      }
-      return plan;
-    case 'AMP':
-    case 'GATE': {
-      const target = String(kind.type === 'AMP' ? p.element : p.target);
-      plan.strings = [target, '', '0'];
-      plan.coupled = [target];
-      return plan;
-    }
-    case 'SCOPE':
-      if (Array.isArray(p.channelNames)) plan.named.push(['savedSignalNames[]', stringArray(p.channelNames.map(String))]);
-      if (Array.isArray(p.meanInputs) && Array.isArray(p.meanSpans)) {
-        // GeckoCIRCUITS' mean-value signals: 0-based inputs and averaging times (DefinedMeanSignals).
-        plan.named.push(['avgIndices[]', p.meanInputs.map((i) => `${Number(i) - 1} `).join('')],
-          ['avgValues[]', p.meanSpans.map((t) => `${javaDouble(Number(t))} `).join('')]);
-      }
-      return plan;
-    case 'HYS':
-      if (num(p.high, 1) !== 1 || num(p.low, 0) !== -1) problem(ctx, b.name, 'GeckoCIRCUITS hysteresis outputs +1/−1 (set high: 1, low: -1)');
-      if (io.inputs.length === 2) {
-        // The width is the live second input: GeckoCIRCUITS' external h terminal.
-        putParam(ctx, plan, kind.params[0], 0);
-        putFlag(plan, 'useExternal', 1, true);
-        plan.baseInputs = 1;
-        return plan;
-      }
-      putParam(ctx, plan, kind.params[0], p.h);
-      externalInputs(ctx, b, plan, 1);
-      return plan;
-    case 'LIMIT':
-      for (const spec of kind.params) putParam(ctx, plan, spec, p[spec.net]);
-      externalInputs(ctx, b, plan, 2);
-      return plan;
-    case 'CISPR16':
-      cispr16Plan(ctx, b, plan);
-      return plan;
-    case 'TF':
-      transferFunctionPlan(ctx, b, plan);
-      return plan;
-    case 'COUNTER':
-      plan.ins = [plan.ins[0], plan.ins[1]];
-      plan.baseInputs = 2;
-      return plan;
-    case 'INT': {
-      // The reset input: the block's second input (netlists of earlier versions kept it in the layout).
-      const reset = plan.ins[1] ?? ctx.layout?.components[b.name]?.extra?.resetInput;
-      plan.ins = [plan.ins[0], typeof reset === 'string' && reset ? reset : undefined];
-      plan.baseInputs = 2;
-      for (const spec of kind.params) {
-        const def = spec.net === 'min' ? -DOUBLE_MAX : spec.net === 'max' ? DOUBLE_MAX : spec.def;
-        putParam(ctx, plan, { ...spec, def }, p[spec.net]);
-      }
-      return plan;
-    }
-    case 'PI':
-    case 'PT1':
-      if (num(p.y0, 0) !== 0) problem(ctx, b.name, `the GeckoCIRCUITS ${kind.type} block has no initial value y0`);
-      break;
-    default:
-      break;
-  }
-  for (const spec of kind.params) putParam(ctx, plan, spec, p[spec.net]);
+  const write = WRITERS[kind.type] ?? writeParams;
+  write({ ctx, b, kind, plan, p: b.params ?? {} });
   return plan;
 }

@@ -116,19 +116,46 @@ function throwCollected(ctx: ReadContext, fileName?: string): void {
 /** Raw lines of a kept component without the running index of its header (`c (12)` → `c`): the writer renumbers. */
 const unnumbered = (lines: string[]): string[] => [lines[0].split(' ', 1)[0], ...lines.slice(1)];
 
-/** Reads .ipes text (already decompressed). */
-export function readIpesText(text: string, fileName?: string, options: IpesReadOptions = {}): IpesReadResult {
-  const scanned = scanIpes(text, fileName);
-  const hasContent = scanned.blocks.some((b) => b.key !== 'GeckoFileManager') || scanned.trailer.has('tDURATION');
-  if (!hasContent) throw syntaxError(1, 'not a GeckoCIRCUITS .ipes file: no components, wires or simulation settings found', fileName);
-  const settings = readSettings(scanned, fileName);
-  const globals = readGlobals(scanned, fileName);
-  const ctx: ReadContext = { fileName, globals, warnings: [], unsupported: [], issues: [], dt: settings.dt,
-    dataFiles: readFileManager(scanned.blocks.find((b) => b.key === 'GeckoFileManager')), companion: options.companion };
-  if ((scanned.sections.get('scripterCode') ?? []).some((line) => line.trim().length > 0)) {
-    ctx.warnings.push('the file contains GeckoSCRIPT code; it is not run');
-  }
+/** The parsed file, connected and named: what the phases after the connectivity work on. */
+interface Reading {
+  ctx: ReadContext;
+  records: ComponentRecord[];
+  cls: Classified;
+  conn: ReturnType<typeof connect>;
+  /** Node names of the power circuit and of the control signals. */
+  lk: ReturnType<typeof nameNodes>;
+  control: ReturnType<typeof nameNodes>;
+  /** Control node → the block whose output drives it. */
+  driver: Map<number, number>;
+  coupled: (uid: number | undefined, name: string | undefined) => { index: number; record: ComponentRecord } | undefined;
+  zero: ZeroSource;
+  layout: IpesLayout;
+}
 
+/** The shared zero source of unconnected control inputs, named once a reader asks for it. */
+interface ZeroSource {
+  name?: string;
+  readers: Array<{ component: string; text: string }>;
+  signal(component: string, text: string): string;
+}
+
+function zeroSource(taken: Set<string>): ZeroSource {
+  const zero: ZeroSource = {
+    readers: [],
+    signal: (component, text) => {
+      zero.readers.push({ component, text });
+      if (!zero.name) {
+        zero.name = '_zero';
+        while (taken.has(zero.name)) zero.name = `_${zero.name}`;
+      }
+      return zero.name;
+    },
+  };
+  return zero;
+}
+
+/** Splits the scanned blocks into wires and component records (names made unique). */
+function readRecords(scanned: ScannedIpes, fileName?: string): { wires: WireRecord[]; records: ComponentRecord[] } {
   const wires: WireRecord[] = [];
   const records: ComponentRecord[] = [];
   for (const raw of scanned.blocks) {
@@ -136,12 +163,11 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
     else if (raw.key !== 'GeckoFileManager') records.push(readComponent(raw, fileName));
   }
   uniqueNames(records, fileName);
-  const cls = classify(ctx, records);
-  const liveWires = wires.filter((w) => w.enabled !== 0 && w.sheet === 0);
-  const conn = connect(records, cls.placed, liveWires);
-  dropUnusedObservers(ctx, records, cls, checkWires(records, cls, liveWires, conn, fileName));
+  return { wires, records };
+}
 
-  // Drivers of control nodes: exactly one block output per signal.
+/** Drivers of control nodes: exactly one block output per signal (two outputs on one node: an issue). */
+function controlDrivers(ctx: ReadContext, records: ComponentRecord[], cls: Classified, conn: Reading['conn']): Map<number, number> {
   const driver = new Map<number, number>();
   records.forEach((r, i) => {
     if (r.block !== 'c' || cls.status[i] !== 'active') return;
@@ -152,7 +178,16 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
       else ctx.issues.push({ field: r.name, component: r.name, line: r.line, message: `${r.name}: its output is connected to the output of ${records[other].name}` });
     });
   });
+  return driver;
+}
 
+/** Classification, connectivity and naming of the records: everything the mapping phases read. */
+function connectRecords(ctx: ReadContext, scanned: ScannedIpes, records: ComponentRecord[], wires: WireRecord[], fileName?: string): Reading {
+  const cls = classify(ctx, records);
+  const liveWires = wires.filter((w) => w.enabled !== 0 && w.sheet === 0);
+  const conn = connect(records, cls.placed, liveWires);
+  dropUnusedObservers(ctx, records, cls, checkWires(records, cls, liveWires, conn, fileName));
+  const driver = controlDrivers(ctx, records, cls, conn);
   const lk = nameNodes(conn, 'LK', terminalOrder(records, cls, 'e'), ctx.warnings);
   const control = nameNodes(conn, 'CONTROL', terminalOrder(records, cls, 'c'), ctx.warnings);
   const byUid = new Map<number, number>();
@@ -165,20 +200,17 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
     const index = uid ? byUid.get(uid) : name ? byName.get(name) : undefined;
     return index === undefined ? undefined : { index, record: records[index] };
   };
-  const names = new Set([...records.map((r) => r.name), ...control.names.values()]);
-  let zero: string | undefined;
-  const unconnected: Array<{ component: string; text: string }> = [];
-  const zeroSignal = (component: string, text: string): string => {
-    unconnected.push({ component, text });
-    if (!zero) {
-      zero = '_zero';
-      while (names.has(zero)) zero = `_${zero}`;
-    }
-    return zero;
-  };
-  const signalOfNode = (node: number | undefined): string | undefined =>
-    node !== undefined && driver.has(node) ? control.names.get(node) : undefined;
+  const zero = zeroSource(new Set([...records.map((r) => r.name), ...control.names.values()]));
+  const layout: IpesLayout = { version: 1, components: {}, wires: [], inactive: [], synthetic: [], nodeLabels: lk.fileLabels, trailer: { tPause: scanned.trailer.number('tPAUSE') ?? -1 } };
+  return { ctx, records, cls, conn, lk, control, driver, coupled, zero, layout };
+}
 
+const signalOfNode = (rd: Reading, node: number | undefined): string | undefined =>
+  node !== undefined && rd.driver.has(node) ? rd.control.names.get(node) : undefined;
+
+/** The power-circuit elements (LISNs expand into their networks). */
+function readElements(rd: Reading): NetlistElement[] {
+  const { ctx, records, cls, conn, lk, control, layout } = rd;
   const elementEnv: ElementEnv = {
     ctx,
     node: (i, side, t) => lk.names.get(conn.nodeOf(i, side, t)!)!,
@@ -186,12 +218,11 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
       const name = control.byLabel.get(label);
       if (name === undefined) return undefined;
       const node = [...control.names].find(([, n]) => n === name)?.[0];
-      return signalOfNode(node) ?? zeroSignal('', `signal '${label}'`);
+      return signalOfNode(rd, node) ?? rd.zero.signal('', `signal '${label}'`);
     },
-    coupled,
+    coupled: rd.coupled,
   };
   const elements: NetlistElement[] = [];
-  const layout: IpesLayout = { version: 1, components: {}, wires: [], inactive: [], synthetic: [], nodeLabels: lk.fileLabels, trailer: { tPause: scanned.trailer.number('tPAUSE') ?? -1 } };
   const nodeNames = new Set(lk.names.values());
   records.forEach((r, i) => {
     if (r.block !== 'e' || cls.status[i] !== 'active') return;
@@ -208,73 +239,73 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
     elements.push(mapped.element);
     layout.components[r.name] = layoutComponent(r, mapped.extra);
   });
-  const elementNames = new Set(elements.map((e) => e.name));
-  const thermalPart = readThermal(ctx, records, cls, conn, coupled, elements);
-  Object.assign(layout.components, thermalPart.layout);
-  const meters = meterEnv(ctx, thermalPart, coupled, (i) => control.names.get(conn.nodeOf(i, 'out', 0)!)!);
+  return elements;
+}
 
+/** One control record read: its blocks (none yet when pending), the layout extra, or dropped. */
+interface BlockSlot {
+  blocks: ControlBlock[];
+  extra?: Record<string, unknown>;
+  pending?: PendingBlock;
+  /** Into the layout only once its pending parameters resolve (a signal source). */
+  deferLayout?: boolean;
+}
+
+type ControlRecordReader = (env: ControlEnv, i: number, r: ComponentRecord, rd: Reading, meters: ReturnType<typeof meterEnv>) => BlockSlot | undefined;
+
+const single = (block: ControlBlock | undefined): BlockSlot | undefined => (block ? { blocks: [block] } : undefined);
+
+/** Control records with a reader of their own, by what identifies them; the others go to mapBlock. */
+const CONTROL_READERS: Array<{ matches: (r: ComponentRecord) => boolean; read: ControlRecordReader }> = [
+  { matches: (r) => r.typ === 4, read: (env, i, r, rd) => {
+    const inputs = rd.cls.placed[i]!.geometry.ins.length;
+    const external = inputs > 0 ? Array.from({ length: inputs }, (_, t) => env.input(i, t)) : undefined;
+    const result = mapSignal(rd.ctx, r, [env.output(i, 0)], external);
+    if (result?.mapped) return { blocks: result.mapped.blocks, extra: result.mapped.extra };
+    return result?.pending ? { blocks: [], pending: { ...result.pending, index: i }, deferLayout: true } : undefined;
+  } },
+  { matches: isThermalMeter, read: (_env, i, r, _rd, meters) => single(mapThermalMeter(meters, i, r)) },
+  { matches: (r) => r.typ === JAVA_BLOCK_TYP, read: (env, i, r, rd) => {
+    const geometry = rd.cls.placed[i]!.geometry;
+    return single(mapJavaBlock(env, i, r, geometry.ins.length, geometry.outs.length, rd.cls.observers.has(i)));
+  } },
+  { matches: (r) => r.typ === MACHINE_METER_TYP, read: (env, i, r) => single(mapMachineMeter(env, i, r)) },
+];
+
+/** Any other control record: a block of the catalog. A dropped one is kept in the layout. */
+function readCatalogBlock(env: ControlEnv, i: number, r: ComponentRecord, rd: Reading): BlockSlot | undefined {
+  const { ctx } = rd;
+  const mapped = mapBlock(env, i, r);
+  if (!mapped) {
+    if (!ctx.unsupported.some((u) => u.component === r.name) && !ctx.issues.some((u) => u.component === r.name)) rd.layout.inactive.push(unnumbered(r.raw.lines));
+    return undefined;
+  }
+  return mapped.pending ? { blocks: [], pending: mapped.pending } : { blocks: [mapped.block] };
+}
+
+/** The control blocks in file order, external parameters folded in once every block is known. */
+function readBlocks(rd: Reading, elements: NetlistElement[], meters: ReturnType<typeof meterEnv>): ControlBlock[] {
+  const { ctx, records, cls, conn, lk, control, layout } = rd;
+  const elementNames = new Set(elements.map((e) => e.name));
   const controlEnv: ControlEnv = {
     ctx,
-    input: (i, t) => signalOfNode(conn.nodeOf(i, 'in', t)),
-    zero: zeroSignal,
+    input: (i, t) => signalOfNode(rd, conn.nodeOf(i, 'in', t)),
+    zero: (component, text) => rd.zero.signal(component, text),
     output: (i, j) => control.names.get(conn.nodeOf(i, 'out', j)!)!,
     nodeOfLabel: (label) => lk.byLabel.get(label),
-    coupled,
+    coupled: rd.coupled,
     isElement: (name) => elementNames.has(name),
   };
   const slots: Array<{ index: number; blocks: ControlBlock[] }> = [];
   const pendings: PendingBlock[] = [];
   records.forEach((r, i) => {
     if (r.block !== 'c' || cls.status[i] !== 'active') return;
-    const inputs = cls.placed[i]!.geometry.ins.length;
-    if (r.typ === 4) {
-      const external = inputs > 0 ? Array.from({ length: inputs }, (_, t) => controlEnv.input(i, t)) : undefined;
-      const result = mapSignal(ctx, r, [controlEnv.output(i, 0)], external);
-      if (result?.mapped) {
-        slots.push({ index: i, blocks: result.mapped.blocks });
-        layout.components[r.name] = layoutComponent(r, result.mapped.extra);
-      } else if (result?.pending) {
-        pendings.push({ ...result.pending, index: i });
-        slots.push({ index: i, blocks: [] });
-      }
-      return;
-    }
-    if (isThermalMeter(r)) {
-      const meter = mapThermalMeter(meters, i, r);
-      if (meter) {
-        slots.push({ index: i, blocks: [meter] });
-        layout.components[r.name] = layoutComponent(r);
-      }
-      return;
-    }
-    if (r.typ === JAVA_BLOCK_TYP) {
-      const geometry = cls.placed[i]!.geometry;
-      const java = mapJavaBlock(controlEnv, i, r, geometry.ins.length, geometry.outs.length, cls.observers.has(i));
-      if (java) {
-        slots.push({ index: i, blocks: [java] });
-        layout.components[r.name] = layoutComponent(r);
-      }
-      return;
-    }
-    if (r.typ === MACHINE_METER_TYP) {
-      const meter = mapMachineMeter(controlEnv, i, r);
-      if (meter) {
-        slots.push({ index: i, blocks: [meter] });
-        layout.components[r.name] = layoutComponent(r);
-      }
-      return;
-    }
-    const mapped = mapBlock(controlEnv, i, r);
-    if (!mapped) {
-      if (!ctx.unsupported.some((u) => u.component === r.name) && !ctx.issues.some((u) => u.component === r.name)) layout.inactive.push(unnumbered(r.raw.lines));
-      return;
-    }
-    slots.push({ index: i, blocks: [mapped.block] });
-    layout.components[r.name] = layoutComponent(r);
-    if (mapped.pending) {
-      pendings.push(mapped.pending);
-      slots[slots.length - 1].blocks = [];
-    }
+    const read = CONTROL_READERS.find((reader) => reader.matches(r))?.read ?? readCatalogBlock;
+    const slot = read(controlEnv, i, r, rd, meters);
+    if (!slot) return;
+    slots.push({ index: i, blocks: slot.blocks });
+    if (!slot.deferLayout) layout.components[r.name] = layoutComponent(r, slot.extra);
+    if (slot.pending) pendings.push(slot.pending);
   });
   // External parameters fold over the other blocks, in file order (resolved ones included).
   const producers = new Map<string, ControlBlock>();
@@ -287,21 +318,26 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
     layout.components[pending.record.name] = layoutComponent(pending.record, resolved.extra);
     layout.synthetic.push(...(resolved.synthetic ?? []));
   }
-  const blocks = slots.flatMap((s) => s.blocks);
-  const geckoFiles = readGeckoFiles(scanned.blocks.find((b) => b.key === 'GeckoFileManager'), fileName);
-  const lossModels = addLossParams(ctx, records, elements, thermalPart.thermal, blocks, geckoFiles, options.companion);
-  throwCollected(ctx, fileName);
+  return slots.flatMap((s) => s.blocks);
+}
 
-  // The zero source only when a mapped block or source reads it (dropped blocks asked for it too).
+/** The zero source, only when a mapped block or source reads it (dropped blocks asked for it too). */
+function addZeroSource(rd: Reading, blocks: ControlBlock[], elements: NetlistElement[]): void {
+  const zero = rd.zero.name;
   const kept = new Set([...blocks.map((b) => b.name), '']);
-  const readers = unconnected.filter((u) => kept.has(u.component));
-  if (zero && (blocks.some((b) => b.inputs?.includes(zero!)) || elements.some((e) => e.params?.signal === zero))) {
+  const readers = rd.zero.readers.filter((u) => kept.has(u.component));
+  if (zero && (blocks.some((b) => b.inputs?.includes(zero)) || elements.some((e) => e.params?.signal === zero))) {
     blocks.push({ name: zero, type: 'CONST', outputs: [zero], params: { value: 0 } });
-    layout.synthetic.push(zero);
-    ctx.warnings.push(`unconnected control inputs read 0, as in GeckoCIRCUITS (fed by the added block ${zero}): ${readers.map((u) => u.text).join(', ')}`);
+    rd.layout.synthetic.push(zero);
+    rd.ctx.warnings.push(`unconnected control inputs read 0, as in GeckoCIRCUITS (fed by the added block ${zero}): ${readers.map((u) => u.text).join(', ')}`);
   }
-  records.forEach((r, i) => {
-    if (cls.status[i] === 'inactive') layout.inactive.push(unnumbered(r.raw.lines));
+}
+
+/** What the writer needs to reproduce the file: inactive components, wires, thermal ties and labels. */
+function finishLayout(rd: Reading, wires: WireRecord[], thermalPart: ReturnType<typeof readThermal>): void {
+  const { layout } = rd;
+  rd.records.forEach((r, i) => {
+    if (rd.cls.status[i] === 'inactive') layout.inactive.push(unnumbered(r.raw.lines));
   });
   for (const w of wires) {
     layout.wires.push({ domain: w.domain, label: w.label, x: w.x, y: w.y, ...(w.enabled !== 1 ? { enabled: w.enabled } : {}) });
@@ -309,13 +345,46 @@ export function readIpesText(text: string, fileName?: string, options: IpesReadO
   layout.inactive.push(...thermalPart.ties);
   layout.synthetic.push(...thermalPart.hidden);
   if (Object.keys(thermalPart.names.fileLabels).length > 0) layout.thermalLabels = thermalPart.names.fileLabels;
+}
+
+/** The scan, its settings and global parameters, and the read context every phase reports into. */
+function startReading(text: string, fileName: string | undefined, options: IpesReadOptions) {
+  const scanned = scanIpes(text, fileName);
+  const hasContent = scanned.blocks.some((b) => b.key !== 'GeckoFileManager') || scanned.trailer.has('tDURATION');
+  if (!hasContent) throw syntaxError(1, 'not a GeckoCIRCUITS .ipes file: no components, wires or simulation settings found', fileName);
+  const settings = readSettings(scanned, fileName);
+  const globals = readGlobals(scanned, fileName);
+  const ctx: ReadContext = { fileName, globals, warnings: [], unsupported: [], issues: [], dt: settings.dt,
+    dataFiles: readFileManager(scanned.blocks.find((b) => b.key === 'GeckoFileManager')), companion: options.companion };
+  if ((scanned.sections.get('scripterCode') ?? []).some((line) => line.trim().length > 0)) {
+    ctx.warnings.push('the file contains GeckoSCRIPT code; it is not run');
+  }
+  return { scanned, settings, globals, ctx };
+}
+
+/** Reads .ipes text (already decompressed). */
+export function readIpesText(text: string, fileName?: string, options: IpesReadOptions = {}): IpesReadResult {
+  const { scanned, settings, globals, ctx } = startReading(text, fileName, options);
+  const { wires, records } = readRecords(scanned, fileName);
+  const rd = connectRecords(ctx, scanned, records, wires, fileName);
+  const elements = readElements(rd);
+  const thermalPart = readThermal(ctx, records, rd.cls, rd.conn, rd.coupled, elements);
+  Object.assign(rd.layout.components, thermalPart.layout);
+  const meters = meterEnv(ctx, thermalPart, rd.coupled, (i) => rd.control.names.get(rd.conn.nodeOf(i, 'out', 0)!)!);
+  const blocks = readBlocks(rd, elements, meters);
+  const geckoFiles = readGeckoFiles(scanned.blocks.find((b) => b.key === 'GeckoFileManager'), fileName);
+  const lossModels = addLossParams(ctx, records, elements, thermalPart.thermal, blocks, geckoFiles, options.companion);
+  throwCollected(ctx, fileName);
+  addZeroSource(rd, blocks, elements);
+  finishLayout(rd, wires, thermalPart);
+
   const netlist: ThermalNetlist = { format: NETLIST_FORMAT, settings, elements };
   if (fileName) netlist.name = fileName.replace(/^.*[\\/]/, '').replace(/\.ipes$/i, '');
   if (Object.keys(globals).length > 0) netlist.parameters = globals;
   if (blocks.length > 0) netlist.blocks = blocks;
   if (thermalPart.thermal.length > 0) netlist.thermal = thermalPart.thermal;
   if (Object.keys(lossModels).length > 0) netlist.lossModels = lossModels;
-  netlist.layout = { ipes: layout };
+  netlist.layout = { ipes: rd.layout };
   assertNetlistShape(netlist);
   return { netlist, warnings: ctx.warnings };
 }

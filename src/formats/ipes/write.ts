@@ -89,9 +89,14 @@ function planAll(ctx: PlanContext): Plan[] {
         if (s !== undefined && !produced.has(s)) ctx.problems.push({ field: plan.name, component: plan.name, message: `${plan.name}: input signal ${s} is not the output of any block` });
       }
     }
-    for (const text of [plan.name, ...plan.ins, ...plan.outs]) {
+    // The name is a line of its own (idStringDialog), so GeckoCIRCUITS names such as `R.LISN1/3`
+    // are written as they are; node and signal labels go into '/'-separated lists.
+    if (/\n/.test(plan.name) || plan.name.trim() !== plan.name || plan.name === '') {
+      ctx.problems.push({ field: plan.name, component: plan.name, message: `${plan.name}: the name '${plan.name}' cannot be written to .ipes (no line breaks or surrounding spaces)` });
+    }
+    for (const text of [...plan.ins, ...plan.outs]) {
       if (text !== undefined && (/[/\n]/.test(text) || text.trim() !== text || text === '')) {
-        ctx.problems.push({ field: plan.name, component: plan.name, message: `${plan.name}: the name '${text}' cannot be written to .ipes (no '/', line breaks or surrounding spaces)` });
+        ctx.problems.push({ field: plan.name, component: plan.name, message: `${plan.name}: the label '${text}' cannot be written to .ipes (no '/', line breaks or surrounding spaces)` });
       }
     }
   }

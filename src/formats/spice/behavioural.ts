@@ -7,8 +7,10 @@
 // Truth values: comparisons and logic give 1 or 0; any other value used as a condition is compared
 // with 0 first (SPICE: non-zero is true). A TABLE is linear between its points and holds the end
 // values: y = y1 + Σ slope_k·(limit(x, x_k, x_k+1) − x_k), with LIMIT, GAIN, CONST and ADD blocks.
-// Functions without a block form (tan, asin, ...) are errors naming the card's line.
+// Functions read into blocks: the SPICE forms of the block catalog (catalog/blocks.ts) and min, max,
+// pow, if, u, uramp, limit; the others are errors naming the card's line.
 import type { BlockType, ControlBlock, ParamValue } from '../netlist.js';
+import { BLOCK_CATALOG } from '../catalog/blocks.js';
 import { lineError } from './lexer.js';
 import type { Expr, Origin } from './expression-parser.js';
 import { evaluateTree, functionFor } from './expressions.js';
@@ -36,10 +38,13 @@ export interface ChainContext {
   element: (text: string) => string;
 }
 
-const UNARY_BLOCKS: Record<string, BlockType> = {
-  abs: 'ABS', sqrt: 'SQRT', exp: 'EXP', ln: 'LN', log: 'LN', sin: 'SIN', cos: 'COS', atan: 'ATAN', asin: 'ASIN', acos: 'ACOS', tan: 'TAN', round: 'ROUND', sgn: 'SIGN', sign: 'SIGN',
-};
-const COMPARISONS: Record<string, BlockType> = { '<': 'LT', '<=': 'LE', '>': 'GT', '>=': 'GE', '==': 'EQ', '!=': 'NE' };
+// Functions and operators with a block form, from the block catalog's SPICE forms.
+const UNARY_BLOCKS: Record<string, BlockType> = Object.fromEntries(
+  BLOCK_CATALOG.flatMap((entry) => (entry.spice?.functions ?? []).map((name) => [name, entry.type])),
+);
+const OPERATOR_BLOCKS: Record<string, BlockType> = Object.fromEntries(
+  BLOCK_CATALOG.flatMap((entry) => (entry.spice?.operator ? [[entry.spice.operator, entry.type]] : [])),
+);
 const BOOLEAN_OPS = new Set(['<', '<=', '>', '>=', '==', '!=', '&&', '||']);
 
 export function isConstant(e: Expr): boolean {
@@ -131,7 +136,7 @@ class ChainBuilder {
   binary(op: string, left: Expr, right: Expr): string {
     if (op === '^') return this.power(left, right);
     if (op === '&&' || op === '||') return this.block(op === '&&' ? 'AND' : 'OR', [this.truth(left), this.truth(right)]);
-    const type: BlockType | undefined = COMPARISONS[op] ?? ({ '+': 'ADD', '-': 'SUB', '*': 'MUL', '/': 'DIV' } as Record<string, BlockType>)[op];
+    const type: BlockType | undefined = OPERATOR_BLOCKS[op];
     if (!type) return this.fail(`operator '${op}' has no control-block form`);
     return this.block(type, [this.compile(left), this.compile(right)]);
   }

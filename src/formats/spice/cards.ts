@@ -109,6 +109,118 @@ function twoTerminalPassive(cursor: CardCursor, name: string, key: 'R' | 'L' | '
   return withParasitics({ name, type: key, nodes: n, params }, new Map([...extra].map(([k, v]) => [k, v.value])));
 }
 
+/** What the reader of one element letter gets: the card's cursor, its name and how to record references. */
+interface CardReading {
+  cursor: CardCursor;
+  ctx: ElementContext;
+  name: string;
+  letter: string;
+  /** Reads `count` element names into a reference of `element` to be resolved once all cards are read. */
+  reference(element: NetlistElement, p: PendingReference['param'], types: readonly string[], what: string, count?: number): void;
+  /** The element of a behavioural source, keeping its control blocks and current probes. */
+  behavioural(b: BehaviouralSource): NetlistElement;
+}
+
+/** Reads the rest of a card: its element, followed by its companions (series parasitics). */
+type CardReader = (r: CardReading) => NetlistElement[];
+
+function readCoupling({ cursor, name, reference }: CardReading): NetlistElement[] {
+  const element: NetlistElement = { name, type: 'K', nodes: [], params: {} };
+  reference(element, 'inductors', ['L'], `coupled inductor of ${name}`, 2);
+  const k = cursor.value(`coupling factor of ${name}`);
+  if (!(k.value > 0 && k.value <= 1)) throw cursor.error(`${name}: coupling factor must be in (0, 1], got ${k.value}`, 'SPICE_SYNTAX', name);
+  element.params!.k = param(k);
+  return [element];
+}
+
+function readIndependentSource({ cursor, ctx, name, letter }: CardReading): NetlistElement[] {
+  const n = nodes(cursor, 2, name);
+  const series = new Map<string, number>();
+  const element: NetlistElement = { name, type: letter === 'v' ? 'V' : 'I', nodes: n, params: readSourceSpec(cursor, name, ctx.tran, letter === 'v' ? series : undefined) };
+  return withParasitics(element, series);
+}
+
+/** E, G: linear (n+ n- nc+ nc- gain) or behavioural (VALUE, TABLE). */
+function readVoltageControlled({ cursor, ctx, name, letter, behavioural }: CardReading): NetlistElement[] {
+  const n = nodes(cursor, 2, name);
+  const next = cursor.peek();
+  if (next && (next.lower === 'value' || next.lower === 'table')) return [behavioural(readValueSource(cursor, name, letter as 'e' | 'g', n))];
+  if (next && CONTROLLED_KEYWORDS.has(next.lower)) {
+    throw lineError('SPICE_UNSUPPORTED', next.line, `${name}: ${next.text.toUpperCase()} form of a controlled source is not supported (linear ${letter.toUpperCase()} n+ n- nc+ nc- gain, VALUE={expr} or TABLE)`, ctx.fileName, name);
+  }
+  n.push(...nodes(cursor, 2, name));
+  const gain = cursor.value(`${letter === 'e' ? 'gain' : 'transconductance'} of ${name}`);
+  return [{ name, type: letter === 'e' ? 'E' : 'G', nodes: n, params: { [letter === 'e' ? 'gain' : 'gm']: param(gain) } }];
+}
+
+/** F, H: linear, controlled by the current of a voltage source. */
+function readCurrentControlled({ cursor, ctx, name, letter, reference }: CardReading): NetlistElement[] {
+  const n = nodes(cursor, 2, name);
+  const next = cursor.peek();
+  if (next && CONTROLLED_KEYWORDS.has(next.lower)) {
+    throw lineError('SPICE_UNSUPPORTED', next.line, `${name}: ${next.text.toUpperCase()} form of a controlled source is not supported (only linear ${letter.toUpperCase()} n+ n- vname value)`, ctx.fileName, name);
+  }
+  const element: NetlistElement = { name, type: letter === 'f' ? 'F' : 'H', nodes: n, params: {} };
+  reference(element, 'control', ['V'], `controlling voltage source of ${name}`);
+  const gain = cursor.value(`${letter === 'f' ? 'gain' : 'transresistance'} of ${name}`);
+  element.params![letter === 'f' ? 'gain' : 'r'] = param(gain);
+  return [element];
+}
+
+function readVoltageSwitch({ cursor, ctx, name }: CardReading): NetlistElement[] {
+  const n = nodes(cursor, 4, name);
+  const m = model(cursor, ctx, name, 'sw');
+  switchFlags(cursor, name);
+  return [{ name, type: 'VSW', nodes: n, params: { ...switchParams(m, ctx) } }];
+}
+
+function readCurrentSwitch({ cursor, ctx, name, reference }: CardReading): NetlistElement[] {
+  const n = nodes(cursor, 2, name);
+  const element: NetlistElement = { name, type: 'CSW', nodes: n, params: {} };
+  reference(element, 'control', ['V'], `controlling voltage source of ${name}`);
+  const m = model(cursor, ctx, name, 'csw');
+  switchFlags(cursor, name);
+  Object.assign(element.params!, currentSwitchParams(m, ctx));
+  return [element];
+}
+
+function readDiode({ cursor, ctx, name }: CardReading): NetlistElement[] {
+  const n = nodes(cursor, 2, name);
+  const m = model(cursor, ctx, name, 'd');
+  let area = 1;
+  if (cursor.isValueNext()) area = positive(cursor, cursor.value(`area of ${name}`), 'area', name).value;
+  while (!cursor.atEnd()) {
+    const t = cursor.peek()!;
+    if (t.lower === 'off') {
+      cursor.next();
+      cursor.warn(`${name}: OFF ignored (the diode state follows its voltage)`, t.line);
+    } else if (cursor.isKeyValue() && ['ic', 'temp', 'dtemp', 'm'].includes(t.lower)) {
+      cursor.next();
+      cursor.next();
+      cursor.next();
+      cursor.warn(`${name}: ${t.text.toUpperCase()}= ignored`, t.line);
+    } else {
+      throw lineError('SPICE_UNSUPPORTED', t.line, `${name}: unexpected '${t.text}' on a diode card`, ctx.fileName, name);
+    }
+  }
+  return [{ name, type: 'D', nodes: n, params: { ...diodeParams(m, area, ctx) } }];
+}
+
+const passive: CardReader = ({ cursor, name, letter }) => twoTerminalPassive(cursor, name, letter.toUpperCase() as 'R' | 'L' | 'C');
+
+/** The readers of the element letters, by letter. */
+const CARD_READERS: Record<string, CardReader> = {
+  r: passive, l: passive, c: passive,
+  k: readCoupling,
+  v: readIndependentSource, i: readIndependentSource,
+  b: ({ cursor, name, behavioural }) => [behavioural(readBSource(cursor, name, nodes(cursor, 2, name)))],
+  e: readVoltageControlled, g: readVoltageControlled,
+  f: readCurrentControlled, h: readCurrentControlled,
+  s: readVoltageSwitch,
+  w: readCurrentSwitch,
+  d: readDiode,
+};
+
 /** Reads one element card. */
 export function readElementCard(card: Card, deckCtx: ElementContext): ReadElement {
   const ctx: ElementContext = card.scope || card.file
@@ -121,8 +233,7 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
   const references: PendingReference[] = [];
   const blocks: ControlBlock[] = [];
   const probes: CurrentProbe[] = [];
-  let companions: NetlistElement[] = [];
-  const reference = (element: NetlistElement, p: PendingReference['param'], types: readonly string[], what: string, count = 1) => {
+  const reference: CardReading['reference'] = (element, p, types, what, count = 1) => {
     const names = [];
     for (let i = 0; i < count; i++) {
       const t = cursor.word(what);
@@ -130,119 +241,26 @@ export function readElementCard(card: Card, deckCtx: ElementContext): ReadElemen
     }
     references.push({ element, param: p, names, types, what });
   };
-  const behaviouralElement = (b: BehaviouralSource): NetlistElement => {
+  const behavioural = (b: BehaviouralSource): NetlistElement => {
     blocks.push(...b.chain.blocks);
     probes.push(...b.chain.probes);
     if (b.control) references.push({ element: b.element, param: 'control', names: [b.control], types: ['V', 'L', 'E', 'H'], what: `controlling element of ${name}` });
     return b.element;
   };
-  let element: NetlistElement;
-  switch (letter) {
-    case 'r':
-    case 'l':
-    case 'c':
-      [element, ...companions] = twoTerminalPassive(cursor, name, letter.toUpperCase() as 'R' | 'L' | 'C');
-      break;
-    case 'k': {
-      element = { name, type: 'K', nodes: [], params: {} };
-      reference(element, 'inductors', ['L'], `coupled inductor of ${name}`, 2);
-      const k = cursor.value(`coupling factor of ${name}`);
-      if (!(k.value > 0 && k.value <= 1)) throw cursor.error(`${name}: coupling factor must be in (0, 1], got ${k.value}`, 'SPICE_SYNTAX', name);
-      element.params!.k = param(k);
-      break;
-    }
-    case 'v':
-    case 'i': {
-      const n = nodes(cursor, 2, name);
-      const series = new Map<string, number>();
-      element = { name, type: letter === 'v' ? 'V' : 'I', nodes: n, params: readSourceSpec(cursor, name, ctx.tran, letter === 'v' ? series : undefined) };
-      [element, ...companions] = withParasitics(element, series);
-      break;
-    }
-    case 'b': {
-      element = behaviouralElement(readBSource(cursor, name, nodes(cursor, 2, name)));
-      break;
-    }
-    case 'e':
-    case 'g': {
-      const n = nodes(cursor, 2, name);
-      const next = cursor.peek();
-      if (next && (next.lower === 'value' || next.lower === 'table')) {
-        element = behaviouralElement(readValueSource(cursor, name, letter, n));
-        break;
-      }
-      if (next && CONTROLLED_KEYWORDS.has(next.lower)) {
-        throw lineError('SPICE_UNSUPPORTED', next.line, `${name}: ${next.text.toUpperCase()} form of a controlled source is not supported (linear ${letter.toUpperCase()} n+ n- nc+ nc- gain, VALUE={expr} or TABLE)`, ctx.fileName, name);
-      }
-      n.push(...nodes(cursor, 2, name));
-      const gain = cursor.value(`${letter === 'e' ? 'gain' : 'transconductance'} of ${name}`);
-      element = { name, type: letter === 'e' ? 'E' : 'G', nodes: n, params: { [letter === 'e' ? 'gain' : 'gm']: param(gain) } };
-      break;
-    }
-    case 'f':
-    case 'h': {
-      const n = nodes(cursor, 2, name);
-      const next = cursor.peek();
-      if (next && CONTROLLED_KEYWORDS.has(next.lower)) {
-        throw lineError('SPICE_UNSUPPORTED', next.line, `${name}: ${next.text.toUpperCase()} form of a controlled source is not supported (only linear ${letter.toUpperCase()} n+ n- vname value)`, ctx.fileName, name);
-      }
-      element = { name, type: letter === 'f' ? 'F' : 'H', nodes: n, params: {} };
-      reference(element, 'control', ['V'], `controlling voltage source of ${name}`);
-      const gain = cursor.value(`${letter === 'f' ? 'gain' : 'transresistance'} of ${name}`);
-      element.params![letter === 'f' ? 'gain' : 'r'] = param(gain);
-      break;
-    }
-    case 's': {
-      const n = nodes(cursor, 4, name);
-      const m = model(cursor, ctx, name, 'sw');
-      switchFlags(cursor, name);
-      element = { name, type: 'VSW', nodes: n, params: { ...switchParams(m, ctx) } };
-      break;
-    }
-    case 'w': {
-      const n = nodes(cursor, 2, name);
-      element = { name, type: 'CSW', nodes: n, params: {} };
-      reference(element, 'control', ['V'], `controlling voltage source of ${name}`);
-      const m = model(cursor, ctx, name, 'csw');
-      switchFlags(cursor, name);
-      Object.assign(element.params!, currentSwitchParams(m, ctx));
-      break;
-    }
-    case 'd': {
-      const n = nodes(cursor, 2, name);
-      const m = model(cursor, ctx, name, 'd');
-      let area = 1;
-      if (cursor.isValueNext()) area = positive(cursor, cursor.value(`area of ${name}`), 'area', name).value;
-      while (!cursor.atEnd()) {
-        const t = cursor.peek()!;
-        if (t.lower === 'off') {
-          cursor.next();
-          cursor.warn(`${name}: OFF ignored (the diode state follows its voltage)`, t.line);
-        } else if (cursor.isKeyValue() && ['ic', 'temp', 'dtemp', 'm'].includes(t.lower)) {
-          cursor.next();
-          cursor.next();
-          cursor.next();
-          cursor.warn(`${name}: ${t.text.toUpperCase()}= ignored`, t.line);
-        } else {
-          throw lineError('SPICE_UNSUPPORTED', t.line, `${name}: unexpected '${t.text}' on a diode card`, ctx.fileName, name);
-        }
-      }
-      element = { name, type: 'D', nodes: n, params: { ...diodeParams(m, area, ctx) } };
-      break;
-    }
-    default: {
-      const what = UNSUPPORTED_LETTERS[letter];
-      throw lineError(
-        'SPICE_UNSUPPORTED',
-        nameToken.line,
-        what
-          ? `${name}: ${what} is not supported by the SPICE reader (supported: R L C K V I E F G H B S W D X)`
-          : `${name}: unknown element letter '${nameToken.text[0]}'`,
-        ctx.fileName,
-        name,
-      );
-    }
+  const read = Object.hasOwn(CARD_READERS, letter) ? CARD_READERS[letter] : undefined;
+  if (!read) {
+    const what = UNSUPPORTED_LETTERS[letter];
+    throw lineError(
+      'SPICE_UNSUPPORTED',
+      nameToken.line,
+      what
+        ? `${name}: ${what} is not supported by the SPICE reader (supported: R L C K V I E F G H B S W D X)`
+        : `${name}: unknown element letter '${nameToken.text[0]}'`,
+      ctx.fileName,
+      name,
+    );
   }
+  const [element, ...companions] = read({ cursor, ctx, name, letter, reference, behavioural });
   cursor.end(`the ${name} card`);
   return { element, companions, references, blocks, probes };
 }

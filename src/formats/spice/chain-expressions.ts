@@ -7,11 +7,14 @@
 //   that is not already a logic value (comparison or logic output) is first made one with
 //   bool(x) = clamp(0.5 + (x − 0.5)/δ, 0, 1). Logic of logic is not ramped again: chained ramps
 //   would multiply the slope and drive ngspice's step towards zero.
-// Supported: CONST SIGNAL TIME GAIN ADD SUB MUL DIV MIN MAX LIMIT ABS SQRT SQR EXP LN SIN COS ATAN ASIN ACOS TAN,
-// the comparisons and logic above. Blocks with memory (PI, PT1, PT2, TF, INT, DELAY, HYS), measurements
-// (VOLT, AMP: closed loops run one step late in pesim), EQ/NE/SIGN/ROUND and POW (ngspice's pow()
-// raises |x|, unlike Math.pow for a negative base) throw a NetlistError naming the block.
-import type { ControlBlock } from '../netlist.js';
+// Supported: CONST SIGNAL TIME GAIN ADD SUB MUL DIV MIN MAX LIMIT, the comparisons and logic above,
+// and the functions of one input with a SPICE expression in the block catalog (catalog/blocks.ts:
+// ABS SQRT SQR EXP LN SIN COS ATAN ASIN ACOS TAN, ...). Blocks with memory (PI, PT1, PT2, TF, INT,
+// DELAY, HYS), measurements (VOLT, AMP: closed loops run one step late in pesim), EQ/NE/SIGN/ROUND
+// and POW (ngspice's pow() raises |x|, unlike Math.pow for a negative base) throw a NetlistError
+// naming the block.
+import type { BlockType, ControlBlock } from '../netlist.js';
+import { BLOCK_CATALOG } from '../catalog/blocks.js';
 import { NetlistError } from '../errors.js';
 import { formatNumber as n, type SpiceNames } from './naming.js';
 import { shapeOf, sourceSpec } from './chains.js';
@@ -31,19 +34,10 @@ const clamp01 = (x: string) => `max(0, min(1, ${x}))`;
 const bool = (x: string) => clamp01(`0.5 + ((${x}) - 0.5) / ${n(LOGIC_RAMP)}`);
 const greater = (a: string, b: string) => clamp01(`0.5 + ((${a}) - (${b})) / ${n(LOGIC_RAMP)}`);
 
-const UNARY: Record<string, (x: string) => string> = {
-  ABS: (x) => `abs(${x})`,
-  SQRT: (x) => `sqrt(${x})`,
-  SQR: (x) => `(${x})*(${x})`,
-  EXP: (x) => `exp(${x})`,
-  LN: (x) => `ln(${x})`,
-  SIN: (x) => `sin(${x})`,
-  COS: (x) => `cos(${x})`,
-  ATAN: (x) => `atan(${x})`,
-  ASIN: (x) => `asin(${x})`,
-  ACOS: (x) => `acos(${x})`,
-  TAN: (x) => `tan(${x})`,
-};
+// Blocks of one input written as a function of it: the block catalog's SPICE expressions.
+const UNARY: Record<string, (x: string) => string> = Object.fromEntries(
+  BLOCK_CATALOG.flatMap((entry) => (entry.spice?.expression ? [[entry.type, entry.spice.expression]] : [])),
+);
 
 function unsupported(block: ControlBlock, why: string): NetlistError {
   return new NetlistError('SPICE_UNSUPPORTED', `${block.name} (${block.type}): ${why}; the SPICE writer expresses only memoryless control chains (CONST, SIGNAL, arithmetic, comparisons, logic)`, [
@@ -76,6 +70,75 @@ const plain = (expr: string): Built => ({ expr, logic: false });
 const logic = (expr: string): Built => ({ expr, logic: true });
 const asLogic = (b: Built) => (b.logic ? b.expr : bool(b.expr));
 
+/** What the expression of one block type is written from: the block and its inputs' expressions. */
+interface Writing {
+  block: ControlBlock;
+  signal: string;
+  ctx: ExpressionContext;
+  user: string;
+  shift: number;
+  /** The inputs' expressions, checking that there are `min` to `max` of them. */
+  built(min: number, max?: number): Built[];
+  inputs(min: number, max?: number): string[];
+}
+
+type ExpressionWriter = (w: Writing) => Built;
+
+function signalSource({ block, signal, ctx, user, shift }: Writing): Built {
+  const key = `${block.name}@${shift}`;
+  let node = ctx.signalNodes.get(key);
+  if (!node) {
+    node = ctx.names.helperNode(`sig_${block.name}`);
+    const spec = sourceSpec(shapeOf(signal, ctx.producers, user), ctx.dt, 1, 0, shift);
+    ctx.lines.push(`${ctx.names.helper('V', `sig_${block.name}`)} ${node} 0 ${spec}`);
+    ctx.signalNodes.set(key, node);
+  }
+  return plain(`v(${node})`);
+}
+
+function sum({ block, inputs }: Writing): Built {
+  const terms = inputs(1);
+  const signs = block.params?.signs;
+  return plain(`(${terms.map((t, i) => `${Array.isArray(signs) && Number(signs[i]) < 0 ? '-' : '+'} (${t})`).join(' ')})`);
+}
+
+const binary = (w: Writing, f: (a: string, b: string) => string): string => {
+  const [a, b] = w.inputs(2, 2);
+  return f(a, b);
+};
+
+/** The block types with an expression of their own (the functions of one input: UNARY). */
+const EXPRESSIONS: Partial<Record<BlockType, ExpressionWriter>> = {
+  CONST: ({ block }) => plain(n(numberParam(block, 'value'))),
+  TIME: ({ shift }) => plain(shift === 0 ? 'time' : `(time - ${n(shift)})`),
+  SIGNAL: signalSource,
+  GAIN: ({ block, inputs }) => plain(`${n(numberParam(block, 'k'))} * (${inputs(1, 1)[0]})`),
+  ADD: sum,
+  SUB: (w) => plain(binary(w, (a, b) => `((${a}) - (${b}))`)),
+  MUL: ({ inputs }) => plain(`(${inputs(2).map((t) => `(${t})`).join(' * ')})`),
+  DIV: (w) => plain(binary(w, (a, b) => `((${a}) / (${b}))`)),
+  MIN: ({ block, inputs }) => plain(inputs(1).reduce((acc, t) => `${block.type.toLowerCase()}(${acc}, ${t})`)),
+  MAX: ({ block, inputs }) => plain(inputs(1).reduce((acc, t) => `${block.type.toLowerCase()}(${acc}, ${t})`)),
+  LIMIT: ({ block, inputs }) => {
+    const [x] = inputs(1, 1);
+    return plain(`max(${n(numberParam(block, 'min'))}, min(${n(numberParam(block, 'max'))}, ${x}))`);
+  },
+  GT: (w) => logic(binary(w, greater)),
+  GE: (w) => logic(binary(w, greater)),
+  LT: (w) => logic(binary(w, (a, b) => greater(b, a))),
+  LE: (w) => logic(binary(w, (a, b) => greater(b, a))),
+  NOT: ({ built }) => logic(`(1 - ${asLogic(built(1, 1)[0])})`),
+  AND: ({ built }) => logic(built(1).map(asLogic).reduce((acc, t) => `min(${acc}, ${t})`)),
+  OR: ({ built }) => logic(built(1).map(asLogic).reduce((acc, t) => `max(${acc}, ${t})`)),
+  XOR: ({ built }) => {
+    const [a, b] = built(2, 2).map(asLogic);
+    return logic(`abs(${a} - ${b})`);
+  },
+  POW: ({ block }) => {
+    throw unsupported(block, "ngspice's pow(x, y) raises |x| to the power y, so negative bases would differ from GeckoCIRCUITS' Math.pow");
+  },
+};
+
 function build(signal: string, ctx: ExpressionContext, user: string, shift: number, depth: number): Built {
   const block = ctx.producers.get(signal);
   if (!block) {
@@ -90,72 +153,9 @@ function build(signal: string, ctx: ExpressionContext, user: string, shift: numb
     return list.map((s) => build(s, ctx, block.name, shift, depth + 1));
   };
   const inputs = (min: number, max = Infinity): string[] => built(min, max).map((b) => b.expr);
-  switch (block.type) {
-    case 'CONST':
-      return plain(n(numberParam(block, 'value')));
-    case 'TIME':
-      return plain(shift === 0 ? 'time' : `(time - ${n(shift)})`);
-    case 'SIGNAL': {
-      const key = `${block.name}@${shift}`;
-      let node = ctx.signalNodes.get(key);
-      if (!node) {
-        node = ctx.names.helperNode(`sig_${block.name}`);
-        const spec = sourceSpec(shapeOf(signal, ctx.producers, user), ctx.dt, 1, 0, shift);
-        ctx.lines.push(`${ctx.names.helper('V', `sig_${block.name}`)} ${node} 0 ${spec}`);
-        ctx.signalNodes.set(key, node);
-      }
-      return plain(`v(${node})`);
-    }
-    case 'GAIN':
-      return plain(`${n(numberParam(block, 'k'))} * (${inputs(1, 1)[0]})`);
-    case 'ADD': {
-      const terms = inputs(1);
-      const signs = block.params?.signs;
-      return plain(`(${terms.map((t, i) => `${Array.isArray(signs) && Number(signs[i]) < 0 ? '-' : '+'} (${t})`).join(' ')})`);
-    }
-    case 'SUB': {
-      const [a, b] = inputs(2, 2);
-      return plain(`((${a}) - (${b}))`);
-    }
-    case 'MUL':
-      return plain(`(${inputs(2).map((t) => `(${t})`).join(' * ')})`);
-    case 'DIV': {
-      const [a, b] = inputs(2, 2);
-      return plain(`((${a}) / (${b}))`);
-    }
-    case 'MIN':
-    case 'MAX':
-      return plain(inputs(1).reduce((acc, t) => `${block.type.toLowerCase()}(${acc}, ${t})`));
-    case 'LIMIT': {
-      const [x] = inputs(1, 1);
-      return plain(`max(${n(numberParam(block, 'min'))}, min(${n(numberParam(block, 'max'))}, ${x}))`);
-    }
-    case 'GT':
-    case 'GE': {
-      const [a, b] = inputs(2, 2);
-      return logic(greater(a, b));
-    }
-    case 'LT':
-    case 'LE': {
-      const [a, b] = inputs(2, 2);
-      return logic(greater(b, a));
-    }
-    case 'NOT':
-      return logic(`(1 - ${asLogic(built(1, 1)[0])})`);
-    case 'AND':
-      return logic(built(1).map(asLogic).reduce((acc, t) => `min(${acc}, ${t})`));
-    case 'OR':
-      return logic(built(1).map(asLogic).reduce((acc, t) => `max(${acc}, ${t})`));
-    case 'XOR': {
-      const [a, b] = built(2, 2).map(asLogic);
-      return logic(`abs(${a} - ${b})`);
-    }
-    case 'POW':
-      throw unsupported(block, "ngspice's pow(x, y) raises |x| to the power y, so negative bases would differ from GeckoCIRCUITS' Math.pow");
-    default: {
-      const unary = UNARY[block.type];
-      if (unary) return plain(unary(inputs(1, 1)[0]));
-      throw unsupported(block, `a ${block.type} block cannot be written as a SPICE expression`);
-    }
-  }
+  const write = EXPRESSIONS[block.type];
+  if (write) return write({ block, signal, ctx, user, shift, built, inputs });
+  const unary = UNARY[block.type];
+  if (unary) return plain(unary(inputs(1, 1)[0]));
+  throw unsupported(block, `a ${block.type} block cannot be written as a SPICE expression`);
 }

@@ -20,7 +20,7 @@ import { type ElementContext, type PendingReference, readElementCard } from './c
 import type { TranTimes } from './sources.js';
 import { outputBlocks } from './outputs.js';
 import { type DeckFileReader, expandIncludes } from './includes.js';
-import { collectSubcircuits, expandInstance } from './subckt.js';
+import { collectSubcircuits, expandInstance, type Definitions } from './subckt.js';
 import { nodeName } from './scope.js';
 import { applyInitialConditions, emptyInitialConditions, readIcCard } from './initial-conditions.js';
 
@@ -166,76 +166,84 @@ function resolveProbes(elements: NetlistElement[], probes: CurrentProbe[], fileN
   }
 }
 
-/** Reads a SPICE deck (the subset in docs/spice.md) into a pesim netlist. */
-export function readSpice(text: string, fileName?: string, deckOptions: SpiceReadOptions = {}): SpiceReadResult {
-  const deck = lexDeck(text, fileName);
-  const { cards, definitions } = collectSubcircuits(expandIncludes(deck.cards, deckOptions.files, fileName), fileName);
-  const globals = new Set<string>();
-  const initialConditions = emptyInitialConditions();
-  const warnings: string[] = [];
-  const params = new ParameterTable();
-  const ctx: ReadContext = { params, fileName, warnings, files: deckOptions.files };
-  const where = (line: number) => `${fileName ? `${fileName}:` : 'line '}${line}`;
-  const models = new Map<string, SpiceModel>();
-  const elementCards: Card[] = [];
-  let tranCard: Card | undefined;
-  const optionCards: Card[] = [];
-  let title = deck.title;
+/** The dot cards of a deck read, and its element cards set aside for after the models and subcircuits. */
+interface DeckCards {
+  ctx: ReadContext;
+  models: Map<string, SpiceModel>;
+  globals: Set<string>;
+  initialConditions: ReturnType<typeof emptyInitialConditions>;
+  elementCards: Card[];
+  tranCard?: Card;
+  optionCards: Card[];
+  title: string | undefined;
+  where(line: number): string;
+  addModel(card: Card): void;
+}
 
-  const addModel = (card: Card) => {
-    const model = readModelCard(card, card.file ? { ...ctx, fileName: card.file } : ctx);
-    const previous = models.get(model.name.toLowerCase());
-    if (previous) warnings.push(`${where(card.line)}: .model ${model.name} replaces the one on line ${previous.line}`);
-    models.set(model.name.toLowerCase(), model);
+/** Reads one dot card into the deck (parameters, models, functions, analyses, options, skipped cards). */
+function readDotCard(deck: DeckCards, card: Card): void {
+  const { ctx, where } = deck;
+  const { warnings, fileName } = ctx;
+  const head = card.tokens[0];
+  const keyword = head.lower;
+  if (keyword === '.param') readParamCard(card, ctx.params, card.file ?? fileName);
+  else if (keyword === '.model') deck.addModel(card);
+  else if (keyword === '.func') {
+    const { name, fn } = readFuncCard(card, (n) => Object.hasOwn(FUNCTIONS, n), card.file ?? fileName);
+    ctx.params.defineFunction(name, fn);
+  }
+  else if (keyword === '.global') for (const t of card.tokens.slice(1)) deck.globals.add(nodeName(t.text));
+  else if (keyword === '.tran') {
+    if (deck.tranCard) warnings.push(`${where(card.line)}: second .tran replaces the one on line ${deck.tranCard.line}`);
+    deck.tranCard = card;
+  } else if (keyword === '.options' || keyword === '.option' || keyword === '.opt' || keyword === '.opts') deck.optionCards.push(card);
+  else if (keyword === '.control') warnings.push(`${where(card.line)}: .control block (lines ${card.line}–${card.endLine}) skipped`);
+  else if (OUTPUT_CARDS.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} skipped (every node voltage and source/inductor current is recorded in scope SPICE)`);
+  else if (OTHER_ANALYSES.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} analysis skipped (only .tran is simulated)`);
+  else if (IGNORED_CARDS.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} ignored`);
+  else if (keyword === '.title') deck.title = card.tokens.slice(1).map((t) => t.text).join(' ');
+  else if (keyword === '.ic') readIcCard(card, card.file ? { ...ctx, fileName: card.file } : ctx, deck.initialConditions);
+  else if (keyword === '.backanno') warnings.push(`${where(card.line)}: .backanno skipped (LTspice schematic annotation)`);
+  else {
+    throw lineError('SPICE_UNSUPPORTED', card.line, `${head.text} is not supported by the SPICE reader`, fileName);
+  }
+}
+
+function readDotCards(cards: Card[], ctx: ReadContext, title: string | undefined): DeckCards {
+  const { fileName, warnings } = ctx;
+  const models = new Map<string, SpiceModel>();
+  const where = (line: number) => `${fileName ? `${fileName}:` : 'line '}${line}`;
+  const deck: DeckCards = {
+    ctx, models, globals: new Set<string>(), initialConditions: emptyInitialConditions(), elementCards: [], optionCards: [], title, where,
+    addModel: (card) => {
+      const model = readModelCard(card, card.file ? { ...ctx, fileName: card.file } : ctx);
+      const previous = models.get(model.name.toLowerCase());
+      if (previous) warnings.push(`${where(card.line)}: .model ${model.name} replaces the one on line ${previous.line}`);
+      models.set(model.name.toLowerCase(), model);
+    },
   };
   for (const card of cards) {
-    const head = card.tokens[0];
-    const keyword = head.lower;
-    if (!keyword.startsWith('.')) { elementCards.push(card); continue; }
-    if (keyword === '.param') readParamCard(card, params, card.file ?? fileName);
-    else if (keyword === '.model') addModel(card);
-    else if (keyword === '.func') {
-      const { name, fn } = readFuncCard(card, (n) => Object.hasOwn(FUNCTIONS, n), card.file ?? fileName);
-      params.defineFunction(name, fn);
-    }
-    else if (keyword === '.global') for (const t of card.tokens.slice(1)) globals.add(nodeName(t.text));
-    else if (keyword === '.tran') {
-      if (tranCard) warnings.push(`${where(card.line)}: second .tran replaces the one on line ${tranCard.line}`);
-      tranCard = card;
-    } else if (keyword === '.options' || keyword === '.option' || keyword === '.opt' || keyword === '.opts') optionCards.push(card);
-    else if (keyword === '.control') warnings.push(`${where(card.line)}: .control block (lines ${card.line}–${card.endLine}) skipped`);
-    else if (OUTPUT_CARDS.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} skipped (every node voltage and source/inductor current is recorded in scope SPICE)`);
-    else if (OTHER_ANALYSES.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} analysis skipped (only .tran is simulated)`);
-    else if (IGNORED_CARDS.has(keyword)) warnings.push(`${where(card.line)}: ${head.text} ignored`);
-    else if (keyword === '.title') title = card.tokens.slice(1).map((t) => t.text).join(' ');
-    else if (keyword === '.ic') readIcCard(card, card.file ? { ...ctx, fileName: card.file } : ctx, initialConditions);
-    else if (keyword === '.backanno') warnings.push(`${where(card.line)}: .backanno skipped (LTspice schematic annotation)`);
-    else {
-      throw lineError('SPICE_UNSUPPORTED', card.line, `${head.text} is not supported by the SPICE reader`, fileName);
-    }
+    if (card.tokens[0].lower.startsWith('.')) readDotCard(deck, card);
+    else deck.elementCards.push(card);
   }
+  return deck;
+}
 
-  if (!tranCard) {
-    throw new NetlistError('SPICE_SYNTAX', `${fileName ? `${fileName}: ` : ''}no .tran card: the deck must give .tran TSTEP TSTOP`, [
-      { field: '.tran', message: 'missing .tran card' },
-    ]);
-  }
-  const tran = readTran(tranCard, ctx);
-  const options: Options = new Map();
-  for (const card of optionCards) readOptions(card, ctx, options);
-  const solver = solverFrom(options, ctx);
-
+/** The element cards (subcircuit instances expanded): elements with their references, blocks and probes resolved. */
+function readElementCards(deck: DeckCards, definitions: Definitions, tran: ElementContext['tran']): { elements: NetlistElement[]; blocks: ControlBlock[] } {
+  const { ctx } = deck;
+  const { fileName } = ctx;
   const subcircuitModels: Card[] = [];
   const sink = { models: subcircuitModels, readParam: readParamCard };
-  const flatCards = elementCards.flatMap((card) => card.tokens[0].lower.startsWith('x')
-    ? expandInstance(card, (name) => definitions.get(name), { ...ctx, globals }, sink)
+  const flatCards = deck.elementCards.flatMap((card) => card.tokens[0].lower.startsWith('x')
+    ? expandInstance(card, (name) => definitions.get(name), { ...ctx, globals: deck.globals }, sink)
     : [card]);
-  for (const card of new Set(subcircuitModels)) addModel(card);
-  const elementCtx: ElementContext = { ...ctx, models, tran };
+  for (const card of new Set(subcircuitModels)) deck.addModel(card);
+  const elementCtx: ElementContext = { ...ctx, models: deck.models, tran };
   const elements: NetlistElement[] = [];
   const pending: PendingReference[] = [];
   const lines = new Map<NetlistElement, number>();
-  const behaviouralBlocks: ControlBlock[] = [];
+  const blocks: ControlBlock[] = [];
   const probes: CurrentProbe[] = [];
   for (const card of flatCards) {
     const read = readElementCard(card, elementCtx);
@@ -244,24 +252,48 @@ export function readSpice(text: string, fileName?: string, deckOptions: SpiceRea
       lines.set(element, card.line);
     }
     pending.push(...read.references);
-    behaviouralBlocks.push(...read.blocks);
+    blocks.push(...read.blocks);
     probes.push(...read.probes);
   }
   resolveReferences(elements, pending, lines, fileName);
   resolveProbes(elements, probes, fileName);
-  applyInitialConditions(elements, initialConditions, ctx);
+  applyInitialConditions(elements, deck.initialConditions, ctx);
+  return { elements, blocks };
+}
+
+/** Reads a SPICE deck (the subset in docs/spice.md) into a pesim netlist. */
+export function readSpice(text: string, fileName?: string, deckOptions: SpiceReadOptions = {}): SpiceReadResult {
+  const lexed = lexDeck(text, fileName);
+  const { cards, definitions } = collectSubcircuits(expandIncludes(lexed.cards, deckOptions.files, fileName), fileName);
+  const warnings: string[] = [];
+  const params = new ParameterTable();
+  const ctx: ReadContext = { params, fileName, warnings, files: deckOptions.files };
+  const deck = readDotCards(cards, ctx, lexed.title);
+  const { tranCard } = deck;
+  if (!tranCard) {
+    throw new NetlistError('SPICE_SYNTAX', `${fileName ? `${fileName}: ` : ''}no .tran card: the deck must give .tran TSTEP TSTOP`, [
+      { field: '.tran', message: 'missing .tran card' },
+    ]);
+  }
+  const tran = readTran(tranCard, ctx);
+  const options: Options = new Map();
+  for (const card of deck.optionCards) readOptions(card, ctx, options);
+  const solver = solverFrom(options, ctx);
+
+  const { elements, blocks } = readElementCards(deck, definitions, tran);
   if (!tran.uic && elements.some((e) => e.type === 'C' || e.type === 'L')) {
-    warnings.push(`${where(tranCard.line)}: .tran without UIC: pesim starts from the IC= values (0 when absent), not from a DC operating point`);
+    warnings.push(`${deck.where(tranCard.line)}: .tran without UIC: pesim starts from the IC= values (0 when absent), not from a DC operating point`);
   }
 
   const parameters = params.all();
+  const { title } = deck;
   const netlist: Netlist = {
     format: 'pesim-netlist/1',
     ...(title ? { name: title } : {}),
     settings: { tEnd: tran.tstop, dt: tran.dt, solver },
     ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
     elements,
-    blocks: [...behaviouralBlocks, ...outputBlocks(elements, warnings)],
+    blocks: [...blocks, ...outputBlocks(elements, warnings)],
   };
   assertNetlistShape(netlist);
   return { netlist, warnings: [...new Set(warnings)] };

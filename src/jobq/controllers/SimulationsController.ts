@@ -20,7 +20,9 @@ export class SimulationsController extends Controller {
   @SuccessResponse(201, 'Queued')
   @Response<ErrorResponse>(400, 'INVALID_PRIORITY, INVALID_MODEL_PATH or VALIDATION_ERROR (parameters, output_variables, unreadable model)')
   @Response<ErrorResponse>(404, 'MODEL_NOT_FOUND')
-  @Response<HTTPValidationError>(422, 'Required field missing or of the wrong type')
+  @Response<HTTPValidationError>(422, 'Required field missing or of the wrong type, a model with more steps than orchestration.max_steps, or a model that cannot be simulated')
+  @Response<ErrorResponse>(415, 'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json')
+  @Response<ErrorResponse>(507, 'STORAGE_FULL: the data directory is full (reads go on; /health reports store_writable false)')
   @Response<ErrorResponse>(500, 'SIMULATOR_CONNECTION_ERROR or INTERNAL_ERROR')
   @Response<ErrorResponse>(503, 'QUEUE_FULL (with Retry-After)')
   @Example<SimulationRequest>({ model_file: 'buck.ipes', parameters: { 'R.1.R': 10 }, output_variables: ['SCOPE.1.ch1'], priority: 'HIGH' })
@@ -39,6 +41,8 @@ export class SimulationsController extends Controller {
   @Response<ErrorResponse>(400, 'An item is invalid (field `[index].<field>`)')
   @Response<ErrorResponse>(404, 'MODEL_NOT_FOUND for an item')
   @Response<HTTPValidationError>(422, 'Empty list, too many items, or an item of the wrong shape')
+  @Response<ErrorResponse>(415, 'UNSUPPORTED_MEDIA_TYPE: a body that is not application/json')
+  @Response<ErrorResponse>(507, 'STORAGE_FULL: the data directory is full (reads go on; /health reports store_writable false)')
   @Response<ErrorResponse>(503, 'QUEUE_FULL (with Retry-After)')
   public async submitBatch(@Body() requests: SimulationRequest[]): Promise<BatchResponse> {
     const { batchId, tasks } = await this.service.submitBatch(requests);

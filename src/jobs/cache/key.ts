@@ -65,6 +65,8 @@ export function cacheKey(spec: TaskSpec, options: CacheKeyOptions, memo?: Netlis
     `"parameters":${canonicalJson(parameters)}`,
     ...(parts.settings === undefined ? [] : [`"settings":${parts.settings}`]),
     `"signals":${canonicalJson(spec.signals ?? null)}`,
+    // Absent for transient runs (their keys stay as they were).
+    ...(spec.steady === undefined ? [] : [`"steady":${canonicalJson(spec.steady)}`]),
   ];
   return createHash('sha256').update(`{${entries.join(',')}}`).digest('hex');
 }

@@ -3,9 +3,11 @@
 // parallel on the workers instead of on the scheduler's thread. Errors return as data because
 // structured cloning drops an Error's `code`.
 import { Piscina } from 'piscina';
-import { RunController, simulateSync, isDeterministicFailure } from '../../engine/index.js';
+import { RunController, simulateSync, steadyStateSync, isDeterministicFailure } from '../../engine/index.js';
 import { writableInWorker, writeResultInWorker } from '../cache/formats/eager.js';
 import type { ExecutionOutcome, ExecutionRequest } from './types.js';
+import type { StoredResult } from '../types.js';
+import { runSummary } from './summary.js';
 
 // The arrays of this thread's last result that went to a file rather than back to the scheduler:
 // the next run records into their memory (see SimulateSyncOptions.reuse). A result larger than
@@ -16,20 +18,23 @@ const REUSE_LIMIT_BYTES = 64 * 1024 * 1024;
 export default async function runTask(request: ExecutionRequest): Promise<unknown> {
   const controller = new RunController(request.buffers);
   try {
-    const result = simulateSync(request.spec.netlist, { parameters: request.spec.parameters, controller, reuse: reusable });
+    const { netlist, parameters, steady } = request.spec;
+    // A steady-state run records one period: nothing worth reusing memory for.
+    const result = steady ? steadyStateSync(netlist, { ...steady, parameters, controller }) : simulateSync(netlist, { parameters, controller, reuse: reusable });
     reusable = [];
     const wanted = request.spec.signals;
     const signals: Record<string, Float64Array> = {};
     for (const [key, values] of Object.entries(result.signals)) {
       if (!wanted || wanted.includes(key)) signals[key] = values;
     }
-    const stored = { time: result.time, signals, measurements: result.measurements, stats: result.stats, losses: result.losses };
+    const stored: StoredResult = { time: result.time, signals, measurements: result.measurements, stats: result.stats, losses: result.losses };
+    if (result.steady) stored.steady = result.steady;
     if (request.output && writableInWorker(request.output.format)) {
       const { path, format, compression, sync } = request.output;
       await writeResultInWorker(path, stored, format, compression, { sync });
       const arrays = [result.time, ...Object.values(result.signals)];
       if (arrays.reduce((sum, a) => sum + a.buffer.byteLength, 0) <= REUSE_LIMIT_BYTES) reusable = arrays;
-      const written: ExecutionOutcome = { ok: true, written: { measurements: result.measurements, signals: Object.keys(signals), stats: result.stats } };
+      const written: ExecutionOutcome = { ok: true, written: runSummary(stored) };
       return written;
     }
     const outcome: ExecutionOutcome = {

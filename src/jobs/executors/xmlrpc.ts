@@ -1,7 +1,8 @@
 // The XML-RPC executor of the job queue (`simulator.mode: xmlrpc`): each task runs on a simulator
 // reached over its PLECS remote-control dialect — `pesim serve` (its SIM_RMI_PORT) or any server
 // speaking it — as plecs.load(<model file>) and plecs.simulate(<model>, {ModelVars}) with the
-// task's parameters (`$Vin` sent as `Vin`, `R.1.R` as is). The rows of Values are the model's scope
+// task's parameters (`$Vin` sent as `Vin`, `R.1.R` as is); a steady-state task as
+// plecs.analyze(<model>, 'Steady-State Analysis', {ModelVars, AnalysisOpts}). The rows of Values are the model's scope
 // channels in file order, mapped back to the task's channel keys. A simulator that cannot be
 // reached fails the attempt with SIMULATOR_CONNECTION_ERROR (not deterministic: the scheduler
 // retries it with the task's back-off); a fault of the simulator fails it for good. A probe
@@ -12,6 +13,7 @@ import { channelKeys, type Netlist } from '../../formats/netlist.js';
 import { XmlRpcClient, XmlRpcConnectionError } from '../../xmlrpc/client.js';
 import { FAULT, XmlRpcFault, isStruct, type XmlRpcValue } from '../../xmlrpc/values.js';
 import type { StoredResult } from '../types.js';
+import type { SteadyOptions, SteadyReport } from '../../engine/types.js';
 import type { ExecutionOutcome, ExecutionRequest, Executor } from './types.js';
 
 export interface XmlRpcExecutorOptions {
@@ -32,6 +34,15 @@ export const CONNECTION_SUGGESTION = 'Start the simulator (pesim serve, XML-RPC 
 /** Scope channel keys in the order of plecs.simulate's Values rows. */
 function channelOrder(netlist: Netlist): string[] {
   return channelKeys(netlist);
+}
+
+/** The AnalysisOpts of plecs.analyze for a task's steady-state options (PLECS's names). */
+function analysisOptions(steady: SteadyOptions): Record<string, number> {
+  const options: Record<string, number> = {};
+  if (steady.period !== undefined) options.TimeSpan = steady.period;
+  if (steady.tolerance !== undefined) options.Tolerance = steady.tolerance;
+  if (steady.maxIterations !== undefined) options.MaxIter = steady.maxIterations;
+  return options;
 }
 
 function numbers(value: XmlRpcValue | undefined, what: string): Float64Array {
@@ -77,7 +88,10 @@ export class XmlRpcExecutor implements Executor {
       for (const [key, value] of Object.entries(parameters)) modelVars[key.startsWith('$') ? key.slice(1) : key] = value;
       const model = await this.client.call('plecs.load', [resolve(this.options.modelsDir, netlist.name ?? '')], undefined, abort.signal);
       if (typeof model !== 'string') throw new Error('plecs.load answered no model name');
-      const answer = await this.client.call('plecs.simulate', [model, { ModelVars: modelVars }], undefined, abort.signal);
+      const { steady } = request.spec;
+      const answer = steady
+        ? await this.client.call('plecs.analyze', [model, 'Steady-State Analysis', { ModelVars: modelVars, AnalysisOpts: analysisOptions(steady) }], undefined, abort.signal)
+        : await this.client.call('plecs.simulate', [model, { ModelVars: modelVars }], undefined, abort.signal);
       this.reachable = true;
       return { ok: true, result: this.toResult(netlist, request.spec.signals, answer, Date.now() - started) };
     } catch (error) {
@@ -109,7 +123,10 @@ export class XmlRpcExecutor implements Executor {
       if (signals[key].length !== time.length) throw new Error(`Values[${index}] has ${signals[key].length} samples for ${time.length} times`);
     }
     const stats = { steps: Math.max(0, time.length - 1), preSteps: 0, factorizations: 0, cacheHits: 0, switchingEvents: 0, extraSolves: 0, unknowns: 0, solver: 'sparse' as const, wallMs };
-    return { time, signals, measurements: {}, stats };
+    const result: StoredResult = { time, signals, measurements: {}, stats };
+    // pesim's plecs.analyze reports how it found the settled period; other simulators may not.
+    if (isStruct(answer.SteadyState)) result.steady = answer.SteadyState as unknown as SteadyReport;
+    return result;
   }
 
   connected(): boolean {

@@ -25,12 +25,13 @@ export interface TestService extends JobqServer {
   dispose(): Promise<void>;
 }
 
-/** Writes the test models: buck (2 ms, global parameter Vin), RC step, bucks of 0.3 s and 30 s, a copied .ipes file. */
+/** Writes the test models: buck (2 ms, global parameter Vin), RC step, bucks of 0.3 s and 5 s, a copied .ipes file. */
 export function writeModels(dir: string): void {
   const json = (name: string, netlist: Netlist): void => writeFileSync(join(dir, name), JSON.stringify(netlist));
   json('buck.json', { ...buck({ tEnd: 2e-3, dt: 1e-6 }), parameters: { Vin: 48 }, elements: buck({ tEnd: 2e-3, dt: 1e-6 }).elements.map((e) => (e.name === 'V.1' ? { ...e, params: { waveform: 'dc', value: '$Vin' } } : e)) });
   json('rc.json', rcStep('backward-euler', 1e-5, 5e-3));
-  json('long.json', buck({ tEnd: 30, dt: 1e-7 }));
+  // 5·10⁷ steps: the most the step limit (orchestration.max_steps) allows, long enough to cancel mid-run.
+  json('long.json', buck({ tEnd: 5, dt: 1e-7 }));
   // Long enough (3 M steps, ≥ 0.2 s on a fast machine) for progress ticks (every 100 ms) mid-run.
   json('medium.json', buck({ tEnd: 0.3, dt: 1e-7 }));
   copyFileSync(join(GECKO_DIR, 'buck_simple.ipes'), join(dir, 'buck_simple.ipes'));

@@ -1,7 +1,8 @@
 // The PLECS dialect over XML-RPC with Python's xmlrpc.client, as pyplecs and the MCP servers use
 // it: the liveness probes, load / get / set / close, plecs.simulate with ModelVars and SolverOpts,
-// and the pyplecs batch call plecs.simulate(name, [opts, opts, opts]) running on the worker pool
-// with results in input order and a failed item as a string in its slot.
+// the pyplecs batch call plecs.simulate(name, [opts, opts, opts]) running on the worker pool
+// with results in input order and a failed item as a string in its slot, and the steady-state
+// analysis (plecs.analyze, runSteadyState).
 import { expect } from 'chai';
 import { startRmiHarness, type RmiHarness } from './harness.js';
 
@@ -149,7 +150,7 @@ out(answers)
   it('faults for unknown methods, bad options and a model outside the root', async () => {
     const r = await h.python<[number, string][]>(`
 server.plecs.load(${JSON.stringify(model)})
-fault(lambda: server.plecs.analyze("buck", "Steady-State Analysis"))
+fault(lambda: server.plecs.scope("buck/Scope", "ClearTraces"))
 fault(lambda: server.plecs.simulate("buck", {"StopTime": 1e-3}))
 fault(lambda: server.plecs.simulate("buck", {"OutputFormat": "MatFile"}))
 fault(lambda: server.plecs.simulate("buck", {"ModelVars": {"R.1.R": "1+1"}}))
@@ -162,5 +163,32 @@ out(res)
     expect(r[2][1]).to.match(/MatFile|Plain/);
     expect(r[3][1]).to.match(/expressions are not evaluated/);
     expect(r[5][1]).to.match(/exceed the limit/);
+  });
+  it('analyze "Steady-State Analysis" answers one settled period with its report; runSteadyState does it for the control session', async () => {
+    const r = await h.python<{ steady: Plain & { SteadyState: { converged: boolean; period: number; iterations: number } }; list: (Plain | string)[]; fault: string; control: { avg: number; n: number } }>(`
+server.plecs.load(${JSON.stringify(model)})
+steady = server.plecs.analyze("buck", "Steady-State Analysis", {"AnalysisOpts": {"Tolerance": 1e-10, "MaxIter": 10}})
+lst = server.plecs.analyze("buck", "Steady-State Analysis", [{"ModelVars": {"R.1.R": 1.0}}, {"AnalysisOpts": {"TimeSpan": 33.5e-6}}])
+try:
+    server.plecs.analyze("buck", "AC Sweep")
+    fault = ""
+except Exception as e:
+    fault = str(e)
+server.loadCircuit("models/buck.json")
+server.runSteadyState({"tolerance": 1e-10})
+avg = server.getMeasurement("SCOPE.1", "ch1_avg")
+n = len(server.getWaveform("SCOPE.1", "ch1")["time"])
+out({"steady": steady, "list": lst, "fault": fault, "control": {"avg": avg, "n": n}})
+`);
+    expect(r.steady.SteadyState.converged).to.equal(true);
+    expect(r.steady.SteadyState.period).to.be.closeTo(50e-6, 1e-15);
+    expect(r.steady.Time).to.have.length(51); // 50 steps of 1 µs
+    expect(r.steady.Values).to.have.length(2);
+    expect(last(r.steady.Time)).to.be.closeTo(50e-6, 1e-12);
+    expect((r.list[0] as Plain).Time).to.have.length(51);
+    expect(r.list[1]).to.be.a('string').and.match(/not a whole number of steps|STEADY_STATE_UNSUPPORTED/);
+    expect(r.fault).to.match(/AC Sweep.*not available.*Steady-State Analysis/);
+    expect(r.control.n).to.equal(51);
+    expect(r.control.avg).to.be.closeTo(mean(r.steady.Values[0]), 1e-3);
   });
 });

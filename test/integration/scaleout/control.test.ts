@@ -91,8 +91,8 @@ describe('scale-out: priorities, pause, resume, cancel and a killed worker', fun
     const done = await h.client.waitForState(id, ['completed', 'failed']);
     expect(done.status).to.equal('completed');
     const local = simulateSync(netlist, {});
-    expect(done.results!.measurements['SCOPE.1.ch1_avg']).to.equal(local.measurements['SCOPE.1.ch1.avg']);
-    expect(done.results!.measurements['SCOPE.1.ch2_rms']).to.equal(local.measurements['SCOPE.1.ch2.rms']);
+    expect(done.results!.measurements['SCOPE.1.ch1_avg']).to.equal(local.measurements['SCOPE.1.ch1_avg']);
+    expect(done.results!.measurements['SCOPE.1.ch2_rms']).to.equal(local.measurements['SCOPE.1.ch2_rms']);
   });
 
   it('cancels a run on a worker: the engine there stops with CANCELLED and the task stays cancelled', async () => {
@@ -125,7 +125,7 @@ describe('scale-out: priorities, pause, resume, cancel and a killed worker', fun
     const done = await h.client.waitForState(id, ['completed', 'failed'], 90_000);
     expect(done.status).to.equal('completed');
     const local = simulateSync(netlist, {});
-    expect(done.results!.measurements['SCOPE.1.ch1_avg']).to.equal(local.measurements['SCOPE.1.ch1.avg']);
+    expect(done.results!.measurements['SCOPE.1.ch1_avg']).to.equal(local.measurements['SCOPE.1.ch1_avg']);
     const task = h.handle.runtime.store.tasks.get(id)!;
     expect(task.attempts).to.equal(1); // BullMQ moved the stalled job; our scheduler saw one attempt
     expect(results.get(id)).to.have.length(1);

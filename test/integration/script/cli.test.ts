@@ -98,7 +98,7 @@ describe('pesim script', function () {
     expect(lines1).to.have.length(3);
     for (const [k, duty] of [0.2, 0.4, 0.6].entries()) {
       const result = await buckWith({ 'SIGNAL.1.duty': duty });
-      expect(lines1[k]).to.equal(`duty ${duty}: u2 = ${result.measurements['SCOPE.1.ch3.avg']} V`);
+      expect(lines1[k]).to.equal(`duty ${duty}: u2 = ${result.measurements['SCOPE.1.ch3_avg']} V`);
     }
     const r2 = pesim([scriptFile('example2.pss', second), '--circuit', buckIpes]);
     expect(r2.status, r2.stderr).to.equal(0);

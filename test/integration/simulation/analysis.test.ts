@@ -50,6 +50,14 @@ describe('simulation service: analysis', () => {
     expect(Object.keys(r.body).sort()).to.deep.equal(['average', 'klirr', 'max', 'min', 'peakToPeak', 'ripple', 'rms', 'sampleCount', 'shapeFactor', 'thd']);
   });
 
+  it('characteristics of a constant signal: no distortion (thd and klirr 0)', async () => {
+    for (const value of [5, -3.3, 1e-9]) {
+      const r = await h.client.post<Record<string, number>>('/api/v1/analysis/characteristics', { data: new Array(1000).fill(value), sampleRate: 1000 });
+      expect(r.status).to.equal(200);
+      expect(r.body).to.include({ thd: 0, klirr: 0, peakToPeak: 0, ripple: 0 });
+    }
+  });
+
   it('characteristics of a stored simulation signal window', async () => {
     const r = await h.client.post<Record<string, number>>('/api/v1/analysis/characteristics', {
       simulationId: sineId, signalName: 'SCOPE.1.ch1', startTime: 0.02, endTime: 0.08,

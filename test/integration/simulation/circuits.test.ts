@@ -72,6 +72,30 @@ describe('simulation service: circuits', () => {
     expect(JSON.stringify(model.body.details)).to.contain('V.9');
   });
 
+  it('reads the data files uploaded with a circuit (parts "files"), and names the ones missing in its refusal', async () => {
+    const parse = (circuit: [Uint8Array, string], ...data: Array<[string, string]>) => {
+      const form = new FormData();
+      form.append('file', new Blob([circuit[0]]), circuit[1]);
+      for (const [name, text] of data) form.append('files', new Blob([text]), name);
+      return h.client.request<CircuitBody & ErrorBody>('POST', '/api/v1/circuits/parse', { body: form });
+    };
+    // A GeckoCIRCUITS model whose common-mode signal is imported from swissuCM.txt.
+    const model: [Uint8Array, string] = [readFileSync(new URL('../../fixtures/gecko-corpus/027_cmNoise.ipes', import.meta.url)), '027_cmNoise.ipes'];
+    const refused = await parse(model);
+    expect(refused.status).to.equal(422);
+    expect(refused.body.message).to.contain("'swissuCM.txt'").and.to.contain('multipart part "files"');
+    expect(refused.body.details?.find((d) => d.field === 'files')?.message).to.contain("'swissuCM.txt'");
+    const stored = await parse(model, ['swissuCM.txt', '0 0\n1e-3 1\n']);
+    expect(stored.status, JSON.stringify(stored.body)).to.equal(201);
+    // A SPICE deck with a PWL source read from a file.
+    const deck: [Uint8Array, string] = [new TextEncoder().encode('* pwl\nV1 in 0 PWL file=ramp.txt\nR1 in 0 1k\n.tran 1u 1m\n.end\n'), 'pwl.cir'];
+    const without = await parse(deck);
+    expect(without.status).to.equal(422);
+    expect(without.body.message).to.contain("'ramp.txt'").and.to.contain('multipart part "files"');
+    const withIt = await parse(deck, ['ramp.txt', '0 0\n1m 5\n']);
+    expect(withIt.status, JSON.stringify(withIt.body)).to.equal(201);
+  });
+
   it('answers 400 without a file part and 413 for a body over the limit', async () => {
     const none = await h.client.request<ErrorBody>('POST', '/api/v1/circuits/parse', { body: new FormData() });
     expect(none.status).to.equal(400);
@@ -126,6 +150,21 @@ describe('simulation service: circuits', () => {
     expect(v.status).to.equal(200);
     expect(v.body.valid).to.equal(true);
     expect(v.body.errors).to.deep.equal([]);
+  });
+
+  it('applies the step limit to the settings: PUT parameters refuses them (422) and /validate calls them invalid', async () => {
+    const c = await upload(JSON.stringify(rcStep('trapezoidal', 1e-5)), 'rc.json');
+    const put = await h.client.put<ErrorBody>(`/api/v1/circuits/${c.body.circuitId}/parameters`, { simulationDuration: 1000, timeStep: 1e-9 });
+    expect(put.status).to.equal(422);
+    expect(put.body.error).to.equal('SIMULATION_TOO_LARGE');
+    expect(put.body.message).to.contain('sim.api.max-steps');
+    expect(put.body.details?.[0].field).to.equal('timeStep');
+    const unchanged = await h.client.get<CircuitBody>(`/api/v1/circuits/${c.body.circuitId}/info`);
+    expect(unchanged.body.parameters.simulationDuration).to.not.equal(1000);
+    const hours = await upload(JSON.stringify({ ...rcStep('trapezoidal', 1e-5), settings: { tEnd: 1000, dt: 1e-9 } }), 'hours.json');
+    const v = await h.client.post<{ valid: boolean; errors: { code: string; message: string }[] }>(`/api/v1/circuits/${hours.body.circuitId}/validate`);
+    expect(v.body.valid).to.equal(false);
+    expect(v.body.errors[0].code).to.equal('SIMULATION_TOO_LARGE');
   });
 
   it('clones with overrides (201), refusing unknown keys and out-of-range values', async () => {

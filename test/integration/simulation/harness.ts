@@ -219,7 +219,7 @@ export interface SimulationStatusBody {
   simulationId: string;
   status: string;
   progress: { currentStep: number; totalSteps: number; mainSimProgress: number; estimatedRemainingMs: number };
-  results: { measurements: Record<string, number>; signals: string[] } | null;
+  results: { measurements: Record<string, number>; signals: string[]; labels: Record<string, string> } | null;
   errorMessage: string | null;
   cacheHit: boolean;
   batchId: string | null;

@@ -22,7 +22,7 @@ describe('simulation service: health and reference', () => {
   it('answers /actuator/health with one status per component', async () => {
     const r = await h.client.get<{ status: string; components: Record<string, { status: string }> }>('/actuator/health');
     expect(r.status).to.equal(200);
-    expect(r.body).to.deep.equal({ status: 'UP', components: { engine: { status: 'UP' }, queue: { status: 'UP' }, store: { status: 'UP' } } });
+    expect(r.body).to.deep.equal({ status: 'UP', components: { engine: { status: 'UP' }, queue: { status: 'UP' }, store: { status: 'UP', writable: true } } });
   });
 
   it('renders an unknown route as a 404 error body', async () => {

@@ -106,6 +106,8 @@ describe('simulation service: simulations', () => {
       const r = await h.client.post<Submission>('/api/v1/simulations', { circuitFile: ipes, ...extra });
       expect(r.status).to.equal(202);
       const s = await h.client.waitForState(r.body.simulationId, 'completed');
+      // The scope channels' labels come with the results (the dashboard shows them).
+      expect(s.results!.labels).to.include({ 'SCOPE.1.ch3': 'u2', 'SCOPE.1.ch4': 'iL' });
       return s.results!.measurements['SCOPE.1.ch6_avg'];
     };
     // 35 kHz, d = 0.7 at dt = 1 µs: GeckoCIRCUITS' stepped rectangle is on 20 of its 30-step period.

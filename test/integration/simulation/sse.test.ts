@@ -1,7 +1,8 @@
 // Progress over server-sent events, read with the `eventsource` package (the EventSource API of
 // browsers): messages until COMPLETED with increasing ids, the end of the stream and the 204 that
 // stops an EventSource from reconnecting; resumption with Last-Event-ID without gaps; heart-beat
-// comments while a run is paused; the final CANCELLED message.
+// comments while a run is paused; the PAUSED message with the progress the run has reached; the final
+// CANCELLED message.
 import { expect } from 'chai';
 import { EventSource } from 'eventsource';
 import type { ProgressMessage } from '../../../src/simulations/ProgressPresenter.js';
@@ -104,6 +105,33 @@ describe('simulation service: server-sent events', function () {
     expect(events.map((e) => e.message)).to.deep.equal(received.slice(2).map((r) => r.message));
   });
 
+  it('carries the progress the run reached in its PAUSED message, as /progress reports it', async () => {
+    const id = (await h.client.post<{ simulationId: string }>('/api/v1/simulations', { circuitFile: circuitFileOf(buck({ tEnd: 1.5, dt: 1e-7 })) })).body.simulationId;
+    type Details = { mainSimProgress: number };
+    // Past the first stored progress (the store keeps it at most once a second), well into the run.
+    for (let t = Date.now(); (await h.client.get<Details>(`/api/v1/simulations/${id}/progress`)).body.mainSimProgress < 3;) {
+      if (Date.now() - t > 30_000) throw new Error('the run did not reach 3 %');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await h.client.post(`/api/v1/simulations/${id}/pause`)).status).to.equal(200);
+    // The engine stops at its next check of the pause flag: wait until the step no longer moves.
+    let reached = -1;
+    for (let before = NaN; reached !== before;) {
+      before = reached;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      reached = (await h.client.get<Details>(`/api/v1/simulations/${id}/progress`)).body.mainSimProgress;
+    }
+    const response = await fetch(`${h.baseUrl}/api/v1/simulations/${id}/stream`);
+    const reader = response.body!.getReader();
+    let text = '';
+    while (parseEvents(text).events.length === 0) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    const [paused] = parseEvents(text).events;
+    expect(paused.message.status).to.equal('PAUSED');
+    expect(paused.message.progress).to.be.closeTo(reached, 0.5);
+    expect((await h.client.delete(`/api/v1/simulations/${id}`)).status).to.equal(200);
+  });
+
   it('sends heart-beat comments while paused and the CANCELLED message at the end', async () => {
     const id = (await h.client.post<{ simulationId: string }>('/api/v1/simulations', { circuitFile: circuitFileOf(buck({ tEnd: 1.5, dt: 1e-7 })) })).body.simulationId;
     await h.client.waitForState(id, 'running');
@@ -118,7 +146,8 @@ describe('simulation service: server-sent events', function () {
       if (done) throw new Error(`stream ended early: ${text}`);
       text += new TextDecoder().decode(value);
     }
-    expect(parseEvents(text).events.map((e) => e.message.status)).to.deep.equal(['PAUSED']);
+    // PAUSED, and again with the steps the engine made before it stopped, if any.
+    expect(new Set(parseEvents(text).events.map((e) => e.message.status))).to.deep.equal(new Set(['PAUSED']));
     expect((await h.client.delete(`/api/v1/simulations/${id}`)).status).to.equal(200);
     for (;;) {
       const { value, done } = await reader.read();

@@ -14,7 +14,7 @@ export default function run(task: { netlist: Netlist; buffers?: ControlBuffers }
   const controller = task.buffers ? new RunController(task.buffers) : undefined;
   try {
     const result = simulateSync(task.netlist, { controller });
-    return { threadId, average: result.measurements['SCOPE.1.ch1.avg'], steps: result.stats.steps };
+    return { threadId, average: result.measurements['SCOPE.1.ch1_avg'], steps: result.stats.steps };
   } catch (error) {
     const e = error as Error & { code?: string };
     return { threadId, error: { code: e.code ?? 'ENGINE_ERROR', message: e.message } };

@@ -135,6 +135,21 @@ describe('ControlSession', () => {
     await rejectsWith(session.exportData('out.xls', 'xls' as 'csv'), 'INVALID_ARGUMENT');
   });
 
+  it('saves a circuit with GeckoCIRCUITS names such as R.LISN1/3 in every format', async () => {
+    const rc = rcStep('trapezoidal', 1e-5);
+    rc.elements[1].name = 'R.LISN1/3';
+    writeFileSync(join(dir, 'lisn.json'), JSON.stringify(rc));
+    const session = new ControlSession({ runner: new EngineRunner(), baseDir: dir });
+    await session.loadCircuit('lisn.json');
+    session.setParameter('R.LISN1/3', 'R', 2000);
+    for (const file of ['lisn-saved.ipes', 'lisn-saved.json']) {
+      const saved = await session.saveCircuit(file);
+      const reread = readCircuitBytes(readFileSync(saved), saved).netlist;
+      expect(reread.elements.find((e) => e.name === 'R.LISN1/3')?.params?.R, file).to.equal(2000);
+    }
+    expect(await session.saveCircuit('lisn-saved.cir')).to.match(/lisn-saved\.cir$/);
+  });
+
   it('refuses paths outside its root, also through symbolic links', async () => {
     const root = join(dir, 'root');
     mkdirSync(root);

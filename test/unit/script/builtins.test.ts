@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simulate, type SimulationResult } from '../../../src/engine/index.js';
+import { simulate, steadyState, type SimulationResult } from '../../../src/engine/index.js';
 import type { Netlist } from '../../../src/formats/netlist.js';
 import { buck } from '../../fixtures/circuits.js';
 import { runScript, scriptError } from './run-script.js';
@@ -62,8 +62,23 @@ describe('script: built-ins over a circuit', function () {
       print(getMeasurement("SCOPE.1", "ch1_avg"));
       print(getMeasurement("SCOPE.1", "ch2_max"));`);
     const [avg, max] = out.trim().split('\n').map(Number);
-    expect(avg).to.equal(reference.measurements['SCOPE.1.ch1.avg']);
-    expect(max).to.equal(reference.measurements['SCOPE.1.ch2.max']);
+    expect(avg).to.equal(reference.measurements['SCOPE.1.ch1_avg']);
+    expect(max).to.equal(reference.measurements['SCOPE.1.ch2_max']);
+  });
+
+  it('runSteadyState() finds the settled period: its error, measurements and waveform', async () => {
+    const settled = await steadyState(circuit(), { parameters: { 'SIGNAL.1.duty': 0.4 } });
+    const out = await runScript(`loadCircuit("${file}");
+      setParameter("SIGNAL.1", "duty", 0.4);
+      double error = runSteadyState();
+      print(error < 1e-9);
+      print(getMeasurement("SCOPE.1", "ch1_avg"));
+      double[][] w = getWaveform("SCOPE.1", "ch1");
+      print(w[0].length);`);
+    const [small, avg, points] = out.trim().split('\n');
+    expect(small).to.equal('true');
+    expect(Number(avg)).to.equal(settled.measurements['SCOPE.1.ch1.avg']);
+    expect(Number(points)).to.equal(settled.time.length);
   });
 
   it('reads parameters, globals, settings and the simulated time', async () => {

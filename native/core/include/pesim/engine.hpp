@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,28 @@ struct RunStats {
   double wallMs = 0.0;
 };
 
+// The periodic steady-state analysis (steadyState): shooting method with Newton–Krylov iterations.
+struct SteadyOptions {
+  double period = 0.0;       // [s]; 0: the common period of the circuit's periodic sources
+  double tolerance = 1e-9;   // periodicity error accepted, relative to each state variable's scale
+  int maxIterations = 20;    // Newton iterations before falling back to transient periods
+  long maxPeriods = 2000;    // transient periods of the fallback (0: no fallback)
+  bool temperatures = true;  // solve for the thermal network's temperatures too (else carried on)
+};
+
+struct SteadyReport {
+  bool converged = false;
+  std::string method;         // "shooting", or "transient" when the fallback ran
+  int iterations = 0;         // Newton iterations
+  long periods = 0;           // periods simulated in all (warm-up, Newton, directions, fallback, result)
+  double period = 0.0;        // [s]
+  long stepsPerPeriod = 0;
+  long unknowns = 0;          // state variables solved for
+  double error = 0.0;         // periodicity error of the returned period (relative, max over the state)
+  double periodStart = 0.0;   // [s] simulated time at which the returned period starts
+  std::string message;        // why the fallback ran, or why the result did not converge
+};
+
 struct Result {
   std::size_t points = 0;  // recorded points per channel (also with RunControl::sampleStorage)
   std::vector<double> time;
@@ -91,6 +114,7 @@ struct Result {
   std::vector<std::string> warnings;
   std::vector<DeviceLossSummary> losses;  // devices with a loss model, netlist order
   std::vector<ReceiverResult> receivers;  // CISPR16 blocks, netlist order
+  std::optional<SteadyReport> steady;     // set by steadyState
 };
 
 // Checks the netlist (throws pesim::Error) and returns its warnings without running it.
@@ -98,6 +122,11 @@ std::vector<std::string> validate(const Netlist& netlist);
 
 // Runs the transient simulation. Throws pesim::Error.
 Result simulate(const Netlist& netlist, const RunControl& control);
+
+// Finds the circuit's periodic steady state and returns one settled period (time from 0 to the
+// period, measurements over it) with its SteadyReport. Throws pesim::Error (SteadyStateUnsupported
+// when there is no periodic steady state to look for).
+Result steadyState(const Netlist& netlist, const SteadyOptions& options, const RunControl& control);
 
 const char* engineVersion();
 const char* eigenVersion();

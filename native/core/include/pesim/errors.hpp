@@ -26,6 +26,7 @@ enum class ErrorCode {
   EncodeInvalid,         // result-file encoder input out of its domain (column count, codec, ...)
   CodeInvalid,           // the code of a JAVA block does not compile (section, line and column named)
   CodeFailed,            // the code of a JAVA block threw during the run (index out of bounds, / by zero, NaN output)
+  SteadyStateUnsupported,  // no periodic steady state to look for (no periodic source, a source that never repeats, ...)
 };
 
 // The code as the string JavaScript sees in `error.code`.
@@ -54,6 +55,18 @@ class Error : public std::runtime_error {
   std::string element_;
   std::string node_;
   double time_;
+};
+
+// A parameter of an element or block that is out of range or of the wrong kind: `element` names the
+// owner, `parameter()` the parameter (the service maps it back to a request's override key).
+class ParameterError : public Error {
+ public:
+  ParameterError(ErrorCode code, const std::string& message, std::string element, std::string parameter)
+      : Error(code, message, std::move(element)), parameter_(std::move(parameter)) {}
+  const std::string& parameter() const { return parameter_; }
+
+ private:
+  std::string parameter_;
 };
 
 // Input of a computation (not of a netlist) that is out of its domain; `field` names the argument.

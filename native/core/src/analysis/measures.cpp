@@ -72,8 +72,11 @@ Characteristics characteristics(const double* data, std::size_t size, double sam
   const double fundamental = window.amplitude(1);
   const double distortion = window.distortion();
   const double total = std::hypot(fundamental, distortion);
-  out.thd = fundamental == 0.0 ? 0.0 : distortion / fundamental;
-  out.klirr = total == 0.0 ? 0.0 : distortion / total;
+  // A signal without an alternating part (a constant: its non-DC bins hold only rounding, about
+  // 1e-16 of the signal) has no harmonic distortion; ratios of rounding noise would be arbitrary.
+  const bool alternating = total > 1e-12 * peak;
+  out.thd = !alternating || fundamental == 0.0 ? 0.0 : distortion / fundamental;
+  out.klirr = !alternating || total == 0.0 ? 0.0 : distortion / total;
   out.baseFrequency = window.baseFrequency();
   return out;
 }

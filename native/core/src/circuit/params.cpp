@@ -25,8 +25,8 @@ void Params::outOfRange(const std::string& key, const std::string& expected) con
   std::string got;
   auto it = set_.numbers.find(key);
   if (it != set_.numbers.end()) got = " (got " + formatNumber(it->second) + ")";
-  throw Error(ErrorCode::ParameterOutOfRange,
-              owner_ + ": parameter '" + key + "' must be " + expected + got, owner_);
+  throw ParameterError(ErrorCode::ParameterOutOfRange,
+                       owner_ + ": parameter '" + key + "' must be " + expected + got, owner_, key);
 }
 
 double Params::number(const std::string& key) const {

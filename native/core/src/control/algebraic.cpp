@@ -5,7 +5,7 @@
 #include <cmath>
 #include <functional>
 
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "pesim/errors.hpp"
 
 namespace pesim {
@@ -27,6 +27,7 @@ class Function : public Block {
     for (std::size_t i = 0; i < values_.size(); ++i) values_[i] = in(ctx, i);
     out(ctx, fn_(values_.data(), values_.size()));
   }
+  bool pure() const override { return true; }  // values_ is scratch, not state
 
  private:
   Fn fn_;
@@ -48,6 +49,7 @@ class Hysteresis : public Block {
     else if (x < -h) state_ = low_;
     out(ctx, state_);
   }
+  void visitState(StateVisitor& visitor) override { visitor.held(state_); }
 
  private:
   double h_, high_, low_, state_;
@@ -61,26 +63,23 @@ class Sink : public Block {
   bool evaluates() const override { return false; }
 };
 
-using Unary = double (*)(double);
-
-Unary unaryFunction(const std::string& type) {
-  if (type == "ABS") return [](double x) { return std::abs(x); };
-  if (type == "SIGN") return [](double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); };
-  if (type == "SQRT") return [](double x) { return std::sqrt(x); };
-  if (type == "SQR") return [](double x) { return x * x; };
-  if (type == "EXP") return [](double x) { return std::exp(x); };
-  if (type == "LN") return [](double x) { return std::log(x); };
-  if (type == "SIN") return [](double x) { return std::sin(x); };
-  if (type == "COS") return [](double x) { return std::cos(x); };
-  if (type == "ATAN") return [](double x) { return std::atan(x); };
-  // GeckoCIRCUITS ReglerASIN / ReglerACOS / ReglerTAN: java.lang.Math's functions (NaN outside ±1).
-  if (type == "ASIN") return [](double x) { return std::asin(x); };
-  if (type == "ACOS") return [](double x) { return std::acos(x); };
-  if (type == "TAN") return [](double x) { return std::tan(x); };
-  if (type == "ROUND") return [](double x) { return std::round(x); };
-  if (type == "NOT") return [](double x) { return isTrue(x) ? kFalse : kTrue; };
-  return nullptr;
-}
+// Functions of one input (GeckoCIRCUITS ReglerASIN / ReglerACOS / ReglerTAN: java.lang.Math's
+// functions, NaN outside ±1, as std::asin, std::acos).
+double absolute(double x) { return std::abs(x); }
+double signum(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
+double squareRoot(double x) { return std::sqrt(x); }
+double square(double x) { return x * x; }
+double exponential(double x) { return std::exp(x); }
+double naturalLog(double x) { return std::log(x); }
+double sine(double x) { return std::sin(x); }
+double cosine(double x) { return std::cos(x); }
+double arcTangent(double x) { return std::atan(x); }
+double arcSine(double x) { return std::asin(x); }
+double arcCosine(double x) { return std::acos(x); }
+double tangent(double x) { return std::tan(x); }
+double rounded(double x) { return std::round(x); }
+double floored(double x) { return std::floor(x); }  // FLOOR: the largest integer ≤ x
+double negation(double x) { return isTrue(x) ? kFalse : kTrue; }
 
 // GeckoCIRCUITS ReglerPOW: y = x1^x2 with java.lang.Math.pow, which differs from std::pow only in
 // that a NaN exponent gives NaN (std::pow(1, NaN) = 1) and (±1)^±∞ is NaN (std::pow gives 1).
@@ -90,113 +89,165 @@ double javaPow(double base, double exponent) {
   return std::pow(base, exponent);
 }
 
-using Binary = bool (*)(double, double);
+bool greater(double a, double b) { return a > b; }
+bool greaterOrEqual(double a, double b) { return a >= b; }
+bool less(double a, double b) { return a < b; }
+bool lessOrEqual(double a, double b) { return a <= b; }
+bool equal(double a, double b) { return a == b; }
+bool notEqual(double a, double b) { return a != b; }
 
-Binary comparison(const std::string& type) {
-  if (type == "GT") return [](double a, double b) { return a > b; };
-  if (type == "GE") return [](double a, double b) { return a >= b; };
-  if (type == "LT") return [](double a, double b) { return a < b; };
-  if (type == "LE") return [](double a, double b) { return a <= b; };
-  if (type == "EQ") return [](double a, double b) { return a == b; };
-  if (type == "NE") return [](double a, double b) { return a != b; };
-  return nullptr;
-}
+constexpr std::size_t kMany = static_cast<std::size_t>(-1);
 
-void requireInputs(const std::string& name, const std::string& type, std::size_t got,
-                   std::size_t min, std::size_t max) {
+void requireInputs(const BlockArgs& a, std::size_t min, std::size_t max) {
+  const std::size_t got = a.inputs.size();
   if (got >= min && got <= max) return;
   std::string expected = min == max ? std::to_string(min) : std::to_string(min) + " or more";
   throw Error(ErrorCode::NetlistInvalid,
-              name + ": a " + type + " block takes " + expected + " input(s), got " + std::to_string(got), name);
+              a.name + ": a " + a.type + " block takes " + expected + " input(s), got " + std::to_string(got), a.name);
 }
+
+BlockPtr functionBlock(BlockArgs& a, Function::Fn fn) {
+  return std::make_unique<Function>(a.name, std::move(a.inputs), std::move(a.outputs), std::move(fn));
+}
+
+template <double (*F)(double)>
+BlockPtr unary(BlockArgs& a) {
+  requireInputs(a, 1, 1);
+  return functionBlock(a, [](const double* v, std::size_t) { return F(v[0]); });
+}
+
+template <bool (*F)(double, double)>
+BlockPtr comparison(BlockArgs& a) {
+  requireInputs(a, 2, 2);
+  return functionBlock(a, [](const double* v, std::size_t) { return F(v[0], v[1]) ? kTrue : kFalse; });
+}
+
+// GATE, SCOPE.
+BlockPtr sink(BlockArgs& a) {
+  if (a.type == "GATE") requireInputs(a, 1, 1);
+  return std::make_unique<Sink>(a.name, std::move(a.inputs), std::move(a.outputs));
+}
+
+BlockPtr gain(BlockArgs& a) {
+  requireInputs(a, 1, 1);
+  double k = a.params.number("k");
+  return functionBlock(a, [k](const double* v, std::size_t) { return k * v[0]; });
+}
+
+BlockPtr sum(BlockArgs& a) {
+  requireInputs(a, 1, kMany);
+  const std::size_t n = a.inputs.size();
+  std::vector<double> signs(n, 1.0);
+  if (a.params.has("signs")) {
+    signs = a.params.array("signs");
+    if (signs.size() != n) a.params.outOfRange("signs", "one sign per input");
+  }
+  return functionBlock(a, [signs](const double* v, std::size_t count) {
+    double total = 0.0;
+    for (std::size_t i = 0; i < count; ++i) total += signs[i] * v[i];
+    return total;
+  });
+}
+
+BlockPtr difference(BlockArgs& a) {
+  requireInputs(a, 2, 2);
+  return functionBlock(a, [](const double* v, std::size_t) { return v[0] - v[1]; });
+}
+
+BlockPtr product(BlockArgs& a) {
+  requireInputs(a, 2, kMany);
+  return functionBlock(a, [](const double* v, std::size_t count) {
+    double result = 1.0;
+    for (std::size_t i = 0; i < count; ++i) result *= v[i];
+    return result;
+  });
+}
+
+BlockPtr quotient(BlockArgs& a) {
+  requireInputs(a, 2, 2);
+  return functionBlock(a, [](const double* v, std::size_t) { return v[0] / v[1]; });
+}
+
+BlockPtr power(BlockArgs& a) {
+  requireInputs(a, 2, 2);
+  return functionBlock(a, [](const double* v, std::size_t) { return javaPow(v[0], v[1]); });
+}
+
+BlockPtr minimum(BlockArgs& a) {
+  requireInputs(a, 1, kMany);
+  return functionBlock(a, [](const double* v, std::size_t count) { return *std::min_element(v, v + count); });
+}
+
+BlockPtr maximum(BlockArgs& a) {
+  requireInputs(a, 1, kMany);
+  return functionBlock(a, [](const double* v, std::size_t count) { return *std::max_element(v, v + count); });
+}
+
+// AND, OR, XOR of the inputs' truth values.
+template <int Kind>
+BlockPtr logic(BlockArgs& a) {
+  requireInputs(a, 2, kMany);
+  return functionBlock(a, [](const double* v, std::size_t count) {
+    std::size_t trues = 0;
+    for (std::size_t i = 0; i < count; ++i) trues += isTrue(v[i]) ? 1 : 0;
+    bool result = Kind == 0 ? trues == count : (Kind == 1 ? trues > 0 : trues % 2 == 1);
+    return result ? kTrue : kFalse;
+  });
+}
+
+BlockPtr limit(BlockArgs& a) {
+  requireInputs(a, 1, 1);
+  double lo = a.params.number("min"), hi = a.params.number("max");
+  if (hi < lo) a.params.outOfRange("max", "at least 'min'");
+  return functionBlock(a, [lo, hi](const double* v, std::size_t) { return std::clamp(v[0], lo, hi); });
+}
+
+BlockPtr hysteresis(BlockArgs& a) {
+  if (a.inputs.size() != 2) requireInputs(a, 1, 1);
+  return std::make_unique<Hysteresis>(a.name, std::move(a.inputs), std::move(a.outputs), a.params);
+}
+
+const BlockDescriptor kAlgebraicBlocks[] = {
+    {"GATE", true, 0, sink},
+    {"SCOPE", true, 0, sink},
+    {"GAIN", true, 1, gain},
+    {"ADD", true, 1, sum},
+    {"SUB", true, 1, difference},
+    {"MUL", true, 1, product},
+    {"DIV", true, 1, quotient},
+    {"POW", true, 1, power},
+    {"MIN", true, 1, minimum},
+    {"MAX", true, 1, maximum},
+    {"ABS", true, 1, unary<absolute>},
+    {"SIGN", true, 1, unary<signum>},
+    {"SQRT", true, 1, unary<squareRoot>},
+    {"SQR", true, 1, unary<square>},
+    {"EXP", true, 1, unary<exponential>},
+    {"LN", true, 1, unary<naturalLog>},
+    {"SIN", true, 1, unary<sine>},
+    {"COS", true, 1, unary<cosine>},
+    {"ATAN", true, 1, unary<arcTangent>},
+    {"ASIN", true, 1, unary<arcSine>},
+    {"ACOS", true, 1, unary<arcCosine>},
+    {"TAN", true, 1, unary<tangent>},
+    {"ROUND", true, 1, unary<rounded>},
+    {"FLOOR", true, 1, unary<floored>},
+    {"NOT", true, 1, unary<negation>},
+    {"GT", true, 1, comparison<greater>},
+    {"GE", true, 1, comparison<greaterOrEqual>},
+    {"LT", true, 1, comparison<less>},
+    {"LE", true, 1, comparison<lessOrEqual>},
+    {"EQ", true, 1, comparison<equal>},
+    {"NE", true, 1, comparison<notEqual>},
+    {"AND", true, 1, logic<0>},
+    {"OR", true, 1, logic<1>},
+    {"XOR", true, 1, logic<2>},
+    {"LIMIT", true, 1, limit},
+    {"HYS", true, 1, hysteresis},
+};
 
 }  // namespace
 
-BlockPtr makeAlgebraicBlock(const std::string& type, const std::string& name, const Params& p,
-                            std::vector<int> inputs, std::vector<int> outputs) {
-  const std::size_t n = inputs.size();
-  const std::size_t many = static_cast<std::size_t>(-1);
-  auto make = [&](Function::Fn fn) {
-    return std::make_unique<Function>(name, std::move(inputs), std::move(outputs), std::move(fn));
-  };
-  if (type == "GATE" || type == "SCOPE") {
-    if (type == "GATE") requireInputs(name, type, n, 1, 1);
-    return std::make_unique<Sink>(name, std::move(inputs), std::move(outputs));
-  }
-  if (type == "GAIN") {
-    requireInputs(name, type, n, 1, 1);
-    double k = p.number("k");
-    return make([k](const double* v, std::size_t) { return k * v[0]; });
-  }
-  if (type == "ADD") {
-    requireInputs(name, type, n, 1, many);
-    std::vector<double> signs(n, 1.0);
-    if (p.has("signs")) {
-      signs = p.array("signs");
-      if (signs.size() != n) p.outOfRange("signs", "one sign per input");
-    }
-    return make([signs](const double* v, std::size_t count) {
-      double sum = 0.0;
-      for (std::size_t i = 0; i < count; ++i) sum += signs[i] * v[i];
-      return sum;
-    });
-  }
-  if (type == "SUB") {
-    requireInputs(name, type, n, 2, 2);
-    return make([](const double* v, std::size_t) { return v[0] - v[1]; });
-  }
-  if (type == "MUL") {
-    requireInputs(name, type, n, 2, many);
-    return make([](const double* v, std::size_t count) {
-      double product = 1.0;
-      for (std::size_t i = 0; i < count; ++i) product *= v[i];
-      return product;
-    });
-  }
-  if (type == "DIV") {
-    requireInputs(name, type, n, 2, 2);
-    return make([](const double* v, std::size_t) { return v[0] / v[1]; });
-  }
-  if (type == "POW") {
-    requireInputs(name, type, n, 2, 2);
-    return make([](const double* v, std::size_t) { return javaPow(v[0], v[1]); });
-  }
-  if (type == "MIN" || type == "MAX") {
-    requireInputs(name, type, n, 1, many);
-    bool isMin = type == "MIN";
-    return make([isMin](const double* v, std::size_t count) {
-      return isMin ? *std::min_element(v, v + count) : *std::max_element(v, v + count);
-    });
-  }
-  if (Unary fn = unaryFunction(type)) {
-    requireInputs(name, type, n, 1, 1);
-    return make([fn](const double* v, std::size_t) { return fn(v[0]); });
-  }
-  if (Binary fn = comparison(type)) {
-    requireInputs(name, type, n, 2, 2);
-    return make([fn](const double* v, std::size_t) { return fn(v[0], v[1]) ? kTrue : kFalse; });
-  }
-  if (type == "AND" || type == "OR" || type == "XOR") {
-    requireInputs(name, type, n, 2, many);
-    int kind = type == "AND" ? 0 : (type == "OR" ? 1 : 2);
-    return make([kind](const double* v, std::size_t count) {
-      std::size_t trues = 0;
-      for (std::size_t i = 0; i < count; ++i) trues += isTrue(v[i]) ? 1 : 0;
-      bool result = kind == 0 ? trues == count : (kind == 1 ? trues > 0 : trues % 2 == 1);
-      return result ? kTrue : kFalse;
-    });
-  }
-  if (type == "LIMIT") {
-    requireInputs(name, type, n, 1, 1);
-    double lo = p.number("min"), hi = p.number("max");
-    if (hi < lo) p.outOfRange("max", "at least 'min'");
-    return make([lo, hi](const double* v, std::size_t) { return std::clamp(v[0], lo, hi); });
-  }
-  if (type == "HYS") {
-    if (n != 2) requireInputs(name, type, n, 1, 1);
-    return std::make_unique<Hysteresis>(name, std::move(inputs), std::move(outputs), p);
-  }
-  return nullptr;
-}
+BlockFamily algebraicBlocks() { return blockFamily(kAlgebraicBlocks); }
 
 }  // namespace pesim

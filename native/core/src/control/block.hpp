@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "circuit/params.hpp"
 #include "pesim/netlist.hpp"
+#include "steady/state_visitor.hpp"
 
 namespace pesim {
 
@@ -64,9 +66,23 @@ class Block {
   virtual bool evaluates() const { return true; }
   // Adds what the block has to say about the run (printed lines of code blocks) to `warnings`.
   virtual void report(std::vector<std::string>& /*warnings*/) const {}
+  // True when evaluate() computes the outputs from ctx.t and the present inputs only and changes
+  // no state: the block may then be evaluated at any time between two steps (exact timing places
+  // switching edges that way, transient/edge_locator.hpp).
+  virtual bool pure() const { return false; }
+  // True for a pure block whose outputs change with time by themselves (signal sources, TIME).
+  virtual bool timeVarying() const { return false; }
+  // The first time after `after` at which a time-varying block's output jumps (a rectangle's
+  // edge), or +infinity; between two such times the outputs are continuous in time.
+  virtual double nextJump(double /*after*/) const { return std::numeric_limits<double>::infinity(); }
   // Called once after the last step: blocks with a post-run analysis (CISPR16) add it to `result`,
   // calling `poll` now and then (it throws pesim::Error Cancelled once the run is cancelled).
   virtual void finish(Result& /*result*/, const std::function<void()>& /*poll*/) {}
+  // The block's memory from one step to the next (steady/state_visitor.hpp): none by default.
+  virtual void visitState(StateVisitor& /*visitor*/) {}
+  // How a source block's output repeats at step dt: constant by default. A refusal names what the
+  // periodic steady-state analysis cannot handle in this block.
+  virtual Periodicity periodicity(double /*dt*/) const { return {}; }
 
  protected:
   double in(const ControlContext& ctx, std::size_t i) const { return ctx.signals[inputs_[i]]; }
@@ -88,29 +104,11 @@ class CircuitLookup {
   virtual const ThermalDomain* thermal() const { return nullptr; }      // losses and thermal network
 };
 
-// Builds one block; `inputs`/`outputs` are resolved signal indices. Throws pesim::Error.
 using BlockPtr = std::unique_ptr<Block>;
-BlockPtr makeSourceBlock(const std::string& type, const std::string& name, const Params& params,
-                         std::vector<int> inputs, std::vector<int> outputs, Timing timing);
-BlockPtr makeAlgebraicBlock(const std::string& type, const std::string& name, const Params& params,
-                            std::vector<int> inputs, std::vector<int> outputs);
-BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& params,
-                          std::vector<int> inputs, std::vector<int> outputs, double dt);
+
+// The block types and their factories: control/catalog.hpp.
 // TF (control/transfer_function.cpp): one input, `num`/`den` coefficients in ascending powers of s.
 BlockPtr makeTransferFunction(const std::string& name, const Params& params, std::vector<int> inputs,
                               std::vector<int> outputs);
-BlockPtr makeSampledBlock(const std::string& type, const std::string& name, const Params& params,
-                          std::vector<int> inputs, std::vector<int> outputs);
-BlockPtr makeRecordedBlock(const std::string& type, const std::string& name, const Params& params,
-                           std::vector<int> outputs, std::uint64_t seed);
-BlockPtr makeMeterBlock(const std::string& type, const std::string& name, const Params& params,
-                        std::vector<int> outputs, const CircuitLookup& circuit);
-// JAVA (control/java_block.cpp): GeckoCIRCUITS Java blocks; `seed` seeds Math.random().
-BlockPtr makeCodeBlock(const std::string& type, const std::string& name, const Params& params,
-                       std::vector<int> inputs, std::vector<int> outputs, std::uint64_t seed);
-BlockPtr makeReceiverBlock(const std::string& type, const std::string& name, const Params& params,
-                           std::vector<int> inputs, std::vector<int> outputs);
-BlockPtr makeThermalBlock(const std::string& type, const std::string& name, const Params& params,
-                          std::vector<int> outputs, const CircuitLookup& circuit);
 
 }  // namespace pesim

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "pesim/errors.hpp"
 
 namespace pesim {
@@ -31,6 +31,10 @@ class Integral {
     xPrev_ = 0.0;
     return y_;
   }
+  void visitState(StateVisitor& visitor) {
+    visitor.real(y_);
+    visitor.real(xPrev_);
+  }
 
  private:
   double gain_, y_, y0_, lo_, hi_;
@@ -49,6 +53,7 @@ class PiController : public Block {
     double x = in(ctx, 0);
     out(ctx, kp_ * x + integral_.step(x, ctx.dt, ctx.initial, ctx.fromZeroHistory));
   }
+  void visitState(StateVisitor& visitor) override { integral_.visitState(visitor); }
 
  private:
   double kp_;
@@ -74,6 +79,7 @@ class Integrator : public Block {
     }
     out(ctx, integral_.step(in(ctx, 0), ctx.dt, ctx.initial, ctx.fromZeroHistory));
   }
+  void visitState(StateVisitor& visitor) override { integral_.visitState(visitor); }
 
  private:
   Integral integral_;
@@ -94,6 +100,10 @@ class FirstOrderLag : public Block {
     }
     xPrev_ = x;
     out(ctx, y_);
+  }
+  void visitState(StateVisitor& visitor) override {
+    visitor.real(y_);
+    visitor.real(xPrev_);
   }
 
  private:
@@ -125,6 +135,11 @@ class SecondOrderLag : public Block {
     xPrev_ = in(ctx, 0);
     out(ctx, y1_);
   }
+  void visitState(StateVisitor& visitor) override {
+    visitor.real(y1_);
+    visitor.real(y2_);
+    visitor.real(xPrev_);
+  }
 
  private:
   double t_, gain_;
@@ -144,6 +159,12 @@ class Delay : public Block {
     buffer_[head_] = in(ctx, 0);
     head_ = (head_ + 1) % buffer_.size();
   }
+  void visitState(StateVisitor& visitor) override {
+    for (double& value : buffer_) visitor.real(value);
+    long head = static_cast<long>(head_);
+    visitor.held(head);
+    head_ = static_cast<std::size_t>(head);
+  }
 
  private:
   std::vector<double> buffer_;
@@ -156,24 +177,44 @@ void requireOneInput(const std::string& name, const std::string& type, std::size
               name + ": a " + type + " block takes 1 input, got " + std::to_string(got), name);
 }
 
+template <typename Lag>
+BlockPtr lag(BlockArgs& a) {
+  requireOneInput(a.name, a.type, a.inputs.size());
+  return std::make_unique<Lag>(a.name, std::move(a.inputs), std::move(a.outputs), a.params);
+}
+
+BlockPtr secondOrderLag(BlockArgs& a) {
+  requireOneInput(a.name, a.type, a.inputs.size());
+  return std::make_unique<SecondOrderLag>(a.name, std::move(a.inputs), std::move(a.outputs), a.params, a.dt);
+}
+
+// INT: a second input resets it.
+BlockPtr integrator(BlockArgs& a) {
+  if (a.inputs.size() != 2) requireOneInput(a.name, a.type, a.inputs.size());
+  return std::make_unique<Integrator>(a.name, std::move(a.inputs), std::move(a.outputs), a.params);
+}
+
+BlockPtr delay(BlockArgs& a) {
+  requireOneInput(a.name, a.type, a.inputs.size());
+  return std::make_unique<Delay>(a.name, std::move(a.inputs), std::move(a.outputs), a.params.positive("delay"), a.dt);
+}
+
+BlockPtr transferFunction(BlockArgs& a) {
+  requireOneInput(a.name, a.type, a.inputs.size());
+  return makeTransferFunction(a.name, a.params, std::move(a.inputs), std::move(a.outputs));
+}
+
+const BlockDescriptor kDynamicBlocks[] = {
+    {"PI", true, 1, lag<PiController>},
+    {"PT1", true, 1, lag<FirstOrderLag>},
+    {"PT2", true, 1, secondOrderLag},
+    {"INT", true, 1, integrator},
+    {"DELAY", true, 1, delay},
+    {"TF", true, 1, transferFunction},
+};
+
 }  // namespace
 
-BlockPtr makeDynamicBlock(const std::string& type, const std::string& name, const Params& p,
-                          std::vector<int> inputs, std::vector<int> outputs, double dt) {
-  if (type == "TF") {
-    requireOneInput(name, type, inputs.size());
-    return makeTransferFunction(name, p, std::move(inputs), std::move(outputs));
-  }
-  if (type != "PI" && type != "PT1" && type != "PT2" && type != "INT" && type != "DELAY") return nullptr;
-  if (type == "INT" && inputs.size() == 2) {
-    return std::make_unique<Integrator>(name, std::move(inputs), std::move(outputs), p);
-  }
-  requireOneInput(name, type, inputs.size());
-  if (type == "PI") return std::make_unique<PiController>(name, std::move(inputs), std::move(outputs), p);
-  if (type == "PT1") return std::make_unique<FirstOrderLag>(name, std::move(inputs), std::move(outputs), p);
-  if (type == "PT2") return std::make_unique<SecondOrderLag>(name, std::move(inputs), std::move(outputs), p, dt);
-  if (type == "INT") return std::make_unique<Integrator>(name, std::move(inputs), std::move(outputs), p);
-  return std::make_unique<Delay>(name, std::move(inputs), std::move(outputs), p.positive("delay"), dt);
-}
+BlockFamily dynamicBlocks() { return blockFamily(kDynamicBlocks); }
 
 }  // namespace pesim

@@ -10,7 +10,7 @@
 #include <functional>
 #include <optional>
 
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "control/java/program.hpp"
 #include "pesim/errors.hpp"
 
@@ -20,6 +20,9 @@ namespace {
 
 class JavaBlock : public Block {
  public:
+  Periodicity periodicity(double /*dt*/) const override {
+    return {0.0, 0.0, "the JAVA block '" + name() + "' keeps state the analysis cannot read"};
+  }
   JavaBlock(std::string name, std::vector<int> inputs, std::vector<int> outputs, const java::BlockCode& code,
             bool observer, std::uint64_t seed)
       : Block(std::move(name), std::move(inputs), std::move(outputs)), observer_(observer) {
@@ -93,14 +96,18 @@ class JavaBlock : public Block {
   std::string stopped_;  // why the block no longer runs (observers only)
 };
 
+BlockPtr javaBlock(BlockArgs& a) {
+  java::BlockCode code{a.params.text("code"), a.params.text("initCode", ""), a.params.text("variables", "")};
+  bool observer = a.params.number("observer", 0) != 0;
+  return std::make_unique<JavaBlock>(a.name, std::move(a.inputs), std::move(a.outputs), code, observer, a.seed);
+}
+
+const BlockDescriptor kCodeBlocks[] = {
+    {"JAVA", true, kOutputsAsListed, javaBlock},
+};
+
 }  // namespace
 
-BlockPtr makeCodeBlock(const std::string& type, const std::string& name, const Params& params,
-                       std::vector<int> inputs, std::vector<int> outputs, std::uint64_t seed) {
-  if (type != "JAVA") return nullptr;
-  java::BlockCode code{params.text("code"), params.text("initCode", ""), params.text("variables", "")};
-  bool observer = params.number("observer", 0) != 0;
-  return std::make_unique<JavaBlock>(name, std::move(inputs), std::move(outputs), code, observer, seed);
-}
+BlockFamily codeBlocks() { return blockFamily(kCodeBlocks); }
 
 }  // namespace pesim

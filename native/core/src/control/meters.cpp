@@ -4,7 +4,7 @@
 // read the circuit solution, or the machine's state, of the step.
 #include <cmath>
 
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "elements/element.hpp"
 #include "elements/pmsm.hpp"
 #include "pesim/errors.hpp"
@@ -108,24 +108,33 @@ const Element& lookupElement(const std::string& block, const Params& p, const Ci
   return *element;
 }
 
-}  // namespace
+BlockPtr ammeter(BlockArgs& a) {
+  return std::make_unique<ElementMeter>(a.name, std::move(a.outputs), lookupElement(a.name, a.params, a.circuit), true);
+}
 
-BlockPtr makeMeterBlock(const std::string& type, const std::string& name, const Params& p,
-                        std::vector<int> outputs, const CircuitLookup& circuit) {
-  if (type == "AMP") {
-    return std::make_unique<ElementMeter>(name, std::move(outputs), lookupElement(name, p, circuit), true);
-  }
-  if (type == "MACHINE") return machineMeter(name, p, std::move(outputs), circuit);
-  if (type != "VOLT") return nullptr;
+BlockPtr machineMeterBlock(BlockArgs& a) { return machineMeter(a.name, a.params, std::move(a.outputs), a.circuit); }
+
+BlockPtr voltmeter(BlockArgs& a) {
+  const Params& p = a.params;
   if (p.has("nodes")) {
     std::vector<std::string> nodes = p.names("nodes");
     if (nodes.size() != 2) p.outOfRange("nodes", "a list of two node names");
-    return std::make_unique<NodeVoltmeter>(name, std::move(outputs), circuit.node(nodes[0]), circuit.node(nodes[1]));
+    return std::make_unique<NodeVoltmeter>(a.name, std::move(a.outputs), a.circuit.node(nodes[0]), a.circuit.node(nodes[1]));
   }
   if (!p.has("element")) {
-    throw Error(ErrorCode::MissingParameter, name + ": a VOLT block needs 'nodes' or 'element'", name);
+    throw Error(ErrorCode::MissingParameter, a.name + ": a VOLT block needs 'nodes' or 'element'", a.name);
   }
-  return std::make_unique<ElementMeter>(name, std::move(outputs), lookupElement(name, p, circuit), false);
+  return std::make_unique<ElementMeter>(a.name, std::move(a.outputs), lookupElement(a.name, p, a.circuit), false);
 }
+
+const BlockDescriptor kMeterBlocks[] = {
+    {"VOLT", false, 1, voltmeter},
+    {"AMP", false, 1, ammeter},
+    {"MACHINE", false, 1, machineMeterBlock},
+};
+
+}  // namespace
+
+BlockFamily meterBlocks() { return blockFamily(kMeterBlocks); }
 
 }  // namespace pesim

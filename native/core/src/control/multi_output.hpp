@@ -10,11 +10,12 @@
 
 namespace pesim {
 
-// Number of outputs of a multi-output block type, given its parameters; -1 when `type` is not a
-// multi-output type (the single-output and sink types are counted in system.cpp).
+// Number of outputs of a multi-output block type (its descriptor's, catalog.hpp); -1 when `type` is
+// not a multi-output type.
 int multiOutputCount(const std::string& type, const Params& params);
 
-// Builds a multi-output block, or returns null when `type` is not one. Throws pesim::Error.
+// Builds a multi-output block with its descriptor's factory, or returns null when `type` is not
+// one. Throws pesim::Error.
 BlockPtr makeMultiOutputBlock(const std::string& type, const std::string& name, const Params& params,
                               std::vector<int> inputs, std::vector<int> outputs);
 

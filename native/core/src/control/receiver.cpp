@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "pesim/cispr16.hpp"
 #include "pesim/engine.hpp"
 #include "pesim/errors.hpp"
@@ -57,6 +57,9 @@ std::string hertz(double f) {
 
 class TestReceiver : public Block {
  public:
+  Periodicity periodicity(double /*dt*/) const override {
+    return {0.0, 0.0, "the CISPR16 receiver '" + name() + "' analyses a whole transient run"};
+  }
   TestReceiver(std::string name, std::vector<int> inputs, const Params& p)
       : Block(std::move(name), std::move(inputs), {}) {
     settings_.minFrequency = p.positive("minFrequency", 9e3);
@@ -157,17 +160,20 @@ class TestReceiver : public Block {
   double dt_ = 0.0;
 };
 
+BlockPtr testReceiver(BlockArgs& a) {
+  if (a.inputs.size() != 1) {
+    throw Error(ErrorCode::NetlistInvalid,
+                a.name + ": a CISPR16 block takes 1 input, got " + std::to_string(a.inputs.size()), a.name);
+  }
+  return std::make_unique<TestReceiver>(a.name, std::move(a.inputs), a.params);
+}
+
+const BlockDescriptor kReceiverBlocks[] = {
+    {"CISPR16", true, 0, testReceiver},
+};
+
 }  // namespace
 
-BlockPtr makeReceiverBlock(const std::string& type, const std::string& name, const Params& p,
-                           std::vector<int> inputs, std::vector<int> outputs) {
-  if (type != "CISPR16") return nullptr;
-  if (inputs.size() != 1) {
-    throw Error(ErrorCode::NetlistInvalid,
-                name + ": a CISPR16 block takes 1 input, got " + std::to_string(inputs.size()), name);
-  }
-  (void)outputs;  // none: ControlSystem checks the count
-  return std::make_unique<TestReceiver>(name, std::move(inputs), p);
-}
+BlockFamily receiverBlocks() { return blockFamily(kReceiverBlocks); }
 
 }  // namespace pesim

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <random>
 
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "pesim/errors.hpp"
 
 namespace pesim {
@@ -35,6 +35,12 @@ class PiecewiseLinear : public Block {
   }
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override { out(ctx, at(ctx.t)); }
+  Periodicity periodicity(double /*dt*/) const override {
+    Periodicity p;
+    if (repeat_) p.period = times_.back() - times_.front();
+    else p.from = times_.back();  // constant after the last point
+    return p;
+  }
 
  private:
   double at(double t) const {
@@ -83,6 +89,9 @@ class RandomWalk : public Block {
     }
     out(ctx, y_);
   }
+  Periodicity periodicity(double /*dt*/) const override {
+    return {0.0, 0.0, "the RANDOM block '" + name() + "' never repeats"};
+  }
 
  private:
   double step_;
@@ -90,13 +99,17 @@ class RandomWalk : public Block {
   double y_ = 0.0;
 };
 
+BlockPtr piecewiseLinear(BlockArgs& a) { return std::make_unique<PiecewiseLinear>(a.name, std::move(a.outputs), a.params); }
+
+BlockPtr randomWalk(BlockArgs& a) { return std::make_unique<RandomWalk>(a.name, std::move(a.outputs), a.params, a.seed); }
+
+const BlockDescriptor kRecordedBlocks[] = {
+    {"PWL", false, 1, piecewiseLinear},
+    {"RANDOM", false, 1, randomWalk},
+};
+
 }  // namespace
 
-BlockPtr makeRecordedBlock(const std::string& type, const std::string& name, const Params& params,
-                           std::vector<int> outputs, std::uint64_t seed) {
-  if (type == "PWL") return std::make_unique<PiecewiseLinear>(name, std::move(outputs), params);
-  if (type == "RANDOM") return std::make_unique<RandomWalk>(name, std::move(outputs), params, seed);
-  return nullptr;
-}
+BlockFamily recordedBlocks() { return blockFamily(kRecordedBlocks); }
 
 }  // namespace pesim

@@ -1,7 +1,7 @@
 // Blocks that act on single steps of their inputs: COUNTER (counts rising edges), SAMPLEHOLD
 // (passes its input while the clock is high, holds it otherwise) and PD (backward difference,
 // G(s) = gain·s). Logic inputs are high above 0.5, as everywhere in the control system.
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "pesim/errors.hpp"
 
 namespace pesim {
@@ -22,6 +22,10 @@ class Counter : public Block {
     last_ = clock;
     out(ctx, count_);
   }
+  void visitState(StateVisitor& visitor) override {
+    visitor.held(count_);
+    visitor.held(last_);
+  }
 
  private:
   double count_ = 0.0;
@@ -37,6 +41,7 @@ class SampleHold : public Block {
     if (in(ctx, 1) > kThreshold) held_ = in(ctx, 0);
     out(ctx, held_);
   }
+  void visitState(StateVisitor& visitor) override { visitor.real(held_); }
 
  private:
   double held_ = 0.0;
@@ -54,6 +59,7 @@ class Differentiator : public Block {
     out(ctx, ctx.initial ? 0.0 : gain_ * (x - xPrev_) / ctx.dt);
     xPrev_ = x;
   }
+  void visitState(StateVisitor& visitor) override { visitor.real(xPrev_); }
 
  private:
   double gain_;
@@ -68,23 +74,29 @@ void requireInputs(const std::string& name, const std::string& type, std::size_t
               name + ": a " + type + " block takes " + expected + " input(s), got " + std::to_string(got), name);
 }
 
+BlockPtr counter(BlockArgs& a) {
+  requireInputs(a.name, a.type, a.inputs.size(), 1, 2);
+  return std::make_unique<Counter>(a.name, std::move(a.inputs), std::move(a.outputs));
+}
+
+BlockPtr sampleHold(BlockArgs& a) {
+  requireInputs(a.name, a.type, a.inputs.size(), 2, 2);
+  return std::make_unique<SampleHold>(a.name, std::move(a.inputs), std::move(a.outputs));
+}
+
+BlockPtr differentiator(BlockArgs& a) {
+  requireInputs(a.name, a.type, a.inputs.size(), 1, 1);
+  return std::make_unique<Differentiator>(a.name, std::move(a.inputs), std::move(a.outputs), a.params.number("gain", 1.0));
+}
+
+const BlockDescriptor kSampledBlocks[] = {
+    {"COUNTER", true, 1, counter},
+    {"SAMPLEHOLD", true, 1, sampleHold},
+    {"PD", true, 1, differentiator},
+};
+
 }  // namespace
 
-BlockPtr makeSampledBlock(const std::string& type, const std::string& name, const Params& p,
-                          std::vector<int> inputs, std::vector<int> outputs) {
-  if (type == "COUNTER") {
-    requireInputs(name, type, inputs.size(), 1, 2);
-    return std::make_unique<Counter>(name, std::move(inputs), std::move(outputs));
-  }
-  if (type == "SAMPLEHOLD") {
-    requireInputs(name, type, inputs.size(), 2, 2);
-    return std::make_unique<SampleHold>(name, std::move(inputs), std::move(outputs));
-  }
-  if (type == "PD") {
-    requireInputs(name, type, inputs.size(), 1, 1);
-    return std::make_unique<Differentiator>(name, std::move(inputs), std::move(outputs), p.number("gain", 1.0));
-  }
-  return nullptr;
-}
+BlockFamily sampledBlocks() { return blockFamily(kSampledBlocks); }
 
 }  // namespace pesim

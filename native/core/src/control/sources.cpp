@@ -1,8 +1,10 @@
 // Signal sources: SIGNAL (sine, triangle of any duty, rectangle, sawtooth), CONST and TIME.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "control/stepped_wave.hpp"
 
 namespace pesim {
@@ -42,8 +44,8 @@ class SignalSource : public Block {
       out(ctx, stepped_->step(ctx.dt));
       return;
     }
-    double cycles = frequency_ * ctx.t + phase_;
-    double f = cycles - std::floor(cycles);  // position within the period, [0, 1)
+    const double cycles = frequency_ * ctx.t + phase_;
+    const double f = position(cycles);
     double shape = 0.0;
     switch (shape_) {
       case Shape::Sine: shape = std::sin(2.0 * kPi * cycles); break;
@@ -53,8 +55,46 @@ class SignalSource : public Block {
     }
     out(ctx, offset_ + amplitude_ * shape);
   }
+  void visitState(StateVisitor& visitor) override {
+    if (stepped_) stepped_->visitState(visitor);
+    visitor.held(evaluations_);
+  }
+  Periodicity periodicity(double dt) const override {
+    // GeckoCIRCUITS' stepped wave repeats after a whole number of steps (SteppedWave::periodSteps).
+    if (stepped_) return {static_cast<double>(stepped_->periodSteps(dt)) * dt, 0.0, ""};
+    return {1.0 / frequency_, 0.0, ""};
+  }
+  bool pure() const override { return !stepped_; }
+  bool timeVarying() const override { return true; }
+  // The jumps of the exact waveform: a rectangle's edges at f = 0 and f = duty, a sawtooth's (and
+  // a one-sided triangle's) return at f = 0.
+  double nextJump(double after) const override {
+    const bool jumpsAtStart = shape_ == Shape::Sawtooth || (shape_ == Shape::Triangle && (duty_ == 0.0 || duty_ == 1.0)) ||
+                              (shape_ == Shape::Rectangle && duty_ > 0.0 && duty_ < 1.0);
+    if (stepped_ || !jumpsAtStart) return std::numeric_limits<double>::infinity();
+    const double k = std::floor(frequency_ * after + phase_);
+    const bool fallingEdge = shape_ == Shape::Rectangle;
+    for (double start = k; start <= k + 2.0; start += 1.0) {
+      for (double at : {start, start + duty_}) {
+        if (at != start && !fallingEdge) continue;
+        const double t = (at - phase_) / frequency_;
+        if (t > after) return t;
+      }
+    }
+    return std::numeric_limits<double>::infinity();
+  }
 
  private:
+  // Position within the period, [0, 1). Within a few rounding units of a jump (f = 0 or the duty)
+  // it is the position just after the jump, so that the time nextJump() gives shows the new value.
+  double position(double cycles) const {
+    const double eps = 8.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(cycles));
+    double f = cycles - std::floor(cycles);
+    if (f > 1.0 - eps) f = 0.0;
+    if (f < duty_ && f > duty_ - eps) f = duty_;
+    return f;
+  }
+
   // −1 at the period start, rising to +1 at f = duty, falling back to −1 at f = 1 (duty 1: a
   // rising sawtooth, duty 0 a falling one; 0.5 the symmetric triangle).
   double triangle(double f) const {
@@ -88,6 +128,7 @@ class Constant : public Block {
       : Block(std::move(name), {}, std::move(outputs)), value_(value) {}
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override { out(ctx, value_); }
+  bool pure() const override { return true; }
 
  private:
   double value_;
@@ -98,15 +139,28 @@ class Time : public Block {
   Time(std::string name, std::vector<int> outputs) : Block(std::move(name), {}, std::move(outputs)) {}
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override { out(ctx, ctx.t); }
+  Periodicity periodicity(double /*dt*/) const override {
+    return {0.0, 0.0, "the TIME block '" + name() + "' grows without bound"};
+  }
+  bool pure() const override { return true; }
+  bool timeVarying() const override { return true; }
 };
+BlockPtr signalSource(BlockArgs& a) {
+  return std::make_unique<SignalSource>(a.name, std::move(a.outputs), a.params, a.timing);
+}
+
+BlockPtr constant(BlockArgs& a) { return std::make_unique<Constant>(a.name, std::move(a.outputs), a.params.number("value")); }
+
+BlockPtr time(BlockArgs& a) { return std::make_unique<Time>(a.name, std::move(a.outputs)); }
+
+const BlockDescriptor kSourceBlocks[] = {
+    {"SIGNAL", false, 1, signalSource},
+    {"CONST", false, 1, constant},
+    {"TIME", false, 1, time},
+};
+
 }  // namespace
 
-BlockPtr makeSourceBlock(const std::string& type, const std::string& name, const Params& params,
-                         std::vector<int> /*inputs*/, std::vector<int> outputs, Timing timing) {
-  if (type == "SIGNAL") return std::make_unique<SignalSource>(name, std::move(outputs), params, timing);
-  if (type == "CONST") return std::make_unique<Constant>(name, std::move(outputs), params.number("value"));
-  if (type == "TIME") return std::make_unique<Time>(name, std::move(outputs));
-  return nullptr;
-}
+BlockFamily sourceBlocks() { return blockFamily(kSourceBlocks); }
 
 }  // namespace pesim

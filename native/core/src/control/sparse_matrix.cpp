@@ -120,6 +120,18 @@ bool inPair(double x, int a, int b) {
 class SparseMatrixModulator : public Block {
  public:
   using Block::Block;
+  void visitState(StateVisitor& visitor) override {
+    visitor.held(carrierBefore_);
+    visitor.held(carrierLast_);
+    visitor.held(newPeriod_);
+    visitor.held(tLocal_);
+    visitor.held(period_);
+    visitor.held(inputSector_);
+    visitor.held(outputSector_);
+    visitor.held(rectifierDuty_);
+    for (double& d : d_) visitor.held(d);
+    for (double& s : switches_) visitor.held(s);
+  }
 
   void evaluate(ControlContext& ctx) override {
     const double carrier = in(ctx, 0);

@@ -78,4 +78,21 @@ double SteppedWave::step(double dt) {
   return (amplitude_ < 0 ? -level_ : level_) + offset_;
 }
 
+long SteppedWave::periodSteps(double dt) const {
+  if (amplitude_ == 0.0) return 0;
+  // Counts the steps between the second and the third time the rising ramp reaches its peak.
+  constexpr long kMaxSteps = 100'000'000;
+  SteppedWave wave = *this;
+  wave.start();
+  long peaks = 0, first = 0;
+  for (long n = 1; n <= kMaxSteps; ++n) {
+    const bool wasRising = wave.rising_;
+    wave.step(dt);
+    if (!(wasRising && !wave.rising_)) continue;
+    if (++peaks == 2) first = n;
+    if (peaks == 3) return n - first;
+  }
+  return 0;
+}
+
 }  // namespace pesim

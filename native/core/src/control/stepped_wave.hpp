@@ -13,6 +13,8 @@
 // pulse starts at the origin) and negating it, without changing its direction.
 #pragma once
 
+#include "steady/state_visitor.hpp"
+
 namespace pesim {
 
 class SteppedWave {
@@ -25,6 +27,14 @@ class SteppedWave {
   void start();
   // Advances one step of length dt and returns the output.
   double step(double dt);
+  // Steps of one period at step dt: the ramps are clamped at their peaks, so the wave repeats
+  // exactly after a whole number of steps, which may differ from 1/(frequency·dt). 0 for a
+  // constant (zero amplitude).
+  long periodSteps(double dt) const;
+  void visitState(StateVisitor& visitor) {
+    visitor.held(level_);
+    visitor.held(rising_);
+  }
 
  private:
   void advance(double up, double down, double peak, bool clamp);

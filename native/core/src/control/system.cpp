@@ -1,7 +1,7 @@
 // Control system assembly and evaluation order (see system.hpp).
 #include "control/system.hpp"
 
-#include "control/multi_output.hpp"
+#include "control/catalog.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -38,27 +38,11 @@ int SignalTable::index(const std::string& signal, const std::string& user) const
 
 namespace {
 
-std::size_t expectedOutputs(const BlockSpec& spec) {
-  int multi = multiOutputCount(spec.type, Params(spec.name, spec.params));
-  if (multi >= 0) return static_cast<std::size_t>(multi);
-  if (spec.type == "JAVA") return spec.outputs.size();  // as many as the code's yOUT entries
-  return spec.type == "GATE" || spec.type == "SCOPE" || spec.type == "CISPR16" ? 0 : 1;
-}
-
-BlockPtr makeBlock(const BlockSpec& spec, std::vector<int> inputs, std::vector<int> outputs,
-                   const CircuitLookup& circuit, double dt, std::uint64_t seed, Timing timing) {
-  Params p(spec.name, spec.params);
-  if (auto block = makeSourceBlock(spec.type, spec.name, p, inputs, outputs, timing)) return block;
-  if (auto block = makeAlgebraicBlock(spec.type, spec.name, p, inputs, outputs)) return block;
-  if (auto block = makeDynamicBlock(spec.type, spec.name, p, inputs, outputs, dt)) return block;
-  if (auto block = makeSampledBlock(spec.type, spec.name, p, inputs, outputs)) return block;
-  if (auto block = makeRecordedBlock(spec.type, spec.name, p, outputs, seed)) return block;
-  if (auto block = makeMeterBlock(spec.type, spec.name, p, outputs, circuit)) return block;
-  if (auto block = makeMultiOutputBlock(spec.type, spec.name, p, inputs, outputs)) return block;
-  if (auto block = makeThermalBlock(spec.type, spec.name, p, outputs, circuit)) return block;
-  if (auto block = makeReceiverBlock(spec.type, spec.name, p, inputs, outputs)) return block;
-  if (auto block = makeCodeBlock(spec.type, spec.name, p, std::move(inputs), std::move(outputs), seed)) return block;
-  throw Error(ErrorCode::UnknownElementType, spec.name + ": unknown control block type '" + spec.type + "'", spec.name);
+// Output count of a block: its descriptor's, as many as the netlist lists for a type that has no
+// fixed count, and 1 for an unknown type (refused when it is built).
+std::size_t expectedOutputs(const BlockSpec& spec, const BlockDescriptor* type) {
+  if (type == nullptr) return 1;
+  return type->outputs == kOutputsAsListed ? spec.outputs.size() : static_cast<std::size_t>(type->outputs);
 }
 
 // The mean-value signals of a scope: input number (0-based) → {span, position in the list}.
@@ -109,16 +93,15 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
                              const CircuitLookup& circuit, double dt, std::uint64_t seed, Timing timing) {
   std::unordered_set<std::string> gated;
   for (const auto& spec : specs) {
-    if (spec.outputs.size() != expectedOutputs(spec)) {
+    const BlockDescriptor* type = findBlockType(spec.type);
+    const std::size_t outputCount = expectedOutputs(spec, type);
+    if (spec.outputs.size() != outputCount) {
       throw Error(ErrorCode::NetlistInvalid,
-                  spec.name + ": a " + spec.type + " block has " + std::to_string(expectedOutputs(spec)) +
+                  spec.name + ": a " + spec.type + " block has " + std::to_string(outputCount) +
                       " output(s), got " + std::to_string(spec.outputs.size()),
                   spec.name);
     }
-    bool takesInputs = spec.type != "SIGNAL" && spec.type != "CONST" && spec.type != "TIME" &&
-                       spec.type != "VOLT" && spec.type != "AMP" && spec.type != "PWL" && spec.type != "RANDOM" &&
-                       spec.type != "TEMP" && spec.type != "FLOW" && spec.type != "LOSS" && spec.type != "MACHINE";
-    if (!takesInputs && !spec.inputs.empty()) {
+    if (type != nullptr && !type->takesInputs && !spec.inputs.empty()) {
       throw Error(ErrorCode::NetlistInvalid, spec.name + ": a " + spec.type + " block takes no inputs", spec.name);
     }
     std::vector<int> inputs, outputs;
@@ -133,10 +116,40 @@ ControlSystem::ControlSystem(const std::vector<BlockSpec>& specs, const SignalTa
       gates_.push_back({target, inputs.empty() ? -1 : inputs[0], spec.name});
     }
     if (spec.type == "SCOPE") addScopeChannels(spec.name, p, inputs, timing, channels_);
-    blocks_.push_back(makeBlock(spec, std::move(inputs), std::move(outputs), circuit, dt, seed, timing));
+    if (type == nullptr) {
+      throw Error(ErrorCode::UnknownElementType, spec.name + ": unknown control block type '" + spec.type + "'", spec.name);
+    }
+    BlockArgs args{spec.type, spec.name, p, std::move(inputs), std::move(outputs), circuit, dt, seed, timing};
+    blocks_.push_back(type->make(args));
     finishing_.push_back(blocks_.back().get());
   }
   order();
+}
+
+std::vector<Block*> ControlSystem::pureCone(const std::vector<int>& signals) const {
+  std::unordered_map<int, std::size_t> producer;
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {
+    for (int s : blocks_[i]->outputs()) producer[s] = i;
+  }
+  std::vector<bool> inCone(blocks_.size(), false);
+  std::vector<int> pending(signals.begin(), signals.end());
+  while (!pending.empty()) {
+    int signal = pending.back();
+    pending.pop_back();
+    auto it = producer.find(signal);
+    if (it == producer.end() || inCone[it->second] || !blocks_[it->second]->pure()) continue;
+    inCone[it->second] = true;
+    for (int input : blocks_[it->second]->inputs()) pending.push_back(input);
+  }
+  std::vector<Block*> cone;
+  bool varies = false;
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {  // blocks_ is in evaluation order
+    if (!inCone[i]) continue;
+    cone.push_back(blocks_[i].get());
+    varies = varies || blocks_[i]->timeVarying();
+  }
+  if (!varies) cone.clear();
+  return cone;
 }
 
 void ControlSystem::finish(Result& result, const std::function<void()>& poll) {

@@ -70,9 +70,18 @@ class ControlSystem {
   }
   // After the run: the blocks' post-run analyses into `result` (Block::finish), netlist order.
   void finish(Result& result, const std::function<void()>& poll);
+  // The pure blocks (Block::pure) that `signals` depend on through pure blocks only, in evaluation
+  // order: evaluated alone at a time between two steps, with every other signal held, they give
+  // `signals` at that time. Empty when none of them varies with time (nothing would change).
+  std::vector<Block*> pureCone(const std::vector<int>& signals) const;
   const std::vector<GateBinding>& gates() const { return gates_; }
   const std::vector<ScopeChannel>& channels() const { return channels_; }
   std::size_t blockCount() const { return blocks_.size(); }
+  const std::vector<BlockPtr>& blocks() const { return blocks_; }
+  // The blocks' memories, in evaluation order (steady/state_visitor.hpp).
+  void visitState(StateVisitor& visitor) {
+    for (auto& block : blocks_) block->visitState(visitor);
+  }
 
  private:
   void order();

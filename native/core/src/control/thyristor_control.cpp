@@ -69,6 +69,9 @@ class ThyristorControl : public Block {
     for (int i = 0; i < kGates; ++i) out(ctx, state_[i], static_cast<std::size_t>(i));
     syncOld_ = sync;
   }
+  Periodicity periodicity(double /*dt*/) const override {
+    return {0.0, 0.0, "the thyristor control block '" + name() + "' keeps a firing schedule the analysis cannot restart"};
+  }
 
  private:
   void schedule(double on, double off, int gate, double t, double period) {

@@ -93,6 +93,11 @@ class TransferFunction : public Block {
     for (std::size_t i = 0; i < n; ++i) y += c_[i] * z_[i];
     out(ctx, y);
   }
+  void visitState(StateVisitor& visitor) override {
+    for (double& z : z_) visitor.real(z);
+    visitor.real(uPrev_);
+    visitor.real(uPrev2_);
+  }
 
  private:
   // Φ = (I − h/2·A)⁻¹·(I + h/2·A) and Γ = (I − h/2·A)⁻¹·B·h/2 for step h.

@@ -9,6 +9,7 @@
 
 #include "integration/integrator.hpp"
 #include "mna/pattern.hpp"
+#include "steady/state_visitor.hpp"
 
 namespace pesim {
 
@@ -51,6 +52,10 @@ class Element {
   // Accept the converged solution of a step (store history).
   virtual bool hasHistory() const { return false; }
   virtual void commit(const double* /*x*/, const StepContext& /*step*/) {}
+  // The element's dynamic state (steady/state_visitor.hpp): none unless it keeps history.
+  virtual void visitState(StateVisitor& /*visitor*/) {}
+  // How the element's source term repeats in time (independent sources): constant by default.
+  virtual Periodicity periodicity() const { return {}; }
 
   virtual double current(const double* x) const = 0;
   // When current(x) is exactly nodeVoltage(x, plus) − nodeVoltage(x, minus), i.e. one entry of

@@ -1,5 +1,6 @@
 // Builds engine elements from netlist element specs, checking terminal counts and parameters, and
-// records how each element connects nodes for the topology checks.
+// records how each element connects nodes for the topology checks. The types and their builders:
+// elements/catalog.hpp.
 #pragma once
 
 #include <functional>

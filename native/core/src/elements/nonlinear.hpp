@@ -27,6 +27,12 @@ class PiecewiseCapacitor final : public StateDevice {
   bool settle(const double* x, const StepContext& step) override;
   double violation(const double* x, int solvedState) const override;
   double current(const double* x) const override { return geq_ * voltage(x) + source_; }
+  void visitState(StateVisitor& visitor) override {
+    StateDevice::visitState(visitor);
+    visitor.real(qn_);
+    visitor.real(qPrev_);
+    visitor.real(i_);
+  }
 
  private:
   PiecewiseLinear q_;
@@ -50,6 +56,12 @@ class PiecewiseInductor final : public StateDevice {
   double violation(const double* x, int solvedState) const override;
   double current(const double* x) const override { return x[branch()]; }
   bool currentFromSolution(int& plus, int& minus) const override { return branchCurrent(plus, minus); }
+  void visitState(StateVisitor& visitor) override {
+    StateDevice::visitState(visitor);
+    visitor.real(psin_);
+    visitor.real(psiPrev_);
+    visitor.real(v_);
+  }
 
  private:
   PiecewiseLinear psi_;

@@ -1,7 +1,10 @@
-// Operational amplifier stamps and limiter states (see opamp.hpp for the equations).
+// Operational amplifier stamps and limiter states (see opamp.hpp for the equations), and the OPV
+// descriptor (catalog.hpp).
 #include "elements/opamp.hpp"
 
 #include <algorithm>
+
+#include "elements/catalog.hpp"
 
 namespace pesim {
 
@@ -86,5 +89,29 @@ double OpAmp::violation(const double* x, int solvedState) const {
 double OpAmp::current(const double* x) const {
   return (nodeVoltage(x, node(2)) - nodeVoltage(x, node(3)) - x[branch()]) / v_.rout;
 }
+
+namespace {
+
+// Op-amp parameters with GeckoCIRCUITS' defaults (OperationalAmplifier).
+OpAmpValues opAmpValues(const Params& p) {
+  OpAmpValues v{p.number("gain", 1e4), p.positive("rin", 9e4), p.positive("rout", 0.12), p.positive("fp", 1e5),
+                p.number("vmax", 12.0), p.number("vmin", -12.0), p.positive("ra", 1.0), p.positive("rb", 100.0)};
+  if (v.vmax <= v.vmin) p.outOfRange("vmax", "greater than vmin");
+  return v;
+}
+
+void opAmp(const ElementArgs& a, BuiltElement& built) {
+  const auto& n = a.nodes;
+  built.element = std::make_unique<OpAmp>(a.spec.name, n, opAmpValues(a.p));
+  built.connectivity.conducting = {{n[0], n[1]}, {n[1], n[3]}, {n[2], n[3]}};
+}
+
+const ElementDescriptor kOpAmpElements[] = {
+    {"OPV", 4, false, opAmp},
+};
+
+}  // namespace
+
+ElementFamily opAmpElements() { return elementFamily(kOpAmpElements); }
 
 }  // namespace pesim

@@ -43,6 +43,12 @@ class OpAmp final : public StateDevice {
   double violation(const double* x, int solvedState) const override;
   // Output current, from out through the element to ref.
   double current(const double* x) const override;
+  void visitState(StateVisitor& visitor) override {
+    StateDevice::visitState(visitor);
+    visitor.real(u_);
+    visitor.real(uPrev_);
+    visitor.real(ic_);
+  }
 
  private:
   double inputVoltage(const double* x) const { return nodeVoltage(x, node(0)) - nodeVoltage(x, node(1)); }

@@ -42,6 +42,11 @@ class Capacitor final : public Element {
     v_ = v;
   }
   double current(const double* x) const override { return geq_ * voltage(x) - ieq_; }
+  void visitState(StateVisitor& visitor) override {
+    visitor.real(v_);
+    visitor.real(vPrev_);
+    visitor.real(i_);
+  }
 
  private:
   double c_;
@@ -71,6 +76,11 @@ class Inductor final : public Element {
   }
   double current(const double* x) const override { return x[branch()]; }
   bool currentFromSolution(int& plus, int& minus) const override { return branchCurrent(plus, minus); }
+  void visitState(StateVisitor& visitor) override {
+    visitor.real(i_);
+    visitor.real(iPrev_);
+    visitor.real(v_);
+  }
 
   double inductance() const { return l_; }
   // History of the current for mutual terms: i(n), i(n−1).

@@ -1,8 +1,11 @@
 // Permanent-magnet synchronous machine: dq stator equations behind a constant terminal
-// conductance, and the shaft equation advanced after each accepted step (see pmsm.hpp).
+// conductance, and the shaft equation advanced after each accepted step (see pmsm.hpp); the PMSM
+// descriptor (catalog.hpp).
 #include "elements/pmsm.hpp"
 
 #include <cmath>
+
+#include "elements/catalog.hpp"
 
 namespace pesim {
 
@@ -84,5 +87,42 @@ double Pmsm::phaseCurrent(int phase) const {
   const double angle = phaseAngle(electricAngle(), phase);
   return id_ * std::cos(angle) - iq_ * std::sin(angle);
 }
+
+namespace {
+
+// PMSM parameters with GeckoCIRCUITS' defaults (MotorPMSM, AbstractMotor); the load torque is a
+// number or the name of a control signal.
+PmsmValues pmsmValues(const Params& p, const ElementEnvironment& env, const std::string& owner) {
+  PmsmValues v;
+  v.rs = p.nonNegative("Rs", 0.5);
+  v.ld = p.positive("Ld", 0.002);
+  v.lq = p.positive("Lq", 0.002);
+  v.psi = p.number("psi", 0.15);
+  v.polePairs = p.positive("polePairs", 1.0);
+  v.inertia = p.positive("J", 1.0);
+  v.friction = p.nonNegative("friction", 0.1);
+  std::string signal = p.text("loadSignal", "");
+  if (!signal.empty()) v.loadSignal = env.signal(signal, owner);
+  v.loadTorque = p.number("loadTorque", 0.0);
+  v.omega0 = p.number("omega0", 0.0);
+  v.theta0 = p.number("theta0", 0.0);
+  v.ia0 = p.number("ia0", 0.0);
+  v.ib0 = p.number("ib0", 0.0);
+  return v;
+}
+
+void pmsm(const ElementArgs& a, BuiltElement& built) {
+  const auto& n = a.nodes;
+  built.element = std::make_unique<Pmsm>(a.spec.name, n, pmsmValues(a.p, a.env, a.spec.name));
+  built.connectivity.conducting = {{n[0], n[1]}, {n[1], n[2]}};
+}
+
+const ElementDescriptor kMachineElements[] = {
+    {"PMSM", 3, false, pmsm},
+};
+
+}  // namespace
+
+ElementFamily machineElements() { return elementFamily(kMachineElements); }
 
 }  // namespace pesim

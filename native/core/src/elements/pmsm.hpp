@@ -56,6 +56,17 @@ class Pmsm final : public Element {
   void commit(const double* x, const StepContext& step) override;
   // Current into terminal a (phase a), A.
   double current(const double*) const override { return phaseCurrent(0); }
+  // The rotor angle grows with every turn: it is held, not solved for (the electrical state repeats
+  // while the angle advances).
+  void visitState(StateVisitor& visitor) override {
+    visitor.real(id_);
+    visitor.real(iq_);
+    visitor.real(ud_);
+    visitor.real(uq_);
+    visitor.real(omega_);
+    visitor.held(theta_);
+    visitor.real(torque_);
+  }
 
   // Machine quantities after the last accepted step.
   double phaseCurrent(int phase) const;

@@ -1,5 +1,8 @@
-// Stamps of independent and controlled sources and the ideal transformer (see sources.hpp).
+// Stamps of independent and controlled sources and the ideal transformer (see sources.hpp), and
+// their descriptors (catalog.hpp).
 #include "elements/sources.hpp"
+
+#include "elements/catalog.hpp"
 
 namespace pesim {
 
@@ -85,5 +88,67 @@ void IdealTransformer::stampMatrix(double* values, const StepContext&) const {
   addAt(values, s1k_, -ratio_);          // secondary current s1 → s2 is −(n1/n2)·i_p
   addAt(values, s2k_, ratio_);
 }
+
+namespace {
+
+Waveform sourceWaveform(const ElementArgs& a) {
+  std::string signalName = Waveform::signalName(a.p);
+  return Waveform::fromParams(a.p, signalName.empty() ? -1 : a.env.signal(signalName, a.spec.name));
+}
+
+void voltageSource(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<VoltageSource>(a.spec.name, a.nodes, sourceWaveform(a));
+  built.connectivity.conducting.push_back(a.ab);
+  built.connectivity.voltageDefining.push_back(a.ab);
+}
+
+void currentSource(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<CurrentSource>(a.spec.name, a.nodes, sourceWaveform(a));
+  built.connectivity.currentSource.push_back(a.ab);
+}
+
+void vcvs(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<Vcvs>(a.spec.name, a.nodes, a.p.number("gain"));
+  built.connectivity.conducting.push_back(a.ab);
+  built.connectivity.voltageDefining.push_back(a.ab);
+  built.connectivity.sensing = {a.nodes[2], a.nodes[3]};
+}
+
+void vccs(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<Vccs>(a.spec.name, a.nodes, a.p.number("gm"));
+  built.connectivity.currentSource.push_back(a.ab);
+  built.connectivity.sensing = {a.nodes[2], a.nodes[3]};
+}
+
+void cccs(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<Cccs>(a.spec.name, a.nodes, a.p.number("gain"), controlElement(a, true));
+  built.connectivity.currentSource.push_back(a.ab);
+}
+
+void ccvs(const ElementArgs& a, BuiltElement& built) {
+  built.element = std::make_unique<Ccvs>(a.spec.name, a.nodes, a.p.number("r"), controlElement(a, true));
+  built.connectivity.conducting.push_back(a.ab);
+  built.connectivity.voltageDefining.push_back(a.ab);
+}
+
+void transformer(const ElementArgs& a, BuiltElement& built) {
+  const auto& n = a.nodes;
+  built.element = std::make_unique<IdealTransformer>(a.spec.name, n, a.p.positive("n1"), a.p.positive("n2"));
+  built.connectivity.conducting = {{n[0], n[1]}, {n[2], n[3]}};
+}
+
+const ElementDescriptor kSourceElements[] = {
+    {"V", 2, false, voltageSource},
+    {"I", 2, false, currentSource},
+    {"E", 4, false, vcvs},
+    {"F", 2, true, cccs},
+    {"G", 4, false, vccs},
+    {"H", 2, true, ccvs},
+    {"TRANS", 4, false, transformer},
+};
+
+}  // namespace
+
+ElementFamily sourceElements() { return elementFamily(kSourceElements); }
 
 }  // namespace pesim

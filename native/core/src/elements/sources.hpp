@@ -36,6 +36,7 @@ class VoltageSource final : public Element {
     minus = kGround;
     return true;
   }
+  Periodicity periodicity() const override { return waveform_.periodicity(); }
   // Makes the source drive its non-reference terminal (call before branches are numbered).
   void driveNode() { drives_ = true; }
   bool drivesNode() const { return drives_; }
@@ -71,6 +72,7 @@ class CurrentSource final : public Element {
     addSourceCurrent(rhs, node(0), node(1), value_);
   }
   double current(const double*) const override { return value_; }
+  Periodicity periodicity() const override { return waveform_.periodicity(); }
 
  private:
   Waveform waveform_;

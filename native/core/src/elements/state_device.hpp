@@ -37,6 +37,8 @@ class StateDevice : public Element {
   virtual bool decide(const StepContext& /*step*/) { return false; }
   // Sets the state chosen by the engine to end a cycle of the state iteration.
   void forceState(int state) { state_ = state; }
+  // The device state is decided again in every step; the last one is the next step's first guess.
+  void visitState(StateVisitor& visitor) override { visitor.held(state_); }
 
  protected:
   void setState(int state) { state_ = state; }

@@ -1,8 +1,10 @@
-// State rules of the switching devices (see switching.hpp).
+// State rules of the switching devices (see switching.hpp), and their descriptors (catalog.hpp).
 #include "elements/switching.hpp"
 
 #include <algorithm>
 
+#include "elements/catalog.hpp"
+#include "pesim/errors.hpp"
 
 namespace pesim {
 
@@ -124,5 +126,99 @@ bool CurrentControlledSwitch::settle(const double* x, const StepContext&) {
   setOn(wantOn);
   return true;
 }
+
+namespace {
+
+// GeckoCIRCUITS' device defaults (docs/engine-notes.md).
+constexpr double kDefaultRon = 0.01;
+constexpr double kDefaultRoff = 1e7;
+constexpr double kDefaultVf = 0.6;
+
+struct DeviceValues {
+  double ron, roff, vf;
+  bool vfOff;  // vf also in series with Roff (GeckoCIRCUITS' devices)
+};
+
+DeviceValues deviceValues(const Params& p, double defaultVf, const std::string& prefix = "") {
+  auto key = [&](const char* base) {
+    if (prefix.empty()) return std::string(base);
+    std::string capitalised = base;
+    capitalised[0] = static_cast<char>(capitalised[0] - 'a' + 'A');
+    return prefix + capitalised;
+  };
+  DeviceValues v{p.positive(key("ron"), kDefaultRon), p.positive(key("roff"), kDefaultRoff),
+                 p.nonNegative(key("vf"), defaultVf), p.number(key("vfOff"), 0.0) != 0.0};
+  if (v.roff <= v.ron) p.outOfRange(key("roff"), "greater than " + key("ron"));
+  return v;
+}
+
+// Anti-parallel diode of an IGBT or MOSFET: cathode on the collector/drain.
+std::unique_ptr<Element> antiParallelDiode(const ElementSpec& spec, const Params& p,
+                                           const std::vector<int>& nodes) {
+  if (p.number("antiparallel", 0.0) == 0.0) return nullptr;
+  DeviceValues d = deviceValues(p, kDefaultVf, "diode");
+  return std::make_unique<Diode>(spec.name + ".diode", std::vector<int>{nodes[1], nodes[0]}, d.ron, d.roff, d.vf, d.vfOff);
+}
+
+// Switching devices (an IGBT or MOSFET with its anti-parallel diode as a companion).
+void gatedSwitch(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, 0.0);
+  built.element = std::make_unique<GatedSwitch>(a.spec.name, a.nodes, d.ron, d.roff, 0.0);
+}
+
+void mosfet(const ElementArgs& a, BuiltElement& built) {
+  gatedSwitch(a, built);
+  if (auto companion = antiParallelDiode(a.spec, a.p, a.nodes)) built.companions.push_back(std::move(companion));
+}
+
+void diode(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, kDefaultVf);
+  built.element = std::make_unique<Diode>(a.spec.name, a.nodes, d.ron, d.roff, d.vf, d.vfOff);
+}
+
+void thyristor(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, kDefaultVf);
+  built.element = std::make_unique<Thyristor>(a.spec.name, a.nodes, d.ron, d.roff, d.vf, a.p.nonNegative("trr", 0.0), d.vfOff);
+}
+
+void igbt(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, kDefaultVf);
+  built.element = std::make_unique<Igbt>(a.spec.name, a.nodes, d.ron, d.roff, d.vf, d.vfOff);
+  if (auto companion = antiParallelDiode(a.spec, a.p, a.nodes)) built.companions.push_back(std::move(companion));
+}
+
+void voltageControlledSwitch(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, 0.0);
+  built.element = std::make_unique<VoltageControlledSwitch>(a.spec.name, a.nodes, d.ron, d.roff,
+                                                            a.p.number("vt", 0.0), a.p.nonNegative("vh", 0.0));
+  built.connectivity.sensing = {a.nodes[2], a.nodes[3]};
+}
+
+void currentControlledSwitch(const ElementArgs& a, BuiltElement& built) {
+  built.connectivity.conducting.push_back(a.ab);
+  DeviceValues d = deviceValues(a.p, 0.0);
+  built.element = std::make_unique<CurrentControlledSwitch>(
+      a.spec.name, a.nodes, d.ron, d.roff, controlElement(a, false), a.p.number("it", 0.0),
+      a.p.nonNegative("ih", 0.0));
+}
+
+const ElementDescriptor kSwitchingElements[] = {
+    {"S", 2, false, gatedSwitch},
+    {"VSW", 4, false, voltageControlledSwitch},
+    {"CSW", 2, true, currentControlledSwitch},
+    {"D", 2, false, diode},
+    {"THYR", 2, false, thyristor},
+    {"IGBT", 2, false, igbt},
+    {"MOSFET", 2, false, mosfet},
+};
+
+}  // namespace
+
+ElementFamily switchingElements() { return elementFamily(kSwitchingElements); }
 
 }  // namespace pesim

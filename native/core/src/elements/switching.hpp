@@ -87,6 +87,11 @@ class Thyristor final : public SwitchingDevice {
   double violation(const double* x, int solvedState) const override;
   bool hasHistory() const override { return true; }
   void commit(const double* x, const StepContext& step) override;
+  void visitState(StateVisitor& visitor) override {
+    StateDevice::visitState(visitor);
+    visitor.held(gate_);
+    visitor.time(negativeSince_);
+  }
 
  private:
   double trr_;
@@ -103,6 +108,10 @@ class Igbt final : public SwitchingDevice {
   bool applyGate(bool gate) override;
   bool settle(const double* x, const StepContext& step) override;
   double violation(const double* x, int solvedState) const override;
+  void visitState(StateVisitor& visitor) override {
+    StateDevice::visitState(visitor);
+    visitor.held(gate_);
+  }
 
  private:
   bool gate_ = false;

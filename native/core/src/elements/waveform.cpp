@@ -71,6 +71,31 @@ Waveform Waveform::fromParams(const Params& p, int signalIndex) {
   return w;
 }
 
+Periodicity Waveform::periodicity() const {
+  Periodicity p;
+  switch (kind_) {
+    case Kind::Dc:
+    case Kind::Signal:
+      break;
+    case Kind::Sine:
+      if (b_ > 0.0) p.period = 1.0 / b_;
+      p.from = e_;
+      break;
+    case Kind::Pulse:
+      // Without a period the pulse happens once and the source is constant after it.
+      p.period = g_;
+      p.from = g_ > 0.0 ? c_ : c_ + d_ + f_ + e_;
+      break;
+    case Kind::Pwm:
+      p.period = 1.0 / c_;
+      break;
+    case Kind::Pwl:
+      p.from = times_.back();  // constant after the last point
+      break;
+  }
+  return p;
+}
+
 double Waveform::evaluate(double t, const double* signals) const {
   switch (kind_) {
     case Kind::Dc:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "circuit/params.hpp"
+#include "steady/state_visitor.hpp"
 
 namespace pesim {
 
@@ -19,6 +20,8 @@ class Waveform {
   static Waveform fromParams(const Params& params, int signalIndex);
   double value(double t, const double* signals) const { return kind_ == Kind::Dc ? a_ : evaluate(t, signals); }
   Kind kind() const { return kind_; }
+  // Period of the time function and the time it repeats from (a control signal: none of its own).
+  Periodicity periodicity() const;
   // Name of the control signal a `signal` waveform follows (empty otherwise).
   static std::string signalName(const Params& params);
 

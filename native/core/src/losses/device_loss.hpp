@@ -19,6 +19,8 @@
 // losses); without a thermal coupling the detailed model uses 100 °C as GeckoCIRCUITS does.
 #pragma once
 
+#include "steady/state_visitor.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -107,6 +109,14 @@ class DeviceLoss {
     duration_ += dt;
   }
   DeviceLossSummary summary(bool hasJunction) const;
+  // The values the next update() reads (the window statistics are not state).
+  void visitState(StateVisitor& visitor) {
+    visitor.held(iPrev_);
+    visitor.held(conduction_);
+    visitor.held(switching_);
+    visitor.held(total_);
+    visitor.held(switched_);
+  }
 
  private:
   // Conduction loss [W] of the device (all of its `paralleled` copies) carrying i. A single

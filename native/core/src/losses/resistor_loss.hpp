@@ -5,6 +5,8 @@
 // its conduction and switching parts read 0 (ThermPvChip keeps them at 0).
 #pragma once
 
+#include "steady/state_visitor.hpp"
+
 #include <string>
 
 #include "elements/element.hpp"
@@ -21,6 +23,7 @@ class ResistorLoss {
   void update(const double* x) { total_ = resistor_.current(x) * resistor_.voltage(x); }
   // Where the loss power of one part is kept (stable for the object's life), as DeviceLoss::partValue.
   const double* partValue(LossPart p) const { return p == LossPart::Total ? &total_ : &unsplit_; }
+  void visitState(StateVisitor& visitor) { visitor.held(total_); }
 
  private:
   const Element& resistor_;

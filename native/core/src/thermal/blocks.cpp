@@ -6,7 +6,7 @@
 //   LOSS  { device, part? }     → the device's (or resistor's) loss power of the step [W] ("total",
 //                                 "conduction", "switching")
 // Like VOLT and AMP they have no inputs and no feedthrough.
-#include "control/block.hpp"
+#include "control/catalog.hpp"
 #include "pesim/errors.hpp"
 #include "thermal/domain.hpp"
 
@@ -57,33 +57,40 @@ const ThermalDomain& domainFor(const std::string& name, const CircuitLookup& cir
   return *domain;
 }
 
+BlockPtr temperatureMeter(BlockArgs& a) {
+  const ThermalNetwork& network = domainFor(a.name, a.circuit).network(a.name);
+  std::vector<std::string> nodes = a.params.names("nodes");
+  if (nodes.size() != 2) a.params.outOfRange("nodes", "a list of two thermal node names");
+  return std::make_unique<TemperatureMeter>(a.name, std::move(a.outputs), network, network.node(nodes[0], a.name),
+                                            network.node(nodes[1], a.name));
+}
+
+BlockPtr heatFlowMeter(BlockArgs& a) {
+  const ThermalNetwork& network = domainFor(a.name, a.circuit).network(a.name);
+  const std::string element = a.params.text("element");
+  const Element* measured = network.element(element);
+  if (measured == nullptr) {
+    throw Error(ErrorCode::UnknownReference, a.name + ": thermal element '" + element + "' does not exist", a.name);
+  }
+  return std::make_unique<HeatFlowMeter>(a.name, std::move(a.outputs), network, *measured);
+}
+
+BlockPtr lossMeter(BlockArgs& a) {
+  // ThermalDomain::build creates a domain whenever a LOSS block exists and tracks its device.
+  const Params& p = a.params;
+  const double* loss = domainFor(a.name, a.circuit).lossPower(p.text("device"), lossPart(p.text("part", "total"), a.name));
+  if (loss == nullptr) throw Error(ErrorCode::UnknownReference, a.name + ": device '" + p.text("device") + "' has no loss model", a.name);
+  return std::make_unique<LossMeter>(a.name, std::move(a.outputs), loss);
+}
+
+const BlockDescriptor kThermalBlocks[] = {
+    {"TEMP", false, 1, temperatureMeter},
+    {"FLOW", false, 1, heatFlowMeter},
+    {"LOSS", false, 1, lossMeter},
+};
+
 }  // namespace
 
-BlockPtr makeThermalBlock(const std::string& type, const std::string& name, const Params& p,
-                          std::vector<int> outputs, const CircuitLookup& circuit) {
-  if (type == "TEMP") {
-    const ThermalNetwork& network = domainFor(name, circuit).network(name);
-    std::vector<std::string> nodes = p.names("nodes");
-    if (nodes.size() != 2) p.outOfRange("nodes", "a list of two thermal node names");
-    return std::make_unique<TemperatureMeter>(name, std::move(outputs), network, network.node(nodes[0], name),
-                                              network.node(nodes[1], name));
-  }
-  if (type == "FLOW") {
-    const ThermalNetwork& network = domainFor(name, circuit).network(name);
-    const std::string element = p.text("element");
-    const Element* measured = network.element(element);
-    if (measured == nullptr) {
-      throw Error(ErrorCode::UnknownReference, name + ": thermal element '" + element + "' does not exist", name);
-    }
-    return std::make_unique<HeatFlowMeter>(name, std::move(outputs), network, *measured);
-  }
-  if (type == "LOSS") {
-    // ThermalDomain::build creates a domain whenever a LOSS block exists and tracks its device.
-    const double* loss = domainFor(name, circuit).lossPower(p.text("device"), lossPart(p.text("part", "total"), name));
-    if (loss == nullptr) throw Error(ErrorCode::UnknownReference, name + ": device '" + p.text("device") + "' has no loss model", name);
-    return std::make_unique<LossMeter>(name, std::move(outputs), loss);
-  }
-  return nullptr;
-}
+BlockFamily thermalBlocks() { return blockFamily(kThermalBlocks); }
 
 }  // namespace pesim

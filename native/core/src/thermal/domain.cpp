@@ -232,6 +232,45 @@ void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPh
   }
 }
 
+namespace {
+// Shows every value to `inner` as held: the temperatures when they are not unknowns.
+class HeldOnly final : public StateVisitor {
+ public:
+  explicit HeldOnly(StateVisitor& inner) : inner_(inner) {}
+  void real(double& value) override { inner_.held(value); }
+  void held(double& value) override { inner_.held(value); }
+  void held(int& value) override { inner_.held(value); }
+  void held(long& value) override { inner_.held(value); }
+  void held(bool& value) override { inner_.held(value); }
+  void time(double& value) override { inner_.time(value); }
+
+ private:
+  StateVisitor& inner_;
+};
+}  // namespace
+
+void ThermalDomain::visitState(StateVisitor& visitor, bool temperatures) {
+  HeldOnly heldOnly(visitor);
+  StateVisitor& v = temperatures ? visitor : heldOnly;
+  if (network_) network_->visitState(v);
+  v.held(pending_);
+  v.held(phaseStart_);
+  for (double& e : energy_) v.held(e);
+  for (double& p : power_) v.held(p);
+  for (double& x : xPrev_) v.held(x);
+  for (auto& t : tracked_) {
+    t.loss->visitState(v);
+    v.held(t.tj);
+  }
+  for (auto& r : resistors_) r.loss->visitState(v);
+}
+
+void ThermalDomain::alignStride(long steps, double dt) {
+  long s = stride(dt);
+  while (s > 1 && steps % s != 0) --s;
+  stride_ = s;
+}
+
 const double* ThermalDomain::lossPower(const std::string& name, LossPart part) const {
   for (const auto& t : tracked_) {
     if (t.loss->name() == name) return t.loss->partValue(part);

@@ -40,6 +40,12 @@ class ThermalDomain {
   // The thermal network (throws naming `user` when the netlist has no thermal elements).
   const ThermalNetwork& network(const std::string& user) const;
   std::vector<DeviceLossSummary> summaries() const;
+  // The domain's state; the temperatures are unknowns of the steady-state analysis only when
+  // `temperatures` is set, otherwise they are carried on from period to period.
+  void visitState(StateVisitor& visitor, bool temperatures);
+  // Makes the thermal steps divide a period of `steps` circuit steps of dt, so that every period
+  // has its thermal steps at the same places.
+  void alignStride(long steps, double dt);
 
  private:
   // A PV element: its slot in power_ and energy_, and the device or resistor loss (part) it carries.

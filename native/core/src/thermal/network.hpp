@@ -59,6 +59,11 @@ class ThermalNetwork {
   // Shortest node time constant C_ii/G_ii over the nodes with heat capacity (RTH conductances and
   // CTH capacitances at the node); infinity when no node has both.
   double shortestTimeConstant() const { return shortestTau_; }
+  // The temperatures of the heat capacities (the solution is kept for the readers between steps).
+  void visitState(StateVisitor& visitor) {
+    for (auto& e : elements_) e->visitState(visitor);
+    for (Eigen::Index i = 0; i < x_.size(); ++i) visitor.held(x_[i]);
+  }
 
  private:
   void checkGrounded(const std::vector<ElementSpec>& specs) const;

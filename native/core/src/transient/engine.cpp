@@ -7,6 +7,8 @@
 
 #include "circuit/circuit.hpp"
 #include "pesim/errors.hpp"
+#include "steady/period.hpp"
+#include "steady/shooting.hpp"
 #include "transient/transient.hpp"
 
 #define PESIM_STRINGIFY_(x) #x
@@ -47,6 +49,23 @@ Result simulate(const Netlist& netlist, const RunControl& control) {
   Circuit circuit(netlist);
   Transient transient(circuit, netlist.settings, control);
   return transient.run();
+}
+
+Result steadyState(const Netlist& netlist, const SteadyOptions& options, const RunControl& control) {
+  checkSettings(netlist.settings);
+  auto bad = [](const std::string& what) {
+    throw Error(ErrorCode::ParameterOutOfRange, "steady: " + what, "steady");
+  };
+  if (options.period < 0.0 || !std::isfinite(options.period)) bad("'period' must be 0 (from the sources) or positive");
+  if (!(options.tolerance > 0.0) || !std::isfinite(options.tolerance)) bad("'tolerance' must be a positive number");
+  if (options.maxIterations < 0) bad("'maxIterations' must be 0 or more");
+  if (options.maxPeriods < 0) bad("'maxPeriods' must be 0 or more");
+  Circuit circuit(netlist);
+  const SteadyPeriod period = steadyPeriod(circuit, netlist.settings.dt, options.period);
+  if (circuit.thermalDomain() != nullptr) circuit.thermalDomain()->alignStride(period.steps, netlist.settings.dt);
+  Transient transient(circuit, netlist.settings, control);
+  transient.begin();
+  return shoot(transient, netlist.settings, period, options, circuit.thermalDomain() != nullptr);
 }
 
 const char* engineVersion() { return "0.1.0"; }

@@ -30,6 +30,13 @@ constexpr double kGateThreshold = 0.5;
 // two-state device model itself (e.g. 0.1 A through Ron = 0.01 Ω). Larger ones fail the run with
 // the iteration limit, as a device that can never settle must.
 constexpr double kCycleTolerance = 1e-3;
+// Exact timing: a gate edge closer than this fraction of dt to a step's start or end is taken
+// there: a shorter sub-step only adds rounding (its companion conductances C/dt dwarf the
+// circuit's), not accuracy.
+constexpr double kMinSubstep = 1e-3;
+// Gate changes located within one step at most (a gate chattering faster than that is taken at
+// the step's end).
+constexpr int kMaxEdgesPerStep = 16;
 
 // One character of a state key per device (StateDevice::kMaxStates states at most), and back.
 char stateChar(int state) { return static_cast<char>(static_cast<unsigned char>('0' + state)); }
@@ -67,6 +74,10 @@ Transient::Transient(Circuit& circuit, const Settings& settings, const RunContro
   }
   stats_.unknowns = circuit.unknowns();
   stats_.dense = factorizer_.dense();
+  if (settings.timing == Timing::Exact && !gateSignals_.empty()) {
+    edges_ = EdgeLocator(circuit_.control().pureCone(gateSignals_), gateSignals_, signals_.size());
+    held_.assign(signals_.size(), 0.0);
+  }
 }
 
 Result Transient::run() {
@@ -86,7 +97,7 @@ Result Transient::run() {
     // initial conditions, with the sources at t = 0 and the switches as the gates leave them before
     // any control (off), committed. The value recorded at t = n·dt is then n + 1 steps from the
     // initial conditions.
-    step(t0, dt0, true);
+    step(t0, dt0, true, signals_.data());
     startCommitted_ = true;
   } else {
     initialSolve(t0, dt0);
@@ -127,6 +138,67 @@ Result Transient::run() {
   return result;
 }
 
+void Transient::begin() {
+  const Settings& s = settings_;
+  timeOrigin_ = 0.0;
+  if (s.timing == Timing::Gecko) {
+    step(0.0, s.dt, true, signals_.data());  // GeckoCIRCUITS' first step (see run())
+    startCommitted_ = true;
+  } else {
+    initialSolve(0.0, s.dt);
+  }
+  if (thermal_ != nullptr) thermal_->start(x_.data(), s.dt);
+  ControlContext initial{0.0, s.dt, signals_.data(), x_.data(), true, s.timing == Timing::Gecko};
+  latchSourceSignals();
+  circuit_.control().evaluate(initial);
+}
+
+void Transient::runSpan(double start, long steps, Recorder* recorder) {
+  storeProgress(control_, kProgressPhase, 1.0);
+  storeProgress(control_, kProgressTotalSteps, static_cast<double>(steps));
+  const double dt = settings_.dt;
+  const bool fromInitial = !startCommitted_;
+  startCommitted_ = true;  // every later span continues from committed history
+  if (recorder != nullptr) recorder->record(0, 0.0, signals_.data());
+  for (long n = 1; n <= steps; ++n) {
+    const double t = start + static_cast<double>(n) * dt;
+    // With exact timing a gate edge inside the step splits it (advance); the split never crosses
+    // the step's end, so a period's last step ends on the period boundary either way.
+    advance(start + static_cast<double>(n - 1) * dt, t, dt, n == 1 && fromInitial);
+    if (thermal_ != nullptr) thermal_->advance(x_.data(), t, dt, n == 1 && fromInitial, recorder != nullptr);
+    ControlContext ctx{t, dt, signals_.data(), x_.data(), false};
+    latchSourceSignals();
+    circuit_.control().evaluate(ctx);
+    if (recorder != nullptr) recorder->record(n, t - start, signals_.data());
+    if (n % kControlInterval == 0 || n == steps) checkControl(n, steps, t, 1);
+  }
+  stats_.steps += steps;
+}
+
+void Transient::visitState(StateVisitor& visitor, bool temperatures) {
+  for (auto& e : circuit_.elements()) e->visitState(visitor);
+  circuit_.control().visitState(visitor);
+  if (thermal_ != nullptr) thermal_->visitState(visitor, temperatures);
+  for (double& s : signals_) visitor.real(s);
+  visitor.held(historyUneven_);  // a split last step makes the next one backward Euler
+  statesChanged_ = true;  // device states may have been set: look the factorisation up again
+}
+
+Result Transient::finishSpan(Recorder& recorder, long steps, double wallMs) {
+  Result result;
+  recorder.finish(result);
+  result.warnings = circuit_.warnings();
+  circuit_.control().report(result.warnings);
+  storeProgress(control_, kProgressPhase, 2.0);
+  RunStats stats = stats_;
+  stats.wallMs = wallMs;
+  result.stats = stats;
+  result.stats.preSteps = stats_.steps - steps;  // the steps before the recorded period
+  result.stats.steps = steps;
+  if (thermal_ != nullptr) result.losses = thermal_->summaries();
+  return result;
+}
+
 void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder) {
   storeProgress(control_, kProgressPhase, phase);
   storeProgress(control_, kProgressTotalSteps, static_cast<double>(clock.steps));
@@ -135,6 +207,7 @@ void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder)
   const bool historyValid = startCommitted_;
   startCommitted_ = false;
   for (long n = 1; n <= clock.steps; ++n) {
+    const double previous = t;
     if (clock.accumulate) {
       t += n == 1 ? clock.firstStep : dt;
     } else {
@@ -144,7 +217,7 @@ void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder)
     }
     // The first step of the run integrates from the initial conditions with backward Euler (no
     // history for the others) unless the start was already such a step.
-    step(t, dt, n == 1 && !historyValid);
+    advance(previous, t, dt, n == 1 && !historyValid);
     const double shown = t - timeOrigin_;  // the time users see (and the measurement window's)
     if (thermal_ != nullptr) {
       // Loss statistics cover the steps (t − dt, t] inside the measurement window [from, to].
@@ -165,7 +238,7 @@ void Transient::latchSourceSignals() {
   }
 }
 
-bool Transient::applyGates(const StepContext& ctx) {
+bool Transient::applyGates(const StepContext& ctx, const double* gates) {
   bool changed = false;
   auto count = [&](bool toggled) {
     if (!toggled) return;
@@ -175,7 +248,7 @@ bool Transient::applyGates(const StepContext& ctx) {
   };
   // Each device decides from its own input only, so the two lists may run one after the other.
   for (std::size_t i = 0; i < gated_.size(); ++i) {
-    const bool gate = signals_[static_cast<std::size_t>(gateSignals_[i])] > kGateThreshold;
+    const bool gate = gates[static_cast<std::size_t>(gateSignals_[i])] > kGateThreshold;
     gated_.visit(i, [&](auto* device) { count(device->applyGate(gate)); });
   }
   deciding_.forEach([&](auto* device) { count(device->decide(ctx)); });
@@ -202,12 +275,46 @@ void Transient::initialSolve(double t, double dt) {
   }
 }
 
-void Transient::step(double t, double dt, bool firstOfPhase) {
+void Transient::advance(double from, double to, double dt, bool firstOfPhase) {
+  if (!edges_.active()) {
+    step(to, dt, firstOfPhase, signals_.data());
+    return;
+  }
+  const double tolerance = kMinSubstep * dt;
+  edges_.begin(signals_.data(), dt);
+  const double* gates = signals_.data();
+  double t = from;
+  bool split = false;
+  for (int edge = 0; edge < kMaxEdgesPerStep; ++edge) {
+    const double at = edges_.next(t, to, gates, tolerance);
+    if (!(at < to - tolerance)) break;
+    if (at > t + tolerance) {
+      // The sub-step up to the edge, with the gates before it: backward Euler (one-step, so the
+      // uneven spacing needs no history correction).
+      substep_ = true;
+      step(at, at - t, true, gates);
+      substep_ = false;
+      split = true;
+      t = at;
+    }
+    std::copy(edges_.probe(), edges_.probe() + held_.size(), held_.begin());
+    gates = held_.data();
+  }
+  substep_ = split;
+  step(to, split ? to - t : dt, firstOfPhase || split, gates);
+  substep_ = false;
+  // A two-step method (a2 ≠ 0) would read the sub-step's point as one dt back.
+  historyUneven_ = split && method_.a2 != 0.0;
+}
+
+void Transient::step(double t, double dt, bool firstOfPhase, const double* gates) {
   StepContext ctx{t, dt, method_, signals_.data()};
-  bool switched = applyGates(ctx);
-  // Backward Euler on a phase's first step (no valid history for BDF2/trapezoidal) and, unless
-  // disabled, on a step with a switching event (damps the trapezoidal rule's ringing).
-  bool useBackwardEuler = firstOfPhase || (settings_.dampAfterSwitch && switched);
+  bool switched = applyGates(ctx, gates);
+  // Backward Euler on a phase's first step (no valid history for BDF2/trapezoidal), after a split
+  // step with a two-step method and, unless disabled, on a step with a switching event (damps the
+  // trapezoidal rule's ringing).
+  bool useBackwardEuler = firstOfPhase || historyUneven_ || (settings_.dampAfterSwitch && switched);
+  historyUneven_ = false;
   if (useBackwardEuler) ctx.k = backwardEuler_;
   solveStep(ctx, useBackwardEuler, kCycleTolerance);
   historyElements_.forEach([&](auto* e) { e->commit(x_.data(), ctx); });
@@ -351,6 +458,11 @@ const Factorization* Transient::lookup(const StepContext& ctx, bool useBackwardE
   auto lu = factorizer_.factorize(values_);
   if (!lu) throwSingular(ctx.t);
   ++stats_.factorizations;
+  if (substep_) {
+    // A sub-step's dt is used once: caching it would only push out the run's own factorisations.
+    substepLu_ = std::move(lu);
+    return substepLu_.get();
+  }
   return cache_.insert(key_, std::move(lu));
 }
 

@@ -4,6 +4,7 @@
 // control blocks, record.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "mna/factorization.hpp"
 #include "mna/lu_cache.hpp"
 #include "pesim/engine.hpp"
+#include "transient/edge_locator.hpp"
 #include "transient/phase_clock.hpp"
 #include "transient/typed_list.hpp"
 
@@ -29,13 +31,33 @@ class Transient {
   Transient(Circuit& circuit, const Settings& settings, const RunControl& control);
   Result run();
 
+  // The pieces the periodic steady-state analysis (steady/shooting.cpp) runs a circuit with:
+  // The start of a run without pre-simulation: the initial solve (or GeckoCIRCUITS' first step) and
+  // the control evaluation at t = 0.
+  void begin();
+  // Steps 1..steps at start + n·dt (exact times, also under GeckoCIRCUITS' timing, so that every
+  // period sees the same step times). The first step integrates from the initial conditions with
+  // backward Euler after begin() (unless that was already a committed step). With a recorder the
+  // steps are recorded (times from `start`) and the loss statistics gathered.
+  void runSpan(double start, long steps, Recorder* recorder);
+  // The run's dynamic state: elements, control blocks, thermal domain (its temperatures as unknowns
+  // when `temperatures`), the control signals of the last step.
+  void visitState(StateVisitor& visitor, bool temperatures);
+  // The result of a recorded span (recorder contents, warnings, statistics, losses); `steps` per span.
+  Result finishSpan(Recorder& recorder, long steps, double wallMs);
+  Circuit& circuit() { return circuit_; }
+
  private:
   // Runs the steps of one phase; records when a recorder is given.
   void runPhase(const PhaseClock& clock, int phase, Recorder* recorder);
   // The per-step functions are `inline` (defined in transient.cpp, the only file that calls
   // them) so that the compiler inlines them into the time loop: ordinary members of a shared
   // library could be interposed and are called through the PLT instead.
-  inline void step(double t, double dt, bool firstOfPhase);
+  // One step of dt to `to` from the previous step's time `from`; with exact timing it ends
+  // sub-steps where the gates change in between (EdgeLocator).
+  inline void advance(double from, double to, double dt, bool firstOfPhase);
+  // One solved and committed step of dt ending at t, the switches gated from `gates`.
+  inline void step(double t, double dt, bool firstOfPhase, const double* gates);
   inline void solveStep(StepContext& ctx, bool useBackwardEuler, double cycleTolerance);
   inline void solveLinear(const StepContext& ctx, bool useBackwardEuler);
   inline bool finiteSolution() const;
@@ -43,7 +65,7 @@ class Transient {
   void stateBits(std::string& bits) const;
   double violation(const std::string& bits) const;
   bool endCycle(double tolerance);
-  inline bool applyGates(const StepContext& ctx);
+  inline bool applyGates(const StepContext& ctx, const double* gates);
   // Copies the control signals that signal-controlled sources read (Circuit::latchedSignals).
   inline void latchSourceSignals();
   inline const Factorization& factorization(const StepContext& ctx, bool useBackwardEuler);
@@ -75,6 +97,12 @@ class Transient {
   Eigen::VectorXd rhs_;
   std::vector<double> values_;
   std::vector<double> signals_;
+  // Exact timing: the gates' edges between steps, and the signals gating a step's later sub-steps.
+  EdgeLocator edges_;
+  std::vector<double> held_;
+  bool substep_ = false;        // solving a sub-step: its dt is not the run's, its LU is not cached
+  bool historyUneven_ = false;  // the last step was split: a two-step method restarts with BE
+  std::unique_ptr<Factorization> substepLu_;
   std::string key_;
   // Device states solved in the present step and how much each solution contradicted them.
   std::vector<std::pair<std::string, double>> visited_;

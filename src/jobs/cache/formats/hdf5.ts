@@ -5,7 +5,8 @@
 // real names and their order. With gzip, each non-empty dataset is chunked (≤ 65 536 points) and
 // deflated at level 6; HDF5 offers no snappy or lz4 here.
 //
-// Library notes: `h5wasm/node` is built with Emscripten NODERAWFS, so `new h5wasm.File(path, mode)`
+// Library notes: `#vendor/h5wasm` is h5wasm's Node build (copied into dist/vendor at build time,
+// scripts/build-vendor.mjs), built with Emscripten NODERAWFS, so `new h5wasm.File(path, mode)`
 // opens the real file at that path (no copy into a virtual FS); all calls are synchronous once
 // `await h5wasm.ready` has resolved. Opening a file that is not HDF5 does not throw: the File gets
 // a negative file_id (and HDF5 prints its error stack straight to fd 2, which cannot be silenced
@@ -15,7 +16,7 @@
 // get_dataset_data directly and a negative status is an error; File.close()'s status is checked
 // after writing.
 import { open } from 'node:fs/promises';
-import h5wasm from 'h5wasm/node';
+import h5wasm from '#vendor/h5wasm/hdf5_hl.js';
 import type { Compression, StoredResult } from '../../types.js';
 import { DecodeError } from './errors.js';
 import { assemble, decodeMeta, encodeMeta } from './meta.js';

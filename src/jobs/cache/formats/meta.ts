@@ -3,7 +3,7 @@
 // canonical NaN), measurements and run statistics, as exact JSON (src/store/exact-json.ts: NaN, ±Infinity
 // and -0 survive). Also the shared checks and the assembly (with checksum verification) of a StoredResult.
 import { columnChecksum as nativeColumnChecksum } from '../../../engine/result-codec.js';
-import type { DeviceLossSummary, RunStats } from '../../../engine/types.js';
+import type { DeviceLossSummary, RunStats, SteadyReport } from '../../../engine/types.js';
 import type { StoredResult } from '../../types.js';
 import { parseExact, stringifyExact } from '../../../store/exact-json.js';
 import { DecodeError, InvalidResultError } from './errors.js';
@@ -22,6 +22,8 @@ export interface ResultMeta {
   stats: RunStats;
   /** Device losses (absent when the run had no loss models). */
   losses?: DeviceLossSummary[];
+  /** The steady-state report (periodic steady-state runs only). */
+  steady?: SteadyReport;
 }
 
 /** Checks that the result can be stored (typed arrays, equal lengths) and returns its signal names. */
@@ -54,6 +56,7 @@ export function encodeMeta(result: StoredResult, names: string[]): string {
     measurements: result.measurements,
     stats: result.stats,
     ...(result.losses && result.losses.length > 0 ? { losses: result.losses } : {}),
+    ...(result.steady ? { steady: result.steady } : {}),
   };
   return stringifyExact(doc);
 }
@@ -72,7 +75,7 @@ export function decodeMeta(text: string): ResultMeta {
   }
   if (!isRecord(doc) || doc.format !== META_FORMAT) throw new DecodeError(`metadata is not a ${META_FORMAT} document`);
   if (doc.version !== META_VERSION) throw new DecodeError(`metadata version ${String(doc.version)} is not supported (expected ${META_VERSION})`);
-  const { rows, signals, checksums, measurements, stats, losses } = doc;
+  const { rows, signals, checksums, measurements, stats, losses, steady } = doc;
   if (typeof rows !== 'number' || !Number.isSafeInteger(rows) || rows < 0) throw new DecodeError('metadata row count is not a non-negative integer');
   if (!Array.isArray(signals) || !signals.every((name) => typeof name === 'string')) throw new DecodeError('metadata signal list is not a list of names');
   if (new Set(signals).size !== signals.length) throw new DecodeError('metadata signal list repeats a name');
@@ -90,8 +93,12 @@ export function decodeMeta(text: string): ResultMeta {
   if (losses !== undefined && !(Array.isArray(losses) && losses.every((l) => isRecord(l) && typeof l.device === 'string'))) {
     throw new DecodeError('metadata losses are not a list of device losses');
   }
+  if (steady !== undefined && !(isRecord(steady) && typeof steady.converged === 'boolean' && typeof steady.period === 'number')) {
+    throw new DecodeError('metadata steady is not a steady-state report');
+  }
   return {
     ...(losses !== undefined ? { losses: losses as DeviceLossSummary[] } : {}),
+    ...(steady !== undefined ? { steady: steady as unknown as SteadyReport } : {}),
     rows,
     signals: signals as string[],
     checksums: checksums as number[],
@@ -124,5 +131,6 @@ export function assemble(meta: ResultMeta, time: Float64Array, columns: Float64A
     measurements: meta.measurements,
     stats: meta.stats,
     ...(meta.losses ? { losses: meta.losses } : {}),
+    ...(meta.steady ? { steady: meta.steady } : {}),
   };
 }

@@ -12,14 +12,15 @@
 // stored uncompressed, see native/core/include/pesim/parquet.hpp); writeParquetFile writes that file to a file descriptor instead. Reading goes through parquet-wasm, an independent
 // implementation, so every round trip also checks the writer against another reader.
 //
-// Library notes: `parquet-wasm` resolves to its CommonJS `node/` build under Node (the "node"
-// export condition; `parquet-wasm/node` is the same file). That build instantiates its wasm
+// Library notes: `#vendor/parquet-wasm` is parquet-wasm's CommonJS `node/` build, copied into
+// dist/vendor at build time (scripts/build-vendor.mjs), as is the part of apache-arrow used here.
+// That build instantiates its wasm
 // synchronously on import, so no init() call is needed; the `esm/` build would need `await init()`
 // and a fetch of the .wasm, which Node cannot do from a file path. The reader path is
 // readParquet → Table.intoIPCStream → arrow tableFromIPC.
 import { readFile, writeFile } from 'node:fs/promises';
-import { DataType, Precision, tableFromIPC } from 'apache-arrow';
-import { readParquet, readSchema } from 'parquet-wasm';
+import { DataType, Precision, tableFromIPC } from '#vendor/apache-arrow/index.js';
+import { readParquet, readSchema } from '#vendor/parquet-wasm/parquet_wasm.js';
 import { encodeParquet, writeParquetFile } from '../../../engine/result-codec.js';
 import type { Compression, StoredResult } from '../../types.js';
 import { DecodeError } from './errors.js';

@@ -14,6 +14,7 @@ import { RunController } from '../../../engine/index.js';
 import { fileExtension, writeResult } from '../../cache/formats/index.js';
 import { EmbeddedExecutor } from '../embedded.js';
 import type { RunSummary } from '../types.js';
+import { runSummary } from '../summary.js';
 import { closeConnection, redisConnection, withinMs } from './connection.js';
 import {
   CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, RESULT_TTL_MS, resultKey, resultTooLarge, WORKER_SET, workerKey,
@@ -151,7 +152,7 @@ export class RemoteWorker {
         summary = outcome.written;
       } else {
         await writeResult(path, outcome.result, data.format, data.compression, { sync: false });
-        summary = { measurements: outcome.result.measurements, signals: Object.keys(outcome.result.signals), stats: outcome.result.stats };
+        summary = runSummary(outcome.result);
       }
       const bytes = readFileSync(path);
       if (bytes.length > data.maxResultBytes) return { ok: false, error: resultTooLarge(bytes.length, data.maxResultBytes), worker: this.id };

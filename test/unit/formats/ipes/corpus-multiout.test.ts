@@ -60,13 +60,13 @@ describe('corpus files with multi-output control blocks, simulated', function ()
       const id = 400;
       const expected = ((3 * Math.SQRT2) / Math.PI) * ull * Math.cos(Math.PI / 6)
         - (3 * 2 * Math.PI * 50 * 50e-6 * id) / Math.PI - 2 * (0.6 + 0.01 * id);
-      expect(result.measurements['SCOPE.ud.ch1.avg']).to.be.closeTo(expected, 0.005 * expected);
+      expect(result.measurements['SCOPE.ud.ch1_avg']).to.be.closeTo(expected, 0.005 * expected);
     });
 
     it('each thyristor carries Id/3 on average and each gate is on for onTime (4 ms) per line period', () => {
-      for (const ch of [1, 2, 3]) expect(result.measurements[`SCOPE.2.ch${ch}.avg`]).to.be.closeTo(400 / 3, 0.005 * 400 / 3);
+      for (const ch of [1, 2, 3]) expect(result.measurements[`SCOPE.2.ch${ch}_avg`]).to.be.closeTo(400 / 3, 0.005 * 400 / 3);
       // Gate pulses of onTime 4 ms per 20 ms period: a duty of 0.2 for all six gates.
-      for (const ch of [7, 8, 9, 10, 11, 12]) expect(result.measurements[`SCOPE.2.ch${ch}.avg`]).to.be.closeTo(0.2, 0.001);
+      for (const ch of [7, 8, 9, 10, 11, 12]) expect(result.measurements[`SCOPE.2.ch${ch}_avg`]).to.be.closeTo(0.2, 0.001);
     });
 
     it("GeckoCIRCUITS' regression values: Σ i_Th1 over all steps (±0.01 %) and max i_Th3 over 40 ms (±0.5 %)", () => {
@@ -81,7 +81,7 @@ describe('corpus files with multi-output control blocks, simulated', function ()
       let max = -Infinity;
       for (let i = 0; i < iTh3.length; i++) max = Math.max(max, iTh3[i]);
       expect(max).to.be.closeTo(429.454953341135, 0.005 * 429.454953341135);
-      expect(result.measurements['SCOPE.2.ch3.max']).to.be.closeTo(429.454953341135, 0.001 * 429.454953341135);
+      expect(result.measurements['SCOPE.2.ch3_max']).to.be.closeTo(429.454953341135, 0.001 * 429.454953341135);
     });
   });
 
@@ -108,14 +108,14 @@ describe('corpus files with multi-output control blocks, simulated', function ()
         const expected = 183 / Math.hypot(10, 2 * Math.PI * 100 * 1e-3);
         const amplitude = fundamental(result, 'SCOPE.t.ch1', 100, 0.01);
         expect(amplitude).to.be.within(0.95 * expected, expected);
-        const rms = [1, 2, 3].map((ch) => result.measurements[`SCOPE.t.ch${ch}.rms`]);
+        const rms = [1, 2, 3].map((ch) => result.measurements[`SCOPE.t.ch${ch}_rms`]);
         for (const r of rms) expect(r).to.be.closeTo(rms[0], 0.01 * rms[0]);
-        for (const ch of [1, 2, 3]) expect(Math.abs(result.measurements[`SCOPE.t.ch${ch}.avg`])).to.be.below(0.01 * rms[0]);
+        for (const ch of [1, 2, 3]) expect(Math.abs(result.measurements[`SCOPE.t.ch${ch}_avg`])).to.be.below(0.01 * rms[0]);
       });
 
       it('input power covers the load power 3·I²·R with device losses below 10 %', () => {
-        const load = 3 * 10 * result.measurements['SCOPE.t.ch1.rms'] ** 2;
-        const input = Math.abs(result.measurements['SCOPE.t.ch4.avg']);
+        const load = 3 * 10 * result.measurements['SCOPE.t.ch1_rms'] ** 2;
+        const input = Math.abs(result.measurements['SCOPE.t.ch4_avg']);
         expect(input).to.be.within(load, 1.1 * load);
       });
     });

@@ -87,7 +87,7 @@ function compare(ref: Reference): Outcome | undefined {
     const base = `${g.scope}.ch${g.channel}`;
     const result = measured(windows.get(g.scope) ?? common);
     for (const kind of ['avg', 'rms', 'min', 'max'] as const) {
-      const value = result.measurements[`${base}.${kind}`];
+      const value = result.measurements[`${base}_${kind}`];
       const error = value === undefined ? Infinity : Math.abs(value - g[kind]) / scale;
       if (error > worst) {
         worst = error;

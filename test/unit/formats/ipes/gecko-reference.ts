@@ -35,7 +35,7 @@ export function expectGecko(result: SimulationResult, gecko: Record<string, Geck
     expect(channel, `scope channel ${label}`).to.not.equal(undefined);
     const scale = Math.max(Math.abs(g.min), Math.abs(g.max));
     for (const kind of ['avg', 'rms', 'min', 'max'] as const) {
-      const value = result.measurements[`${channel!.key}.${kind}`];
+      const value = result.measurements[`${channel!.key}_${kind}`];
       expect(value, `${label} ${kind} (GeckoCIRCUITS ${g[kind]})`).to.be.closeTo(g[kind], 0.01 * scale);
     }
   }

@@ -51,7 +51,7 @@ describe('GeckoCIRCUITS models pesim used to refuse, against GeckoCIRCUITS', fun
       i1: { avg: 0, rms: 6.742971, min: -9.536, max: 9.536 },
     });
     const p2cond = result.channels.find((c) => c.label === 'P2cond')!;
-    expect(result.measurements[`${p2cond.key}.max`]).to.equal(0);
+    expect(result.measurements[`${p2cond.key}_max`]).to.equal(0);
   });
 
   it("lisn_rectifier: the LISN (typ 13) is read as its fixed network (GeckoCIRCUITS' LISN hidden subcircuit)", () => {

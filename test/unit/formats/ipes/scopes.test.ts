@@ -63,6 +63,6 @@ describe('.ipes scopes: channels as GeckoCIRCUITS numbers them', () => {
     expect(u2b.every((v) => v === u2b[0])).to.equal(true);
     const input = result.signals['SCOPE.1.ch4'].slice(2, 50);
     expect(u2b[0]).to.be.closeTo(input.reduce((a, b) => a + b, 0) / 49, 1e-12);
-    expect(result.measurements['SCOPE.1.ch3.avg']).to.equal(0);
+    expect(result.measurements['SCOPE.1.ch3_avg']).to.equal(0);
   });
 });

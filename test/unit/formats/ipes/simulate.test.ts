@@ -28,7 +28,7 @@ function simulateFixture(name: string): Run {
     m: (label, kind) => {
       const channel = result.channels.find((c) => c.label === label);
       expect(channel, `${name}: scope channel ${label}`).to.not.equal(undefined);
-      return result.measurements[`${channel!.key}.${kind}`];
+      return result.measurements[`${channel!.key}_${kind}`];
     },
   };
 }

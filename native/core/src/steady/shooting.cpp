@@ -1,0 +1,246 @@
+// The shooting method (see shooting.hpp).
+#include "steady/shooting.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "pesim/errors.hpp"
+#include "steady/gmres.hpp"
+#include "steady/snapshot.hpp"
+#include "transient/recorder.hpp"
+
+namespace pesim {
+
+namespace {
+
+// Perturbation of a Krylov direction (unit 2-norm in scaled units, so every entry ≤ 1): a
+// millionth of each variable's scale. Φ is affine between switching events, so the difference
+// quotient is exact there up to rounding (≈ 1e-16/1e-6 of the scale).
+constexpr double kDirectionStep = 1e-6;
+// Newton steps solve the linear system to this fraction of the residual (inexact Newton).
+constexpr double kKrylovForcing = 1e-4;
+// Krylov directions per Newton step at most.
+constexpr int kMaxDirections = 200;
+// Halvings of a Newton step that does not reduce the periodicity error.
+constexpr int kMaxHalvings = 4;
+// Samples of the state per warm-up period, for the scales.
+constexpr long kScaleSamples = 32;
+
+class Shooter {
+ public:
+  Shooter(Transient& run, const SteadyPeriod& period, const SteadyOptions& options, bool hasThermal)
+      : run_(run), period_(period), options_(options), temperatures_(hasThermal && options.temperatures) {}
+
+  Result solve(const Settings& settings) {
+    const auto started = std::chrono::steady_clock::now();
+    warmUp();
+    Snapshot x;
+    read(x);
+    scales_ = warmScales_;
+    scales_.resize(x.unknowns.size(), 0.0);
+    observe(x);
+
+    Snapshot end;
+    double error = evaluate(x, end);
+    report_.unknowns = static_cast<long>(x.unknowns.size());
+    report_.method = "shooting";
+    Snapshot bestStart = x, bestEnd = end;
+    double best = error;
+    for (int iteration = 0; iteration < options_.maxIterations && error > options_.tolerance; ++iteration) {
+      ++report_.iterations;
+      const std::vector<double> step = newtonStep(x, end);
+      // Backtracking: the full step first, halved while the periodicity error grows.
+      Snapshot next, nextEnd;
+      double nextError = std::numeric_limits<double>::infinity();
+      for (int halving = 0; halving <= kMaxHalvings; ++halving) {
+        const double lambda = std::ldexp(1.0, -halving);
+        next = restart(end);
+        for (std::size_t i = 0; i < step.size(); ++i) {
+          next.values[x.unknowns[i]] = x.values[x.unknowns[i]] + lambda * scales_[i] * step[i];
+        }
+        nextError = evaluate(next, nextEnd);
+        if (nextError < error) break;
+      }
+      x = next;
+      end = nextEnd;
+      error = nextError;
+      if (error < best) {
+        best = error;
+        bestStart = x;
+        bestEnd = end;
+      }
+    }
+    if (best > options_.tolerance) fallback(bestStart, bestEnd, best);
+    else {
+      // The period after the solved one: its start repeats the solved start in the unknowns, and
+      // its held values (the last thermal solution, latched signals, device states) are those a
+      // simulated period leaves, not those of the iterate Newton stepped from.
+      x = restart(bestEnd);
+      report_.converged = true;
+    }
+    if (report_.method == "transient") x = fallbackStart_;
+
+    // The settled period, recorded from its start state.
+    write(x);
+    const auto& channels = run_.circuit().control().channels();
+    Recorder recorder(channels, period_.steps, settings.dt, settings.maxPoints, 0.0, period_.period, {},
+                      geckoAxis(0.0, settings.dt, period_.steps));
+    run_.runSpan(start_, period_.steps, &recorder);
+    ++report_.periods;
+    Snapshot last;
+    read(last);
+    report_.error = periodicityError(x, last);
+    const double wallMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    Result result = run_.finishSpan(recorder, period_.steps, wallMs);
+    report_.period = period_.period;
+    report_.stepsPerPeriod = period_.steps;
+    report_.periodStart = start_;
+    if (report_.converged && report_.error > options_.tolerance) {
+      // Only possible when the recorded period does not repeat the one solved (held state that
+      // drifts): say so rather than claim convergence.
+      report_.converged = false;
+      report_.message = "the recorded period does not repeat its start to the tolerance";
+    }
+    result.steady = report_;
+    return result;
+  }
+
+ private:
+  // Periods from the start until every source repeats (at least one: it gives the companion
+  // models a history and the scales of the state variables).
+  void warmUp() {
+    const long periods = std::max(1L, static_cast<long>(std::ceil(period_.from / period_.period - 1e-9)));
+    const long steps = periods * period_.steps;
+    const long chunk = std::max(1L, period_.steps / kScaleSamples);
+    Snapshot sample;
+    for (long done = 0; done < steps;) {
+      const long n = std::min(chunk, steps - done);
+      run_.runSpan(static_cast<double>(done) * period_.period / static_cast<double>(period_.steps), n, nullptr);
+      done += n;
+      read(sample);
+      if (warmScales_.empty()) warmScales_.assign(sample.unknowns.size(), 0.0);
+      for (std::size_t i = 0; i < sample.unknowns.size(); ++i) {
+        warmScales_[i] = std::max(warmScales_[i], std::fabs(sample.values[sample.unknowns[i]]));
+      }
+    }
+    report_.periods += periods;
+    start_ = static_cast<double>(periods) * period_.period;
+  }
+
+  void read(Snapshot& s) {
+    SnapshotReader reader(s);
+    run_.visitState(reader, temperatures_);
+  }
+  void write(const Snapshot& s) {
+    SnapshotWriter writer(s);
+    run_.visitState(writer, temperatures_);
+  }
+
+  // The end of a period as the start of the next: its time stamps moved back by the period.
+  Snapshot restart(const Snapshot& end) const {
+    Snapshot s = end;
+    for (std::size_t i : s.times) s.values[i] -= period_.period;
+    return s;
+  }
+
+  // Simulates one period from `start` into `end`; returns the periodicity error.
+  double evaluate(const Snapshot& start, Snapshot& end) {
+    write(start);
+    run_.runSpan(start_, period_.steps, nullptr);
+    ++report_.periods;
+    read(end);
+    observe(end);
+    return periodicityError(start, end);
+  }
+
+  void observe(const Snapshot& s) {
+    for (std::size_t i = 0; i < scales_.size(); ++i) {
+      scales_[i] = std::max(scales_[i], std::fabs(s.values[s.unknowns[i]]));
+    }
+  }
+  // A variable that has been exactly 0 throughout counts in its own units.
+  double scale(std::size_t i) const { return scales_[i] > 0.0 ? scales_[i] : 1.0; }
+
+  // max |Φ(x)ᵢ − xᵢ| / scaleᵢ over the unknowns.
+  double periodicityError(const Snapshot& start, const Snapshot& end) const {
+    double worst = 0.0;
+    for (std::size_t i = 0; i < start.unknowns.size(); ++i) {
+      const std::size_t k = start.unknowns[i];
+      const double d = std::fabs(end.values[k] - start.values[k]) / scale(i);
+      if (!std::isfinite(d)) return std::numeric_limits<double>::infinity();
+      worst = std::max(worst, d);
+    }
+    return worst;
+  }
+
+  // The Newton step in scaled units: GMRES on (M − I)·Δ = −F, with products of M from simulated
+  // periods (difference quotients from the period x → end just simulated).
+  std::vector<double> newtonStep(const Snapshot& x, const Snapshot& end) {
+    const std::size_t n = x.unknowns.size();
+    for (std::size_t i = 0; i < n; ++i) scales_[i] = scale(i);
+    std::vector<double> f(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t k = x.unknowns[i];
+      f[i] = -(end.values[k] - x.values[k]) / scales_[i];
+    }
+    Snapshot probe, probeEnd;
+    auto apply = [&](const std::vector<double>& v) {
+      probe = x;
+      for (std::size_t i = 0; i < n; ++i) probe.values[x.unknowns[i]] += kDirectionStep * scales_[i] * v[i];
+      write(probe);
+      run_.runSpan(start_, period_.steps, nullptr);
+      ++report_.periods;
+      read(probeEnd);
+      std::vector<double> out(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t k = x.unknowns[i];
+        out[i] = (probeEnd.values[k] - end.values[k]) / (kDirectionStep * scales_[i]) - v[i];
+      }
+      return out;
+    };
+    return gmres(apply, f, kKrylovForcing, 0.1 * options_.tolerance, std::min(kMaxDirections, static_cast<int>(n))).x;
+  }
+
+  // Plain periods from the best state until the periodicity error is within the tolerance.
+  void fallback(const Snapshot& start, const Snapshot& end, double error) {
+    report_.method = "transient";
+    report_.message = "Newton's method did not reach the tolerance in " + std::to_string(report_.iterations) +
+                      " iterations (periodicity error " + std::to_string(error) + ")";
+    Snapshot x = start, xEnd = end;
+    long periods = 0;
+    while (error > options_.tolerance && periods < options_.maxPeriods) {
+      x = restart(xEnd);
+      error = evaluate(x, xEnd);
+      ++periods;
+    }
+    fallbackStart_ = x;
+    report_.converged = error <= options_.tolerance;
+    report_.message += report_.converged
+                           ? "; " + std::to_string(periods) + " transient periods reached it"
+                           : "; " + std::to_string(periods) + " transient periods left it at " + std::to_string(error);
+  }
+
+  Transient& run_;
+  SteadyPeriod period_;
+  SteadyOptions options_;
+  bool temperatures_;
+  double start_ = 0.0;  // time at which every simulated period starts
+  std::vector<double> warmScales_, scales_;
+  Snapshot fallbackStart_;
+  SteadyReport report_;
+};
+
+}  // namespace
+
+Result shoot(Transient& run, const Settings& settings, const SteadyPeriod& period, const SteadyOptions& options,
+             bool hasThermal) {
+  Shooter shooter(run, period, options, hasThermal);
+  return shooter.solve(settings);
+}
+
+}  // namespace pesim

@@ -1,0 +1,118 @@
+// The periodic steady-state analysis (steady/): the settled period of a buck converter against the
+// last period of a long transient run, the period found from the sources, and the refusals.
+#include <algorithm>
+#include <cmath>
+
+#include "builders.hpp"
+#include "harness.hpp"
+#include "pesim/errors.hpp"
+#include "steady/period.hpp"
+
+using namespace pesim;
+using namespace pesim::test;
+
+namespace {
+
+// Buck: 48 V, 20 kHz duty 0.5 gate, L 100 µH, C 100 µF, 5 Ω; SCOPE.1 = [vout, iL].
+Netlist buck(double tEnd, Method method) {
+  Netlist n;
+  n.elements = {element("V.1", "V", {"in", "0"}, {{"value", 48.0}}, {{"waveform", "dc"}}),
+                element("S.1", "S", {"in", "sw"}, {{"ron", 0.01}}),
+                element("D.1", "D", {"0", "sw"}, {{"vf", 0.6}, {"ron", 0.01}}),
+                element("L.1", "L", {"sw", "out"}, {{"L", 100e-6}}),
+                element("C.1", "C", {"out", "0"}, {{"C", 100e-6}}),
+                element("R.1", "R", {"out", "0"}, {{"R", 5.0}})};
+  BlockSpec amp = block("AMP.1", "AMP", {}, {"il"});
+  amp.params.strings["element"] = "L.1";
+  BlockSpec gate = block("GATE.1", "GATE", {"g"}, {});
+  gate.params.strings["target"] = "S.1";
+  n.blocks = {block("SIGNAL.1", "SIGNAL", {}, {"g"}, {{"amplitude", 1.0}, {"frequency", 20e3}, {"duty", 0.5}},
+                    {{"waveform", "rectangle"}}),
+              gate, voltmeter("VOLT.1", "vout", "out", "0"), amp, block("SCOPE.1", "SCOPE", {"vout", "il"}, {})};
+  n.settings.tEnd = tEnd;
+  n.settings.dt = 100e-9;
+  n.settings.method = method;
+  n.settings.maxPoints = 100000000;
+  return n;
+}
+
+// Largest difference between the steady period and the last period of the transient, over the
+// channel's full scale.
+double periodMismatch(const Result& steady, const Result& transient, const std::string& key) {
+  const auto& s = channel(steady, key).values;
+  const auto& t = channel(transient, key).values;
+  if (s.size() < 2 || t.size() < s.size()) return INFINITY;
+  const std::size_t offset = t.size() - s.size();
+  double fullScale = 0.0, worst = 0.0;
+  for (double v : s) fullScale = std::max(fullScale, std::fabs(v));
+  for (std::size_t i = 0; i < s.size(); ++i) worst = std::max(worst, std::fabs(s[i] - t[offset + i]));
+  return worst / fullScale;
+}
+
+void checkBuck(Method method) {
+  Result transient = simulate(buck(40e-3, method), RunControl{});  // 800 periods: settled far below 1e-6
+  Result steady = steadyState(buck(40e-3, method), SteadyOptions{}, RunControl{});
+  CHECK(steady.steady.has_value());
+  CHECK(steady.steady->converged);
+  CHECK(steady.steady->method == "shooting");
+  CHECK(steady.steady->stepsPerPeriod == 500);
+  CHECK_NEAR(steady.steady->period, 50e-6, 1e-15);
+  CHECK(steady.steady->error <= 1e-9);
+  CHECK(steady.steady->periods < 40);  // the transient needs hundreds of periods
+  CHECK(steady.points == 501);
+  CHECK_NEAR(steady.time.back(), 50e-6, 1e-12);
+  CHECK(periodMismatch(steady, transient, "SCOPE.1.ch1") < 1e-4);
+  CHECK(periodMismatch(steady, transient, "SCOPE.1.ch2") < 1e-4);
+  CHECK_NEAR(measurement(steady, "SCOPE.1.ch1.avg"), measurement(transient, "SCOPE.1.ch1.avg"), 2e-3);
+}
+
+}  // namespace
+
+TEST(steady_buck_matches_the_settled_transient_backward_euler) { checkBuck(Method::BackwardEuler); }
+TEST(steady_buck_matches_the_settled_transient_trapezoidal) { checkBuck(Method::Trapezoidal); }
+
+TEST(steady_common_period_of_sources) {
+  CHECK_NEAR(commonPeriod(20e-3, 100e-6), 20e-3, 1e-15);
+  CHECK_NEAR(commonPeriod(1.0 / 3e3, 1.0 / 2e3), 1e-3, 1e-15);
+  CHECK(commonPeriod(1.0, std::sqrt(2.0)) == 0.0);
+}
+
+TEST(steady_period_is_a_whole_number_of_steps) {
+  // 35 kHz at 100 ns: 285.714… steps; 7 periods are 2000 steps.
+  Netlist n = buck(1e-3, Method::BackwardEuler);
+  n.blocks[0].params.numbers["frequency"] = 35e3;
+  Result r = steadyState(n, SteadyOptions{}, RunControl{});
+  CHECK(r.steady->stepsPerPeriod == 2000);
+  CHECK(r.steady->converged);
+}
+
+TEST(steady_refuses_circuits_without_a_periodic_source) {
+  Netlist n = buck(1e-3, Method::BackwardEuler);
+  n.blocks[0] = block("SIGNAL.1", "CONST", {}, {"g"}, {{"value", 1.0}});
+  bool refused = false;
+  try {
+    steadyState(n, SteadyOptions{}, RunControl{});
+  } catch (const Error& e) {
+    refused = e.code() == ErrorCode::SteadyStateUnsupported &&
+              std::string(e.what()).find("no periodic source") != std::string::npos;
+  }
+  CHECK(refused);
+  // With a period given, the DC steady state is found.
+  SteadyOptions given;
+  given.period = 10e-6;
+  Result r = steadyState(n, given, RunControl{});
+  CHECK(r.steady->converged);
+  CHECK_NEAR(measurement(r, "SCOPE.1.ch1.avg"), 48.0 * 5.0 / 5.01, 0.05);
+}
+
+TEST(steady_refuses_a_random_source) {
+  Netlist n = buck(1e-3, Method::BackwardEuler);
+  n.blocks.push_back(block("RANDOM.1", "RANDOM", {}, {"noise"}));
+  bool refused = false;
+  try {
+    steadyState(n, SteadyOptions{}, RunControl{});
+  } catch (const Error& e) {
+    refused = e.code() == ErrorCode::SteadyStateUnsupported && std::string(e.what()).find("RANDOM.1") != std::string::npos;
+  }
+  CHECK(refused);
+}
