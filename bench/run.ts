@@ -2,8 +2,8 @@
 // 1. engine: speed and memory of the engine cases (each in its own process, for its own peak RSS);
 // 2. peers: the SPICE decks of bench/peers in pesim and ngspice (bench/peers/section.ts);
 // 3. then, when their files exist, the sections of the services: bench/jobs.ts (jobsBenchmark),
-//    bench/parquet.ts, bench/analysis.ts, bench/http.ts, bench/jobq.ts, bench/realtime.ts, bench/rmi.ts,
-//    bench/steady-state.ts and bench/java-blocks.ts (benchSection). A
+//    bench/throughput.ts, bench/parquet.ts, bench/analysis.ts, bench/http.ts, bench/jobq.ts, bench/realtime.ts,
+//    bench/rmi.ts, bench/steady-state.ts and bench/java-blocks.ts (benchSection). A
 //    section that fails, or takes longer than SECTION_TIMEOUT_MS, is reported in the output and
 //    the others still run.
 import { execFileSync } from 'node:child_process';
@@ -67,6 +67,7 @@ function bounded(section: Section, file: string): Promise<string[]> {
 /** The optional sections: file, title, and the name of the function each exports. */
 const OPTIONAL: ReadonlyArray<{ file: string; title: string; exportName: string }> = [
   { file: 'jobs.ts', title: 'Job runtime', exportName: 'jobsBenchmark' },
+  { file: 'throughput.ts', title: 'Sweep throughput and scaling', exportName: 'benchSection' },
   { file: 'parquet.ts', title: 'Parquet result files', exportName: 'benchSection' },
   { file: 'analysis.ts', title: 'Analysis', exportName: 'benchSection' },
   { file: 'http.ts', title: 'HTTP service', exportName: 'benchSection' },

@@ -19,6 +19,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   pesim::addon::registerAnalysis(env, exports);
   exports.Set("encodeParquet", Napi::Function::New(env, pesim::addon::EncodeParquet, "encodeParquet"));
   exports.Set("writeParquetFile", Napi::Function::New(env, pesim::addon::WriteParquetFile, "writeParquetFile"));
+  exports.Set("encodeParquetRowGroup", Napi::Function::New(env, pesim::addon::EncodeParquetRowGroup, "encodeParquetRowGroup"));
+  exports.Set("encodeParquetTableFooter", Napi::Function::New(env, pesim::addon::EncodeParquetTableFooter, "encodeParquetTableFooter"));
   exports.Set("columnChecksum", Napi::Function::New(env, pesim::addon::ColumnChecksum, "columnChecksum"));
   exports.Set("version", pesim::engineVersion());
   exports.Set("eigenVersion", pesim::eigenVersion());

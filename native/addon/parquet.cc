@@ -203,4 +203,147 @@ Napi::Value WriteParquetFile(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, static_cast<double>(sink.size()));
 }
 
+namespace {
+
+// The numbers of a ChunkMeta in the `chunks` array: kind, codec, data page offset, compressed and
+// uncompressed size, NaN count, has min/max, min, max.
+constexpr std::size_t kChunkFields = 9;
+
+class BytesSink final : public parquet::ByteSink {
+ public:
+  void append(const std::uint8_t* bytes, std::size_t size) override { bytes_->insert(bytes_->end(), bytes, bytes + size); }
+  std::unique_ptr<std::vector<std::uint8_t>> bytes_ = std::make_unique<std::vector<std::uint8_t>>();
+};
+
+// A Uint8Array that owns the vector's memory (as EncodeParquet returns its file).
+Napi::Uint8Array ownedBytes(Napi::Env env, std::unique_ptr<std::vector<std::uint8_t>> bytes) {
+  const std::size_t size = bytes->size();
+  const auto external = static_cast<int64_t>(bytes->capacity());
+  Napi::MemoryManagement::AdjustExternalMemory(env, external);
+  std::vector<std::uint8_t>* owned = bytes.get();
+  Napi::ArrayBuffer buffer = Napi::ArrayBuffer::New(
+      env, owned->data(), size,
+      [external](Napi::Env finalizeEnv, void*, std::vector<std::uint8_t>* data) {
+        delete data;
+        Napi::MemoryManagement::AdjustExternalMemory(finalizeEnv, -external);
+      },
+      owned);
+  bytes.release();
+  return Napi::Uint8Array::New(env, size, buffer, 0);
+}
+
+parquet::Codec codecArgument(const Napi::Value& value) {
+  if (!value.IsString()) encoderArgs(value).expected("codec", "one of none, snappy, gzip, lz4");
+  return parquet::codecFromName(value.As<Napi::String>().Utf8Value());
+}
+
+}  // namespace
+
+Napi::Value EncodeParquetRowGroup(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const Args args = encoderArgs(info[0]);
+  BytesSink sink;
+  Napi::Float64Array chunks;
+  try {
+    const Napi::Array array = args.array(info[0], "columns", "Float64Array or string[]");
+    const uint32_t count = array.Length();
+    if (count == 0) args.invalid("columns", "columns must hold at least one column");
+    std::vector<parquet::TableColumn> schema(count);
+    std::vector<parquet::ColumnValues> values(count);
+    std::vector<std::vector<std::string>> strings(count);
+    std::size_t rows = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      const std::string field = Args::indexed("columns", i);
+      const Napi::Value column = array.Get(i);
+      std::size_t length = 0;
+      if (column.IsArray()) {
+        strings[i] = args.strings(column, field);
+        schema[i].kind = parquet::ColumnKind::String;
+        values[i].strings = &strings[i];
+        length = strings[i].size();
+      } else {
+        const Napi::Float64Array doubles = args.float64Array(column, field);
+        values[i].doubles = doubles.Data();  // read in place: the caller keeps the arrays alive
+        length = doubles.ElementLength();
+      }
+      if (i == 0) rows = length;
+      if (length != rows) args.invalid(field, field + " has " + std::to_string(length) + " values but columns[0] has " + std::to_string(rows));
+    }
+    if (!info[1].IsNumber() || info[1].As<Napi::Number>().DoubleValue() < static_cast<double>(parquet::kTableHeaderBytes)) {
+      args.expected("offset", "the file position of the row group (at least 4)");
+    }
+    parquet::WriteOptions options;
+    options.codec = codecArgument(info[2]);
+    const auto offset = static_cast<std::size_t>(info[1].As<Napi::Number>().DoubleValue());
+    const parquet::RowGroupMeta group = parquet::writeRowGroup(sink, offset, schema, values, rows, options);
+    chunks = Napi::Float64Array::New(env, kChunkFields * group.chunks.size());
+    for (std::size_t i = 0; i < group.chunks.size(); ++i) {
+      const parquet::ChunkMeta& c = group.chunks[i];
+      const double fields[kChunkFields] = {static_cast<double>(c.kind), static_cast<double>(c.codec), static_cast<double>(c.dataPageOffset),
+                                           static_cast<double>(c.compressedSize), static_cast<double>(c.uncompressedSize),
+                                           static_cast<double>(c.nanCount), c.hasMinMax ? 1.0 : 0.0, c.min, c.max};
+      for (std::size_t k = 0; k < kChunkFields; ++k) chunks[kChunkFields * i + k] = fields[k];
+    }
+  } catch (const Napi::Error&) {
+    throw;
+  } catch (...) {
+    throw toJsError(env, capture(std::current_exception()));
+  }
+  Napi::Object result = Napi::Object::New(env);
+  result.Set("bytes", ownedBytes(env, std::move(sink.bytes_)));
+  result.Set("chunks", chunks);
+  return result;
+}
+
+Napi::Value EncodeParquetTableFooter(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const Args args = encoderArgs(info[0]);
+  BytesSink sink;
+  try {
+    const std::vector<std::string> names = args.strings(info[0], "names");
+    const std::vector<std::string> kinds = args.strings(info[1], "kinds");
+    if (kinds.size() != names.size()) args.invalid("kinds", "kinds has " + std::to_string(kinds.size()) + " entries but names has " + std::to_string(names.size()));
+    std::vector<parquet::TableColumn> schema(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (kinds[i] != "double" && kinds[i] != "string") args.invalid(Args::indexed("kinds", i), Args::indexed("kinds", i) + " must be \"double\" or \"string\"");
+      schema[i] = {names[i], kinds[i] == "string" ? parquet::ColumnKind::String : parquet::ColumnKind::Double};
+    }
+    const Napi::Array array = args.array(info[2], "groups", "{rows, chunks}");
+    std::vector<parquet::RowGroupMeta> groups(array.Length());
+    for (uint32_t g = 0; g < array.Length(); ++g) {
+      const std::string field = Args::indexed("groups", g);
+      const Napi::Value value = array.Get(g);
+      if (!value.IsObject()) args.expected(field, "an object {rows, chunks}");
+      const Napi::Object group = value.As<Napi::Object>();
+      if (!group.Get("rows").IsNumber()) args.expected(field + ".rows", "a number");
+      const Napi::Float64Array chunks = args.float64Array(group.Get("chunks"), field + ".chunks");
+      if (chunks.ElementLength() != kChunkFields * schema.size()) args.invalid(field + ".chunks", field + ".chunks does not describe " + std::to_string(schema.size()) + " columns");
+      groups[g].rows = static_cast<std::size_t>(group.Get("rows").As<Napi::Number>().DoubleValue());
+      for (std::size_t i = 0; i < schema.size(); ++i) {
+        const double* c = chunks.Data() + kChunkFields * i;
+        parquet::ChunkMeta meta;
+        meta.kind = static_cast<parquet::ColumnKind>(static_cast<std::int32_t>(c[0]));
+        meta.codec = static_cast<parquet::Codec>(static_cast<std::int32_t>(c[1]));
+        meta.dataPageOffset = static_cast<std::int64_t>(c[2]);
+        meta.compressedSize = static_cast<std::int64_t>(c[3]);
+        meta.uncompressedSize = static_cast<std::int64_t>(c[4]);
+        meta.nanCount = static_cast<std::int64_t>(c[5]);
+        meta.hasMinMax = c[6] != 0.0;
+        meta.min = c[7];
+        meta.max = c[8];
+        groups[g].chunks.push_back(meta);
+      }
+    }
+    Arguments metadata;
+    readMetadata(info[3], metadata);
+    metadata.options.createdBy = "pesim";
+    parquet::writeTableFooter(sink, schema, groups, metadata.options);
+  } catch (const Napi::Error&) {
+    throw;
+  } catch (...) {
+    throw toJsError(env, capture(std::current_exception()));
+  }
+  return ownedBytes(env, std::move(sink.bytes_));
+}
+
 }  // namespace pesim::addon

@@ -15,5 +15,14 @@ Napi::Value EncodeParquet(const Napi::CallbackInfo& info);
 // V8 counts as external memory, pacing its garbage collections by it). A failed write throws an
 // Error with the errno name as `code`, as Node's fs does.
 Napi::Value WriteParquetFile(const Napi::CallbackInfo& info);
+// Parquet tables written one row group at a time (pesim/parquet.hpp, "Tables"); the caller writes
+// "PAR1", then each group's bytes, then the footer:
+// encodeParquetRowGroup(columns: (Float64Array | string[])[], offset, codec)
+//   → {bytes: Uint8Array, chunks: Float64Array} (chunks: kChunkFields numbers per column, opaque
+//   to the caller, handed back to the footer);
+// encodeParquetTableFooter(names: string[], kinds: ("double" | "string")[], groups: {rows, chunks}[],
+//   metadata) → Uint8Array (FileMetaData, its length, "PAR1").
+Napi::Value EncodeParquetRowGroup(const Napi::CallbackInfo& info);
+Napi::Value EncodeParquetTableFooter(const Napi::CallbackInfo& info);
 
 }  // namespace pesim::addon

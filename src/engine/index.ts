@@ -1,6 +1,9 @@
 // The engine's public surface.
 export { simulate, simulateSync, validateNetlist, prepareNetlist, engineInfo } from './simulate.js';
 export type { SimulationResult, SimulateOptions, SimulateSyncOptions, ChannelInfo } from './simulate.js';
+export { simulateMany, writeSweepTable } from './simulate-many.js';
+export type { SweepResults, SweepRow, SimulateManyOptions } from './simulate-many.js';
+export type { ResultsTableFormat } from './results-table.js';
 export { steadyState, steadyStateSync } from './steady.js';
 export type { SteadyStateOptions } from './steady.js';
 export { RunController } from './controller.js';

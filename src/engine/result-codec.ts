@@ -8,6 +8,35 @@ interface ResultCodecBinding {
   columnChecksum(values: Float64Array): number;
   encodeParquet(columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: ParquetCodec): Uint8Array;
   writeParquetFile(fd: number, columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: ParquetCodec): number;
+  encodeParquetRowGroup(columns: (Float64Array | string[])[], offset: number, codec: ParquetCodec): ParquetRowGroup;
+  encodeParquetTableFooter(names: string[], kinds: ParquetColumnKind[], groups: ParquetRowGroup[], metadata: Record<string, string>): Uint8Array;
+}
+
+export type ParquetColumnKind = 'double' | 'string';
+
+/** One encoded row group of a Parquet table: its bytes and what the footer needs to know of them. */
+export interface ParquetRowGroup {
+  bytes: Uint8Array;
+  /** Opaque to the caller: handed back to encodeParquetTableFooter. */
+  chunks: Float64Array;
+  rows?: number;
+}
+
+/** "PAR1": the first bytes of a Parquet file, before its first row group. */
+export const PARQUET_MAGIC = Uint8Array.from([0x50, 0x41, 0x52, 0x31]);
+
+/**
+ * One row group of a Parquet table (native/core/include/pesim/parquet.hpp, "Tables"): columns of
+ * doubles (Float64Array) or strings, of one common length; `offset` is the file position its first
+ * byte goes to (4 for the first group, after "PAR1").
+ */
+export function encodeParquetRowGroup(columns: (Float64Array | string[])[], offset: number, codec: ParquetCodec): ParquetRowGroup {
+  return bindingFeature<ResultCodecBinding>(['encodeParquetRowGroup'], 'Parquet table encoder').encodeParquetRowGroup(columns, offset, codec);
+}
+
+/** The end of a Parquet table: its FileMetaData for these columns and row groups, its length, "PAR1". */
+export function encodeParquetTableFooter(names: string[], kinds: ParquetColumnKind[], groups: { rows: number; chunks: Float64Array }[], metadata: Record<string, string>): Uint8Array {
+  return bindingFeature<ResultCodecBinding>(['encodeParquetTableFooter'], 'Parquet table encoder').encodeParquetTableFooter(names, kinds, groups as ParquetRowGroup[], metadata);
 }
 
 /**

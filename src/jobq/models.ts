@@ -84,6 +84,11 @@ export interface SubmitResponse {
 }
 
 export interface BatchResponse {
+  /**
+   * Extension: the batch's id; GET /simulations/batch/{batch_id}/results returns its results table.
+   * @format uuid
+   */
+  batch_id: string;
   /** One task id per request item, in the order of the items. */
   task_ids: string[];
   batch_size: number;

@@ -1,7 +1,9 @@
 // The job-queue service's logic: checks requests beyond their shape (priority, model path, parameter
 // keys, output variables), submits them to the job runtime as the owner `jobq`, and reads tasks,
 // results, cache, statistics and logs back. Controllers call it; presenters shape what it returns.
+import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { batchTable, type BatchTable } from '../jobs/batch-table.js';
 import type { Runtime } from '../jobs/runtime.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 import { PRIORITIES, type Priority, type StoredResult, type TaskRecord } from '../jobs/types.js';
@@ -86,8 +88,11 @@ export class JobqService {
     return this.runtime.scheduler.submit(input);
   }
 
-  /** All items are checked before any is queued; one bad item queues nothing. */
-  async submitBatch(requests: SimulationRequest[]): Promise<TaskRecord[]> {
+  /**
+   * All items are checked before any is queued; one bad item queues nothing. The tasks are
+   * recorded as a batch (its id names its results table).
+   */
+  async submitBatch(requests: SimulationRequest[]): Promise<{ batchId: string; tasks: TaskRecord[] }> {
     const limit = this.config.orchestration.queue_size;
     if (requests.length === 0) throw new RequestValidationError([{ loc: ['body'], msg: 'List should have at least 1 item after validation, not 0', type: 'too_short' }]);
     if (requests.length > limit) {
@@ -96,7 +101,24 @@ export class JobqService {
     const inputs: SubmitInput[] = [];
     for (const [index, request] of requests.entries()) inputs.push(await this.prepare(request, index));
     await this.checkSimulator();
-    return this.runtime.scheduler.submitMany(inputs);
+    const batchId = randomUUID();
+    const tasks = await this.runtime.scheduler.submitMany(inputs.map((input) => ({ ...input, batchId })));
+    this.runtime.recordBatch({ id: batchId, owner: OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() });
+    return { batchId, tasks };
+  }
+
+  /** The results table of a batch of this service: one row per task, read page by page. */
+  batchResults(batchId: string): Promise<BatchTable> {
+    const batch = this.runtime.batchResults.header(batchId);
+    if (!batch || batch.owner !== OWNER) {
+      throw new JobqError(404, 'BATCH_NOT_FOUND', `No batch ${batchId}`, { field: 'batch_id', suggestion: 'Use the batch_id of a POST /simulations/batch answer' });
+    }
+    return batchTable(this.runtime.batchResults, batchId, {
+      names: { run: 'run', id: 'task_id', status: 'status', duration: 'duration_ms', error: 'error_message' },
+      head: { batch_id: batch.id, batch_size: batch.size },
+      status: (state) => (state === 'paused' ? 'running' : state),
+      readMeasurements: async (taskId) => (await this.runtime.scheduler.result(taskId)).measurements,
+    });
   }
 
   task(id: string): TaskRecord {

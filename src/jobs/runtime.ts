@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { engineInfo } from '../engine/index.js';
 import { openStore } from '../store/open.js';
 import type { BatchRecord, Store, TaskFilter } from '../store/types.js';
+import type { SqliteBatchResults } from '../store/batch-results.js';
 import type { LogLevel, LogRecord, TaskRecord, TaskState } from '../store/records.js';
 import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { TaskEvents } from './events.js';
@@ -75,6 +76,8 @@ export interface RuntimeQueries {
   countTasks(owner?: string): Record<TaskState, number>;
   recordBatch(batch: BatchRecord): void;
   batch(id: string): BatchRecord | undefined;
+  /** A batch's header, counts per state and results table, at any size. */
+  batchResults: SqliteBatchResults;
   recentLogs(limit: number, level?: LogLevel): LogRecord[];
   tasksInStates(states: TaskState[]): TaskRecord[];
   /** Persistent counters (the job queue's performance figures). */
@@ -102,6 +105,7 @@ function queriesOf(store: Store, storage: StorageHealth): RuntimeQueries {
     countTasks: (owner) => store.tasks.countByState(owner),
     recordBatch: (batch) => store.batches.insert(batch),
     batch: (id) => store.batches.get(id),
+    batchResults: store.batchResults,
     recentLogs: (limit, level) => store.logs.recent(limit, level),
     tasksInStates: (states) => store.tasks.inStates(states),
     addToCounter: (name, delta) => store.counters.add(name, delta),

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { RunController } from '../engine/controller.js';
 import type { Store } from '../store/types.js';
 import type { ResultCache } from './cache/result-cache.js';
+import type { NetlistMemo } from './cache/key.js';
 import { dirname } from 'node:path';
 import { fileExtension, readResult, writeResult } from './cache/formats/index.js';
 import { systemClock, type Clock } from './clock.js';
@@ -86,6 +87,9 @@ export class Scheduler {
   private deferredEvents: TaskRecord[] | undefined;
   /** Set inside inOneCommit: the tasks started in it (their starts are undone when it fails). */
   private startedInCommit: TaskRecord[] | undefined;
+  /** Ends of runs waiting for this turn's commit (recordEnd). */
+  private endings: { task: TaskRecord; end: () => void }[] = [];
+  private endingsScheduled = false;
   readonly storage: StorageHealth;
 
   constructor(
@@ -158,8 +162,9 @@ export class Scheduler {
   private async submitNew(inputs: SubmitInput[]): Promise<TaskRecord[]> {
     const records: TaskRecord[] = [];
     const hits: { record: TaskRecord; entry: CacheEntryRecord }[] = [];
+    const memo: NetlistMemo = new Map();
     for (const input of inputs) {
-      const record = this.newRecord(input);
+      const record = this.newRecord(input, memo);
       const entry = this.cache && record.cacheKey ? this.cache.lookup(record.cacheKey) : undefined;
       if (entry) {
         const now = this.isoNow();
@@ -181,7 +186,14 @@ export class Scheduler {
     };
     this.inOneCommit(() => {
       this.store.tasks.insertMany(records);
-      for (const record of records) this.log('INFO', record.cacheHit ? 'completed from the result cache' : `queued (${record.priority})`, record.id);
+      if (records.length === 1) {
+        this.log('INFO', records[0].cacheHit ? 'completed from the result cache' : `queued (${records[0].priority})`, records[0].id);
+      } else {
+        // One line for a submission of many (a sweep of 100 000 runs would write 100 000 lines).
+        const hitCount = records.filter((r) => r.cacheHit).length;
+        const batch = records[0].batchId ? ` of batch ${records[0].batchId}` : '';
+        this.log('INFO', `queued ${records.length - hitCount} tasks${batch}${hitCount > 0 ? `, ${hitCount} completed from the result cache` : ''} (${records[0].id} … ${records[records.length - 1].id})`, null);
+      }
       this.deferredEvents!.push(...records);
       for (const record of records) {
         if (record.state !== 'queued') continue;
@@ -208,7 +220,8 @@ export class Scheduler {
   }
 
   cancel(id: string): TaskRecord {
-    const task = this.get(id);
+    // Running and queued tasks are held here as stored (only this scheduler changes them).
+    const task = this.running.get(id)?.task ?? this.waiting.get(id) ?? this.get(id);
     if (task.state === 'completed' || task.state === 'failed' || task.state === 'cancelled') {
       throw new InvalidStateError(id, task.state, 'cancel');
     }
@@ -216,7 +229,13 @@ export class Scheduler {
     // Where the run stopped: the engine's progress at the cancel, not the last stored poll.
     const reached: Partial<TaskRecord> = run ? { progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) } : {};
     // Recorded first: a cancel the store cannot take changes nothing.
-    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' });
+    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' }, task);
+    // A run that ended in this turn, its end not yet recorded: the cancel wins (its result goes).
+    const ending = this.endings.findIndex((e) => e.task.id === id);
+    if (ending >= 0) {
+      this.endings.splice(ending, 1);
+      rmSync(this.resultPath(id), { force: true });
+    }
     if (run) {
       run.cancelled = true;
       run.controller.cancel();
@@ -226,6 +245,22 @@ export class Scheduler {
       this.waiting.delete(id);
     }
     return updated;
+  }
+
+  /** Cancels the unfinished tasks among `ids` in one commit; returns how many it cancelled. */
+  cancelMany(ids: string[]): number {
+    let cancelled = 0;
+    this.inOneCommit(() => {
+      for (const id of ids) {
+        try {
+          this.cancel(id);
+          cancelled++;
+        } catch (error) {
+          if (!(error instanceof InvalidStateError) && !(error instanceof TaskNotFoundError)) throw error;
+        }
+      }
+    });
+    return cancelled;
   }
 
   pause(id: string): TaskRecord {
@@ -258,11 +293,22 @@ export class Scheduler {
     return this.get(id).progress;
   }
 
+  /** Live progress of the running and paused tasks of a batch (a walk over the running runs only). */
+  runningProgressOf(batchId: string): { id: string; progress: NonNullable<TaskRecord['progress']> }[] {
+    const found: { id: string; progress: NonNullable<TaskRecord['progress']> }[] = [];
+    for (const [id, run] of this.running) {
+      if (run.task.batchId === batchId && !run.cancelled && (run.task.state === 'running' || run.task.state === 'paused')) {
+        found.push({ id, progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) });
+      }
+    }
+    return found;
+  }
+
   resultPath(id: string): string {
     return join(this.settings.resultsDir, `${id}${this.resultExtension}`);
   }
 
-  private newRecord(input: SubmitInput): TaskRecord {
+  private newRecord(input: SubmitInput, memo: NetlistMemo): TaskRecord {
     return {
       id: randomUUID(),
       owner: input.owner,
@@ -278,7 +324,7 @@ export class Scheduler {
       errorCode: null,
       errorMessage: null,
       cacheHit: false,
-      cacheKey: this.cache?.settings.enabled ? this.cache.keyFor(input.spec) : null,
+      cacheKey: this.cache?.settings.enabled ? this.cache.keyFor(input.spec, memo) : null,
       runMs: null,
       retryAt: null,
       progress: null,
@@ -463,21 +509,49 @@ export class Scheduler {
   }
 
   /**
-   * Records the end of a run, with the starts it allows, in one commit; when the store cannot take
-   * it for want of space, again once it can (the task stays `running` in the store until then).
+   * Records the end of a run with the other ends of this turn of the event loop and the starts they
+   * allow, in one commit (at thousands of runs per second a commit per run was the service thread's
+   * largest cost); when the store cannot take it for want of space, again once it can (the task
+   * stays `running` in the store until then).
    */
   private recordEnd(task: TaskRecord, end: () => void): void {
+    this.endings.push({ task, end });
+    if (this.endingsScheduled) return;
+    this.endingsScheduled = true;
+    setImmediate(() => this.recordEndings());
+  }
+
+  private recordEndings(): void {
+    this.endingsScheduled = false;
+    const endings = this.endings;
+    this.endings = [];
+    if (this.stopping || endings.length === 0) return;
     try {
       this.inOneCommit(() => {
-        end();
+        for (const { end } of endings) end();
         this.pump();
       });
     } catch (error) {
-      if (!isStorageFull(this.storage.failed(error))) throw error;
-      this.storage.whenWritable(() => {
-        // Unless the task changed meanwhile (a cancel while the end waited).
-        if (!this.stopping && this.store.tasks.get(task.id)?.state === task.state) this.recordEnd(task, end);
-      });
+      if (isStorageFull(this.storage.failed(error))) {
+        this.storage.whenWritable(() => {
+          // Unless a task changed meanwhile (a cancel while its end waited).
+          for (const { task, end } of endings) {
+            if (!this.stopping && this.store.tasks.get(task.id)?.state === task.state) this.recordEnd(task, end);
+          }
+        });
+        return;
+      }
+      // Not the disk: each end on its own, so that one that cannot be recorded holds back no other.
+      for (const { task, end } of endings) {
+        try {
+          this.inOneCommit(() => {
+            end();
+            this.pump();
+          });
+        } catch (single) {
+          this.logSafely('ERROR', `internal error finishing the task: ${(single as Error).message}`, task.id);
+        }
+      }
     }
   }
 
@@ -628,8 +702,8 @@ export class Scheduler {
     }
   }
 
-  private log(level: 'INFO' | 'WARNING' | 'ERROR', message: string, taskId: string, duration?: number): void {
-    this.store.logs.append({ timestamp: this.isoNow(), level, message, taskId, duration });
+  private log(level: 'INFO' | 'WARNING' | 'ERROR', message: string, taskId: string | null, duration?: number): void {
+    this.store.logs.append({ timestamp: this.isoNow(), level, message, ...(taskId !== null ? { taskId } : {}), duration });
   }
 
   private isoNow(): string {

@@ -8,6 +8,7 @@ import { ControlSession } from '../control/session.js';
 import { engineInfo } from '../engine/simulate.js';
 import type { Runtime } from '../jobs/runtime.js';
 import { ClientSessions } from './client-sessions.js';
+import { batchMethods } from './batch-methods.js';
 import { controlMethods } from './control-methods.js';
 import { methodTable, type MethodTable } from './methods.js';
 import { plecsMethods } from './plecs-methods.js';
@@ -42,13 +43,15 @@ export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logg
   const log = logger.child({ component: 'xmlrpc' });
   // The PLECS dialect keeps its models by name for every client, as PLECS Standalone does.
   const plecs = plecsMethods({ runtime, root, maxSteps: settings.maxSteps, version: settings.version, engineVersion: engineInfo().version });
+  // A batch's results table is the runtime's: the same for every session.
+  const batches = batchMethods(runtime);
   /** A session and the method table that serves it (system.listMethods and system.methodHelp read the table they are part of). */
   const sessionTable = (): { table: MethodTable; isRunning: () => boolean } => {
     // The runner names the session's circuit file in the simulations it submits.
     const runner = new ServiceRunner(runtime, () => session.circuitFile()?.path ?? 'circuit', settings.maxSteps);
     const session: ControlSession = new ControlSession({ runner, baseDir: root, root });
     let table: MethodTable = new Map();
-    table = methodTable(controlMethods(session), plecs, systemMethods(() => table, (error) => log.error({ err: error }, 'XML-RPC method failed')));
+    table = methodTable(controlMethods(session), plecs, batches, systemMethods(() => table, (error) => log.error({ err: error }, 'XML-RPC method failed')));
     return { table, isRunning: () => session.isRunning() };
   };
   const shared = sessionTable();

@@ -29,6 +29,40 @@ export interface FinishedRun {
   result: StoredResult;
 }
 
+interface Waiter {
+  onState(task: TaskRecord): void;
+  onProgress(task: TaskRecord, progress: TaskRecord['progress']): void;
+}
+
+/**
+ * One listener pair per event bus, dispatching by task id to the waiters: a plecs.simulate list of
+ * N runs waits on N tasks, and N listeners of their own would make every event cost O(N).
+ */
+const dispatchers = new WeakMap<Runtime['events'], Map<string, Set<Waiter>>>();
+
+function watch(events: Runtime['events'], id: string, waiter: Waiter): () => void {
+  let byId = dispatchers.get(events);
+  if (!byId) {
+    const table = new Map<string, Set<Waiter>>();
+    byId = table;
+    dispatchers.set(events, table);
+    events.on('state', (task) => {
+      for (const w of [...(table.get(task.id) ?? [])]) w.onState(task);
+    });
+    events.on('progress', (task, progress) => {
+      for (const w of [...(table.get(task.id) ?? [])]) w.onProgress(task, progress);
+    });
+  }
+  const table = byId;
+  const set = table.get(id) ?? new Set<Waiter>();
+  set.add(waiter);
+  table.set(id, set);
+  return () => {
+    set.delete(waiter);
+    if (set.size === 0) table.delete(id);
+  };
+}
+
 /** Waits for a submitted task's final state; resolves with its result or rejects with RuntimeRunError. */
 export function awaitTask(runtime: Runtime, submitted: TaskRecord, options: WaitOptions = {}): Promise<FinishedRun> {
   const { scheduler, events } = runtime;
@@ -36,9 +70,9 @@ export function awaitTask(runtime: Runtime, submitted: TaskRecord, options: Wait
   let timedOut = false;
   return new Promise<TaskRecord>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let unwatch = (): void => undefined;
     const finish = (task: TaskRecord): void => {
-      events.off('state', onState);
-      events.off('progress', onProgress);
+      unwatch();
       options.signal?.removeEventListener('abort', onAbort);
       if (timer) clearTimeout(timer);
       resolve(task);
@@ -56,8 +90,7 @@ export function awaitTask(runtime: Runtime, submitted: TaskRecord, options: Wait
       if (!FINAL_STATES.includes(current.state)) scheduler.cancel(id);
     };
     const onAbort = (): void => cancel();
-    events.on('state', onState);
-    events.on('progress', onProgress);
+    unwatch = watch(events, id, { onState, onProgress });
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.timeoutSeconds && options.timeoutSeconds > 0) {
       timer = setTimeout(() => {

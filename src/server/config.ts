@@ -146,7 +146,7 @@ export function defaultConfig(): SimulationServiceConfig {
     apiKeys: [],
     maxBodyBytes: 50 * 1024 * 1024,
     maxSteps: DEFAULT_MAX_STEPS,
-    maxBatchSize: 10_000,
+    maxBatchSize: 100_000,
     queueSize: 100_000,
     maxConcurrent: availableParallelism(),
     cacheEnabled: true,

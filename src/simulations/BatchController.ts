@@ -1,7 +1,11 @@
 // HTTP interface of batches (/api/v1/simulations/batch): submission of a list or a parameter
 // sweep, batch status, and cancel of the batch's unfinished simulations.
-import { Body, Controller, Delete, Example, Get, Path, Post, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import { Readable } from 'node:stream';
+import { Body, Controller, Delete, Example, Get, Header, Path, Post, Query, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import { negotiateTableFormat, resultsTableChunks, RESULTS_TABLE_CONTENT_TYPES, RESULTS_TABLE_FORMATS } from '../engine/results-table.js';
 import type { ErrorBody } from '../http/error-body.js';
+import { validationError } from '../http/errors.js';
+import { paging } from '../http/paging.js';
 import { presentBatchStatus, type BatchStatus, type BatchSubmission } from './BatchPresenter.js';
 import type { BatchRequest, BatchService } from './BatchService.js';
 
@@ -43,7 +47,14 @@ export class BatchController extends Controller {
     return { batchId: batch.id, simulationIds: batch.taskIds, totalSimulations: batch.taskIds.length };
   }
 
-  /** Counts per state, overall progress and one entry per simulation (docs/spec/simulation-service.md §2.5). */
+  /**
+   * Counts per state, overall progress and one entry per simulation (docs/spec/simulation-service.md
+   * §2.5). The counts cover the whole batch; the entries are a page (`limit`, default 1 000, and
+   * `offset`, in batch order): a batch of 100 000 runs answers as fast as one of ten. Its whole
+   * table of results is GET /api/v1/simulations/batch/{batchId}/results.
+   * @param limit entries per page (1–1000, default 1000)
+   * @param offset entries to skip
+   */
   @Get('{batchId}')
   @Example<BatchStatus>({
     batchId: '7a9e3c10-2b4d-4f6a-8c1e-0d5b9f2a6e38', totalSimulations: 2, completed: 1, failed: 1, running: 0, pending: 0, paused: 0, cancelled: 0,
@@ -54,8 +65,32 @@ export class BatchController extends Controller {
     },
     failedIds: ['9c8b7a65-4d3e-4f21-8a0b-1c2d3e4f5a6b'],
   })
-  public status(@Path() batchId: string): BatchStatus {
-    return presentBatchStatus(this.services.batches.get(batchId));
+  public status(@Path() batchId: string, @Query() limit?: number, @Query() offset?: number): BatchStatus {
+    const page = paging(limit ?? 1000, offset);
+    return presentBatchStatus(this.services.batches.get(batchId, page.limit, page.offset));
+  }
+
+  /**
+   * The batch's results as one table: a row per simulation in batch order (`run` from 0,
+   * `simulationId`, `status`, its parameter values, every measurement
+   * `<SCOPE>.<n>.ch<k>_<avg|rms|min|max>`, `durationMs`, `errorMessage`), as JSON
+   * (`{batchId, totalSimulations, parameters, measurements, rows: [...]}`), CSV (one column per
+   * parameter and measurement; empty cells where a run has no value) or Parquet (doubles, NaN
+   * where a run has no value; id, status and error as UTF-8 text). Chosen by `format`, else by
+   * the Accept header (application/json, text/csv, application/vnd.apache.parquet), else JSON.
+   * Streamed as it is read from the store: any number of rows, at any time (unfinished runs show
+   * their state and no measurements).
+   * @param format json, csv or parquet (overrides Accept)
+   */
+  @Get('{batchId}/results')
+  @SuccessResponse(200, 'The results table', ['application/json', 'text/csv', 'application/vnd.apache.parquet'])
+  public async results(@Path() batchId: string, @Query() format?: string, @Header('accept') accept?: string): Promise<unknown> {
+    const chosen = negotiateTableFormat(format, accept);
+    if (!chosen) throw validationError(`format must be one of ${RESULTS_TABLE_FORMATS.join(', ')}`, [{ field: 'format', message: `must be one of ${RESULTS_TABLE_FORMATS.join(', ')}` }]);
+    const table = await this.services.batches.results(batchId);
+    this.setHeader('Content-Type', RESULTS_TABLE_CONTENT_TYPES[chosen]);
+    if (chosen !== 'json') this.setHeader('Content-Disposition', `attachment; filename="batch-${batchId}.${chosen}"`);
+    return Readable.from(resultsTableChunks(table.layout, table.rows, chosen));
   }
 
   /** Cancels every running and pending simulation of the batch. */

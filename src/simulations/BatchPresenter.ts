@@ -1,6 +1,6 @@
 // Response shapes of the batch endpoints: the submission and the batch status of
 // docs/spec/simulation-service.md §2.5 (counts per state, overall progress, per-simulation entries).
-import type { TaskRecord } from '../jobs/types.js';
+import type { BatchEntryRow } from '../store/batch-results.js';
 import type { BatchStatusData } from './BatchService.js';
 import type { SimulationState } from './SimulationPresenter.js';
 
@@ -35,37 +35,41 @@ export interface BatchStatus {
   /** Every simulation has finished (completed, failed or cancelled). */
   done: boolean;
   submittedAt: string;
+  /** One entry per simulation of the requested page (`limit`, `offset`; the first 1 000 by default), in batch order. */
   simulations: Record<string, BatchEntry>;
+  /** Failed simulations (at most `limit` of them). */
   failedIds: string[];
 }
 
 /** How far the simulation got: 100 when completed, where it stopped when failed or cancelled. */
-function percentOf(task: TaskRecord): number {
-  if (task.state === 'completed') return 100;
-  return task.progress?.phase === 'main' ? task.progress.percent : 0;
+function percentOf(entry: BatchEntryRow): number {
+  if (entry.state === 'completed') return 100;
+  return entry.progress?.phase === 'main' ? entry.progress.percent : 0;
 }
 
-/** Its share of the batch's progress: every finished simulation counts 100 %. */
-function shareOf(task: TaskRecord): number {
-  return task.state === 'failed' || task.state === 'cancelled' ? 100 : percentOf(task);
-}
-
-export function presentBatchStatus({ batch, tasks }: BatchStatusData): BatchStatus {
-  const count = (state: SimulationState): number => tasks.filter((t) => t.state === state).length;
+/**
+ * Counts from the store's index; the overall progress counts every finished run as 100 % and each
+ * running or paused one at its live percent, so nothing here grows with the batch but the page of
+ * entries.
+ */
+export function presentBatchStatus({ batch, counts, running, entries, failedIds }: BatchStatusData): BatchStatus {
+  const count = (state: SimulationState): number => counts[state] ?? 0;
   const simulations: Record<string, BatchEntry> = {};
-  for (const t of tasks) {
-    simulations[t.id] = {
-      status: t.state,
-      progress: percentOf(t),
-      parameterSet: { ...t.spec.parameters },
-      ...(t.state === 'failed' ? { errorMessage: t.errorMessage ?? 'the simulation failed' } : {}),
+  for (const e of entries) {
+    simulations[e.taskId] = {
+      status: e.state,
+      progress: percentOf(e),
+      parameterSet: e.parameters,
+      ...(e.state === 'failed' ? { errorMessage: e.errorMessage ?? 'the simulation failed' } : {}),
     };
   }
   const finished = count('completed') + count('failed') + count('cancelled');
-  const overall = tasks.length === 0 ? 100 : tasks.reduce((sum, t) => sum + shareOf(t), 0) / tasks.length;
+  const live = running.reduce((sum, r) => sum + (r.progress.phase === 'main' ? r.progress.percent : r.progress.phase === 'done' ? 100 : 0), 0);
+  const total = batch.size;
+  const overall = total === 0 ? 100 : (finished * 100 + live) / total;
   return {
     batchId: batch.id,
-    totalSimulations: tasks.length,
+    totalSimulations: total,
     completed: count('completed'),
     failed: count('failed'),
     running: count('running'),
@@ -73,9 +77,9 @@ export function presentBatchStatus({ batch, tasks }: BatchStatusData): BatchStat
     paused: count('paused'),
     cancelled: count('cancelled'),
     overallProgress: Math.round(overall * 100) / 100,
-    done: finished === tasks.length,
+    done: finished === total,
     submittedAt: batch.createdAt,
     simulations,
-    failedIds: tasks.filter((t) => t.state === 'failed').map((t) => t.id),
+    failedIds,
   };
 }

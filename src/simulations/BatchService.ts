@@ -4,10 +4,15 @@
 // Status counts the batch's simulations by state; cancel stops the unfinished ones.
 import { randomUUID } from 'node:crypto';
 import { AppError, validationError } from '../http/errors.js';
+import { checkSubmittedCircuit } from '../jobs/circuit-check.js';
+import { batchTable, type BatchTable } from '../jobs/batch-table.js';
 import type { Runtime } from '../jobs/runtime.js';
-import { FINAL_STATES, type TaskRecord } from '../jobs/types.js';
+import type { SubmitInput } from '../jobs/scheduler.js';
+import type { TaskProgress, TaskRecord, TaskState } from '../jobs/types.js';
+import type { BatchEntryRow, BatchHeader } from '../store/batch-results.js';
 import type { BatchRecord } from '../store/types.js';
-import type { SimulationRequest, CircuitCache } from './SimulationRequest.js';
+import { circuitProblem } from '../circuits/circuit-errors.js';
+import type { StoredRequest, SimulationRequest, CircuitCache } from './SimulationRequest.js';
 import { OWNER, type SimulationService } from './SimulationService.js';
 
 export interface BatchRequest {
@@ -49,9 +54,19 @@ function tooLarge(count: number, maxItems: number): void {
 }
 
 export interface BatchStatusData {
-  batch: BatchRecord;
-  tasks: TaskRecord[];
+  batch: BatchHeader;
+  /** Runs per state. */
+  counts: Partial<Record<TaskState, number>>;
+  /** Live progress of the batch's running and paused runs. */
+  running: { id: string; progress: TaskProgress }[];
+  /** The page of per-run entries asked for, in batch order. */
+  entries: BatchEntryRow[];
+  /** Ids of failed runs (at most the page size). */
+  failedIds: string[];
 }
+
+/** Per-run entries of a batch status by default (the rest by offset, or the results table). */
+export const STATUS_ENTRIES = 1000;
 
 export class BatchService {
   constructor(
@@ -61,45 +76,112 @@ export class BatchService {
   ) {}
 
   async submit(body: BatchRequest): Promise<{ batch: BatchRecord; tasks: TaskRecord[] }> {
-    const requests = this.requestsOf(body);
-    const cache: CircuitCache = new Map();
     const batchId = randomUUID();
-    const inputs = [];
-    for (const [i, { request, prefix }] of requests.entries()) {
-      const input = await this.simulations.prepare(request, prefix ?? `simulations[${i}].`, cache);
-      inputs.push({ ...input, batchId });
-      // Checking 10 000 items takes seconds: let other requests through now and then.
-      if (i % 250 === 249) await new Promise((resolve) => setImmediate(resolve));
-    }
-    const tasks = await this.simulations.submitMany(inputs);
+    const inputs = body.simulations === undefined && body.base !== undefined && body.sweep !== undefined
+      ? await this.prepareSweep(body)
+      : await this.prepareList(body);
+    const tasks = await this.simulations.submitMany(inputs.map((input) => ({ ...input, batchId })));
     const batch: BatchRecord = { id: batchId, owner: OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() };
     this.runtime.recordBatch(batch);
     return { batch, tasks };
   }
 
-  get(id: string): BatchStatusData {
-    const batch = this.runtime.batch(id);
+  /** The header of one of this service's batches, or 404 BATCH_NOT_FOUND. */
+  header(id: string, counts?: Partial<Record<TaskState, number>>): BatchHeader {
+    const batch = this.runtime.batchResults.header(id, counts);
     if (!batch || batch.owner !== OWNER) throw new AppError(404, 'BATCH_NOT_FOUND', `No batch ${id}`);
-    const { tasks } = this.runtime.listTasks({ owner: OWNER, batchId: id });
-    const byId = new Map(tasks.map((t) => [t.id, t]));
-    const ordered = batch.taskIds.map((taskId) => byId.get(taskId)).filter((t): t is TaskRecord => t !== undefined);
-    return { batch, tasks: ordered.map((t) => (t.state === 'running' || t.state === 'paused' ? { ...t, progress: this.runtime.scheduler.progress(t.id) } : t)) };
+    return batch;
+  }
+
+  /** Counts from an index, live progress of the running runs, and one page of entries. */
+  get(id: string, limit = STATUS_ENTRIES, offset = 0): BatchStatusData {
+    const reader = this.runtime.batchResults;
+    const counts = reader.countByState(id);
+    const batch = this.header(id, counts);
+    const running = this.runtime.scheduler.runningProgressOf(id);
+    const live = new Map(running.map((r) => [r.id, r.progress]));
+    const entries = reader.entries(id, limit, offset).map((e) => (live.has(e.taskId) ? { ...e, progress: live.get(e.taskId)! } : e));
+    return { batch, counts, running, entries, failedIds: reader.idsInStates(id, ['failed'], limit) };
+  }
+
+  /** The batch's results table: one row per simulation, read page by page as it is sent. */
+  results(id: string): Promise<BatchTable> {
+    const batch = this.header(id);
+    return batchTable(this.runtime.batchResults, id, {
+      names: { run: 'run', id: 'simulationId', status: 'status', duration: 'durationMs', error: 'errorMessage' },
+      head: { batchId: batch.id, totalSimulations: batch.size },
+      readMeasurements: async (taskId) => (await this.runtime.scheduler.result(taskId)).measurements,
+    });
   }
 
   /** Cancels every queued, running or paused simulation of the batch. */
   cancel(id: string): number {
-    const { tasks } = this.get(id);
+    this.header(id);
     let cancelled = 0;
-    for (const task of tasks) {
-      if (FINAL_STATES.includes(task.state)) continue;
+    for (;;) {
+      // Each pass takes a page of the unfinished runs; cancelled ones leave the set.
+      const ids = this.runtime.batchResults.idsInStates(id, ['queued', 'running', 'paused'], 10 * STATUS_ENTRIES);
+      if (ids.length === 0) return cancelled;
+      const before = cancelled;
+      cancelled += this.runtime.scheduler.cancelMany(ids); // one commit per page
+      if (cancelled === before) return cancelled; // the page finished in the meantime
+    }
+  }
+
+  /** An explicit list (or a request with neither form, which fails with the reason). */
+  private async prepareList(body: BatchRequest): Promise<SubmitInput[]> {
+    const requests = this.requestsOf(body);
+    const cache: CircuitCache = new Map();
+    const inputs: SubmitInput[] = [];
+    for (const [i, { request, prefix }] of requests.entries()) {
+      inputs.push(await this.simulations.prepare(request, prefix ?? `simulations[${i}].`, cache));
+      // Checking 10 000 items takes seconds: let other requests through now and then.
+      if (i % 250 === 249) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return inputs;
+  }
+
+  /**
+   * A base request with a sweep: the base is checked once as a whole (circuit, settings, window,
+   * signals, with the first variant's values); then each distinct value is checked with the engine
+   * (a grid: each value of each key once, with the first values of the others; a zip: each
+   * variant), and every variant shares the checked circuit. A grid of 100 × 1 000 values thus
+   * checks 1 100 values, not 100 000 circuits.
+   */
+  private async prepareSweep(body: BatchRequest): Promise<SubmitInput[]> {
+    const mode = body.mode ?? 'grid';
+    const variants = this.requestsOf(body).map(({ request }) => request.parameters ?? {});
+    const first = await this.simulations.prepare({ ...body.base!, parameters: variants[0] }, 'base.');
+    const check = (parameters: Record<string, number>): void => {
       try {
-        this.runtime.scheduler.cancel(task.id);
-        cancelled++;
-      } catch {
-        // finished in the meantime: nothing to cancel
+        checkSubmittedCircuit(first.spec.netlist, parameters);
+      } catch (error) {
+        throw circuitProblem(error, 'base.parameters');
+      }
+    };
+    let checked = 0;
+    const pause = async (): Promise<void> => {
+      if (++checked % 250 === 0) await new Promise((resolve) => setImmediate(resolve));
+    };
+    if (mode === 'grid') {
+      for (const [key, values] of Object.entries(body.sweep!)) {
+        for (const value of new Set(values)) {
+          check({ ...variants[0], [key]: value });
+          await pause();
+        }
+      }
+    } else {
+      for (const parameters of variants.slice(1)) {
+        check(parameters);
+        await pause();
       }
     }
-    return cancelled;
+    const request = first.request as StoredRequest;
+    return variants.map((parameters) => ({
+      ...first,
+      spec: { ...first.spec, parameters: { ...parameters } },
+      request: { ...request, parameters },
+    }));
   }
 
   private requestsOf(body: BatchRequest): { request: SimulationRequest; prefix?: string }[] {

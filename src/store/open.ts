@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteBatchRepository } from './batches.js';
+import { SqliteBatchResults } from './batch-results.js';
 import { SqliteCacheIndexRepository } from './cache-index.js';
 import { DEFAULT_CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { SqliteCircuitRepository } from './circuits.js';
@@ -46,6 +47,7 @@ class SqliteStore implements Store {
   readonly tasks: SqliteTaskRepository;
   readonly circuits: SqliteCircuitRepository;
   readonly batches: SqliteBatchRepository;
+  readonly batchResults: SqliteBatchResults;
   readonly cacheIndex: SqliteCacheIndexRepository;
   readonly logs: SqliteLogRepository;
   readonly counters: SqliteCounterRepository;
@@ -60,6 +62,7 @@ class SqliteStore implements Store {
     this.tasks = new SqliteTaskRepository(db);
     this.circuits = new SqliteCircuitRepository(db);
     this.batches = new SqliteBatchRepository(db);
+    this.batchResults = new SqliteBatchResults(db);
     this.cacheIndex = new SqliteCacheIndexRepository(db);
     this.logs = new SqliteLogRepository(db, options.maxLogRows ?? DEFAULT_MAX_LOG_ROWS);
     this.counters = new SqliteCounterRepository(db);

@@ -2,6 +2,7 @@
 // plain records (src/store/records.ts).
 import type { CacheEntryRecord, LogLevel, LogRecord, Priority, TaskRecord, TaskState } from './records.js';
 import type { Netlist } from '../formats/netlist.js';
+import type { SqliteBatchResults } from './batch-results.js';
 
 export interface CircuitRecord {
   id: string;
@@ -94,6 +95,8 @@ export interface Store {
   readonly tasks: TaskRepository;
   readonly circuits: CircuitRepository;
   readonly batches: BatchRepository;
+  /** A batch's header, counts and results table, at any size (batch-results.ts). */
+  readonly batchResults: SqliteBatchResults;
   readonly cacheIndex: CacheIndexRepository;
   readonly logs: LogRepository;
   readonly counters: CounterRepository;

@@ -105,6 +105,14 @@ export interface SimulationStatus {
 /** How a steady-state run found its settled period (docs/steady-state.md). */
 export interface SteadyReport { converged: boolean; method: string; iterations: number; periods: number; period: number; error: number; message: string }
 export interface SimulationSummary { simulationId: string; status: SimState; progress: number; circuitName: string; batchId: string | null; submittedAt: string }
+/** GET /api/v1/simulations/batch/{id}/results (JSON): one row per run in batch order. */
+export interface BatchResults {
+  batchId: string;
+  parameters: string[];
+  measurements: string[];
+  rows: { run: number; simulationId: string; status: SimState; parameters: Record<string, number>; measurements: Record<string, number>; durationMs: number | null; errorMessage: string | null }[];
+}
+
 export interface BatchStatus {
   batchId: string; totalSimulations: number; completed: number; failed: number; running: number; pending: number; cancelled: number;
   overallProgress: number; done: boolean; simulations: Record<string, { status: SimState; progress: number; parameterSet: Record<string, number>; errorMessage?: string }>;

@@ -1,9 +1,11 @@
 // Parameter sweeps: a form that builds a batch (one or two parameters, grid or zip) for
 // POST /api/v1/simulations/batch on the open circuit, a table of its runs refreshed every half
-// second from GET /simulations/batch/{id} (with the chosen measurement of each completed run), and
-// a plot of that measurement against the first swept parameter (one line per value of the second).
+// second from GET /simulations/batch/{id} (counts and progress) and the batch's results table
+// GET /simulations/batch/{id}/results (the measurements of every completed run, in one request),
+// and a plot of the chosen measurement against the first swept parameter (one line per value of
+// the second).
 import uPlot from 'uplot';
-import { errorLines, getJson, sendJson, type BatchStatus, type SimulationStatus } from './api.js';
+import { errorLines, getJson, sendJson, type BatchResults, type BatchStatus } from './api.js';
 import { byId, fmt, h, siTicks } from './dom.js';
 import { parseValues } from './sweep-values.js';
 import { PALETTE } from './waveform-plot.js';
@@ -73,11 +75,10 @@ export class SweepPanel {
     let batch: BatchStatus;
     try {
       batch = await getJson<BatchStatus>(`/api/v1/simulations/batch/${this.batchId}`);
-      const runs = Object.entries(batch.simulations);
-      await Promise.all(runs.filter(([id, r]) => r.status === 'completed' && !this.measured.has(id)).map(async ([id]) => {
-        const status = await getJson<SimulationStatus>(`/api/v1/simulations/${id}`);
-        this.measured.set(id, status.results?.measurements ?? {});
-      }));
+      if (batch.completed > this.measured.size) {
+        const results = await getJson<BatchResults>(`/api/v1/simulations/batch/${this.batchId}/results`);
+        for (const row of results.rows) if (row.status === 'completed') this.measured.set(row.simulationId, row.measurements);
+      }
     } catch (error) {
       byId('sweep-errors').textContent = errorLines(error).join(' · ');
       window.clearInterval(this.timer);

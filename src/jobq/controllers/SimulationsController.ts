@@ -1,6 +1,9 @@
 // Routes of spec §4 for simulation tasks: submit, batch submit, task record, result and cancel.
 // Thin: the service checks and runs, the presenter shapes the bodies.
-import { Body, Controller, Delete, Example, Get, Path, Post, Response, Route, SuccessResponse, Tags } from '@tsoa/runtime';
+import { Readable } from 'node:stream';
+import { Body, Controller, Delete, Example, Get, Header, Path, Post, Query, Response, Route, SuccessResponse, Tags } from '@tsoa/runtime';
+import { negotiateTableFormat, resultsTableChunks, RESULTS_TABLE_CONTENT_TYPES, RESULTS_TABLE_FORMATS } from '../../engine/results-table.js';
+import { JobqError } from '../errors.js';
 import type { ErrorResponse, HTTPValidationError, BatchResponse, SimulationRequest, SimulationResponse, SimulationResult, SubmitResponse, TaskStatusMessage } from '../models.js';
 import type { JobqService } from '../service.js';
 import { presentCancelled, presentInProgress, presentResult, presentSubmit, presentTask } from '../TaskPresenter.js';
@@ -42,14 +45,38 @@ export class SimulationsController extends Controller {
   @Response<ErrorResponse>(507, 'STORAGE_FULL: the data directory is full (reads go on; /health reports store_writable false)')
   @Response<ErrorResponse>(503, 'QUEUE_FULL (with Retry-After)')
   public async submitBatch(@Body() requests: SimulationRequest[]): Promise<BatchResponse> {
-    const tasks = await this.service.submitBatch(requests);
+    const { batchId, tasks } = await this.service.submitBatch(requests);
     this.setStatus(201);
     return {
+      batch_id: batchId,
       task_ids: tasks.map((t) => t.id),
       batch_size: tasks.length,
       message: `${tasks.length} simulations queued successfully`,
       submitted_at: tasks[0].submittedAt,
     };
+  }
+
+  /**
+   * Extension: the results of a batch as one table, a row per task in the order of the items
+   * (`run` from 0, `task_id`, `status`, the item's parameters, every measurement
+   * `<SCOPE>.<n>.ch<k>_<avg|rms|min|max>`, `duration_ms`, `error_message`), as JSON
+   * (`{batch_id, batch_size, parameters, measurements, rows: [...]}`), CSV or Parquet: `format`,
+   * else the Accept header (application/json, text/csv, application/vnd.apache.parquet), else
+   * JSON. Streamed from the store; unfinished tasks show their status and no measurements.
+   * @param format json, csv or parquet (overrides Accept)
+   */
+  @Get('batch/{batch_id}/results')
+  @SuccessResponse(200, 'The results table', ['application/json', 'text/csv', 'application/vnd.apache.parquet'])
+  @Response<ErrorResponse>(400, 'INVALID_FORMAT')
+  @Response<ErrorResponse>(404, 'BATCH_NOT_FOUND')
+  public async getBatchResults(@Path() batch_id: string, @Query() format?: string, @Header('accept') accept?: string): Promise<unknown> {
+    const chosen = negotiateTableFormat(format, accept);
+    if (!chosen) {
+      throw new JobqError(400, 'INVALID_FORMAT', `format must be one of ${RESULTS_TABLE_FORMATS.join(', ')}, got ${JSON.stringify(format)}`, { field: 'format', suggestion: 'Use ?format=json, csv or parquet' });
+    }
+    const table = await this.service.batchResults(batch_id);
+    this.setHeader('Content-Type', RESULTS_TABLE_CONTENT_TYPES[chosen]);
+    return Readable.from(resultsTableChunks(table.layout, table.rows, chosen));
   }
 
   /** The task record. */

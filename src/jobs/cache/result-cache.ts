@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Store } from '../../store/types.js';
 import type { CacheEntryRecord, Compression, StorageFormat, StoredResult, TaskSpec } from '../types.js';
 import { checkCombination, fileExtension, readResult, writeResult } from './formats/index.js';
-import { cacheKey, type CacheKeyOptions } from './key.js';
+import { cacheKey, type CacheKeyOptions, type NetlistMemo } from './key.js';
 
 export interface CacheSettings {
   enabled: boolean;
@@ -65,9 +65,10 @@ export class ResultCache {
     mkdirSync(settings.dir, { recursive: true });
   }
 
-  keyFor(spec: TaskSpec): string {
+  /** `memo`: netlist parts shared by the keys of one submission (cacheKey). */
+  keyFor(spec: TaskSpec, memo?: NetlistMemo): string {
     const options: CacheKeyOptions = { ...this.settings, engineVersion: this.engineVersion };
-    return cacheKey(spec, options);
+    return cacheKey(spec, options, memo);
   }
 
   /** The entry of a usable cached result, or undefined (counted as a miss). */

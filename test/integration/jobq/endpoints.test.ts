@@ -273,7 +273,7 @@ describe('job-queue service: endpoints', () => {
     expect(spec.info.version).to.equal('1.0.0');
     expect(Object.keys(spec.paths).sort()).to.deep.equal([
       '/cache/clear', '/cache/entry/{cache_key}', '/cache/stats', '/health', '/logs', '/simulations', '/simulations/batch',
-      '/simulations/{task_id}', '/simulations/{task_id}/result', '/stats',
+      '/simulations/batch/{batch_id}/results', '/simulations/{task_id}', '/simulations/{task_id}/result', '/stats',
     ]);
   });
 

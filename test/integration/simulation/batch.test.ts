@@ -91,6 +91,23 @@ describe('simulation service: batches', function () {
     expect(Object.values(z.simulations).map((s) => s.parameterSet)).to.deep.equal([{ 'SIGNAL.1.duty': 0.25, 'V.1.value': 20 }, { 'SIGNAL.1.duty': 0.75, 'V.1.value': 40 }]);
   });
 
+  it('gives the results table of a sweep served from the result cache its measurements too', async () => {
+    const rc = { circuitFile: circuitFileOf(rcStep('backward-euler', 1e-5, 1e-4)) };
+    const sweep = { 'R.1.R': [100, 200, 400] };
+    const tables: { rows: { status: string; measurements: Record<string, number> }[]; measurements: string[] }[] = [];
+    for (let pass = 0; pass < 2; pass++) {
+      const r = await h.client.post<BatchSubmission>('/api/v1/simulations/batch', { base: rc, sweep });
+      await waitDone(r.body.batchId);
+      tables.push((await h.client.get<(typeof tables)[number]>(`/api/v1/simulations/batch/${r.body.batchId}/results`)).body);
+    }
+    expect(tables[1].measurements).to.deep.equal(tables[0].measurements);
+    expect(tables[1].measurements).to.include('SCOPE.1.ch1_avg');
+    tables[1].rows.forEach((row, i) => {
+      expect(row.status).to.equal('completed');
+      expect(row.measurements).to.deep.equal(tables[0].rows[i].measurements);
+    });
+  });
+
   it('queues nothing when one item is invalid, and enforces the batch-size limit', async () => {
     const before = (await h.client.get<{ total: number }>('/api/v1/simulations')).body.total;
     const bad = await h.client.post<ErrorBody>('/api/v1/simulations/batch', {

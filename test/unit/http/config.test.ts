@@ -16,7 +16,7 @@ const file = (name: string, text: string): string => {
 describe('simulation service configuration', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({ env: {} });
-    expect(c).to.include({ port: 8080, host: '127.0.0.1', authEnabled: false, maxBodyBytes: 50 * 1024 * 1024, maxSteps: 5e7, maxBatchSize: 10_000, sseHeartbeatSeconds: 15 });
+    expect(c).to.include({ port: 8080, host: '127.0.0.1', authEnabled: false, maxBodyBytes: 50 * 1024 * 1024, maxSteps: 5e7, maxBatchSize: 100_000, sseHeartbeatSeconds: 15 });
     expect(c.apiKeys).to.deep.equal([]);
   });
 

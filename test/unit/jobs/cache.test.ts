@@ -1,5 +1,6 @@
 // The result cache through the scheduler: hit on resubmission with identical results, misses on
 // other parameters, TTL expiry, corrupt files treated as misses, and the cache key's inputs.
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -93,5 +94,12 @@ describe('result cache', function () {
     expect(cacheKey({ ...spec, parameters: { 'R.1.R': 4, $seed: 2 } }, excluded)).to.equal(cacheKey(spec, excluded));
     expect(cacheKey({ ...spec, parameters: {} }, { ...base, includeParameters: false })).to.equal(cacheKey(spec, { ...base, includeParameters: false }));
     expect(canonicalJson({ b: 1, a: [2, { d: 1, c: 2 }] })).to.equal('{"a":[2,{"c":2,"d":1}],"b":1}');
+    // The key assembled from the netlist's memoised parts is the hash of the whole canonical JSON
+    // (the entries written before the memo still match), for a netlist seen once or many times.
+    const { layout: _layout, name: _name, ...circuit } = spec.netlist;
+    const material = { model: { netlist: { ...circuit, settings: undefined } }, parameters: spec.parameters, settings: spec.netlist.settings, signals: null, engine: '1' };
+    const whole = createHash('sha256').update(canonicalJson(material)).digest('hex');
+    expect(cacheKey(spec, base)).to.equal(whole);
+    expect(cacheKey({ ...spec, signals: ['SCOPE.1.ch1'] }, base)).to.equal(createHash('sha256').update(canonicalJson({ ...material, signals: ['SCOPE.1.ch1'] })).digest('hex'));
   });
 });

@@ -106,7 +106,7 @@ describe('store: opening and migrations', () => {
     } finally {
       store.close();
     }
-    expect(inspect((db) => appliedMigrations(db).map((m) => m.name))).to.deep.equal(['initial schema', 'task result summaries']);
+    expect(inspect((db) => appliedMigrations(db).map((m) => m.name))).to.deep.equal(['initial schema', 'task result summaries', 'batch counts by state']);
   });
 
   it('refuses to open a database whose schema is newer than the code', () => {

@@ -82,4 +82,60 @@ std::vector<std::uint8_t> writeDoubleColumns(const std::vector<std::string>& nam
                                              const std::vector<const double*>& columns, std::size_t rows,
                                              const WriteOptions& options);
 
+// ---- Tables: columns of doubles and of UTF-8 strings, in row groups written one at a time ----
+//
+// A table file streams: writeTableHeader ("PAR1"), then writeRowGroup for each group of rows (its
+// column chunks, laid out as above; a string column is a REQUIRED BYTE_ARRAY leaf with the STRING
+// logical type (converted type UTF8), PLAIN-encoded as a little-endian u32 length and the bytes of
+// each value, its statistics only null_count 0), then writeTableFooter with what the row groups
+// returned. Memory: one row group's pages at a time, plus a ChunkMeta per column per row group.
+
+enum class ColumnKind : std::int32_t {
+  Double = 0,
+  String = 1,
+};
+
+struct TableColumn {
+  std::string name;
+  ColumnKind kind = ColumnKind::Double;
+};
+
+// One column's values in a row group: `rows` doubles, or a vector of `rows` strings.
+struct ColumnValues {
+  const double* doubles = nullptr;
+  const std::vector<std::string>* strings = nullptr;
+};
+
+// Where a column chunk landed and what its metadata says.
+struct ChunkMeta {
+  ColumnKind kind = ColumnKind::Double;
+  Codec codec = Codec::Uncompressed;
+  std::int64_t dataPageOffset = 0;
+  std::int64_t compressedSize = 0;    // pages including their headers
+  std::int64_t uncompressedSize = 0;  // pages including their headers
+  std::int64_t nanCount = 0;
+  bool hasMinMax = false;
+  double min = 0.0;
+  double max = 0.0;
+};
+
+struct RowGroupMeta {
+  std::size_t rows = 0;
+  std::vector<ChunkMeta> chunks;
+};
+
+// "PAR1": the first kTableHeaderBytes bytes of the file.
+inline constexpr std::size_t kTableHeaderBytes = 4;
+void writeTableHeader(ByteSink& sink);
+
+// The column chunks of one row group (rows >= 1); `offset` is the file position its first byte
+// goes to (kTableHeaderBytes for the first group, then each group's end). values[i] must match
+// schema[i].kind. Throws InputError (ENCODE_INVALID) naming the argument at fault.
+RowGroupMeta writeRowGroup(ByteSink& sink, std::size_t offset, const std::vector<TableColumn>& schema,
+                           const std::vector<ColumnValues>& values, std::size_t rows, const WriteOptions& options);
+
+// The FileMetaData of the table, its length and "PAR1" (options: metadata and createdBy).
+void writeTableFooter(ByteSink& sink, const std::vector<TableColumn>& schema, const std::vector<RowGroupMeta>& groups,
+                      const WriteOptions& options);
+
 }  // namespace pesim::parquet

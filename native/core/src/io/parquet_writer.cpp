@@ -19,6 +19,8 @@ namespace {
 
 // parquet.thrift enum values.
 constexpr std::int32_t kTypeDouble = 5;
+constexpr std::int32_t kTypeByteArray = 6;
+constexpr std::int32_t kConvertedUtf8 = 0;
 constexpr std::int32_t kRepetitionRequired = 0;
 constexpr std::int32_t kEncodingPlain = 0;
 constexpr std::int32_t kEncodingRle = 3;
@@ -39,7 +41,7 @@ constexpr std::size_t kFooterBaseBound = 256;
 // buffer for the Thrift-encoded pieces.
 class Output {
  public:
-  explicit Output(ByteSink& sink) : sink_(sink) {}
+  explicit Output(ByteSink& sink, std::size_t position = 0) : sink_(sink), position_(position) {}
   void put(const std::uint8_t* bytes, std::size_t size) {
     if (size == 0) return;
     sink_.append(bytes, size);
@@ -59,7 +61,7 @@ class Output {
 
  private:
   ByteSink& sink_;
-  std::size_t position_ = 0;
+  std::size_t position_;
   std::vector<std::uint8_t> small_;
 };
 
@@ -78,17 +80,7 @@ bool knownCodec(Codec codec) {
   return codec == Codec::Uncompressed || codec == Codec::Snappy || codec == Codec::Gzip || codec == Codec::Lz4Raw;
 }
 
-// Where a column chunk landed and what its metadata says.
-struct ChunkInfo {
-  Codec codec = Codec::Uncompressed;
-  std::int64_t dataPageOffset = 0;
-  std::int64_t compressedSize = 0;    // pages including their headers
-  std::int64_t uncompressedSize = 0;  // pages including their headers
-  std::int64_t nanCount = 0;
-  bool hasMinMax = false;
-  double min = 0.0;
-  double max = 0.0;
-};
+using ChunkInfo = ChunkMeta;
 
 // nan_count and min/max of the non-NaN values (comparisons with NaN are false, so NaNs never
 // move either bound); a zero minimum is written as -0 and a zero maximum as +0 (specification).
@@ -217,10 +209,11 @@ ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, 
 
 // ColumnChunk{file_offset, meta_data: ColumnMetaData{...}} of one column.
 void writeColumnChunkMeta(io::CompactWriter& w, const std::string& name, std::size_t rows, const ChunkInfo& info) {
+  const bool doubles = info.kind == ColumnKind::Double;
   w.structBegin();
   w.fieldI64(2, 0);  // file_offset: deprecated, 0 when no ColumnMetaData is written outside the footer
   w.fieldStructBegin(3);
-  w.fieldI32(1, kTypeDouble);
+  w.fieldI32(1, doubles ? kTypeDouble : kTypeByteArray);
   w.fieldListBegin(2, io::CompactType::I32, 2);  // encodings
   w.elementI32(kEncodingPlain);
   w.elementI32(kEncodingRle);
@@ -233,7 +226,7 @@ void writeColumnChunkMeta(io::CompactWriter& w, const std::string& name, std::si
   w.fieldI64(9, info.dataPageOffset);
   w.fieldStructBegin(12);  // Statistics
   w.fieldI64(3, 0);        // null_count
-  if (info.hasMinMax) {
+  if (doubles && info.hasMinMax) {
     std::uint8_t max[8];
     std::uint8_t min[8];
     plainDouble(info.max, max);
@@ -243,44 +236,55 @@ void writeColumnChunkMeta(io::CompactWriter& w, const std::string& name, std::si
     w.fieldBool(7, true);                        // is_max_value_exact
     w.fieldBool(8, true);                        // is_min_value_exact
   }
-  w.fieldI64(9, info.nanCount);
+  if (doubles) w.fieldI64(9, info.nanCount);  // nan_count: floating-point columns only
   w.structEnd();  // Statistics
   w.structEnd();  // ColumnMetaData
   w.structEnd();  // ColumnChunk
 }
 
-void writeFooter(io::CompactWriter& w, const std::vector<std::string>& names, std::size_t rows,
-                 const std::vector<ChunkInfo>& chunks, const WriteOptions& options) {
+// FileMetaData of a file of these columns and row groups.
+void writeFooter(io::CompactWriter& w, const std::vector<TableColumn>& schema, const std::vector<RowGroupMeta>& groups,
+                 const WriteOptions& options) {
+  std::size_t rows = 0;
+  for (const RowGroupMeta& group : groups) rows += group.rows;
   w.structBegin();  // FileMetaData
   w.fieldI32(1, kFileVersion);
-  w.fieldListBegin(2, io::CompactType::Struct, names.size() + 1);  // schema: root, then the leaves
+  w.fieldListBegin(2, io::CompactType::Struct, schema.size() + 1);  // schema: root, then the leaves
   w.structBegin();
   w.fieldBinary(4, "schema");
-  w.fieldI32(5, static_cast<std::int32_t>(names.size()));  // num_children
+  w.fieldI32(5, static_cast<std::int32_t>(schema.size()));  // num_children
   w.structEnd();
-  for (const std::string& name : names) {
+  for (const TableColumn& column : schema) {
+    const bool text = column.kind == ColumnKind::String;
     w.structBegin();
-    w.fieldI32(1, kTypeDouble);
+    w.fieldI32(1, text ? kTypeByteArray : kTypeDouble);
     w.fieldI32(3, kRepetitionRequired);
-    w.fieldBinary(4, name);
+    w.fieldBinary(4, column.name);
+    if (text) {
+      w.fieldI32(6, kConvertedUtf8);  // converted_type
+      w.fieldStructBegin(10);         // logicalType (a union): STRING
+      w.fieldStructBegin(1);
+      w.structEnd();
+      w.structEnd();
+    }
     w.structEnd();
   }
   w.fieldI64(3, static_cast<std::int64_t>(rows));
-  w.fieldListBegin(4, io::CompactType::Struct, chunks.empty() ? 0 : 1);  // row_groups
-  if (!chunks.empty()) {
+  w.fieldListBegin(4, io::CompactType::Struct, groups.size());  // row_groups
+  for (const RowGroupMeta& group : groups) {
     std::int64_t uncompressed = 0;
     std::int64_t compressed = 0;
-    for (const ChunkInfo& chunk : chunks) {
+    for (const ChunkInfo& chunk : group.chunks) {
       uncompressed += chunk.uncompressedSize;
       compressed += chunk.compressedSize;
     }
     w.structBegin();  // RowGroup
-    w.fieldListBegin(1, io::CompactType::Struct, chunks.size());
-    for (std::size_t i = 0; i < chunks.size(); ++i) writeColumnChunkMeta(w, names[i], rows, chunks[i]);
+    w.fieldListBegin(1, io::CompactType::Struct, group.chunks.size());
+    for (std::size_t i = 0; i < group.chunks.size(); ++i) writeColumnChunkMeta(w, schema[i].name, group.rows, group.chunks[i]);
     w.fieldI64(2, uncompressed);  // total_byte_size
-    w.fieldI64(3, static_cast<std::int64_t>(rows));
-    w.fieldI64(5, chunks.front().dataPageOffset);  // file_offset
-    w.fieldI64(6, compressed);                      // total_compressed_size
+    w.fieldI64(3, static_cast<std::int64_t>(group.rows));
+    w.fieldI64(5, group.chunks.front().dataPageOffset);  // file_offset
+    w.fieldI64(6, compressed);                            // total_compressed_size
     w.structEnd();
   }
   w.fieldListBegin(5, io::CompactType::Struct, options.metadata.size());  // key_value_metadata
@@ -291,14 +295,78 @@ void writeFooter(io::CompactWriter& w, const std::vector<std::string>& names, st
     w.structEnd();
   }
   w.fieldBinary(6, options.createdBy);
-  w.fieldListBegin(7, io::CompactType::Struct, names.size());  // column_orders: TYPE_ORDER each
-  for (std::size_t i = 0; i < names.size(); ++i) {
+  w.fieldListBegin(7, io::CompactType::Struct, schema.size());  // column_orders: TYPE_ORDER each
+  for (std::size_t i = 0; i < schema.size(); ++i) {
     w.structBegin();        // ColumnOrder (a union)
     w.fieldStructBegin(1);  // TYPE_ORDER: TypeDefinedOrder {}
     w.structEnd();
     w.structEnd();
   }
   w.structEnd();  // FileMetaData
+}
+
+// The footer, its length as a little-endian u32, and "PAR1".
+void putFooter(Output& out, const std::vector<TableColumn>& schema, const std::vector<RowGroupMeta>& groups, const WriteOptions& options) {
+  const std::size_t footerLength = out.putEncoded([&](io::CompactWriter& w) { writeFooter(w, schema, groups, options); });
+  if (footerLength > std::numeric_limits<std::uint32_t>::max()) invalid("metadata", "the file metadata exceeds 4 GiB");
+  std::uint8_t length[4];
+  for (int i = 0; i < 4; ++i) length[i] = static_cast<std::uint8_t>(footerLength >> (8 * i));
+  out.put(length, sizeof length);
+  out.putMagic();
+}
+
+// The PLAIN encoding of strings[first, first + count): each a little-endian u32 length, then its bytes.
+void plainStrings(const std::vector<std::string>& strings, std::size_t first, std::size_t count, std::vector<std::uint8_t>& out) {
+  out.clear();
+  for (std::size_t i = first; i < first + count; ++i) {
+    const std::string& value = strings[i];
+    const auto size = static_cast<std::uint32_t>(value.size());
+    for (int b = 0; b < 4; ++b) out.push_back(static_cast<std::uint8_t>(size >> (8 * b)));
+    out.insert(out.end(), value.begin(), value.end());
+  }
+}
+
+// The pages of one string column: values gathered until a page holds kMaxPageBytes (at least one
+// value each); the codec is kept for the whole chunk when it shrinks the first page by
+// options.minSampleSaving.
+ChunkInfo writeStringChunk(Output& out, const std::vector<std::string>& strings, const WriteOptions& options,
+                           io::PageCompressor& compressor) {
+  ChunkInfo info;
+  info.kind = ColumnKind::String;
+  info.dataPageOffset = static_cast<std::int64_t>(out.position());
+  std::vector<std::uint8_t> plain;
+  std::vector<std::uint8_t> compressed;
+  bool keep = compressor.codec() != Codec::Uncompressed;
+  bool decided = false;
+  for (std::size_t first = 0; first < strings.size();) {
+    std::size_t bytes = 0;
+    std::size_t count = 0;
+    while (first + count < strings.size() && (count == 0 || bytes + 4 + strings[first + count].size() <= kMaxPageBytes) &&
+           count < options.pageValues) {
+      bytes += 4 + strings[first + count].size();
+      ++count;
+    }
+    plainStrings(strings, first, count, plain);
+    const std::uint8_t* stored = plain.data();
+    std::size_t storedBytes = plain.size();
+    if (keep) {
+      compressed.resize(compressor.bound(plain.size()));
+      const std::size_t size = compressor.compress(plain.data(), plain.size(), compressed.data(), compressed.size());
+      if (!decided && options.minSampleSaving > 0.0) keep = static_cast<double>(size) <= (1.0 - options.minSampleSaving) * static_cast<double>(plain.size());
+      if (keep) {
+        stored = compressed.data();
+        storedBytes = size;
+      }
+    }
+    decided = true;
+    const std::size_t headerBytes = out.putEncoded([&](io::CompactWriter& w) { writePageHeader(w, count, plain.size(), storedBytes); });
+    out.put(stored, storedBytes);
+    info.compressedSize += static_cast<std::int64_t>(headerBytes + storedBytes);
+    info.uncompressedSize += static_cast<std::int64_t>(headerBytes + plain.size());
+    first += count;
+  }
+  info.codec = keep ? compressor.codec() : Codec::Uncompressed;
+  return info;
 }
 
 void validate(const std::vector<std::string>& names, const std::vector<const double*>& columns, std::size_t rows,
@@ -356,12 +424,12 @@ void writeValidated(ByteSink& sink, const std::vector<std::string>& names, const
     chunks.reserve(columns.size());
     for (const double* column : columns) chunks.push_back(writeColumnChunk(out, column, rows, options, compressor, scratch, swapped, sample));
   }
-  const std::size_t footerLength = out.putEncoded([&](io::CompactWriter& w) { writeFooter(w, names, rows, chunks, options); });
-  if (footerLength > std::numeric_limits<std::uint32_t>::max()) invalid("metadata", "the file metadata exceeds 4 GiB");
-  std::uint8_t length[4];
-  for (int i = 0; i < 4; ++i) length[i] = static_cast<std::uint8_t>(footerLength >> (8 * i));
-  out.put(length, sizeof length);
-  out.putMagic();
+  std::vector<TableColumn> schema;
+  schema.reserve(names.size());
+  for (const std::string& name : names) schema.push_back({name, ColumnKind::Double});
+  std::vector<RowGroupMeta> groups;
+  if (rows > 0) groups.push_back({rows, std::move(chunks)});
+  putFooter(out, schema, groups, options);
 }
 
 }  // namespace
@@ -386,6 +454,65 @@ std::vector<std::uint8_t> writeDoubleColumns(const std::vector<std::string>& nam
   VectorSink sink(2 * sizeof kMagic + columns.size() * columnBound + footerBound + 4);
   writeValidated(sink, names, columns, rows, options);
   return sink.take();
+}
+
+void writeTableHeader(ByteSink& sink) {
+  Output out(sink);
+  out.putMagic();
+}
+
+RowGroupMeta writeRowGroup(ByteSink& sink, std::size_t offset, const std::vector<TableColumn>& schema,
+                           const std::vector<ColumnValues>& values, std::size_t rows, const WriteOptions& options) {
+  if (schema.empty()) invalid("columns", "a table needs at least one column");
+  if (values.size() != schema.size()) {
+    invalid("columns", "columns has " + std::to_string(values.size()) + " entries but the schema has " + std::to_string(schema.size()));
+  }
+  if (rows == 0) invalid("rows", "a row group needs at least one row");
+  for (std::size_t i = 0; i < schema.size(); ++i) {
+    const std::string field = "columns[" + std::to_string(i) + "]";
+    const bool text = schema[i].kind == ColumnKind::String;
+    if (text ? values[i].strings == nullptr : values[i].doubles == nullptr) {
+      invalid(field, field + " (" + schema[i].name + ") must hold " + (text ? "strings" : "doubles"));
+    }
+    if (text && values[i].strings->size() != rows) {
+      invalid(field, field + " has " + std::to_string(values[i].strings->size()) + " values but the row group has " + std::to_string(rows) + " rows");
+    }
+  }
+  if (!knownCodec(options.codec)) invalid("codec", "codec " + std::to_string(static_cast<int>(options.codec)) + " is not supported");
+  if (options.pageValues == 0 || options.pageValues > kMaxPageValues) {
+    invalid("pageValues", "pageValues must be from 1 to " + std::to_string(kMaxPageValues));
+  }
+  io::PageCompressor compressor(options.codec);
+  Output out(sink, offset);
+  std::vector<std::uint8_t> scratch(compressor.codec() == Codec::Uncompressed ? 0 : compressor.bound(std::min(rows, options.pageValues) * sizeof(double)));
+  std::vector<std::uint8_t> swapped;
+  SampleBuffers sample;
+  RowGroupMeta group;
+  group.rows = rows;
+  group.chunks.reserve(schema.size());
+  for (std::size_t i = 0; i < schema.size(); ++i) {
+    group.chunks.push_back(schema[i].kind == ColumnKind::String
+                               ? writeStringChunk(out, *values[i].strings, options, compressor)
+                               : writeColumnChunk(out, values[i].doubles, rows, options, compressor, scratch, swapped, sample));
+  }
+  return group;
+}
+
+void writeTableFooter(ByteSink& sink, const std::vector<TableColumn>& schema, const std::vector<RowGroupMeta>& groups,
+                      const WriteOptions& options) {
+  if (schema.empty()) invalid("columns", "a table needs at least one column");
+  std::size_t offset = kTableHeaderBytes;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].chunks.size() != schema.size()) {
+      invalid("groups[" + std::to_string(g) + "]", "row group " + std::to_string(g) + " has " + std::to_string(groups[g].chunks.size()) + " column chunks, the schema " + std::to_string(schema.size()) + " columns");
+    }
+    for (std::size_t i = 0; i < schema.size(); ++i) {
+      if (groups[g].chunks[i].kind != schema[i].kind) invalid("groups[" + std::to_string(g) + "]", "row group " + std::to_string(g) + " column " + std::to_string(i) + " is not of the schema's kind");
+    }
+    offset = static_cast<std::size_t>(groups[g].chunks.back().dataPageOffset + groups[g].chunks.back().compressedSize);
+  }
+  Output out(sink, offset);
+  putFooter(out, schema, groups, options);
 }
 
 }  // namespace pesim::parquet

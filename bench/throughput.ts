@@ -1,0 +1,292 @@
+// Sweep throughput and scaling: what one service costs per run beside the engine, and what that
+// means for a machine with more cores (Amdahl). The 2 ms buck (20 000 steps at 100 ns, result cache
+// off) runs RUNS times as
+// - the engine alone in plain worker threads (bench/jobs-ceiling.mjs: no runtime, no files);
+// - the job runtime in process (bench/jobs-sweep.mjs: scheduler, piscina workers, SQLite store,
+//   result files);
+// - one HTTP batch of `pesim serve` (POST /api/v1/simulations/batch with base + sweep), the
+//   service in its own process (bench/http-server.mjs);
+// - one batch of the job-queue service (POST /simulations/batch), in its own process
+//   (bench/jobq-server.mjs);
+// each on 1 and on 2 simulation threads, after a warm-up batch. For the services the CPU time of
+// the service's main thread (/proc/<pid>/task/<pid>/schedstat) is divided by the runs: the serial
+// cost per run, which bounds any machine at 1 / serial cost runs per second however many cores it
+// has; and the CPU time of the whole process beyond the engine's (the sum of the runs' engine
+// time, from the store) per run: the runtime's overhead, which every core pays.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { buck, rcStep } from '../test/fixtures/circuits.js';
+import { percentile } from './stats.js';
+import { benchDataDir } from './data-dir.mjs';
+
+const RUNS = 1000;
+const WARM_UP = 200;
+const THREADS = [1, 2] as const;
+/** Targets of the serial cost per run (service main thread) and of the overhead beyond the engine. */
+const SERIAL_TARGET_MS = 0.25;
+const OVERHEAD_TARGET_MS = 0.5;
+/** The larger machine the scaling section reads off. */
+const CORES = 16;
+
+const netlist = buck({ tEnd: 2e-3 });
+const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+
+export interface Figures {
+  threads: number;
+  runsPerSecond: number;
+  /** CPU of the service's (scheduler's) main thread per run [ms]. */
+  serialMs: number;
+  /** CPU of the whole process per run beyond the engine's [ms]. */
+  overheadMs: number;
+  /** Engine time per run [ms]. */
+  engineMs: number;
+  /** Time until the submission was answered [ms] (services). */
+  submitMs?: number;
+}
+
+// ---- CPU time of another process, from /proc ----
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+function threadCpuMs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+}
+
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000; // utime + stime
+}
+
+// ---- children ----
+
+/** PESIM_BENCH_CPU_PROF=<dir>: the services write V8 CPU profiles of their threads there (diagnosis). */
+function profileArguments(): string[] {
+  const dir = process.env.PESIM_BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
+async function startChild(driver: string, settings: unknown): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...profileArguments(), here(driver)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin!.end(JSON.stringify(settings));
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /url (\S+)/.exec(output);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`${driver} exited with ${code} before listening`)));
+  });
+  return { child, url };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+async function request<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: ${response.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Engine time of the given runs, read from the service's store [ms]. */
+function engineMsOf(databaseFile: string, where: string, parameter: string): number {
+  const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare(`SELECT total(run_ms) FROM tasks WHERE ${where}`).pluck().get(parameter) as number);
+  } finally {
+    db.close();
+  }
+}
+
+/** A batch submission and the wait for its end, with the service's CPU before and after. */
+async function measured(pid: number, submit: () => Promise<string>, unfinished: () => Promise<number>): Promise<{ wallMs: number; serialMs: number; processMs: number; submitMs: number; handle: string }> {
+  const thread0 = threadCpuMs(pid);
+  const process0 = processCpuMs(pid);
+  const started = performance.now();
+  const handle = await submit();
+  const submitMs = performance.now() - started;
+  while ((await unfinished()) > 0) await sleep(50);
+  const wallMs = performance.now() - started;
+  return { wallMs, serialMs: threadCpuMs(pid) - thread0, processMs: processCpuMs(pid) - process0, submitMs, handle };
+}
+
+// ---- the four set-ups ----
+
+/** `pesim serve`: one batch of `runs` (base + sweep). */
+export async function httpBatch(threads: number, runs = RUNS, warmUp = WARM_UP): Promise<Figures> {
+  const dataDir = benchDataDir('throughput-http-');
+  const settings = { port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent', maxConcurrent: threads, cacheEnabled: false, maxBatchSize: Math.max(runs, warmUp), queueSize: 2 * Math.max(runs, warmUp) + 10 };
+  const { child, url } = await startChild('./http-server.mjs', settings);
+  try {
+    const circuitFile = Buffer.from(JSON.stringify(netlist)).toString('base64');
+    const submit = async (count: number, offset: number): Promise<string> => {
+      const body = { base: { circuitFile }, sweep: { 'R.1.R': Array.from({ length: count }, (_, i) => 2 + (i + offset) * 1e-3) } };
+      const answer = await request<{ batchId: string }>(`${url}/api/v1/simulations/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return answer.batchId;
+    };
+    let batchId = '';
+    const unfinished = async (): Promise<number> =>
+      (await request<{ total: number }>(`${url}/api/v1/simulations?batchId=${batchId}&status=queued,running,paused&limit=1`)).total;
+    batchId = await submit(warmUp, runs);
+    while ((await unfinished()) > 0) await sleep(50);
+    const m = await measured(child.pid!, async () => (batchId = await submit(runs, 0)), unfinished);
+    const engineMs = engineMsOf(join(dataDir, 'pesim.db'), 'batch_id = ?', m.handle);
+    return { threads, runsPerSecond: runs / (m.wallMs / 1000), serialMs: m.serialMs / runs, overheadMs: (m.processMs - engineMs) / runs, engineMs: engineMs / runs, submitMs: m.submitMs };
+  } finally {
+    await stopChild(child);
+  }
+}
+
+/** `pesim jobq`: one POST /simulations/batch of `runs` items. */
+export async function jobqBatch(threads: number, runs = RUNS, warmUp = WARM_UP): Promise<Figures> {
+  const dataDir = benchDataDir('throughput-jobq-');
+  const settings = { dataDir, modelsDir: join(dataDir, 'models'), threads, queueSize: 2 * Math.max(runs, warmUp) + 10, models: { 'buck.json': netlist } };
+  const { child, url } = await startChild('./jobq-server.mjs', settings);
+  try {
+    const submit = async (count: number, offset: number): Promise<string> => {
+      const body = Array.from({ length: count }, (_, i) => ({ model_file: 'buck.json', parameters: { 'R.1.R': 2 + (i + offset) * 1e-3 } }));
+      const answer = await request<{ task_ids: string[] }>(`${url}/simulations/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return JSON.stringify(answer.task_ids);
+    };
+    const unfinished = async (): Promise<number> => {
+      const { queue } = await request<{ queue: { pending: number; running: number } }>(`${url}/stats`);
+      return queue.pending + queue.running;
+    };
+    await submit(warmUp, runs);
+    while ((await unfinished()) > 0) await sleep(50);
+    const m = await measured(child.pid!, () => submit(runs, 0), unfinished);
+    const engineMs = engineMsOf(join(dataDir, 'jobq', 'pesim.db'), 'id IN (SELECT value FROM json_each(?))', m.handle);
+    return { threads, runsPerSecond: runs / (m.wallMs / 1000), serialMs: m.serialMs / runs, overheadMs: (m.processMs - engineMs) / runs, engineMs: engineMs / runs, submitMs: m.submitMs };
+  } finally {
+    await stopChild(child);
+  }
+}
+
+/** The job runtime in process (bench/jobs-sweep.mjs); `env` selects the queue (PESIM_QUEUE). */
+export function runtimeSweep(threads: number, runs = RUNS, env: Record<string, string> = {}): Figures {
+  const input = JSON.stringify({ netlist, runs, workers: threads, cache: false });
+  const out = execFileSync(process.execPath, [here('./jobs-sweep.mjs')], { input, encoding: 'utf8', timeout: 600_000, env: { ...process.env, ...env } });
+  const s = JSON.parse(out.trim().split('\n').at(-1)!) as { wallMs: number; engineMs: number; schedulerCpuMsPerTask: number; processCpuMsPerTask: number };
+  return { threads, runsPerSecond: runs / (s.wallMs / 1000), serialMs: s.schedulerCpuMsPerTask, overheadMs: s.processCpuMsPerTask - s.engineMs / runs, engineMs: s.engineMs / runs };
+}
+
+/** The engine alone in plain worker threads (bench/jobs-ceiling.mjs): runs/s on 1 and 2 threads. */
+function engineAlone(runs = RUNS): { one: number; two: number } {
+  const input = JSON.stringify({ netlist, runs, rounds: 1 });
+  const out = execFileSync(process.execPath, [here('./jobs-ceiling.mjs')], { input, encoding: 'utf8', timeout: 300_000 });
+  const { msPerRun } = JSON.parse(out.trim().split('\n').at(-1)!) as { msPerRun: { 1: number; 2: number } };
+  return { one: 1000 / msPerRun[1], two: 1000 / msPerRun[2] };
+}
+
+/** The big batch: a grid of BIG_BATCH runs of a tiny RC circuit (10 steps each), one request. */
+const BIG_BATCH = { resistances: 1000, capacitances: 100 };
+const STATUS_WINDOW_MS = 10_000;
+
+export interface BigBatchFigures {
+  runs: number;
+  /** POST until its 202 (checked, stored, queued) [ms]. */
+  submitMs: number;
+  /** GET /batch/{id} (the default page of 1 000 entries) while the batch runs [ms]. */
+  statusMs: number[];
+  /** DELETE /batch/{id} of the unfinished rest [ms]. */
+  cancelMs: number;
+  completedBeforeCancel: number;
+}
+
+/** `pesim serve` takes a 100 000-run sweep in one request; its status is read while it runs. */
+export async function bigBatch(threads = 2): Promise<BigBatchFigures> {
+  const runs = BIG_BATCH.resistances * BIG_BATCH.capacitances;
+  const dataDir = benchDataDir('throughput-big-');
+  const settings = { port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent', maxConcurrent: threads, cacheEnabled: false, maxBatchSize: runs, queueSize: runs, maxBodyBytes: 64 * 1024 * 1024 };
+  const { child, url } = await startChild('./http-server.mjs', settings);
+  try {
+    const circuitFile = Buffer.from(JSON.stringify(rcStep('backward-euler', 1e-5, 1e-4))).toString('base64');
+    const sweep = {
+      'R.1.R': Array.from({ length: BIG_BATCH.resistances }, (_, i) => 100 + i),
+      'C.1.C': Array.from({ length: BIG_BATCH.capacitances }, (_, i) => 1e-6 * (1 + i / 100)),
+    };
+    const started = performance.now();
+    const { batchId } = await request<{ batchId: string }>(`${url}/api/v1/simulations/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ base: { circuitFile }, sweep }) });
+    const submitMs = performance.now() - started;
+    const statusMs: number[] = [];
+    let completed = 0;
+    const until = performance.now() + STATUS_WINDOW_MS;
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      const status = await request<{ completed: number; totalSimulations: number }>(`${url}/api/v1/simulations/batch/${batchId}`);
+      statusMs.push(performance.now() - t0);
+      if (status.totalSimulations !== runs) throw new Error(`the batch has ${status.totalSimulations} runs, not ${runs}`);
+      completed = status.completed;
+      await sleep(100);
+    }
+    const t0 = performance.now();
+    const cancelled = await fetch(`${url}/api/v1/simulations/batch/${batchId}`, { method: 'DELETE' });
+    if (cancelled.status !== 204) throw new Error(`DELETE answered ${cancelled.status}`);
+    return { runs, submitMs, statusMs, cancelMs: performance.now() - t0, completedBeforeCancel: completed };
+  } finally {
+    await stopChild(child);
+  }
+}
+
+// ---- the section ----
+
+const ms = (v: number): string => v.toFixed(3);
+const rate = (v: number): string => v.toFixed(0);
+const verdict = (value: number, target: number): string => `≤ ${target} ms ${value <= target ? 'met' : 'MISSED'}`;
+
+export async function benchSection(): Promise<string[]> {
+  const engine = engineAlone();
+  const runtime = THREADS.map((t) => runtimeSweep(t));
+  const http: Figures[] = [];
+  const jobq: Figures[] = [];
+  for (const t of THREADS) {
+    http.push(await httpBatch(t));
+    jobq.push(await jobqBatch(t));
+  }
+  const big = await bigBatch();
+  const rows: [string, Figures[]][] = [['job runtime (in process)', runtime], ['HTTP batch (`pesim serve`)', http], ['job-queue batch (`pesim jobq`)', jobq]];
+  const statusP50 = percentile(big.statusMs, 50);
+  const statusMax = Math.max(...big.statusMs);
+  const lines = [
+    `${RUNS}-run sweeps of the 2 ms buck (20 000 steps at 100 ns, result cache off; compiled package; ${WARM_UP} warm-up runs first). Serial cost: CPU time of the service's main thread per run (submission, bookkeeping, store, events); overhead: CPU time of the whole process per run beyond the engine's (the sum of the runs' engine time). Both at 2 threads.`,
+    '',
+    '| per run | serial cost (main thread CPU) | target | overhead beyond the engine (process CPU) | target |',
+    '|---|---|---|---|---|',
+    ...rows.map(([name, f]) => `| ${name} | ${ms(f[1].serialMs)} ms | ${verdict(f[1].serialMs, SERIAL_TARGET_MS)} | ${ms(f[1].overheadMs)} ms | ${verdict(f[1].overheadMs, OVERHEAD_TARGET_MS)} |`),
+    '',
+    `Submission of the ${RUNS}-run batch (POST until its answer): HTTP ${http[1].submitMs!.toFixed(0)} ms, job queue ${jobq[1].submitMs!.toFixed(0)} ms.`,
+    '',
+    `A ${big.runs.toLocaleString('en')}-run sweep in one request (grid of ${BIG_BATCH.resistances} × ${BIG_BATCH.capacitances} values of a tiny RC circuit, 10 steps each; \`pesim serve\` on 2 threads): queued in ${(big.submitMs / 1000).toFixed(2)} s (target < 2 s: ${big.submitMs < 2000 ? 'met' : 'MISSED'}); its status (GET /api/v1/simulations/batch/{id}, counts of the whole batch and the first 1 000 entries) answered in ${statusP50.toFixed(1)} ms p50, ${statusMax.toFixed(1)} ms at most over ${big.statusMs.length} reads in ${STATUS_WINDOW_MS / 1000} s while ${big.completedBeforeCancel.toLocaleString('en')} runs completed (target < 50 ms: ${statusMax < 50 ? 'met' : 'MISSED'}); DELETE of the unfinished rest: ${(big.cancelMs / 1000).toFixed(2)} s.`,
+    '',
+    '### Scaling',
+    '',
+    `Runs per second on 1 and 2 simulation threads, and the limit the serial cost sets on a larger machine (Amdahl: with n cores a service gives at most min(n × engine rate, 1 / serial cost)); read off for ${CORES} cores with this machine's engine rate.`,
+    '',
+    `| | 1 thread runs/s | 2 threads runs/s | serial cost per run | 1 / serial cost | ${CORES} cores (read off) | share of the engine at ${CORES} cores |`,
+    '|---|---|---|---|---|---|---|',
+    `| engine alone (worker threads, no runtime) | ${rate(engine.one)} | ${rate(engine.two)} | | | ${rate(CORES * engine.one)} | 100 % |`,
+    ...rows.map(([name, f]) => {
+      const limit = 1000 / f[1].serialMs;
+      const cores = Math.min(CORES * f[0].runsPerSecond, limit);
+      return `| ${name} | ${rate(f[0].runsPerSecond)} | ${rate(f[1].runsPerSecond)} | ${ms(f[1].serialMs)} ms | ${rate(limit)} | ${rate(cores)} | ${((cores / (CORES * engine.one)) * 100).toFixed(0)} % |`;
+    }),
+  ];
+  return lines;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  console.log((await benchSection()).join('\n'));
+  process.exit(0);
+}
