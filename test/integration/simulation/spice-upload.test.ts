@@ -28,10 +28,10 @@ describe('simulation service: SPICE decks with subcircuits and includes', () => 
     expect(r.body.format).to.equal('spice');
   });
 
-  it('refuses .include in an upload with a 422 naming the line', async () => {
+  it('refuses an .include not uploaded with the deck with a 422 naming the line and the file to send', async () => {
     const r = await upload('* with a library\n.include models.lib\nR1 a 0 1\n.tran 1u 1m\n.end\n', 'lib.cir');
     expect(r.status).to.equal(422);
-    expect(r.body.message).to.match(/lib\.cir:2: \.include models\.lib: this deck was given without its folder/);
+    expect(r.body.message).to.match(/^lib\.cir:2: \.include: file 'models\.lib' .*upload it with the circuit, one multipart part "files" per file/);
     expect(r.body.details?.[0]).to.include({ line: 2 });
   });
 });
