@@ -25,16 +25,32 @@ function fieldName(raw: string): string {
   return raw.replace(/^(requestBody|body)\.?/, '').replace(/\.\$(\d+)(?=\.|$)/g, '[$1]') || 'body';
 }
 
-/** tsoa's field errors as details, with readable field names. */
-function validationDetails(error: ValidateError): ErrorDetail[] {
-  return Object.entries(error.fields).map(([field, { message, value }]) => ({ field: fieldName(field), message: readableValidationMessage(message, value) }));
+/**
+ * tsoa names an entry of a record (`sweep: Record<string, number[]>`) without the record's own
+ * name (`R.1.R.$1`): the body's top-level object holding that key gives it back (`sweep.R.1.R.$1`).
+ */
+function withRecordName(field: string, body: unknown): string {
+  if (/^(requestBody|body)\b/.test(field) || typeof body !== 'object' || body === null) return field;
+  const key = field.replace(/(\.\$\d+)+$/, '');
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key)) return `${name}.${field}`;
+  }
+  return field;
 }
 
-/** An AppError as thrown, or tsoa's ValidateError as a 400 VALIDATION_ERROR; undefined for others. */
-export function requestError(error: unknown): AppError | undefined {
+/** tsoa's field errors as details, with readable field names. */
+function validationDetails(error: ValidateError, body: unknown): ErrorDetail[] {
+  return Object.entries(error.fields).map(([field, { message, value }]) => ({ field: fieldName(withRecordName(field, body)), message: readableValidationMessage(message, value) }));
+}
+
+/**
+ * An AppError as thrown, or tsoa's ValidateError as a 400 VALIDATION_ERROR (`body`: the request
+ * body, which names the records tsoa leaves unnamed); undefined for others.
+ */
+export function requestError(error: unknown, body?: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error instanceof ValidateError) {
-    const details = validationDetails(error);
+    const details = validationDetails(error, body);
     const first = details[0];
     return new AppError(400, 'VALIDATION_ERROR', first ? `Invalid request: ${first.field} ${first.message}` : 'Invalid request', details);
   }

@@ -30,7 +30,7 @@ describe('simulation service: periodic steady state', function () {
     expect(steady.error).to.be.at.most(1e-10);
     expect(steady.period).to.be.closeTo(50e-6, 1e-15);
     const direct = steadyStateSync(netlist, { tolerance: 1e-10 });
-    expect(status.results!.measurements['SCOPE.1.ch1_avg']).to.be.closeTo(direct.measurements['SCOPE.1.ch1.avg']!, 1e-9);
+    expect(status.results!.measurements['SCOPE.1.ch1_avg']).to.be.closeTo(direct.measurements['SCOPE.1.ch1_avg']!, 1e-9);
     const exported = await h.client.get<{ time: number[] }>(`/api/v1/simulations/${r.body.simulationId}/export?format=json`);
     expect(exported.status).to.equal(200);
     const time = (exported.body as unknown as { time: number[] }).time;

@@ -77,7 +77,7 @@ describe('script: built-ins over a circuit', function () {
       print(w[0].length);`);
     const [small, avg, points] = out.trim().split('\n');
     expect(small).to.equal('true');
-    expect(Number(avg)).to.equal(settled.measurements['SCOPE.1.ch1.avg']);
+    expect(Number(avg)).to.equal(settled.measurements['SCOPE.1.ch1_avg']);
     expect(Number(points)).to.equal(settled.time.length);
   });
 
