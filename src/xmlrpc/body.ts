@@ -51,18 +51,21 @@ async function collect(request: IncomingMessage, limit: number): Promise<Uint8Ar
   const chunks: Buffer[] = [];
   const outcome = await new Promise<XmlRpcFault | number>((resolve) => {
     let received = 0;
+    let refused = false;
     const onData = (chunk: Buffer): void => {
       received += chunk.length;
       if (received <= limit) {
         chunks.push(chunk);
         return;
       }
-      request.off('data', onData);
+      refused = true;
       chunks.length = 0;
       void drain(request).then(() => resolve(tooLarge(limit)));
     };
     request.on('data', onData);
-    request.once('end', () => resolve(received));
+    request.once('end', () => {
+      if (!refused) resolve(received);
+    });
     request.once('error', (error) => resolve(new XmlRpcFault(FAULT.PARSE_ERROR, `the request body could not be read: ${error.message}`)));
   });
   if (outcome instanceof XmlRpcFault) throw outcome;
