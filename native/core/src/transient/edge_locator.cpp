@@ -51,9 +51,14 @@ bool EdgeLocator::differs(const double* gates) const {
   return false;
 }
 
-double EdgeLocator::nextJump(double after) const {
+double EdgeLocator::nextJump(double after) {
+  // Asked every step, the answer changes only once a jump is passed: no jump lies in
+  // [jumpAsked_, jump_), so the one kept answers any time in there (also when time restarts).
+  if (after >= jumpAsked_ && after < jump_) return jump_;
   double first = std::numeric_limits<double>::infinity();
   for (const Block* block : jumping_) first = std::min(first, block->nextJump(after));
+  jumpAsked_ = after;
+  jump_ = first;
   return first;
 }
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "control/block.hpp"
@@ -37,7 +38,7 @@ class EdgeLocator {
  private:
   void evaluateAt(double t);
   bool differs(const double* gates) const;
-  double nextJump(double after) const;
+  double nextJump(double after);
 
   std::vector<Block*> cone_;
   std::vector<Block*> jumping_;  // the cone's time-varying blocks
@@ -46,6 +47,9 @@ class EdgeLocator {
   const double* held_ = nullptr;  // the signals of the last evaluation (copied on first use)
   bool copied_ = false;
   double dt_ = 0.0;
+  // The last answer of nextJump: the first jump after jumpAsked_ (none before: +infinity).
+  double jumpAsked_ = std::numeric_limits<double>::infinity();
+  double jump_ = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace pesim
