@@ -27,7 +27,7 @@ export async function resolveSamples(body: SignalRequest, readResult: ResultRead
     for (const field of ['signalName', 'startTime', 'endTime'] as const) {
       if (body[field] !== undefined) throw invalid(field, 'applies only with simulationId');
     }
-    return { data: Float64Array.from(body.data ?? []), sampleRate: body.sampleRate };
+    return { data: new Float64Array(body.data ?? []), sampleRate: body.sampleRate };
   }
   if (body.sampleRate !== undefined) throw invalid('sampleRate', 'is taken from the simulation; give it only with data');
   if (body.signalName === undefined) throw invalid('signalName', 'is required with simulationId');

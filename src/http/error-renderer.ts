@@ -15,6 +15,14 @@ export interface HttpProblem {
   status: number;
   /** What went wrong, from the layer that found it (the parser's message for a malformed body). */
   message: string;
+  /** The limit a body-too-large body passed [bytes], when the parser says. */
+  limit?: number;
+}
+
+/** A byte limit for a message: `52428800 bytes (50 MiB)`. */
+export function describeByteLimit(bytes: number): string {
+  const mib = bytes / 1024 ** 2;
+  return mib >= 1 ? `${bytes} bytes (${Number(mib.toFixed(2))} MiB)` : `${bytes} bytes (${Number((bytes / 1024).toFixed(2))} KiB)`;
 }
 
 export interface ErrorResponse {
@@ -34,10 +42,12 @@ export interface ErrorFormatter {
 
 /** Classifies the errors koa-body, formidable and koa-router throw; undefined for anything else. */
 export function httpProblemOf(error: unknown): HttpProblem | undefined {
-  const e = error as { status?: unknown; statusCode?: unknown; httpCode?: unknown; type?: unknown; message?: unknown; expose?: unknown } | null;
+  const e = error as { status?: unknown; statusCode?: unknown; httpCode?: unknown; type?: unknown; message?: unknown; expose?: unknown; limit?: unknown } | null;
   const status = [e?.status, e?.statusCode, e?.httpCode].find((s): s is number => typeof s === 'number');
   const message = String(e?.message ?? '');
-  if (status === 413 || e?.type === 'entity.too.large') return { kind: 'body-too-large', status: 413, message };
+  if (status === 413 || e?.type === 'entity.too.large') {
+    return { kind: 'body-too-large', status: 413, message, ...(typeof e?.limit === 'number' ? { limit: e.limit } : {}) };
+  }
   if (status === 400 && /multipart|boundary/i.test(message)) return { kind: 'malformed-multipart', status: 400, message };
   if (e?.type === 'entity.parse.failed' || (status === 400 && /JSON|Unexpected token/i.test(message))) return { kind: 'malformed-json', status: 400, message };
   if (status === 415) return { kind: 'unsupported-media-type', status: 415, message };

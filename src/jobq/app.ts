@@ -11,6 +11,7 @@ import { authMiddleware, rateLimitMiddleware, type ApiKeys } from './access.js';
 import { docsMiddleware } from './docs.js';
 import { errorRenderer } from '../http/error-renderer.js';
 import { jsonBodyGuard } from '../http/json-body.js';
+import { offThreadJson, skipWhenRead } from '../http/json-off-thread.js';
 import { jobqErrors } from './errors.js';
 import type { JobqService } from './service.js';
 
@@ -37,8 +38,9 @@ export function createJobqApp(service: JobqService, keys: ApiKeys, logger: Logge
   app.use(docsMiddleware(keys.enabled));
   const guard = jsonBodyGuard({ multipart: false });
   app.use(guard.mediaType);
-  app.use(koaBody({ jsonLimit: `${api.max_body_mb}mb`, text: false, urlencoded: false, multipart: false, jsonStrict: false }));
-  app.use(guard.parsed);
+  app.use(offThreadJson({ limit: Math.floor(api.max_body_mb * 1024 * 1024), strict: false }));
+  app.use(skipWhenRead(koaBody({ jsonLimit: `${api.max_body_mb}mb`, text: false, urlencoded: false, multipart: false, jsonStrict: false })));
+  app.use(skipWhenRead(guard.parsed));
   app.use(async (ctx, next) => {
     ctx.state.jobq = service;
     await next();

@@ -2,7 +2,7 @@
 // `{detail, error_code, field?, suggestion?}` with its status, request validation becomes FastAPI's
 // 422 `{detail: [{loc, msg, type}]}`, and anything unexpected a 500 INTERNAL_ERROR without internals.
 import type { Context } from 'koa';
-import type { ErrorFormatter, ErrorResponse as ErrorResponseOf, HttpProblem } from '../http/error-renderer.js';
+import { describeByteLimit, type ErrorFormatter, type ErrorResponse as ErrorResponseOf, type HttpProblem } from '../http/error-renderer.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from '../jobs/errors.js';
 import { isStorageFull, StorageFullError } from '../jobs/storage.js';
 import type { ErrorResponse, ValidationErrorItem } from './models.js';
@@ -129,7 +129,7 @@ function httpError(problem: HttpProblem): JobqError | RequestValidationError {
     case 'not-found':
       return new JobqError(404, 'NOT_FOUND', 'Not Found');
     case 'body-too-large':
-      return new JobqError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the configured limit (api.max_body_mb)', {
+      return new JobqError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the limit${problem.limit === undefined ? '' : ` of ${describeByteLimit(problem.limit)}`} (api.max_body_mb)`, {
         field: 'body',
         suggestion: 'Send a smaller body (a batch in several parts) or raise api.max_body_mb',
       });

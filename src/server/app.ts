@@ -16,6 +16,7 @@ import { RegisterRoutes } from '../generated/sim/routes.js';
 import '../http/tsoa/fast-float.js';
 import { authMiddleware } from '../http/auth.js';
 import { deferredKoaBody } from '../http/deferred-body.js';
+import { offThreadJson, skipWhenRead } from '../http/json-off-thread.js';
 import { jsonBodyGuard } from '../http/json-body.js';
 import type { ServiceContext } from './context.js';
 import { docsMiddleware } from './docs.js';
@@ -68,6 +69,7 @@ export function createApp(services: ServiceContext): ServiceApp {
   app.use(docsMiddleware());
   const guard = jsonBodyGuard({ multipart: true });
   app.use(guard.mediaType);
+  app.use(offThreadJson({ limit, strict: true }));
   const body = deferredKoaBody({
     multipart: true,
     urlencoded: false,
@@ -76,8 +78,8 @@ export function createApp(services: ServiceContext): ServiceApp {
     jsonStrict: true,
     formidable: { maxFileSize: limit, maxTotalFileSize: limit, maxFiles: 64, maxFields: 100, keepExtensions: false, allowEmptyFiles: true, minFileSize: 0 },
   });
-  app.use(body.middleware);
-  app.use(guard.parsed);
+  app.use(skipWhenRead(body.middleware));
+  app.use(skipWhenRead(guard.parsed));
   app.use(async (ctx, next) => {
     // tsoa reads uploaded files from ctx.request.files and fails on undefined when none were sent.
     ctx.request.files ??= {};

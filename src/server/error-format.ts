@@ -8,7 +8,7 @@ import { isStorageFull, StorageFullError } from '../jobs/storage.js';
 import type { ServiceContext } from './context.js';
 import { errorBody, requestError } from '../http/error-body.js';
 import { AppError } from '../http/errors.js';
-import type { ErrorFormatter, ErrorResponse, HttpProblem } from '../http/error-renderer.js';
+import { describeByteLimit, type ErrorFormatter, type ErrorResponse, type HttpProblem } from '../http/error-renderer.js';
 import { fieldOfPath, forbiddenKeyError, JsonBodyError } from '../http/json-body.js';
 
 /** 507 for a write the full data directory refused (health shows the store DEGRADED until space is back). */
@@ -39,7 +39,8 @@ function jsonBodyError(error: unknown): AppError | undefined {
   return new AppError(400, 'VALIDATION_ERROR', `Invalid request: ${found.message}`, [{ field, message: found.problem.message }]);
 }
 
-function httpError(problem: HttpProblem): AppError {
+/** `limit`: the service's body limit, for parsers that do not say which limit a body passed. */
+function httpError(problem: HttpProblem, limit?: number): AppError {
   switch (problem.kind) {
     case 'not-found':
       return new AppError(404, 'NOT_FOUND', `${problem.message}; see /v3/api-docs`);
@@ -48,7 +49,7 @@ function httpError(problem: HttpProblem): AppError {
     case 'not-implemented':
       return new AppError(501, 'NOT_IMPLEMENTED', problem.message);
     case 'body-too-large':
-      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the configured limit (sim.api.max-body-size)');
+      return new AppError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${describeByteLimit(problem.limit ?? limit ?? 0)} (sim.api.max-body-size, SIM_MAX_BODY_SIZE)`);
     case 'malformed-multipart':
       return new AppError(400, 'VALIDATION_ERROR', `Malformed multipart/form-data body: ${problem.message}`, [
         { field: 'body', message: 'is not a well-formed multipart/form-data body (each part needs its headers, and the body ends with the closing boundary)' },
@@ -71,6 +72,6 @@ export const simulationErrors: ErrorFormatter = {
     const app = requestError(error) ?? storageError(error, ctx) ?? runtimeError(error) ?? jsonBodyError(error);
     return app && respond(app, ctx);
   },
-  http: (problem, ctx) => respond(httpError(problem), ctx),
+  http: (problem, ctx) => respond(httpError(problem, (ctx.state as { services?: ServiceContext }).services?.config.maxBodyBytes), ctx),
   internal: (ctx) => respond(new AppError(500, 'INTERNAL_ERROR', 'An internal error occurred; the request id in X-Request-Id identifies it in the service log'), ctx),
 };

@@ -170,6 +170,7 @@ describe('job-queue service: endpoints', () => {
       const big = await service.request('POST', '/simulations', `{"model_file": "${'x'.repeat(17 * 1024 * 1024)}"}`);
       expect(big.status).to.equal(413);
       expect(big.body).to.include({ error_code: 'PAYLOAD_TOO_LARGE', field: 'body' });
+      expect((big.body as { detail: string }).detail).to.contain('limit of 16777216 bytes (16 MiB) (api.max_body_mb)');
       const name = await submit({ model_file: 'buck.json', parameters: { 'R.1.Z': 1 } });
       expect(name.status).to.equal(400);
       expect(name.body).to.include({ error_code: 'VALIDATION_ERROR', field: 'parameters.R.1.Z' });

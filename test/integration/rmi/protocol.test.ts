@@ -101,6 +101,20 @@ server.loadCircuit("x" * (100 * 1024 * 1024))
       expect(await h.python<string[]>('out(server.system.listMethods())')).to.include('plecs.simulate');
     });
 
+    it('answers large bodies (parsed on the parsing thread) as small ones', async () => {
+      const r = await h.python<[number, string][]>(`
+fault(lambda: server.getParameter("R" * 2000000, "R"))
+fault(lambda: server.getParameter("&<" * 500000, "R"))
+fault(lambda: server.getParameter(xmlrpc.Binary(b"x" * 1000000), "R"))
+out(res)
+`);
+      expect(r[0][0]).to.equal(1);
+      expect(r[1][0]).to.equal(1);
+      expect(r[2]).to.deep.equal([-32602, 'getParameter: argument 1 (component) must be a string, got base64']);
+      const malformed = await post(h.rmiUrl, `<methodCall><methodName>x</methodName><params><param><value><string>${'a'.repeat(400_000)}</value>`);
+      expect(malformed.text).to.match(/-32700.*malformed XML/s);
+    });
+
     it('answers other paths with 404 and other HTTP methods with 405', async () => {
       const base = new URL(h.rmiUrl);
       const other = await post(`http://${base.host}/api`, LIST_METHODS);

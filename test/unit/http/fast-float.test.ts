@@ -29,4 +29,16 @@ describe('tsoa float validation shortcut', () => {
     expect(strict.validateFloat('h', 5, errors, true, { minimum: { value: 10 } })).to.equal(undefined);
     expect(errors).to.have.property('h');
   });
+
+  it('returns an array of body numbers as it is, and still names a bad element or a range', () => {
+    const errors: FieldErrors = {};
+    const samples = [0, -0, 1.5, -2.5e-300];
+    expect(strict.validateArray('data', samples, errors, true, { dataType: 'double' })).to.equal(samples);
+    expect(errors).to.deep.equal({});
+    expect(strict.validateArray('data', [1, '2', 3], errors, true, { dataType: 'double' })).to.equal(undefined);
+    expect(errors).to.have.property('data.$1');
+    const ranged = strict.validateArray('h', [1, 20], errors, true, { dataType: 'double', validators: { maximum: { value: 10 } } });
+    expect(ranged).to.equal(undefined);
+    expect(errors).to.have.property('h.$1');
+  });
 });
