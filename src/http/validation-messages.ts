@@ -10,8 +10,27 @@ export function allowedValuesOf(message: string): string[] | undefined {
   return [...new Set(values)];
 }
 
-/** A tsoa field message as one sentence a person can act on. */
-export function readableValidationMessage(message: string): string {
+/** What tsoa's messages for a value of the wrong type expected. */
+const EXPECTED: Record<string, string> = {
+  'invalid float number': 'a number',
+  'invalid double number': 'a number',
+  'invalid integer number': 'an integer',
+  'invalid long number': 'an integer',
+  'invalid string value': 'a string',
+  'invalid boolean value': 'true or false',
+  'invalid array': 'an array',
+};
+
+/** A value as a message quotes it: JSON, cut after 40 characters. */
+function quoted(value: unknown): string {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** A tsoa field message as one sentence a person can act on (`value`: the value at fault, if known). */
+export function readableValidationMessage(message: string, value?: unknown): string {
   const allowed = allowedValuesOf(message);
-  return allowed ? `must be one of ${allowed.join(', ')}` : message;
+  if (allowed) return `must be one of ${allowed.join(', ')}`;
+  const expected = EXPECTED[message];
+  return expected ? `must be ${expected}, got ${quoted(value)}` : message;
 }

@@ -69,7 +69,7 @@ function respond(error: AppError, ctx: Context): ErrorResponse {
 
 export const simulationErrors: ErrorFormatter = {
   known(error, ctx) {
-    const app = requestError(error) ?? storageError(error, ctx) ?? runtimeError(error) ?? jsonBodyError(error);
+    const app = requestError(error, (ctx.request as { body?: unknown }).body) ?? storageError(error, ctx) ?? runtimeError(error) ?? jsonBodyError(error);
     return app && respond(app, ctx);
   },
   http: (problem, ctx) => respond(httpError(problem, (ctx.state as { services?: ServiceContext }).services?.config.maxBodyBytes), ctx),

@@ -101,6 +101,11 @@ describe('simulation service: batches', function () {
     const badSweep = await h.client.post<ErrorBody>('/api/v1/simulations/batch', { base, sweep: { 'X.1.y': [1, 2] } });
     expect(badSweep.status).to.equal(400);
     expect(badSweep.body.details?.[0].field).to.equal('base.parameters.X.1.y');
+    // A value that is no number is named by its place in the sweep and what was expected.
+    const textValue = await h.client.post<ErrorBody>('/api/v1/simulations/batch', { base, sweep: { 'R.1.R': [4, 'five', 6] } });
+    expect(textValue.status).to.equal(400);
+    expect(textValue.body.details?.[0]).to.deep.equal({ field: 'sweep.R.1.R[1]', message: 'must be a number, got "five"' });
+    expect(textValue.body.message).to.contain('sweep.R.1.R[1] must be a number, got "five"');
     const tooMany = await h.client.post<ErrorBody>('/api/v1/simulations/batch', { base, sweep: { 'SIGNAL.1.duty': [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], 'V.1.value': [1, 2, 3, 4, 5] } });
     expect(tooMany.status).to.equal(400);
     expect(tooMany.body.details?.[0].field).to.equal('simulations');
