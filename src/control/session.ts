@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { CancelledError, EngineError } from '../engine/errors.js';
 import type { Progress } from '../engine/controller.js';
+import { validateNetlist } from '../engine/simulate.js';
 import type { SteadyOptions } from '../engine/types.js';
 import { NetlistError } from '../formats/errors.js';
 import { SIGNAL_TIMINGS, type Netlist, type SignalTiming } from '../formats/netlist.js';
@@ -40,6 +41,28 @@ function positive(value: number, what: string): number {
 function finite(value: number, what: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new ControlError('INVALID_ARGUMENT', `${what}: expected a finite number, got ${JSON.stringify(value)}`);
   return value;
+}
+
+/**
+ * The engine's verdict on a parameter value (its ranges: a resistance > 0, a duty cycle in [0, 1]),
+ * so that a value out of range is refused when it is set, not when the circuit runs: the error
+ * when the engine finds a parameter out of range that `changed` picks out; undefined otherwise
+ * (other problems of the circuit are runSimulation's to report).
+ */
+function outOfRange(netlist: Netlist, changed: (error: EngineError) => boolean): EngineError | undefined {
+  try {
+    validateNetlist(netlist);
+  } catch (error) {
+    if (error instanceof EngineError && error.code === 'PARAMETER_OUT_OF_RANGE' && changed(error)) return error;
+  }
+  return undefined;
+}
+
+/** True when the parameter an engine error names holds a reference to the global `key`. */
+function refersTo(netlist: Netlist, error: EngineError, key: string): boolean {
+  const items = [...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])];
+  const owner = items.find((item) => item.name === error.element);
+  return error.field !== undefined && owner?.params?.[error.field] === `$${key}`;
 }
 
 export class ControlSession implements ControlOperations {
@@ -120,12 +143,19 @@ export class ControlSession implements ControlOperations {
   }
 
   setParameter(component: string, param: string, value: number): void {
-    const item = findComponent(this.circuit(), component);
+    const netlist = this.circuit();
+    const item = findComponent(netlist, component);
     const name = findParameter(item, param);
     if (!isNumericParameter(item.params?.[name])) {
       throw new ControlError('INVALID_ARGUMENT', `setParameter: ${item.name}.${name} is ${JSON.stringify(item.params?.[name])}, not a number; it cannot be set to one`);
     }
+    const before = item.params;
     item.params = { ...(item.params ?? {}), [name]: finite(value, `setParameter ${item.name}.${name}`) };
+    const refused = outOfRange(netlist, (e) => e.element === item.name && e.field === name);
+    if (refused) {
+      item.params = before;
+      throw new ControlError('INVALID_ARGUMENT', `setParameter ${item.name}.${name} = ${value}: ${refused.message}`);
+    }
   }
 
   getParameter(component: string, param: string): number | string {
@@ -138,7 +168,13 @@ export class ControlSession implements ControlOperations {
   setGlobalParameter(name: string, value: number): void {
     const netlist = this.circuit();
     const key = this.globalName(netlist, name);
+    const before = netlist.parameters;
     netlist.parameters = { ...netlist.parameters, [key]: finite(value, `setGlobalParameter ${key}`) };
+    const refused = outOfRange(netlist, (e) => refersTo(netlist, e, key));
+    if (refused) {
+      netlist.parameters = before;
+      throw new ControlError('INVALID_ARGUMENT', `setGlobalParameter $${key} = ${value}: ${refused.message}`);
+    }
   }
 
   getGlobalParameter(name: string): number {

@@ -1,7 +1,10 @@
-// The specification's remote-control operations (its "RMI" table) as XML-RPC methods on the
-// server's one ControlSession: one loaded circuit shared by every connection, so stopSimulation()
-// from a second connection stops the runSimulation() blocking the first. Each method's help text
+// The specification's remote-control operations (its "RMI" table) as XML-RPC methods on one
+// ControlSession (client-sessions.ts: the shared one, or a client id's own): every connection to
+// the same session sees one loaded circuit, so stopSimulation() from a second connection stops the
+// runSimulation() blocking the first. Parameters are named as the netlist names them or by their
+// GeckoCIRCUITS short names (uDC, d, f, iL(0): src/control/gecko-parameters.ts). Each method's help text
 // states its return value and faults; the table of docs/remote-control.md repeats them.
+import { getNamedParameter, setNamedParameter } from '../control/gecko-parameters.js';
 import { ControlError, type ControlExportFormat, type ControlOperations } from '../control/types.js';
 import type { SteadyOptions } from '../engine/types.js';
 import { argumentCount, numberArg, stringArg, type RmiMethod } from './methods.js';
@@ -77,14 +80,14 @@ export function controlMethods(session: ControlOperations): RmiMethod[] {
       session.resetSimulation();
       return true;
     }),
-    method('setParameter', 'setParameter(component: string, param: string, value: double) → boolean', `Sets a numeric parameter of a component of the loaded circuit (setParameter("R.1", "R", 10)); names match exactly or case-insensitively when unique. Returns true. ${F.component}`, (p) => {
+    method('setParameter', 'setParameter(component: string, param: string, value: double) → boolean', `Sets a numeric parameter of a component of the loaded circuit (setParameter("R.1", "R", 10)); names match exactly or case-insensitively when unique; a name the component does not have may be a GeckoCIRCUITS short name (uDC, d, f, iL(0), ...). A value outside the parameter's range (a negative resistance) is refused now with INVALID_ARGUMENT. Returns true. ${F.component}`, (p) => {
       argumentCount('setParameter', p, 3);
-      session.setParameter(stringArg('setParameter', p, 0, 'component'), stringArg('setParameter', p, 1, 'param'), numberArg('setParameter', p, 2, 'value'));
+      setNamedParameter(session, stringArg('setParameter', p, 0, 'component'), stringArg('setParameter', p, 1, 'param'), numberArg('setParameter', p, 2, 'value'));
       return true;
     }),
-    method('getParameter', 'getParameter(component: string, param: string) → double | string', `A parameter of a component of the loaded circuit: a number ($global references resolved), or text for non-numeric parameters. ${F.component}`, (p) => {
+    method('getParameter', 'getParameter(component: string, param: string) → double | string', `A parameter of a component of the loaded circuit (netlist name or GeckoCIRCUITS short name): a number ($global references resolved), or text for non-numeric parameters. ${F.component}`, (p) => {
       argumentCount('getParameter', p, 2);
-      return session.getParameter(stringArg('getParameter', p, 0, 'component'), stringArg('getParameter', p, 1, 'param'));
+      return getNamedParameter(session, stringArg('getParameter', p, 0, 'component'), stringArg('getParameter', p, 1, 'param'));
     }),
     method('setGlobalParameter', 'setGlobalParameter(name: string, value: double) → boolean', `Sets a global parameter ($name, with or without the $) of the loaded circuit. Returns true. Faults: NO_CIRCUIT (1), UNKNOWN_PARAMETER (7), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).`, (p) => {
       argumentCount('setGlobalParameter', p, 2);

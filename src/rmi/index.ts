@@ -1,11 +1,13 @@
-// Assembly of the XML-RPC remote-control server of `pesim serve`: one ControlSession (shared by all
-// connections, its runs on the service's job runtime), the specification's methods, the PLECS
-// dialect and the introspection methods, on their own port (SIM_RMI_PORT) and the service's host.
+// Assembly of the XML-RPC remote-control server of `pesim serve`: ControlSessions (the shared one
+// at / and /RPC2, one per client id at /RPC2/<client-id>, client-sessions.ts; their runs on the
+// service's job runtime), the specification's methods, the PLECS dialect and the introspection
+// methods, on their own port (SIM_RMI_PORT) and the service's host.
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { ControlSession } from '../control/session.js';
 import { engineInfo } from '../engine/simulate.js';
 import type { Runtime } from '../jobs/runtime.js';
+import { ClientSessions } from './client-sessions.js';
 import { controlMethods } from './control-methods.js';
 import { methodTable, type MethodTable } from './methods.js';
 import { plecsMethods } from './plecs-methods.js';
@@ -32,27 +34,31 @@ export type { RmiServerHandle } from './server.js';
 /** Most nested elements in a request: about 40 levels of arrays or structs (each adds three elements). */
 export const MAX_DEPTH = 128;
 
+/** Most client sessions kept at once (client-sessions.ts). */
+export const MAX_CLIENT_SESSIONS = 64;
+
 export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logger: Logger): Promise<RmiServerHandle> {
   const root = resolve(settings.root);
-  // The runner names the session's circuit file in the simulations it submits.
-  const loaded: { session?: ControlSession } = {};
-  const runner = new ServiceRunner(runtime, () => loaded.session?.circuitFile()?.path ?? 'circuit', settings.maxSteps);
-  const session = new ControlSession({ runner, baseDir: root, root });
-  loaded.session = session;
-  // system.listMethods and system.methodHelp read the table they are part of.
   const log = logger.child({ component: 'xmlrpc' });
-  let table: MethodTable = new Map();
-  table = methodTable(
-    controlMethods(session),
-    plecsMethods({ runtime, root, maxSteps: settings.maxSteps, version: settings.version, engineVersion: engineInfo().version }),
-    systemMethods(() => table, (error) => log.error({ err: error }, 'XML-RPC method failed')),
-  );
+  // The PLECS dialect keeps its models by name for every client, as PLECS Standalone does.
+  const plecs = plecsMethods({ runtime, root, maxSteps: settings.maxSteps, version: settings.version, engineVersion: engineInfo().version });
+  /** A session and the method table that serves it (system.listMethods and system.methodHelp read the table they are part of). */
+  const sessionTable = (): { table: MethodTable; isRunning: () => boolean } => {
+    // The runner names the session's circuit file in the simulations it submits.
+    const runner = new ServiceRunner(runtime, () => session.circuitFile()?.path ?? 'circuit', settings.maxSteps);
+    const session: ControlSession = new ControlSession({ runner, baseDir: root, root });
+    let table: MethodTable = new Map();
+    table = methodTable(controlMethods(session), plecs, systemMethods(() => table, (error) => log.error({ err: error }, 'XML-RPC method failed')));
+    return { table, isRunning: () => session.isRunning() };
+  };
+  const shared = sessionTable();
+  const clients = new ClientSessions(() => sessionTable(), MAX_CLIENT_SESSIONS);
   return startRmiServer({
     host: settings.host,
     port: settings.port,
     limits: { maxBodyBytes: settings.maxBodyBytes, maxDepth: settings.maxDepth ?? MAX_DEPTH },
     auth: settings.auth,
-    methods: table,
+    methods: (clientId) => (clientId === undefined ? shared : clients.get(clientId)).table,
     logger: log,
   });
 }

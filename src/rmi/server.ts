@@ -1,4 +1,5 @@
-// The XML-RPC listener of `pesim serve` (docs/spec/decisions.md §1.7): POST on `/` and `/RPC2`, an API key
+// The XML-RPC listener of `pesim serve` (docs/spec/decisions.md §1.7): POST on `/` and `/RPC2` (the
+// shared session) and on `/RPC2/<client-id>` (the client's own session), an API key
 // when authentication is on (HTTP basic auth with the key as password, as `xmlrpc.client` sends for
 // http://user:KEY@host/RPC2, or X-API-Key; checked by the service's one KeyChecker), the body read
 // by the bounded reader, the call dispatched on the method table, the answer a response or a fault.
@@ -9,6 +10,7 @@ import type { Logger } from 'pino';
 import { KeyChecker } from '../http/auth.js';
 import { readMethodCall, type BodyLimits } from '../xmlrpc/body.js';
 import { encodeFault, encodeResponse } from '../xmlrpc/encode.js';
+import { CLIENT_ID } from './client-sessions.js';
 import { toFault } from './faults.js';
 import type { MethodTable } from './methods.js';
 import { FAULT, XmlRpcFault } from '../xmlrpc/values.js';
@@ -18,7 +20,8 @@ export interface RmiServerOptions {
   port: number;
   limits: BodyLimits;
   auth: { enabled: boolean; keys: readonly string[] };
-  methods: MethodTable;
+  /** The method table serving a client id (from /RPC2/<client-id>), or the shared session's (undefined). */
+  methods: (clientId: string | undefined) => MethodTable;
   logger: Logger;
 }
 
@@ -30,7 +33,16 @@ export interface RmiServerHandle {
   close(): Promise<void>;
 }
 
-const PATHS = new Set(['/', '/RPC2']);
+const SHARED_PATHS = new Set(['/', '/RPC2']);
+
+/** The client id a path names: undefined for the shared session, null for no endpoint. */
+function clientIdOf(path: string): string | undefined | null {
+  if (SHARED_PATHS.has(path)) return undefined;
+  const match = /^\/RPC2\/([^/]+)$/.exec(path);
+  if (!match) return null;
+  const id = decodeURIComponent(match[1]);
+  return CLIENT_ID.test(id) ? id : null;
+}
 
 /** The key of a request: the password of basic auth, else X-API-Key. */
 function presentedKey(request: IncomingMessage): string | undefined {
@@ -57,9 +69,15 @@ export function startRmiServer(options: RmiServerOptions): Promise<RmiServerHand
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0];
-    if (!PATHS.has(path)) {
+    let clientId: string | undefined | null;
+    try {
+      clientId = clientIdOf(path);
+    } catch {
+      clientId = null; // a malformed %-escape
+    }
+    if (clientId === null) {
       request.resume();
-      send(response, 404, encodeFault(FAULT.METHOD_NOT_FOUND, `no XML-RPC endpoint at ${path}; POST to / or /RPC2`));
+      send(response, 404, encodeFault(FAULT.METHOD_NOT_FOUND, `no XML-RPC endpoint at ${path}; POST to / or /RPC2 (the shared session) or /RPC2/<client-id> (a session of its own; the id of letters, digits, . _ -, at most 64)`));
       return;
     }
     if (request.method !== 'POST') {
@@ -80,7 +98,7 @@ export function startRmiServer(options: RmiServerOptions): Promise<RmiServerHand
     try {
       const call = await readMethodCall(request, options.limits);
       methodName = call.methodName;
-      const method = options.methods.get(call.methodName);
+      const method = options.methods(clientId).get(call.methodName);
       if (!method) throw new XmlRpcFault(FAULT.METHOD_NOT_FOUND, `METHOD_NOT_FOUND: no method ${JSON.stringify(call.methodName)}; system.listMethods() lists them`);
       const value = await method.call(call.params);
       send(response, 200, encodeResponse(value ?? true));

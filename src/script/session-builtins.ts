@@ -5,7 +5,7 @@
 import { extname } from 'node:path';
 import type { ControlExportFormat } from '../control/types.js';
 import { ScriptError } from './errors.js';
-import { getGeckoParameter, setGeckoParameter } from './gecko-parameters.js';
+import { getGeckoParameter, setGeckoParameter } from '../control/gecko-parameters.js';
 import type { ScriptHost } from './host.js';
 import type { Builtin, Builtins, Signature } from './runtime.js';
 

@@ -222,6 +222,61 @@ out({"run": result.get("run"), "stopped": stopped, "busy": busy, "again": connec
     expect(JSON.stringify(listed.body)).to.contain('cancelled');
   });
 
+  it('accepts GeckoCIRCUITS short names where the component has no parameter of that name', async () => {
+    const r = await h.python<unknown[]>(`
+server.loadCircuit("models/buck.ipes")
+server.setParameter("U.1", "uDC", 36)
+server.setParameter("SIGNAL.1", "d", 0.25)
+server.setParameter("SIGNAL.1", "f", 50000)
+server.setParameter("L.1", "iL(0)", 0.5)
+out([server.getParameter("U.1", "value"), server.getParameter("U.1", "uDC"), server.getParameter("SIGNAL.1", "duty"),
+     server.getParameter("SIGNAL.1", "frequency"), server.getParameter("L.1", "i0"), server.getParameter("L.1", "IL(0)")])
+`);
+    expect(r).to.deep.equal([36, 36, 0.25, 50000, 0.5, 0.5]);
+  });
+
+  it('refuses a value out of the parameter\'s range when it is set, keeping the old value', async () => {
+    const r = await h.python<unknown[]>(`
+server.loadCircuit("models/buck-vin.json")
+fault(lambda: server.setParameter("R.1", "R", -1))
+fault(lambda: server.setParameter("SIGNAL.1", "duty", 1.5))
+fault(lambda: server.setGlobalParameter("Vin", 12))
+out([res, server.getParameter("R.1", "R"), server.getParameter("SIGNAL.1", "duty")])
+`);
+    const [faults, resistance, duty] = r as [[number, string][], number, number];
+    expect(faults[0][0]).to.equal(9);
+    expect(faults[0][1]).to.match(/^INVALID_ARGUMENT: setParameter R\.1\.R = -1: /);
+    expect(faults[1][0]).to.equal(9);
+    expect(faults[1][1]).to.contain('SIGNAL.1.duty = 1.5');
+    expect(faults[2]).to.deep.equal([0, 'no fault']);
+    expect(resistance).to.equal(5);
+    expect(duty).to.equal(0.5);
+  });
+
+  it('gives each client id its own session: parallel clients never read each other\'s values', async () => {
+    const client = (id: string, resistance: number): Promise<number[]> => h.python<number[]>(`
+server.loadCircuit("models/buck.json")
+seen = []
+for i in range(25):
+    value = ${resistance} + i
+    server.setParameter("R.1", "R", value)
+    seen.append(server.getParameter("R.1", "R") - value)
+out(seen)
+`, `${h.rmiUrl}/${id}`);
+    const [a, b, c] = await Promise.all([client('alice', 100), client('bob', 200), client('carol.3_x-y', 300)]);
+    expect([...a, ...b, ...c].every((d) => d === 0), JSON.stringify({ a, b, c })).to.equal(true);
+    // A second connection with the same id reaches the same session; the shared one is apart.
+    const same = await h.python<unknown[]>(`
+server.loadCircuit("models/buck.json")
+server.setParameter("R.1", "R", 77)
+out([connect("${h.rmiUrl}/dave").getParameter("R.1", "R"), connect("${h.rmiUrl}/erin").loadCircuit("models/buck.json")["path"] != "", connect("${h.rmiUrl}/erin").getParameter("R.1", "R")])
+`, `${h.rmiUrl}/dave`);
+    expect(same).to.deep.equal([77, true, 5]);
+    const bad = await fetch(`${h.rmiUrl}/no%20spaces`, { method: 'POST', body: '<methodCall><methodName>system.listMethods</methodName></methodCall>' });
+    expect(bad.status).to.equal(404);
+    expect(await bad.text()).to.contain('/RPC2/&lt;client-id&gt;');
+  });
+
   it('describes every method with its return value and faults in system.methodHelp', async () => {
     const r = await h.python<{ methods: string[]; help: Record<string, string> }>(`
 methods = server.system.listMethods()

@@ -3,8 +3,10 @@
 // parameters the .ipes reader produces (src/formats/ipes/catalog.ts, elements.ts, signals.ts),
 // including the conversions the reader applies (GeckoCIRCUITS' phase φ is the netlist's −φ).
 // Names that are not GeckoCIRCUITS short names fall through to the netlist's own parameter names.
-import { findComponent } from '../control/lookup.js';
-import type { ControlOperations } from '../control/types.js';
+// One table for GeckoSCRIPT (short names first, as GeckoCIRCUITS matches them), the XML-RPC remote
+// control (the component's own names first) and `pesim info` (which lists both).
+import { findComponent, findParameter } from './lookup.js';
+import type { ControlOperations } from './types.js';
 import type { ParamValue } from '../formats/netlist.js';
 
 type Params = Record<string, ParamValue>;
@@ -106,4 +108,29 @@ export function getGeckoParameter(session: ControlOperations, component: string,
   if (!short) return session.getParameter(item.name, param);
   const value = session.getParameter(item.name, short.net);
   return short.fromNet && typeof value === 'number' ? short.fromNet(value, item.params ?? {}) : value;
+}
+
+/** True when the component has a parameter of this name (exactly, or case-insensitively when unique). */
+function hasNetlistParameter(session: ControlOperations, component: string, param: string): boolean {
+  const item = findComponent(session.circuit(), component);
+  try {
+    findParameter(item, param);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * setParameter for the remote control: the component's own parameter names first (so `phase` of a
+ * JSON netlist stays the netlist's phase), then the GeckoCIRCUITS short names (`uDC`, `d`, `iL(0)`).
+ */
+export function setNamedParameter(session: ControlOperations, component: string, param: string, value: number): void {
+  if (hasNetlistParameter(session, component, param)) session.setParameter(component, param, value);
+  else setGeckoParameter(session, component, param, value);
+}
+
+/** getParameter for the remote control, with the names setNamedParameter accepts. */
+export function getNamedParameter(session: ControlOperations, component: string, param: string): number | string {
+  return hasNetlistParameter(session, component, param) ? session.getParameter(component, param) : getGeckoParameter(session, component, param);
 }
