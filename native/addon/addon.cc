@@ -16,6 +16,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("steadySync", Napi::Function::New(env, pesim::addon::SteadySync, "steadySync"));
   exports.Set("steadyAsync", Napi::Function::New(env, pesim::addon::SteadyAsync, "steadyAsync"));
   exports.Set("validate", Napi::Function::New(env, pesim::addon::Validate, "validate"));
+  exports.Set("unusedParameters", Napi::Function::New(env, pesim::addon::UnusedParameters, "unusedParameters"));
   pesim::addon::registerAnalysis(env, exports);
   exports.Set("encodeParquet", Napi::Function::New(env, pesim::addon::EncodeParquet, "encodeParquet"));
   exports.Set("writeParquetFile", Napi::Function::New(env, pesim::addon::WriteParquetFile, "writeParquetFile"));

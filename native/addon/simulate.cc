@@ -230,4 +230,26 @@ Napi::Value Validate(const Napi::CallbackInfo& info) {
   }
 }
 
+Napi::Value UnusedParameters(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Netlist netlist = toNetlist(info[0]);
+  try {
+    std::vector<UnusedParameter> unused = unusedParameters(netlist);
+    Napi::Array out = Napi::Array::New(env, unused.size());
+    for (uint32_t i = 0; i < unused.size(); ++i) {
+      Napi::Object item = Napi::Object::New(env);
+      item.Set("owner", unused[i].owner);
+      item.Set("type", unused[i].type);
+      item.Set("key", unused[i].key);
+      Napi::Array asked = Napi::Array::New(env, unused[i].asked.size());
+      for (uint32_t k = 0; k < unused[i].asked.size(); ++k) asked.Set(k, unused[i].asked[k]);
+      item.Set("asked", asked);
+      out.Set(i, item);
+    }
+    return out;
+  } catch (...) {
+    throw toJsError(env, capture(std::current_exception()));
+  }
+}
+
 }  // namespace pesim::addon

@@ -17,5 +17,6 @@ Napi::Value Validate(const Napi::CallbackInfo& info);
 // optional.
 Napi::Value SteadySync(const Napi::CallbackInfo& info);
 Napi::Value SteadyAsync(const Napi::CallbackInfo& info);
+Napi::Value UnusedParameters(const Napi::CallbackInfo& info);
 
 }  // namespace pesim::addon

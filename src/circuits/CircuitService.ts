@@ -3,7 +3,7 @@
 // with parameter overrides and changing the simulation settings.
 import { randomUUID } from 'node:crypto';
 import { basename, extname } from 'node:path';
-import { validateNetlist } from '../engine/index.js';
+import { checkJsonParameterNames, validateNetlist } from '../engine/index.js';
 import { resolveNetlist, SIGNAL_TIMINGS, SOLVER_METHODS, type Netlist, type ParameterOverrides, type SignalTiming, type SolverMethod } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
 import { AppError, validationError } from '../http/errors.js';
@@ -95,6 +95,7 @@ export class CircuitService {
     let read;
     try {
       read = await readCircuitFile(bytes, fileName, dataFiles.readOptions());
+      checkJsonParameterNames(read);
     } catch (error) {
       const problem = circuitProblem(error);
       const advice = dataFiles.missingAdvice();

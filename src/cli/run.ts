@@ -175,12 +175,13 @@ function addRunOptions(command: Command): Command {
 }
 
 async function runAction(file: string, o: RunOptions): Promise<void> {
-  const [{ simulate, steadyState, measurementName }, { SOLVER_METHODS, SIGNAL_TIMINGS }, { readCircuitFile }, { companionFiles }, output, { deckFiles }] = await Promise.all([
+  const [{ simulate, steadyState, measurementName, checkJsonParameterNames }, { SOLVER_METHODS, SIGNAL_TIMINGS }, { readCircuitFile }, { companionFiles }, output, { deckFiles }] = await Promise.all([
     import('../engine/index.js'), import('../formats/netlist.js'), import('../formats/read.js'),
     import('../formats/companion.js'), import('./output.js'), import('../formats/deck-files.js'),
   ]);
   if (o.out) output.checkOutputPath(o.out);
   const read = await readCircuitFile(await readFile(file), file, { companion: companionFiles(file), files: deckFiles(file) });
+  checkJsonParameterNames(read);
   for (const warning of read.warnings) console.error(`warning: ${warning}`);
   const netlist = applySettings(read.netlist, o, SOLVER_METHODS, SIGNAL_TIMINGS);
   const bar = process.stderr.isTTY ? (await import('./progress.js')).simulationProgress() : undefined;

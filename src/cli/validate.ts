@@ -14,10 +14,11 @@ export function registerValidate(program: Command): void {
       ['pesim validate bench/peers/buck.cir', 'the same for a SPICE deck'],
     ))
     .action(async (file: string) => {
-      const [{ validateNetlist }, { readCircuitFile }, { companionFiles }, { deckFiles }] = await Promise.all([
+      const [{ validateNetlist, checkJsonParameterNames }, { readCircuitFile }, { companionFiles }, { deckFiles }] = await Promise.all([
         import('../engine/index.js'), import('../formats/read.js'), import('../formats/companion.js'), import('../formats/deck-files.js'),
       ]);
       const read = await readCircuitFile(await readFile(file), file, { companion: companionFiles(file), files: deckFiles(file) });
+      checkJsonParameterNames(read);
       const warnings = [...read.warnings, ...validateNetlist(read.netlist)];
       for (const warning of warnings) console.error(`warning: ${warning}`);
       console.log(`${file}: valid ${read.format} circuit, ${read.netlist.elements.length} elements, ${read.netlist.blocks?.length ?? 0} control blocks`);

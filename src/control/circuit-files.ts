@@ -7,6 +7,7 @@ import { companionFiles } from '../formats/companion.js';
 import { deckFiles } from '../formats/deck-files.js';
 import { NetlistError } from '../formats/errors.js';
 import { readCircuitBytes, type CircuitFormat } from '../formats/read.js';
+import { checkJsonParameterNames } from '../engine/index.js';
 import { writeIpes } from '../formats/ipes/write.js';
 import { writeSpice } from '../formats/spice/write.js';
 import type { Netlist } from '../formats/netlist.js';
@@ -30,7 +31,9 @@ export async function readCircuitAt(path: string): Promise<LoadedCircuit> {
     throw new ControlError('FILE_NOT_FOUND', `loadCircuit: cannot read ${path}: ${(error as Error).message}`);
   }
   try {
-    return readCircuitBytes(bytes, path, { companion: companionFiles(path), files: deckFiles(path) });
+    const read = readCircuitBytes(bytes, path, { companion: companionFiles(path), files: deckFiles(path) });
+    checkJsonParameterNames(read);
+    return read;
   } catch (error) {
     if (error instanceof NetlistError) throw new ControlError('CIRCUIT_INVALID', `loadCircuit: ${error.message}`);
     throw error;

@@ -5,8 +5,8 @@
 import { resolve } from 'node:path';
 import { CancelledError, EngineError } from '../engine/errors.js';
 import type { Progress } from '../engine/controller.js';
-import type { SteadyOptions } from '../engine/types.js';
 import { validateNetlist } from '../engine/simulate.js';
+import type { SteadyOptions } from '../engine/types.js';
 import { NetlistError } from '../formats/errors.js';
 import { SIGNAL_TIMINGS, type Netlist, type SignalTiming } from '../formats/netlist.js';
 import { readCircuitAt, writeCircuitAt, type LoadedCircuit } from './circuit-files.js';

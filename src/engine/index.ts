@@ -1,5 +1,5 @@
 // The engine's public surface.
-export { simulate, simulateSync, validateNetlist, prepareNetlist, engineInfo } from './simulate.js';
+export { simulate, simulateSync, validateNetlist, checkParameterNames, checkJsonParameterNames, prepareNetlist, engineInfo } from './simulate.js';
 export type { SimulationResult, SimulateOptions, SimulateSyncOptions, ChannelInfo } from './simulate.js';
 export { simulateMany, writeSweepTable } from './simulate-many.js';
 export type { SweepResults, SweepRow, SimulateManyOptions } from './simulate-many.js';

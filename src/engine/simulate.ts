@@ -1,6 +1,7 @@
 // The engine's typed Node API: simulate() runs off the main thread (the addon's async entry on the
 // libuv pool) with progress, abort and pause/resume; simulateSync() runs on the calling thread, for
 // worker threads that own their run.
+import { NetlistError } from '../formats/errors.js';
 import { assertNetlistShape, resolveNetlistSharing, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import { RunController, type Progress } from './controller.js';
 import { CancelledError, toEngineError } from './errors.js';
@@ -129,6 +130,37 @@ export function validateNetlist(netlist: Netlist, parameters?: ParameterOverride
   } catch (error) {
     throw toEngineError(error);
   }
+}
+
+/**
+ * Refuses parameters that no part of the engine reads (a misspelt `"dutty": 0.2` would otherwise
+ * run with the default duty cycle): a NetlistError (NETLIST_INVALID) naming each such parameter and
+ * the parameters its element reads. For netlists written by hand (JSON netlists); the .ipes and
+ * SPICE readers carry keys of their own. A circuit the engine cannot build is left to
+ * validateNetlist / simulate, which report why.
+ */
+export function checkParameterNames(netlist: Netlist): void {
+  let unused: ReturnType<ReturnType<typeof loadBinding>['unusedParameters']>;
+  try {
+    unused = loadBinding().unusedParameters(prepareNetlist(netlist));
+  } catch {
+    return;
+  }
+  const items = new Map([...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])].map((item) => [item.name, item]));
+  // Only what the netlist itself holds: preparing it may add keys of its own.
+  const written = unused.filter((u) => Object.hasOwn(items.get(u.owner)?.params ?? {}, u.key));
+  if (written.length === 0) return;
+  const details = written.map((u) => ({
+    field: `${u.owner}.${u.key}`,
+    component: u.owner,
+    message: `unknown parameter '${u.key}': ${u.owner} (${u.type}) reads ${u.asked.length > 0 ? u.asked.join(', ') : 'no parameters'}`,
+  }));
+  throw new NetlistError('NETLIST_INVALID', `${details[0].field}: ${details[0].message}`, details);
+}
+
+/** checkParameterNames for a circuit file that is a JSON netlist; other formats pass as they are. */
+export function checkJsonParameterNames(read: { format: string; netlist: Netlist }): void {
+  if (read.format === 'json') checkParameterNames(read.netlist);
 }
 
 export function engineInfo(): { version: string; eigen: string } {

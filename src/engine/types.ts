@@ -116,6 +116,8 @@ export interface NativeBinding {
   simulateSync(netlist: Netlist, control?: NativeControl, reuse?: Float64Array[]): NativeResult;
   simulateAsync(netlist: Netlist, control?: NativeControl): Promise<NativeResult>;
   validate(netlist: Netlist): string[];
+  /** The parameters nothing read while the circuit was built (UnusedParameter in pesim/engine.hpp). */
+  unusedParameters(netlist: Netlist): { owner: string; type: string; key: string; asked: string[] }[];
   version: string;
   eigenVersion: string;
 }

@@ -3,6 +3,7 @@
 // (src/server/error-format.ts) decides which AppError each failure becomes.
 import { ValidateError } from '@tsoa/runtime';
 import { AppError, type ErrorDetail } from './errors.js';
+import { fieldOfPath, type JsonPath } from './json-body.js';
 import { readableValidationMessage } from './validation-messages.js';
 
 /** The JSON body of every non-2xx response (OpenAPI: ErrorBody). */
@@ -18,34 +19,58 @@ export interface ErrorBody {
 }
 
 /**
- * tsoa's field name in the services' convention (the one of fieldOfPath): `body.data.$3` →
- * `data[3]`, `body.sweep.R.1.R.$1` → `sweep.R.1.R[1]`.
+ * The path of tsoa's field name in the body. tsoa joins names with dots (`body.data.$3`) and names an
+ * entry of a map by its key alone, without the map (`R.1.R.$1` for `sweep["R.1.R"][1]`): the path is
+ * found by walking the body, keys with dots included; a name that starts below a top-level field is
+ * looked up under each. Undefined when the body has no such place.
  */
-function fieldName(raw: string): string {
-  return raw.replace(/^(requestBody|body)\.?/, '').replace(/\.\$(\d+)(?=\.|$)/g, '[$1]') || 'body';
+function pathInBody(segments: string[], body: unknown): JsonPath | undefined {
+  const walk = (value: unknown, rest: string[]): JsonPath | undefined => {
+    if (rest.length === 0) return [];
+    if (Array.isArray(value)) {
+      const index = /^\$(\d+)$/.exec(rest[0]);
+      const tail = index ? walk(value[Number(index[1])], rest.slice(1)) : undefined;
+      return tail && [Number(index![1]), ...tail];
+    }
+    if (value === null || typeof value !== 'object') return undefined;
+    for (let n = rest.length; n >= 1; n--) {
+      const key = rest.slice(0, n).join('.');
+      if (!Object.hasOwn(value, key)) continue;
+      const tail = walk((value as Record<string, unknown>)[key], rest.slice(n));
+      if (tail) return [key, ...tail];
+    }
+    return rest.length === 1 ? [rest[0]] : undefined; // a missing property
+  };
+  const direct = walk(body, segments);
+  if (direct) return direct;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  for (const [key, value] of Object.entries(body)) {
+    if (value === null || typeof value !== 'object') continue;
+    const below = walk(value, segments);
+    if (below && below.length > 1) return [key, ...below];
+  }
+  return undefined;
 }
 
 /**
- * tsoa names an entry of a record (`sweep: Record<string, number[]>`) without the record's own
- * name (`R.1.R.$1`): the body's top-level object holding that key gives it back (`sweep.R.1.R.$1`).
+ * tsoa's field name in the services' convention (fieldOfPath): `body.data.$3` → `data[3]`,
+ * `body.R.1.R.$1` of a sweep → `sweep.R.1.R[1]`.
  */
-function withRecordName(field: string, body: unknown): string {
-  if (/^(requestBody|body)\b/.test(field) || typeof body !== 'object' || body === null) return field;
-  const key = field.replace(/(\.\$\d+)+$/, '');
-  for (const [name, value] of Object.entries(body)) {
-    if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key)) return `${name}.${field}`;
-  }
-  return field;
+function fieldName(raw: string, body: unknown): string {
+  const name = raw.replace(/^(requestBody|body)\.?/, '');
+  if (name === '') return 'body';
+  const path = pathInBody(name.split('.'), body);
+  return path ? fieldOfPath(path) : name.replace(/\.\$(\d+)(?=\.|$)/g, '[$1]');
 }
 
 /** tsoa's field errors as details, with readable field names. */
 function validationDetails(error: ValidateError, body: unknown): ErrorDetail[] {
-  return Object.entries(error.fields).map(([field, { message, value }]) => ({ field: fieldName(withRecordName(field, body)), message: readableValidationMessage(message, value) }));
+  return Object.entries(error.fields).map(([field, { message, value }]) => ({ field: fieldName(field, body), message: readableValidationMessage(message, value) }));
 }
 
 /**
  * An AppError as thrown, or tsoa's ValidateError as a 400 VALIDATION_ERROR (`body`: the request
- * body, which names the records tsoa leaves unnamed); undefined for others.
+ * body, where the fields are looked up); undefined for others.
  */
 export function requestError(error: unknown, body?: unknown): AppError | undefined {
   if (error instanceof AppError) return error;

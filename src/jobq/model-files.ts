@@ -8,6 +8,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Netlist } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
+import { checkJsonParameterNames } from '../engine/index.js';
 import { companionFiles } from '../formats/companion.js';
 import { deckFiles } from '../formats/deck-files.js';
 import { circuitProblemOf } from '../jobs/circuit-check.js';
@@ -78,7 +79,9 @@ export class ModelFiles {
     const bytes = await readFile(real);
     let netlist: Netlist;
     try {
-      netlist = (await readCircuitFile(bytes, real, { companion: companionFiles(real), files: deckFiles(real, { root: this.rootReal }) })).netlist;
+      const read = await readCircuitFile(bytes, real, { companion: companionFiles(real), files: deckFiles(real, { root: this.rootReal }) });
+      checkJsonParameterNames(read);
+      netlist = read.netlist;
     } catch (error) {
       const problem = circuitProblemOf(error);
       throw problem ? circuitRejection(problem, modelFile) : error;

@@ -6,6 +6,7 @@ import { checkSubmittedCircuit } from '../jobs/circuit-check.js';
 import { checkStepLimit, type StepLimitExceeded } from '../jobs/step-limit.js';
 import { channelKeys, type Netlist } from '../formats/netlist.js';
 import { readCircuitFile } from '../formats/read.js';
+import { checkJsonParameterNames } from '../engine/index.js';
 import { applySettings, type CircuitService } from '../circuits/CircuitService.js';
 import type { SolverType } from '../circuits/CircuitPresenter.js';
 import { circuitNotFound, circuitProblem } from '../circuits/circuit-errors.js';
@@ -126,6 +127,7 @@ async function readCircuit(circuitFile: string, circuits: CircuitService, field:
   const bytes = Buffer.from(trimmed, 'base64');
   try {
     const read = await readCircuitFile(bytes);
+    checkJsonParameterNames(read);
     const resolved = { netlist: read.netlist, name: read.netlist.name ?? 'inline circuit', stored: `inline ${read.format} file (${bytes.length} bytes)` };
     recent?.set(trimmed, resolved);
     return resolved;

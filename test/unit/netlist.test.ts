@@ -1,9 +1,9 @@
 // The netlist contract: schema errors name the field; overrides and `$name` references resolve.
 import { expect } from 'chai';
 import { assertNetlistShape, channelKeys, resolveNetlist, resolveNetlistSharing, scopeChannels, type Netlist } from '../../src/formats/netlist.js';
-import { simulateSync } from '../../src/engine/index.js';
+import { checkJsonParameterNames, checkParameterNames, simulateSync } from '../../src/engine/index.js';
 import { NetlistError } from '../../src/formats/errors.js';
-import { rcStep } from '../fixtures/circuits.js';
+import { buck, rcStep } from '../fixtures/circuits.js';
 
 function withGlobals(): Netlist {
   const n = rcStep('backward-euler', 1e-5);
@@ -72,6 +72,28 @@ describe('netlist', () => {
     expect(shared).to.deep.equal(resolveNetlist(input, { $Vin: 12, 'C.1.C': 2e-6 }));
     expect(input, 'input unchanged').to.deep.equal(before);
     expect(shared.elements[0].params, 'changed parameter objects are new').to.not.equal(input.elements[0].params);
+  });
+
+  it('refuses a parameter nothing reads, naming it and the parameters its element reads', () => {
+    const n = buck();
+    n.blocks![0].params = { ...n.blocks![0].params, dutty: 0.2 };
+    n.elements[5].params = { R: '$Rload', Rr: 1 };
+    n.parameters = { Rload: 5 };
+    let error: unknown;
+    try {
+      checkParameterNames(n);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.be.instanceOf(NetlistError);
+    const details = (error as NetlistError).details;
+    expect(details.map((d) => d.field)).to.deep.equal(['R.1.Rr', 'SIGNAL.1.dutty']);
+    expect(details[1].message).to.match(/^unknown parameter 'dutty': SIGNAL\.1 \(SIGNAL\) reads .*\bduty\b.*\bwaveform\b/);
+    expect((error as NetlistError).code).to.equal('NETLIST_INVALID');
+    // Every parameter of the fixtures is read; only JSON netlists are checked.
+    for (const good of [buck(), rcStep('trapezoidal', 1e-5), withGlobals()]) expect(() => checkParameterNames(good)).not.to.throw();
+    expect(() => checkJsonParameterNames({ format: 'ipes', netlist: n })).not.to.throw();
+    expect(() => checkJsonParameterNames({ format: 'json', netlist: n })).to.throw(NetlistError, /SIGNAL\.1\.dutty|R\.1\.Rr/);
   });
 
   it('names unknown override keys and undefined references', () => {

@@ -160,3 +160,20 @@ TEST(vf_off_keeps_the_forward_voltage_in_series_with_roff) {
     CHECK_NEAR(lastValue(r, "SCOPE.1.ch5"), (2.0 - 0.8) / 1.01, 1e-9);
   }
 }
+
+TEST(unused_parameters_are_those_nothing_read) {
+  // "dutty" is read by nothing; the SIGNAL's own parameters and the resistor's R are.
+  Netlist n;
+  n.elements = {element("V.1", "V", {"in", "0"}, {{"value", 1.0}}, {{"waveform", "dc"}}),
+                element("R.1", "R", {"in", "0"}, {{"R", 5.0}, {"Rr", 1.0}})};
+  n.blocks = {block("SIGNAL.1", "SIGNAL", {}, {"g"}, {{"amplitude", 1.0}, {"frequency", 1e3}, {"dutty", 0.2}}, {{"waveform", "rectangle"}})};
+  n.settings.tEnd = 1e-4;
+  n.settings.dt = 1e-5;
+  std::vector<UnusedParameter> unused = unusedParameters(n);
+  CHECK(unused.size() == 2);
+  CHECK(unused[0].owner == "R.1" && unused[0].key == "Rr");
+  CHECK(unused[1].owner == "SIGNAL.1" && unused[1].type == "SIGNAL" && unused[1].key == "dutty");
+  bool listsDuty = false;
+  for (const auto& name : unused[1].asked) listsDuty = listsDuty || name == "duty";
+  CHECK(listsDuty);
+}

@@ -253,6 +253,14 @@ out([res, server.getParameter("R.1", "R"), server.getParameter("SIGNAL.1", "duty
     expect(duty).to.equal(0.5);
   });
 
+  it('refuses a JSON netlist with a parameter nothing reads, naming it', async () => {
+    const typo = { ...BUCK_1MS, blocks: BUCK_1MS.blocks!.map((b) => (b.name === 'SIGNAL.1' ? { ...b, params: { ...b.params, dutty: 0.2 } } : b)) };
+    writeFileSync(join(h.root, 'models', 'typo.json'), JSON.stringify(typo));
+    const r = await h.python<{ fault: { code: number; string: string } }>('server.loadCircuit("models/typo.json")');
+    expect(r.fault.code).to.equal(5);
+    expect(r.fault.string).to.match(/^CIRCUIT_INVALID: loadCircuit: SIGNAL\.1\.dutty: unknown parameter 'dutty': SIGNAL\.1 \(SIGNAL\) reads .*\bduty\b/);
+  });
+
   it('gives each client id its own session: parallel clients never read each other\'s values', async () => {
     const client = (id: string, resistance: number): Promise<number[]> => h.python<number[]>(`
 server.loadCircuit("models/buck.json")

@@ -70,6 +70,15 @@ describe('simulation service: circuits', () => {
     expect(model.status).to.equal(422);
     expect(model.body.error).to.equal('CIRCUIT_INVALID');
     expect(JSON.stringify(model.body.details)).to.contain('V.9');
+
+    // A misspelt parameter of a JSON netlist would run with the default: it is named instead.
+    const misspelt = buck();
+    misspelt.blocks![0].params = { ...misspelt.blocks![0].params, dutty: 0.2 };
+    const typo = await upload(JSON.stringify(misspelt), 'typo.json');
+    expect(typo.status).to.equal(422);
+    expect(typo.body.error).to.equal('CIRCUIT_INVALID');
+    expect(typo.body.details?.[0]).to.include({ field: 'SIGNAL.1.dutty', component: 'SIGNAL.1' });
+    expect(typo.body.details?.[0].message).to.match(/unknown parameter 'dutty': SIGNAL\.1 \(SIGNAL\) reads .*\bduty\b/);
   });
 
   it('reads the data files uploaded with a circuit (parts "files"), and names the ones missing in its refusal', async () => {

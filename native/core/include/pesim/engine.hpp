@@ -120,6 +120,18 @@ struct Result {
 // Checks the netlist (throws pesim::Error) and returns its warnings without running it.
 std::vector<std::string> validate(const Netlist& netlist);
 
+// A parameter of an element or block that the engine never asked for while building the circuit.
+struct UnusedParameter {
+  std::string owner;               // "SIGNAL.1"
+  std::string type;                // "SIGNAL"
+  std::string key;                 // "dutty"
+  std::vector<std::string> asked;  // the parameters the owner reads, sorted
+};
+
+// Builds the circuit (throws pesim::Error as validate does) and returns the parameters of its
+// elements, blocks and thermal elements that nothing read, in netlist order.
+std::vector<UnusedParameter> unusedParameters(const Netlist& netlist);
+
 // Runs the transient simulation. Throws pesim::Error.
 Result simulate(const Netlist& netlist, const RunControl& control);
 

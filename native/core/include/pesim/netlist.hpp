@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ struct ParameterSet {
   std::map<std::string, std::string> strings;
   std::map<std::string, std::vector<double>> arrays;
   std::map<std::string, std::vector<std::string>> names;  // string lists (e.g. coupled inductors)
+  // The keys the engine asked for (read, or checked for presence) while it built the circuit from
+  // this set: what the element accepts in its configuration. unusedParameters() reports the keys
+  // present but never asked for (a misspelt "dutty"). Filled through const access (Params).
+  mutable std::set<std::string> asked;
 };
 
 // A power-circuit element: R, L, C, K, TRANS, V, I, E, F, G, H, S, VSW, CSW, D, THYR, IGBT, MOSFET.

@@ -17,6 +17,7 @@ std::string formatNumber(double value) {
 }  // namespace
 
 bool Params::has(const std::string& key) const {
+  set_.asked.insert(key);
   return set_.numbers.count(key) || set_.strings.count(key) || set_.arrays.count(key) ||
          set_.names.count(key);
 }
@@ -30,6 +31,7 @@ void Params::outOfRange(const std::string& key, const std::string& expected) con
 }
 
 double Params::number(const std::string& key) const {
+  set_.asked.insert(key);
   auto it = set_.numbers.find(key);
   if (it == set_.numbers.end()) {
     if (has(key)) outOfRange(key, "a number");
@@ -70,6 +72,7 @@ double Params::inRange(const std::string& key, double lo, double hi, double fall
 }
 
 std::string Params::text(const std::string& key) const {
+  set_.asked.insert(key);
   auto it = set_.strings.find(key);
   if (it == set_.strings.end()) {
     if (has(key)) outOfRange(key, "a word");
@@ -83,6 +86,7 @@ std::string Params::text(const std::string& key, const std::string& fallback) co
 }
 
 std::vector<double> Params::array(const std::string& key) const {
+  set_.asked.insert(key);
   auto it = set_.arrays.find(key);
   if (it == set_.arrays.end()) {
     if (has(key)) outOfRange(key, "a list of numbers");
@@ -95,6 +99,7 @@ std::vector<double> Params::array(const std::string& key) const {
 }
 
 std::vector<std::string> Params::names(const std::string& key) const {
+  set_.asked.insert(key);
   auto it = set_.names.find(key);
   if (it == set_.names.end()) {
     if (has(key)) outOfRange(key, "a list of names");

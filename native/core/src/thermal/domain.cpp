@@ -18,6 +18,7 @@ bool isLossBlock(const BlockSpec& b) { return b.type == "LOSS"; }
 
 bool hasLossParameters(const ElementSpec& e) {
   const auto& n = e.params.numbers;
+  e.params.asked.insert({"kOn", "kOff", "lossModel"});
   return n.count("kOn") || n.count("kOff") || e.params.strings.count("lossModel");
 }
 

@@ -44,6 +44,34 @@ std::vector<std::string> validate(const Netlist& netlist) {
   return circuit.warnings();
 }
 
+namespace {
+
+void collectUnused(const std::string& owner, const std::string& type, const ParameterSet& set, std::vector<UnusedParameter>& out) {
+  std::vector<std::string> keys;
+  for (const auto& entry : set.numbers) keys.push_back(entry.first);
+  for (const auto& entry : set.strings) keys.push_back(entry.first);
+  for (const auto& entry : set.arrays) keys.push_back(entry.first);
+  for (const auto& entry : set.names) keys.push_back(entry.first);
+  for (const auto& key : keys) {
+    if (set.asked.count(key) == 0) out.push_back({owner, type, key, std::vector<std::string>(set.asked.begin(), set.asked.end())});
+  }
+}
+
+}  // namespace
+
+std::vector<UnusedParameter> unusedParameters(const Netlist& netlist) {
+  for (const auto& e : netlist.elements) e.params.asked.clear();
+  for (const auto& b : netlist.blocks) b.params.asked.clear();
+  for (const auto& t : netlist.thermal) t.params.asked.clear();
+  checkSettings(netlist.settings);
+  Circuit circuit(netlist);
+  std::vector<UnusedParameter> unused;
+  for (const auto& e : netlist.elements) collectUnused(e.name, e.type, e.params, unused);
+  for (const auto& b : netlist.blocks) collectUnused(b.name, b.type, b.params, unused);
+  for (const auto& t : netlist.thermal) collectUnused(t.name, t.type, t.params, unused);
+  return unused;
+}
+
 Result simulate(const Netlist& netlist, const RunControl& control) {
   checkSettings(netlist.settings);
   Circuit circuit(netlist);
