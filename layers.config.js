@@ -2,18 +2,19 @@
 // must not import from. Relative imports are matched by the first folder they reach under src/.
 const FOLDERS = [
   'analysis', 'circuits', 'cli', 'control', 'engine', 'formats', 'generated', 'health', 'http', 'jobq', 'jobs', 'losses',
-  'realtime', 'rmi', 'script', 'server', 'simulations', 'store', 'xmlrpc',
+  'realtime', 'rmi', 'script', 'server', 'simulations', 'store', 'threads', 'xmlrpc',
 ];
 const FEATURES = ['analysis', 'circuits', 'health', 'losses', 'realtime', 'simulations'];
 
 /** Folder → the folders it may import (besides itself). */
 const ALLOWED = {
   formats: [],
-  xmlrpc: [],
+  threads: [],
+  xmlrpc: ['threads'],
   engine: ['formats'],
   store: ['formats', 'engine'],
   jobs: ['store', 'engine', 'formats', 'xmlrpc'],
-  http: ['jobs', 'store', 'engine', 'formats'],
+  http: ['jobs', 'store', 'engine', 'formats', 'threads'],
   control: ['jobs', 'store', 'engine', 'formats'],
   ...Object.fromEntries(FEATURES.map((f) => [f, ['http', 'control', 'jobs', 'store', 'engine', 'formats', ...FEATURES]])),
   rmi: [...FEATURES, 'http', 'control', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],

@@ -6,9 +6,8 @@
 // koa-body then leaves it alone (skipWhenRead). Smaller bodies parse inline, where a thread's round
 // trip would cost more than it saves. Compressed bodies (Content-Encoding) are left to koa-body.
 import type { IncomingMessage } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Context, Middleware, Next } from 'koa';
+import { RequestThread } from '../threads/request-thread.js';
 import { JsonBodyError, type JsonBodyProblem } from './json-body.js';
 
 /** Bodies larger than this are parsed on the thread. */
@@ -21,57 +20,8 @@ interface Answer {
   syntax?: string;
 }
 
-/**
- * The thread's module: the compiled .js file; under tsx (tests) the .ts source, loaded through
- * require() by a bootstrap module, since a thread's own entry module does not go through tsx's loader.
- */
-function threadEntry(base: URL): URL {
-  if (!import.meta.url.endsWith('.ts')) return new URL(`${base.href}.js`);
-  const source = fileURLToPath(`${base.href}.ts`);
-  const bootstrap = `import { createRequire } from 'node:module'; createRequire(${JSON.stringify(source)})(${JSON.stringify(source)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
-}
-
-/** The one parsing thread of the process, started on first use; it never keeps the process alive. */
-class ParseThread {
-  private worker: Worker | undefined;
-  private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (answer: Answer) => void; reject: (error: Error) => void }>();
-
-  parse(bytes: Uint8Array, strict: boolean): Promise<Answer> {
-    const worker = this.start();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      worker.ref();
-      // The bytes are moved, not copied: they were read for this request alone.
-      worker.postMessage({ id, bytes, strict }, [bytes.buffer as ArrayBuffer]);
-    });
-  }
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(threadEntry(new URL('./json-parse-worker', import.meta.url)));
-    worker.unref();
-    worker.on('message', (answer: Answer) => {
-      const pending = this.waiting.get(answer.id);
-      this.waiting.delete(answer.id);
-      if (this.waiting.size === 0) worker.unref();
-      pending?.resolve(answer);
-    });
-    const fail = (error: Error): void => {
-      this.worker = undefined;
-      for (const pending of this.waiting.values()) pending.reject(error);
-      this.waiting.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the JSON parsing thread stopped (exit code ${code})`)));
-    this.worker = worker;
-    return worker;
-  }
-}
-
-const thread = new ParseThread();
+/** The one JSON parsing thread of the process (json-parse-worker.ts). */
+const thread = new RequestThread<Answer>(new URL('./json-parse-worker', import.meta.url), 'JSON parsing');
 
 /** An error as raw-body / co-body throw it, so that both services' error formats handle it as theirs. */
 function bodyError(status: number, type: string, message: string, extra: Record<string, unknown> = {}): Error {
@@ -135,7 +85,9 @@ export function offThreadJson(options: OffThreadJsonOptions): Middleware {
     if (announced !== undefined && announced > options.limit) {
       throw bodyError(413, 'entity.too.large', 'request entity too large', { limit: options.limit, length: announced });
     }
-    const answer = await thread.parse(await readBytes(ctx.req, options.limit), options.strict);
+    const bytes = await readBytes(ctx.req, options.limit);
+    // The bytes are moved, not copied: they were read for this request alone.
+    const answer = await thread.request({ bytes, strict: options.strict }, [bytes.buffer as ArrayBuffer]);
     if (answer.syntax !== undefined) throw bodyError(400, 'entity.parse.failed', answer.syntax);
     if (answer.problem) throw new JsonBodyError(answer.problem);
     (ctx.request as { body?: unknown }).body = answer.value;
