@@ -77,7 +77,16 @@ double arcTangent(double x) { return std::atan(x); }
 double arcSine(double x) { return std::asin(x); }
 double arcCosine(double x) { return std::acos(x); }
 double tangent(double x) { return std::tan(x); }
-double rounded(double x) { return std::round(x); }
+// ROUND is GeckoCIRCUITS RoundCalculator, java.lang.Math.round: the closest integer with ties
+// rounded up (−2.5 → −2, where std::round gives −3), NaN → 0, saturated to the long range ±2^63.
+// floor(x + 0.5) would round 0.49999999999999994 up (the sum rounds to 1.0); x − ⌊x⌋ is exact.
+double rounded(double x) {
+  if (std::isnan(x)) return 0.0;
+  constexpr double kLongLimit = 9223372036854775808.0;  // 2^63: (double) Long.MAX_VALUE
+  const double below = std::floor(x);
+  const double result = x - below >= 0.5 ? below + 1.0 : below;
+  return std::clamp(result, -kLongLimit, kLongLimit) + 0.0;  // + 0.0: a long has no −0
+}
 double floored(double x) { return std::floor(x); }  // FLOOR: the largest integer ≤ x
 double negation(double x) { return isTrue(x) ? kFalse : kTrue; }
 
