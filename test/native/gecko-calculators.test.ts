@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { simulateSync } from '../../src/index.js';
 import type { BlockType, ControlBlock, Netlist } from '../../src/formats/netlist.js';
+import { readIpesText, writeIpesText } from '../../src/formats/ipes/index.js';
 
 const load: Netlist['elements'] = [
   { name: 'R.1', type: 'R', nodes: ['a', '0'], params: { R: 1 } },
@@ -71,5 +72,50 @@ describe('GeckoCIRCUITS calculators at their edges', () => {
 
   it('EQ of several inputs is 1 when all equal the first', () => {
     expect(outputs('EQ', [[2, 2, 2], [2, 2, 3], [1, 1]])).to.deep.equal([1, 0, 1]);
+  });
+
+  it('HYS sets its output by the sign of x when x equals h exactly, starting from `initial`', () => {
+    const hys = (x: number, h: number, extra: Record<string, number> = {}): number[] => {
+      const r = simulateSync({ settings: { tEnd: 3e-5, dt: 1e-5 }, elements: load, blocks: [
+        ...source(x, 'x'),
+        { name: 'HYS.1', type: 'HYS', inputs: ['x'], outputs: ['y'], params: { h, high: 1, low: -1, ...extra } },
+        { name: 'SCOPE.1', type: 'SCOPE', inputs: ['y'] },
+      ] });
+      return Array.from(r.signals['SCOPE.1.ch1']);
+    };
+    expect(hys(0.2, 0.2).at(-1)).to.equal(1);
+    expect(hys(-0.2, -0.2).at(-1)).to.equal(-1);
+    expect(hys(0, 0, { initial: 1 }).at(-1)).to.equal(0);  // GeckoCIRCUITS: Math.signum(0)
+    expect(hys(0.1, 0.2, { initial: 0 }).at(-1)).to.equal(0);  // inside the band: unchanged
+    expect(hys(0.1, 0.2).at(-1)).to.equal(-1);
+  });
+
+  it('HYS is read from .ipes starting at 0, and written only when it does', () => {
+    const hysteresis = (params: Record<string, number>): Netlist => ({ settings: { tEnd: 1e-4, dt: 1e-5 }, elements: load, blocks: [
+      { name: 'CONST.1', type: 'CONST', outputs: ['x'], params: { value: 0.1 } },
+      { name: 'HYS.1', type: 'HYS', inputs: ['x'], outputs: ['y'], params: { h: 0.2, high: 1, low: -1, ...params } },
+      { name: 'SCOPE.1', type: 'SCOPE', inputs: ['y'] },
+    ] });
+    expect(() => writeIpesText(hysteresis({}))).to.throw(/starting at 0 \(set high: 1, low: -1, initial: 0\)/);
+    const { netlist } = readIpesText(writeIpesText(hysteresis({ initial: 0 })), 'hys.ipes');
+    expect(netlist.blocks?.find((b) => b.type === 'HYS')?.params).to.deep.equal({ h: 0.2, high: 1, low: -1, initial: 0 });
+  });
+
+  it('DELAY with GeckoCIRCUITS timing is (int)(delay/dt) steps, and no delay under one step', () => {
+    const dt = 1e-8;
+    const delayed = (delay: number, timing: 'gecko' | 'exact'): number => {
+      const r = simulateSync({ settings: { tEnd: 10 * dt, dt, timing }, elements: load, blocks: [
+        { name: 'TIME.1', type: 'TIME', outputs: ['t'] },
+        { name: 'DELAY.1', type: 'DELAY', inputs: ['t'], outputs: ['y'], params: { delay } },
+        { name: 'SUB.1', type: 'SUB', inputs: ['t', 'y'], outputs: ['lag'] },
+        { name: 'SCOPE.1', type: 'SCOPE', inputs: ['lag'] },
+      ] });
+      return Math.round(r.signals['SCOPE.1.ch1'].at(-1)! / dt);  // the lag in steps
+    };
+    expect(delayed(3e-8, 'gecko')).to.equal(2);  // 3e-8 / 1e-8 = 2.9999999999999996
+    expect(delayed(3e-8, 'exact')).to.equal(3);
+    expect(delayed(2.5e-8, 'gecko')).to.equal(2);
+    expect(delayed(0.5e-8, 'gecko')).to.equal(0);
+    expect(delayed(0.5e-8, 'exact')).to.equal(1);
   });
 });

@@ -4,7 +4,7 @@
 // parameterString[0..1] (→ node names), else the coupled component; AMP: the coupled component;
 // GATE: the coupled switch (`params.target`); SCOPE: `channelNames` from `savedSignalNames[]`,
 // mean-value signals `meanInputs`/`meanSpans` from `avgIndices[]`/`avgValues[]` (scopeBlock).
-// HYS outputs +1/−1 (GeckoCIRCUITS `HysteresisCalculatorInternal`); SUB with more than two inputs
+// HYS outputs +1/−1 from 0 (GeckoCIRCUITS `HysteresisCalculatorInternal`); SUB with more than two inputs
 // is in1 − in2 − ... (→ ADD with signs). Parameters given by external terminals (HYS, LIMIT,
 // SIGNAL) are resolved later (signals.ts) once all blocks are known. The reset inputs of INT and
 // COUNTER become the blocks' second input when connected (unconnected, they read 0: no reset).
@@ -161,13 +161,12 @@ function readGate({ env, c, block }: BlockReading): MappedBlock | undefined {
   return { block: { ...block, params: { target: partner.record.name } } };
 }
 
+/** GeckoCIRCUITS' hysteresis outputs ±1 and starts at 0 (HysteresisCalculatorInternal). */
+export const GECKO_HYSTERESIS = { high: 1, low: -1, initial: 0 } as const;
+
 function readHysteresis({ env: { ctx }, index, c, kind, block, signals, external }: BlockReading): MappedBlock | undefined {
   const h = resolveParam(ctx, c, kind.params[0]);
-  if (!external && h.value < 0) {
-    unsupported(ctx, c, `negative hysteresis width h = ${h.value} (GeckoCIRCUITS then inverts the comparator)`);
-    return undefined;
-  }
-  const mapped: ControlBlock = { ...block, params: { h: h.binding ? `$${h.binding}` : h.value, high: 1, low: -1 } };
+  const mapped: ControlBlock = { ...block, params: { h: h.binding ? `$${h.binding}` : h.value, ...GECKO_HYSTERESIS } };
   return external ? { block: mapped, pending: { index, record: c, block: mapped, external: [{ param: 'h', signal: signals[1] }] } } : { block: mapped };
 }
 

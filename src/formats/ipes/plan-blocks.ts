@@ -164,7 +164,9 @@ function writeScope({ plan, p }: BlockWriting): void {
 }
 
 function writeHysteresis({ ctx, b, kind, plan, p }: BlockWriting): void {
-  if (num(p.high, 1) !== 1 || num(p.low, 0) !== -1) problem(ctx, b.name, 'GeckoCIRCUITS hysteresis outputs +1/−1 (set high: 1, low: -1)');
+  if (num(p.high, 1) !== 1 || num(p.low, 0) !== -1 || num(p.initial, num(p.low, 0)) !== 0) {
+    problem(ctx, b.name, 'GeckoCIRCUITS hysteresis outputs +1/−1, starting at 0 (set high: 1, low: -1, initial: 0)');
+  }
   if (plan.ins.length === 2) {
     // The width is the live second input: GeckoCIRCUITS' external h terminal.
     putParam(ctx, plan, kind.params[0], 0);

@@ -39,19 +39,23 @@ class Function : public Block {
   std::vector<double> values_;
 };
 
+// HYS as GeckoCIRCUITS' HysteresisCalculatorInternal/External: high when x > h, low when x < −h,
+// otherwise unchanged, except that x = h exactly sets the output by the sign of x (high, low, or
+// the middle (high + low) / 2 for 0). h may be negative. The output starts at `initial` (default
+// low; GeckoCIRCUITS starts at 0, the reader of .ipes files says so).
 class Hysteresis : public Block {
  public:
   Hysteresis(std::string name, std::vector<int> inputs, std::vector<int> outputs, const Params& p)
       : Block(std::move(name), std::move(inputs), std::move(outputs)),
-        h_(p.nonNegative("h", 0.0)), high_(p.number("high", 1.0)), low_(p.number("low", 0.0)),
-        state_(low_) {}
-  // A second input, when present, is the width h at each step (GeckoCIRCUITS:
-  // HysteresisCalculatorExternal); it is used as given, also when negative.
+        h_(p.number("h", 0.0)), high_(p.number("high", 1.0)), low_(p.number("low", 0.0)),
+        state_(p.number("initial", low_)) {}
+  // A second input, when present, is the width h at each step (HysteresisCalculatorExternal).
   void evaluate(ControlContext& ctx) override {
     double x = in(ctx, 0);
     double h = inputs().size() > 1 ? in(ctx, 1) : h_;
     if (x > h) state_ = high_;
     else if (x < -h) state_ = low_;
+    else if (x == h) state_ = x > 0.0 ? high_ : (x < 0.0 ? low_ : 0.5 * (high_ + low_));
     out(ctx, state_);
   }
   void visitState(StateVisitor& visitor) override { visitor.held(state_); }

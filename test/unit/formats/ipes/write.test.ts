@@ -146,7 +146,7 @@ describe('ipes writer', () => {
         { name: 'LIM.1', type: 'LIMIT', inputs: ['lag'], outputs: ['lim'], params: { min: -1, max: 1 } },
         { name: 'INT.1', type: 'INT', inputs: ['lim'], outputs: ['int'], params: { gain: 10, y0: 0, min: -5, max: 5 } },
         { name: 'DEL.1', type: 'DELAY', inputs: ['int'], outputs: ['del'], params: { delay: 1e-4 } },
-        { name: 'HYS.1', type: 'HYS', inputs: ['del'], outputs: ['hys'], params: { h: 0.1, high: 1, low: -1 } },
+        { name: 'HYS.1', type: 'HYS', inputs: ['del'], outputs: ['hys'], params: { h: 0.1, high: 1, low: -1, initial: 0 } },
         { name: 'SUB.1', type: 'ADD', inputs: ['tri', 'del', 't'], outputs: ['diff'], params: { signs: [1, -1, -1] } },
         { name: 'MIN.1', type: 'MIN', inputs: ['diff', 'hys', 'lim'], outputs: ['ctl'] },
         { name: 'GATE.1', type: 'GATE', inputs: ['hys'], params: { target: 'Q.1' } },
