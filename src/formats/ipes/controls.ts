@@ -51,7 +51,6 @@ export interface MappedBlock {
 
 const SWITCH_TYPS = new Set([7, 8, 10, 28]);
 const MIN_INPUTS: Partial<Record<string, number>> = { ADD: 1, SUB: 1, MUL: 2, AND: 2, OR: 2, MIN: 1, MAX: 1, EQ: 2 };
-const MAX_INPUTS: Partial<Record<string, number>> = { EQ: 2 };
 
 function simpleParams(ctx: ReadContext, c: ComponentRecord, kind: BlockKind): Record<string, ParamValue> {
   const params: Record<string, ParamValue> = {};
@@ -212,9 +211,8 @@ const READERS: Partial<Record<BlockType, BlockReader>> = {
 /** Any other block: its inputs (checked against the engine's counts) and its parameters. */
 function readPlain({ env: { ctx }, c, kind, block, inputs }: BlockReading): MappedBlock | undefined {
   const min = MIN_INPUTS[kind.type];
-  const max = MAX_INPUTS[kind.type];
-  if ((min !== undefined && inputs < min) || (max !== undefined && inputs > max)) {
-    unsupported(ctx, c, `${kind.prefix} block with ${inputs} inputs (the engine's ${kind.type} takes ${max === min ? min : `${min} or more`})`);
+  if (min !== undefined && inputs < min) {
+    unsupported(ctx, c, `${kind.prefix} block with ${inputs} inputs (the engine's ${kind.type} takes ${min} or more)`);
     return undefined;
   }
   if (kind.type === 'SUB' && inputs !== 2) {

@@ -155,6 +155,9 @@ function writeCoupled({ kind, plan, p }: BlockWriting): void {
 }
 
 function writeScope({ plan, p }: BlockWriting): void {
+  // ReglerOSZI's terminal count `tn`: without it GeckoCIRCUITS gives the scope 3 inputs and fails
+  // at the start of a run on a scope with more.
+  plan.named.push(['tn', String(plan.ins.length)]);
   if (Array.isArray(p.channelNames)) plan.named.push(['savedSignalNames[]', stringArray(p.channelNames.map(String))]);
   if (Array.isArray(p.meanInputs) && Array.isArray(p.meanSpans)) {
     // GeckoCIRCUITS' mean-value signals: 0-based inputs and averaging times (DefinedMeanSignals).

@@ -63,6 +63,13 @@ describe('ipes writer', () => {
     expect(javaDouble(-1.7976931348623157e308)).to.equal('-1.7976931348623157E308');
   });
 
+  it('gives a scope its terminal count: GeckoCIRCUITS gives a scope without `tn` 3 inputs', () => {
+    const n = handMadeBuck();
+    n.blocks!.push({ name: 'SCOPE.9', type: 'SCOPE', inputs: ['g', 'vout', 'g', 'vout', 'g'] });
+    const record = writeIpesText(n).split('<ElementCONTROL>').find((r) => r.includes('idStringDialog SCOPE.9'))!;
+    expect(record).to.match(/\ntn 5\n/);
+  });
+
   it('saves a changed parameter and keeps the schematic', () => {
     const n = readIpes(fixture('buck_simple.ipes'), 'buck_simple.ipes').netlist;
     element(n, 'R.1').params!.R = 22;
