@@ -9,7 +9,7 @@ import { readIpes } from '../../../../src/formats/ipes/index.js';
 import { simulateSync } from '../../../../src/index.js';
 
 const DIR = new URL('../../../fixtures/gecko-probes/', import.meta.url);
-const PROBES = ['edges', 'var', 'dyn', 'sig', 'sig2'];
+const PROBES = ['edges', 'var', 'dyn', 'sig', 'sig2', 'pwr'];
 const FLOAT32_EPS = 2 ** -23;
 
 interface Probe {
