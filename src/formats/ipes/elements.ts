@@ -52,6 +52,17 @@ function checkUnsupportedOptions(ctx: ReadContext, c: ComponentRecord, kind: Ele
   return ctx.unsupported.length === before;
 }
 
+const SINE_OFFSET = { key: 'offset', slot: 3, def: 0 };
+
+/**
+ * GeckoCIRCUITS' sine current source adds its offset against its own direction (LKMatrices, LK_I:
+ * the right-hand side is −A·sin(…) + offset where a DC source gives −value), so in pesim's
+ * direction the offset is negated; a global parameter bound to it no longer reaches it.
+ */
+function currentSineOffset(ctx: ReadContext, c: ComponentRecord): number {
+  return negate(numericParam(ctx, c, SINE_OFFSET));
+}
+
 function sourceParams(env: ElementEnv, index: number, c: ComponentRecord, kind: ElementKind): MappedElement | undefined {
   const { ctx } = env;
   const sourceType = resolveParam(ctx, c, SOURCE_TYPE).value;
@@ -70,7 +81,7 @@ function sourceParams(env: ElementEnv, index: number, c: ComponentRecord, kind: 
       waveform: 'sine',
       amplitude,
       frequency: netParam(ctx, c, { key: 'frequency', slot: 2, def: 50 }),
-      offset: netParam(ctx, c, { key: 'offset', slot: 3, def: 0 }),
+      offset: kind.type === 'I' ? currentSineOffset(ctx, c) : netParam(ctx, c, SINE_OFFSET),
       phase: negate(degrees),
     };
   } else if (sourceType === 400 || sourceType === 2) {

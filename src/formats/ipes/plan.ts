@@ -86,6 +86,7 @@ export function putFlag(plan: Plan, key: string, slot: number, value: boolean): 
 }
 
 const num = (v: ParamValue | undefined, def: number): number => (typeof v === 'number' ? v : def);
+const negateNumber = (x: number): number => (x === 0 ? 0 : -x);
 
 function sourcePlan(ctx: PlanContext, e: NetlistElement, plan: Plan): void {
   const p = e.params ?? {};
@@ -109,7 +110,10 @@ function sourcePlan(ctx: PlanContext, e: NetlistElement, plan: Plan): void {
     put('sourceType', 0, 402, 402);
     put('dcValue', 1, p.amplitude, 0);
     put('frequency', 2, p.frequency, 50);
-    put('offset', 3, p.offset, 0);
+    // GeckoCIRCUITS' sine current source adds its offset against its direction (elements.ts).
+    const offset = p.offset ?? 0;
+    if (e.type === 'I' && typeof offset === 'string') problem(ctx, e.name, 'the offset of a sine current source bound to a global parameter cannot be negated for GeckoCIRCUITS');
+    put('offset', 3, e.type === 'I' && typeof offset === 'number' ? negateNumber(offset) : offset, 0);
     const phase = p.phase ?? 0;
     put('phaseDegrees', 4, typeof phase === 'number' ? (phase === 0 ? 0 : -phase) : phase, 0);
     if (typeof phase === 'string') problem(ctx, e.name, 'a phase bound to a global parameter cannot be negated for GeckoCIRCUITS');
