@@ -35,7 +35,10 @@ GcrResult Gcr::solve(const Apply& apply, const std::vector<double>& b, double re
   }
   result.residual = std::sqrt(dot(r, r));
   while (result.residual > target && result.products < maxProducts && q_.size() < b.size()) {
+    // The new direction is the residual, of unit length: the products are difference quotients,
+    // whose perturbation scales with the direction.
     std::vector<double> p = r;
+    for (double& v : p) v /= result.residual;
     std::vector<double> q = apply(p);
     ++result.products;
     for (std::size_t i = 0; i < q_.size(); ++i) {

@@ -23,6 +23,9 @@ namespace {
 constexpr double kKrylovForcing = 1e-4;
 // Krylov directions at most (per Newton step, and kept by the fast Jacobian).
 constexpr int kMaxDirections = 200;
+// The fast Jacobian keeps its products while each Newton step divides the periodicity error by
+// at least 10 (a Newton step on an affine period map divides it by about 1/kKrylovForcing).
+constexpr double kKeptContraction = 0.1;
 // Halvings of a Newton step that does not reduce the periodicity error.
 constexpr int kMaxHalvings = 4;
 // Samples of the state per warm-up period, for the scales.
@@ -73,8 +76,9 @@ class Shooter {
         nextError = evaluate(next, nextEnd, nullptr);
         if (nextError < error) break;
       }
-      // A step that does not help: the products kept are too far from the Jacobian here.
-      if (nextError >= error) krylov_.forget();
+      // A step that contracts the error less than a Newton step should: the products kept are too
+      // far from the Jacobian here (a diode that changed its conduction interval), new ones next.
+      if (nextError > kKeptContraction * error) krylov_.forget();
       x = next;
       end = nextEnd;
       error = nextError;
@@ -203,10 +207,10 @@ class Shooter {
 
   // The Newton step in scaled units: (M − I)·Δ = −F by GCR, with products of M from simulated
   // periods (difference quotients from the period x → end just simulated). The units are the
-  // scales at the first step, kept so that the directions the fast Jacobian keeps stay valid.
+  // scales when the directions start afresh, kept while the fast Jacobian keeps them.
   std::vector<double> newtonStep(const Snapshot& x, const Snapshot& end) {
     const std::size_t n = x.unknowns.size();
-    if (units_.empty()) {
+    if (krylov_.directions() == 0) {
       units_.resize(n);
       for (std::size_t i = 0; i < n; ++i) units_[i] = scale(i);
     }
@@ -260,7 +264,7 @@ class Shooter {
   bool temperatures_;
   double start_ = 0.0;  // time at which every simulated period starts
   std::vector<double> warmScales_, scales_;
-  std::vector<double> units_;  // scales of the Newton unknowns (fixed at the first step)
+  std::vector<double> units_;  // scales of the Newton unknowns (fixed while directions are kept)
   Gcr krylov_;                 // the Jacobian's products (kept across steps by the fast Jacobian)
   Snapshot fallbackStart_;
   SteadyReport report_;
