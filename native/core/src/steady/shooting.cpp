@@ -219,6 +219,8 @@ class Shooter {
       const std::size_t k = x.unknowns[i];
       f[i] = -(end.values[k] - x.values[k]) / units_[i];
     }
+    // Φ is affine between switching events, so the difference quotient is exact there up to
+    // rounding (≈ 1e-16/h of the scale); a larger h steps over events a tiny one would move.
     const double h = options_.perturbation;
     Snapshot probe, probeEnd;
     auto apply = [&](const std::vector<double>& v) {
