@@ -118,4 +118,17 @@ describe('GeckoCIRCUITS calculators at their edges', () => {
     expect(delayed(0.5e-8, 'gecko')).to.equal(0);
     expect(delayed(0.5e-8, 'exact')).to.equal(1);
   });
+
+  it('PD starts from a previous value of 0 with GeckoCIRCUITS timing (a spike gain·x(0)/dt), from x(0) otherwise', () => {
+    const firstOutput = (timing: 'gecko' | 'exact'): number => {
+      const r = simulateSync({ settings: { tEnd: 5e-6, dt: 1e-6, timing }, elements: load, blocks: [
+        { name: 'CONST.1', type: 'CONST', outputs: ['x'], params: { value: 0.7 } },
+        { name: 'PD.1', type: 'PD', inputs: ['x'], outputs: ['y'], params: { gain: 1e-5 } },
+        { name: 'SCOPE.1', type: 'SCOPE', inputs: ['y'] },
+      ] });
+      return r.signals['SCOPE.1.ch1'][0];
+    };
+    expect(firstOutput('gecko')).to.be.closeTo(7, 1e-12);
+    expect(firstOutput('exact')).to.equal(0);
+  });
 });
