@@ -35,7 +35,7 @@ export async function readCircuitAt(path: string): Promise<LoadedCircuit> {
     checkJsonParameterNames(read);
     return read;
   } catch (error) {
-    if (error instanceof NetlistError) throw new ControlError('CIRCUIT_INVALID', `loadCircuit: ${error.message}`);
+    if (error instanceof NetlistError) throw new ControlError('CIRCUIT_INVALID', `loadCircuit: ${error.message}`, { cause: error });
     throw error;
   }
 }

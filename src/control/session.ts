@@ -122,9 +122,9 @@ export class ControlSession implements ControlOperations {
       if (abort.signal.aborted || error instanceof CancelledError) throw new ControlError('CANCELLED', `${operation}: the simulation was stopped by stopSimulation()`);
       if (error instanceof ControlError) throw error;
       if (error instanceof EngineError || error instanceof NetlistError) {
-        throw new ControlError('SIMULATION_FAILED', `${operation}: ${error.code}: ${error.message}`);
+        throw new ControlError('SIMULATION_FAILED', `${operation}: ${error.code}: ${error.message}`, { cause: error });
       }
-      throw new ControlError('SIMULATION_FAILED', `${operation}: ${(error as Error).message}`);
+      throw new ControlError('SIMULATION_FAILED', `${operation}: ${(error as Error).message}`, { cause: error });
     } finally {
       this.running = undefined;
     }

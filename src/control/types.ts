@@ -5,6 +5,7 @@ import type { Netlist, SignalTiming } from '../formats/netlist.js';
 import type { Progress } from '../engine/controller.js';
 import type { SimulationResult } from '../engine/simulate.js';
 import type { SteadyOptions } from '../engine/types.js';
+import { PesimError } from '../errors/pesim-error.js';
 
 export type ControlExportFormat = 'csv' | 'json' | 'parquet';
 
@@ -62,13 +63,11 @@ export type ControlErrorCode =
   | 'CANCELLED' // the run was stopped by stopSimulation()
   | 'SIMULATION_FAILED'; // the engine's error; its message is kept
 
-export class ControlError extends Error {
-  readonly code: ControlErrorCode;
+export class ControlError extends PesimError {
+  declare readonly code: ControlErrorCode;
 
-  constructor(code: ControlErrorCode, message: string) {
-    super(message);
-    this.name = 'ControlError';
-    this.code = code;
+  constructor(code: ControlErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
 

@@ -6,14 +6,16 @@ import type { Progress } from '../engine/controller.js';
 import type { Runtime } from '../jobs/runtime.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 import { FINAL_STATES, type StoredResult, type TaskRecord } from '../jobs/types.js';
+import { PesimError } from '../errors/pesim-error.js';
 
-export class RuntimeRunError extends Error {
+/** The task ended without a result: `code` TASK_FAILED, TASK_CANCELLED or TASK_TIMEOUT (runOnRuntime). */
+export class RuntimeRunError extends PesimError {
   constructor(
+    code: string,
     readonly task: TaskRecord,
     message: string,
   ) {
-    super(message);
-    this.name = 'RuntimeRunError';
+    super(code, message, { taskId: task.id, state: task.state });
   }
 }
 
@@ -104,9 +106,9 @@ export function awaitTask(runtime: Runtime, submitted: TaskRecord, options: Wait
   }).then(async (task) => {
     if (task.state === 'completed') return { task, result: await scheduler.result(id) };
     if (task.state === 'cancelled') {
-      throw new RuntimeRunError(task, timedOut ? `TIMEOUT: the run exceeded its time-out of ${options.timeoutSeconds} s and was cancelled` : 'CANCELLED: the simulation was cancelled');
+      throw new RuntimeRunError(timedOut ? 'TASK_TIMEOUT' : 'TASK_CANCELLED', task, timedOut ? `TIMEOUT: the run exceeded its time-out of ${options.timeoutSeconds} s and was cancelled` : 'CANCELLED: the simulation was cancelled');
     }
-    throw new RuntimeRunError(task, `${task.errorCode ?? 'FAILED'}: ${task.errorMessage ?? 'the simulation failed'}`);
+    throw new RuntimeRunError('TASK_FAILED', task, `${task.errorCode ?? 'FAILED'}: ${task.errorMessage ?? 'the simulation failed'}`);
   });
 }
 

@@ -54,7 +54,7 @@ export class ServiceRunner implements SimulationRunner {
     } catch (error) {
       if (error instanceof RuntimeRunError) {
         if (error.task.state === 'cancelled') throw new ControlError('CANCELLED', `${operation}: simulation ${error.task.id} was cancelled (stopSimulation(), or DELETE over HTTP)`);
-        throw new ControlError('SIMULATION_FAILED', `${operation}: simulation ${error.task.id} failed: ${error.message}`);
+        throw new ControlError('SIMULATION_FAILED', `${operation}: simulation ${error.task.id} failed: ${error.message}`, { cause: error });
       }
       throw error;
     }
