@@ -7,7 +7,7 @@ import type { SimulationResult } from '../engine/simulate.js';
 import type { Netlist, ParamValue } from '../formats/netlist.js';
 import { ControlError } from './types.js';
 
-interface Component {
+export interface Component {
   name: string;
   type: string;
   params?: Record<string, ParamValue>;
@@ -32,10 +32,20 @@ function text(value: unknown, what: string): string {
   return value;
 }
 
+/** Every component of `netlist`: its elements, control blocks and thermal elements, themselves (not copies). */
+export function componentsOf(netlist: Netlist): Component[] {
+  return [...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])];
+}
+
+/** The component named exactly `name`, or undefined (the PLECS dialect's paths name components exactly). */
+export function componentNamed(netlist: Netlist, name: string): Component | undefined {
+  return componentsOf(netlist).find((item) => item.name === name);
+}
+
 /** The component named `name` (element, control block or thermal element) of `netlist`, itself (not a copy). */
 export function findComponent(netlist: Netlist, name: string): Component {
   const wanted = text(name, 'component');
-  const items: Component[] = [...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])];
+  const items = componentsOf(netlist);
   const found = matchName(items, (item) => item.name, wanted);
   if (!found) throw new ControlError('UNKNOWN_COMPONENT', `no component ${JSON.stringify(wanted)}; the circuit has: ${listing(items.map((i) => i.name))}`);
   return found;

@@ -11,7 +11,7 @@ import { NetlistError } from '../formats/errors.js';
 import { SIGNAL_TIMINGS, type Netlist, type SignalTiming } from '../formats/netlist.js';
 import { readCircuitAt, writeCircuitAt, type LoadedCircuit } from './circuit-files.js';
 import { checkExportFormat, exportResult } from './export-data.js';
-import { channelOf, findComponent, findParameter, isNumericParameter, measurementKey, numericValue } from './lookup.js';
+import { channelOf, componentNamed, componentsOf, findComponent, findParameter, isNumericParameter, measurementKey, numericValue } from './lookup.js';
 import { resolveControlPath, type PathPolicy } from './paths.js';
 import {
   ControlError, type CircuitSummary, type ControlExportFormat, type ControlOperations, type ControlRun, type SimulationRunner, type Waveform,
@@ -60,8 +60,7 @@ function outOfRange(netlist: Netlist, changed: (error: EngineError) => boolean):
 
 /** True when the parameter an engine error names holds a reference to the global `key`. */
 function refersTo(netlist: Netlist, error: EngineError, key: string): boolean {
-  const items = [...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])];
-  const owner = items.find((item) => item.name === error.element);
+  const owner = error.element === undefined ? undefined : componentNamed(netlist, error.element);
   return error.field !== undefined && owner?.params?.[error.field] === `$${key}`;
 }
 
@@ -83,11 +82,10 @@ export class ControlSession implements ControlOperations {
     this.loaded = { ...circuit, path: absolute };
     this.changed = structuredClone(circuit.netlist);
     this.last = undefined;
-    const items = [...circuit.netlist.elements, ...(circuit.netlist.blocks ?? []), ...(circuit.netlist.thermal ?? [])];
     return {
       path: absolute,
       format: circuit.format,
-      components: items.map((item) => item.name),
+      components: componentsOf(circuit.netlist).map((item) => item.name),
       scopes: (circuit.netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').map((b) => b.name),
       globals: { ...(circuit.netlist.parameters ?? {}) },
       warnings: circuit.warnings,

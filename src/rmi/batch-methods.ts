@@ -3,7 +3,7 @@
 // structs), the same rows as GET /api/v1/simulations/batch/{batchId}/results. A page of it with
 // offset and limit, so that a client can read a large batch in parts.
 import { batchTable } from '../jobs/batch-table.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import { OWNER } from '../simulations/SimulationService.js';
 import { FAULT, XmlRpcFault, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 import { argumentCount, invalidParams, numberArg, stringArg, type RmiMethod } from './methods.js';
@@ -11,7 +11,7 @@ import { argumentCount, invalidParams, numberArg, stringArg, type RmiMethod } fr
 /** Rows of one answer at most (a page; the client asks for the next with offset). */
 export const MAX_ROWS = 100_000;
 
-export function batchMethods(runtime: Runtime): RmiMethod[] {
+export function batchMethods(runtime: ServiceRuntime): RmiMethod[] {
   const results = async (params: XmlRpcValue[]): Promise<XmlRpcValue> => {
     argumentCount('getBatchResults', params, 1, 2);
     const batchId = stringArg('getBatchResults', params, 0, 'batchId');

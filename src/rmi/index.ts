@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { ControlSession } from '../control/session.js';
 import { engineInfo } from '../engine/simulate.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import { ClientSessions } from './client-sessions.js';
 import { batchMethods } from './batch-methods.js';
 import { controlMethods } from './control-methods.js';
@@ -38,7 +38,7 @@ export const MAX_DEPTH = 128;
 /** Most client sessions kept at once (client-sessions.ts). */
 export const MAX_CLIENT_SESSIONS = 64;
 
-export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logger: Logger): Promise<RmiServerHandle> {
+export function startRemoteControl(settings: RmiSettings, runtime: ServiceRuntime, logger: Logger): Promise<RmiServerHandle> {
   const root = resolve(settings.root);
   const log = logger.child({ component: 'xmlrpc' });
   // The PLECS dialect keeps its models by name for every client, as PLECS Standalone does.

@@ -5,7 +5,7 @@
 import type { SimulationResult } from '../engine/simulate.js';
 import { namedMeasurements } from '../engine/measurement-names.js';
 import { scopeChannels, type Netlist } from '../formats/netlist.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import type { StoredResult } from '../jobs/types.js';
 import { OWNER } from '../simulations/SimulationService.js';
 import type { StoredRequest } from '../simulations/SimulationRequest.js';
@@ -29,7 +29,7 @@ export function withChannels(netlist: Netlist, stored: StoredResult): Simulation
 
 export class ServiceRunner implements SimulationRunner {
   constructor(
-    private readonly runtime: Runtime,
+    private readonly runtime: ServiceRuntime,
     /** What the simulation's record names as its circuit (the loaded file). */
     private readonly describe: () => string,
     /** Largest simulated time / time step accepted (sim.api.max-steps). */

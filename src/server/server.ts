@@ -65,7 +65,7 @@ export async function startSimulationService(
   const runtime = createRuntime(settings, { executor: await remoteExecutorFor(settings), deferWorkerThreads: true });
   const hub = new ProgressHub(runtime.events, (id) => runtime.scheduler.get(id));
   const streams = new Set<() => void>();
-  const circuits = new CircuitService(runtime.store, { maxSteps: full.maxSteps });
+  const circuits = new CircuitService(runtime, { maxSteps: full.maxSteps });
   const simulations = new SimulationService(runtime, circuits, { maxSteps: full.maxSteps });
   const services: ServiceContext = {
     config: full,

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, validationError } from '../http/errors.js';
 import { checkSubmittedCircuit } from '../jobs/circuit-check.js';
 import { batchTable, type BatchTable } from '../jobs/batch-table.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 import type { TaskProgress, TaskRecord, TaskState } from '../jobs/types.js';
 import type { BatchEntryRow, BatchHeader } from '../store/batch-results.js';
@@ -70,7 +70,7 @@ export const STATUS_ENTRIES = 1000;
 
 export class BatchService {
   constructor(
-    private readonly runtime: Runtime,
+    private readonly runtime: ServiceRuntime,
     private readonly simulations: SimulationService,
     private readonly maxBatchSize: number,
   ) {}

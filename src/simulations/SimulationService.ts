@@ -4,7 +4,7 @@
 // service ('simulation') are visible here.
 import { AppError } from '../http/errors.js';
 import { scopeChannels, type Netlist } from '../formats/netlist.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import type { StoredResult, TaskRecord, TaskState } from '../jobs/types.js';
 import { InvalidStateError } from '../jobs/errors.js';
 import type { CircuitService } from '../circuits/CircuitService.js';
@@ -30,7 +30,7 @@ export class SimulationService {
   private readonly recentCircuits: RecentInlineCircuits = new RecentCircuits();
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly runtime: ServiceRuntime,
     private readonly circuits: CircuitService,
     private readonly limits: { maxSteps: number },
   ) {}
