@@ -1,7 +1,7 @@
 // The import layers of src/ (docs/architecture.md), as ESLint rules: for each folder, the folders it
 // must not import from. Relative imports are matched by the first folder they reach under src/.
 const FOLDERS = [
-  'analysis', 'circuits', 'cli', 'control', 'engine', 'errors', 'formats', 'generated', 'health', 'http', 'jobq', 'jobs', 'losses',
+  'analysis', 'circuits', 'cli', 'remote', 'engine', 'errors', 'formats', 'generated', 'health', 'http', 'jobq', 'jobs', 'losses',
   'realtime', 'rmi', 'script', 'server', 'simulations', 'store', 'threads', 'xmlrpc',
 ];
 const FEATURES = ['analysis', 'circuits', 'health', 'losses', 'realtime', 'simulations'];
@@ -16,12 +16,12 @@ const ALLOWED = {
   store: ['errors', 'formats', 'engine'],
   jobs: ['errors', 'store', 'engine', 'formats', 'xmlrpc'],
   http: ['errors', 'jobs', 'store', 'engine', 'formats', 'threads'],
-  control: ['errors', 'jobs', 'store', 'engine', 'formats'],
-  ...Object.fromEntries(FEATURES.map((f) => [f, ['errors', 'http', 'control', 'jobs', 'store', 'engine', 'formats', ...FEATURES]])),
-  rmi: [...FEATURES, 'errors', 'http', 'control', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
-  script: [...FEATURES, 'errors', 'http', 'control', 'jobs', 'store', 'engine', 'formats'],
-  server: [...FEATURES, 'generated', 'errors', 'rmi', 'script', 'http', 'control', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
-  jobq: [...FEATURES, 'generated', 'errors', 'rmi', 'script', 'http', 'control', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
+  remote: ['errors', 'jobs', 'store', 'engine', 'formats'],
+  ...Object.fromEntries(FEATURES.map((f) => [f, ['errors', 'http', 'remote', 'jobs', 'store', 'engine', 'formats', ...FEATURES]])),
+  rmi: [...FEATURES, 'errors', 'http', 'remote', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
+  script: [...FEATURES, 'errors', 'http', 'remote', 'jobs', 'store', 'engine', 'formats'],
+  server: [...FEATURES, 'generated', 'errors', 'rmi', 'script', 'http', 'remote', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
+  jobq: [...FEATURES, 'generated', 'errors', 'rmi', 'script', 'http', 'remote', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
 };
 
 function rule(folder, allowed) {

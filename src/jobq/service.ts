@@ -17,9 +17,9 @@ import type { HealthFacts, StatsFacts } from './SystemPresenter.js';
 import { ModelFiles } from './model-files.js';
 import { PerformanceTracker } from './performance.js';
 import { prepareTask, steadyOptions } from './prepare.js';
-import type { StoredRequest } from './TaskPresenter.js';
+import type { StoredJobqRequest } from './TaskPresenter.js';
 
-export const OWNER = 'jobq';
+export const JOBQ_OWNER = 'jobq';
 
 function withIndex(error: unknown, index: number | undefined): unknown {
   if (index !== undefined && error instanceof RequestValidationError) {
@@ -41,7 +41,7 @@ export class JobqService {
     readonly simulatorVersion: string,
   ) {
     this.models = new ModelFiles(config.simulator.models_dir);
-    this.performance = new PerformanceTracker(runtime, runtime.events, OWNER);
+    this.performance = new PerformanceTracker(runtime, runtime.events, JOBQ_OWNER);
   }
 
   get uptimeSeconds(): number {
@@ -61,14 +61,14 @@ export class JobqService {
       const model = await this.models.load(request.model_file);
       const parameters = request.parameters ?? {};
       const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files, this.config.orchestration.max_steps, steadyOptions(request.steady));
-      const stored: StoredRequest = {
+      const stored: StoredJobqRequest = {
         model_file: request.model_file,
         parameters,
         output_variables: request.output_variables ?? null,
         metadata: request.metadata ?? {},
         outputs: prepared.outputs,
       };
-      return { owner: OWNER, priority: priority as Priority, spec: prepared.spec, request: stored, modelName: request.model_file };
+      return { owner: JOBQ_OWNER, priority: priority as Priority, spec: prepared.spec, request: stored, modelName: request.model_file };
     } catch (error) {
       throw withIndex(error, index);
     }
@@ -105,14 +105,14 @@ export class JobqService {
     await this.checkSimulator();
     const batchId = randomUUID();
     const tasks = await this.runtime.scheduler.submitMany(inputs.map((input) => ({ ...input, batchId })));
-    this.runtime.recordBatch({ id: batchId, owner: OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() });
+    this.runtime.recordBatch({ id: batchId, owner: JOBQ_OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() });
     return { batchId, tasks };
   }
 
   /** The results table of a batch of this service: one row per task, read page by page. */
   batchResults(batchId: string): Promise<BatchTable> {
     const batch = this.runtime.batchResults.header(batchId);
-    if (!batch || batch.owner !== OWNER) {
+    if (!batch || batch.owner !== JOBQ_OWNER) {
       throw new JobqError(404, 'BATCH_NOT_FOUND', `No batch ${batchId}`, { field: 'batch_id', suggestion: 'Use the batch_id of a POST /simulations/batch answer' });
     }
     return batchTable(this.runtime.batchResults, batchId, {
@@ -125,7 +125,7 @@ export class JobqService {
 
   task(id: string): TaskRecord {
     const task = this.runtime.task(id);
-    if (!task || task.owner !== OWNER) throw taskNotFound(id);
+    if (!task || task.owner !== JOBQ_OWNER) throw taskNotFound(id);
     return task;
   }
 
@@ -175,7 +175,7 @@ export class JobqService {
 
   stats(): StatsFacts {
     return {
-      counts: this.runtime.countTasks(OWNER),
+      counts: this.runtime.countTasks(JOBQ_OWNER),
       figures: this.performance.figures(),
       cacheHitRate: this.runtime.cache.stats().hitRate,
       cpuCores: this.runtime.executor.status?.().cores ?? availableParallelism(),

@@ -4,7 +4,7 @@
 // offset and limit, so that a client can read a large batch in parts.
 import { batchTable } from '../jobs/batch-table.js';
 import type { ServiceRuntime } from '../jobs/runtime.js';
-import { OWNER } from '../simulations/SimulationService.js';
+import { SIMULATION_OWNER } from '../simulations/SimulationService.js';
 import { FAULT, XmlRpcFault, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 import { argumentCount, invalidParams, numberArg, stringArg, type RmiMethod } from './methods.js';
 
@@ -20,7 +20,7 @@ export function batchMethods(runtime: ServiceRuntime): RmiMethod[] {
     if (!Number.isInteger(offset) || offset < 0) throw invalidParams('getBatchResults', `argument 2 (offset) must be a non-negative integer, got ${offset}`);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ROWS) throw invalidParams('getBatchResults', `argument 3 (limit) must be an integer from 1 to ${MAX_ROWS}, got ${limit}`);
     const header = runtime.batchResults.header(batchId);
-    if (!header || header.owner !== OWNER) throw new XmlRpcFault(FAULT.INVALID_PARAMS, `getBatchResults: no batch ${JSON.stringify(batchId)} (POST /api/v1/simulations/batch names its batchId)`);
+    if (!header || header.owner !== SIMULATION_OWNER) throw new XmlRpcFault(FAULT.INVALID_PARAMS, `getBatchResults: no batch ${JSON.stringify(batchId)} (POST /api/v1/simulations/batch names its batchId)`);
     const table = await batchTable(runtime.batchResults, batchId, {
       names: { run: 'run', id: 'simulationId', status: 'status', duration: 'durationMs', error: 'errorMessage' },
       head: { batchId },

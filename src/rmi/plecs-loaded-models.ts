@@ -1,8 +1,8 @@
 // The models the PLECS dialect has open: files opened by plecs.load, known by their file stem, with
 // the values plecs.set gave them; and the reading of a parameter as plecs.get answers it. Components
 // are looked up by their exact name (control/lookup.ts).
-import { componentNamed } from '../control/lookup.js';
-import { readCircuitAt } from '../control/circuit-files.js';
+import { componentNamed } from '../remote/lookup.js';
+import { readCircuitAt } from '../remote/circuit-files.js';
 import { modelName, overrideKey, type PlecsModel } from './plecs-models.js';
 import { FAULT, XmlRpcFault } from '../xmlrpc/values.js';
 

@@ -6,7 +6,7 @@
 // the order of the model file and their inputs in order (SCOPE.1.ch1, SCOPE.1.ch2, SCOPE.2.ch1, …).
 // A list of option structs runs in parallel and answers a list in input order, a failed item as an
 // error string in its slot.
-import { resolveControlPath } from '../control/paths.js';
+import { resolveRemotePath } from '../remote/paths.js';
 import type { ServiceRuntime } from '../jobs/runtime.js';
 import { argumentCount, invalidParams, stringArg, type RmiMethod } from './methods.js';
 import { LoadedModels, componentParams, parameterText } from './plecs-loaded-models.js';
@@ -34,7 +34,7 @@ function fileMethods(models: LoadedModels, context: PlecsContext): RmiMethod[] {
       help: 'Opens a circuit file (.ipes, SPICE deck or JSON netlist) under SIM_RMI_ROOT as a model named after the file stem (buck.ipes → "buck"), replacing a model of that name. Returns the model name. Faults: PATH_OUTSIDE_ROOT (3), FILE_NOT_FOUND (4), CIRCUIT_INVALID (5), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).',
       async call(p) {
         argumentCount('plecs.load', p, 1);
-        const path = resolveControlPath(stringArg('plecs.load', p, 0, 'mdlFileName'), { base: context.root, root: context.root }, 'plecs.load');
+        const path = resolveRemotePath(stringArg('plecs.load', p, 0, 'mdlFileName'), { base: context.root, root: context.root }, 'plecs.load');
         return models.load(path);
       },
     },

@@ -3,7 +3,7 @@
 // ({ModelVars, SolverOpts, OutputFormat}; plecs.analyze adds AnalysisOpts) into the netlist, the
 // parameter overrides and the steady-state options of a run.
 import { basename, extname } from 'node:path';
-import { componentNamed } from '../control/lookup.js';
+import { componentNamed } from '../remote/lookup.js';
 import { validateNetlist } from '../engine/simulate.js';
 import { channelKeys, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import type { SteadyOptions } from '../engine/types.js';

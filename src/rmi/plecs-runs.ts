@@ -4,9 +4,9 @@
 import type { ServiceRuntime } from '../jobs/runtime.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 import type { StoredResult } from '../jobs/types.js';
-import { OWNER } from '../simulations/SimulationService.js';
+import { SIMULATION_OWNER } from '../simulations/SimulationService.js';
 import type { StoredRequest } from '../simulations/SimulationRequest.js';
-import { CONTROL_FAULT_CODES } from './faults.js';
+import { REMOTE_FAULT_CODES } from './faults.js';
 import { invalidParams } from './methods.js';
 import { channelOrder, planRun, type PlecsModel, type PlecsRun } from './plecs-models.js';
 import { awaitTask } from './runtime-runs.js';
@@ -44,7 +44,7 @@ export async function runModel(context: PlecsRunContext, method: 'plecs.simulate
     const request: StoredRequest = { circuitFile: `XML-RPC ${method} ${m.path}`, circuitName: m.name, parameters: plan.parameters, simulationTime: plan.netlist.settings.tEnd, timeStep: plan.netlist.settings.dt };
     if (plan.steady) request.steady = plan.steady;
     const spec = { netlist: { ...plan.netlist, name: m.name }, parameters: plan.parameters, ...(plan.steady ? { steady: plan.steady } : {}) };
-    inputs.push({ owner: OWNER, priority: 'NORMAL', spec, request, modelName: m.path });
+    inputs.push({ owner: SIMULATION_OWNER, priority: 'NORMAL', spec, request, modelName: m.path });
   }
   // All runs are queued at once (QUEUE_FULL for the set): the pool runs them side by side.
   const tasks = await context.runtime.scheduler.submitMany(inputs);
@@ -57,7 +57,7 @@ export async function runModel(context: PlecsRunContext, method: 'plecs.simulate
         const { result } = await awaitTask(context.runtime, task, { timeoutSeconds: plan.timeoutSeconds });
         return plainResult(plan.netlist, result);
       } catch (error) {
-        if (!list) throw new XmlRpcFault(CONTROL_FAULT_CODES.SIMULATION_FAILED, `SIMULATION_FAILED: ${method}: simulation ${task.id}: ${(error as Error).message}`);
+        if (!list) throw new XmlRpcFault(REMOTE_FAULT_CODES.SIMULATION_FAILED, `SIMULATION_FAILED: ${method}: simulation ${task.id}: ${(error as Error).message}`);
         return `simulation ${task.id}: ${(error as Error).message}`;
       }
     }),

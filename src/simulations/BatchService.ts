@@ -13,7 +13,7 @@ import type { BatchEntryRow, BatchHeader } from '../store/batch-results.js';
 import type { BatchRecord } from '../store/types.js';
 import { circuitProblem } from '../circuits/circuit-errors.js';
 import type { StoredRequest, SimulationRequest, CircuitCache } from './SimulationRequest.js';
-import { OWNER, type SimulationService } from './SimulationService.js';
+import { SIMULATION_OWNER, type SimulationService } from './SimulationService.js';
 
 export interface BatchRequest {
   /** An explicit list of simulations (or use base + sweep). */
@@ -81,7 +81,7 @@ export class BatchService {
       ? await this.prepareSweep(body)
       : await this.prepareList(body);
     const tasks = await this.simulations.submitMany(inputs.map((input) => ({ ...input, batchId })));
-    const batch: BatchRecord = { id: batchId, owner: OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() };
+    const batch: BatchRecord = { id: batchId, owner: SIMULATION_OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() };
     this.runtime.recordBatch(batch);
     return { batch, tasks };
   }
@@ -89,7 +89,7 @@ export class BatchService {
   /** The header of one of this service's batches, or 404 BATCH_NOT_FOUND. */
   header(id: string, counts?: Partial<Record<TaskState, number>>): BatchHeader {
     const batch = this.runtime.batchResults.header(id, counts);
-    if (!batch || batch.owner !== OWNER) throw new AppError(404, 'BATCH_NOT_FOUND', `No batch ${id}`);
+    if (!batch || batch.owner !== SIMULATION_OWNER) throw new AppError(404, 'BATCH_NOT_FOUND', `No batch ${id}`);
     return batch;
   }
 

@@ -1,11 +1,11 @@
 // The specification's remote-control operations (its "RMI" table) as XML-RPC methods on one
-// ControlSession (client-sessions.ts: the shared one, or a client id's own): every connection to
+// RemoteSession (client-sessions.ts: the shared one, or a client id's own): every connection to
 // the same session sees one loaded circuit, so stopSimulation() from a second connection stops the
 // runSimulation() blocking the first. Parameters are named as the netlist names them or by their
-// GeckoCIRCUITS short names (uDC, d, f, iL(0): src/control/gecko-parameters.ts). Each method's help text
+// GeckoCIRCUITS short names (uDC, d, f, iL(0): src/remote/gecko-parameters.ts). Each method's help text
 // states its return value and faults; the table of docs/remote-control.md repeats them.
-import { getNamedParameter, setNamedParameter } from '../control/gecko-parameters.js';
-import { ControlError, type ControlExportFormat, type ControlOperations } from '../control/types.js';
+import { getNamedParameter, setNamedParameter } from '../remote/gecko-parameters.js';
+import { RemoteError, type RemoteExportFormat, type RemoteOperations } from '../remote/types.js';
 import type { SteadyOptions } from '../engine/types.js';
 import { argumentCount, numberArg, stringArg, type RmiMethod } from './methods.js';
 import { isStruct, typeName, type XmlRpcValue } from '../xmlrpc/values.js';
@@ -24,16 +24,16 @@ function method(name: string, signature: string, help: string, call: (params: Xm
 /** runSteadyState's option struct as the engine's options; a bad field is an INVALID_ARGUMENT fault. */
 function steadyOptions(value: XmlRpcValue | undefined): SteadyOptions {
   if (value === undefined || value === null) return {};
-  if (!isStruct(value)) throw new ControlError('INVALID_ARGUMENT', `runSteadyState: options must be a struct {period, tolerance, maxIterations, maxPeriods, temperatures}, got ${typeName(value)}`);
+  if (!isStruct(value)) throw new RemoteError('INVALID_ARGUMENT', `runSteadyState: options must be a struct {period, tolerance, maxIterations, maxPeriods, temperatures}, got ${typeName(value)}`);
   const known = ['period', 'tolerance', 'maxIterations', 'maxPeriods', 'temperatures'];
   const unknown = Object.keys(value).filter((k) => !known.includes(k));
-  if (unknown.length > 0) throw new ControlError('INVALID_ARGUMENT', `runSteadyState: unknown option ${unknown.join(', ')}; accepted: ${known.join(', ')}`);
+  if (unknown.length > 0) throw new RemoteError('INVALID_ARGUMENT', `runSteadyState: unknown option ${unknown.join(', ')}; accepted: ${known.join(', ')}`);
   const options: SteadyOptions = {};
   const number = (name: string, whole: boolean): number | undefined => {
     const v = value[name];
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (whole && !Number.isInteger(v)) || (!whole && v === 0)) {
-      throw new ControlError('INVALID_ARGUMENT', `runSteadyState: ${name} must be ${whole ? 'a whole number ≥ 0' : 'a positive number'}, got ${JSON.stringify(v)}`);
+      throw new RemoteError('INVALID_ARGUMENT', `runSteadyState: ${name} must be ${whole ? 'a whole number ≥ 0' : 'a positive number'}, got ${JSON.stringify(v)}`);
     }
     return v;
   };
@@ -46,13 +46,13 @@ function steadyOptions(value: XmlRpcValue | undefined): SteadyOptions {
   if (maxIterations !== undefined) options.maxIterations = maxIterations;
   if (maxPeriods !== undefined) options.maxPeriods = maxPeriods;
   if (value.temperatures !== undefined && value.temperatures !== null) {
-    if (typeof value.temperatures !== 'boolean') throw new ControlError('INVALID_ARGUMENT', 'runSteadyState: temperatures must be true or false');
+    if (typeof value.temperatures !== 'boolean') throw new RemoteError('INVALID_ARGUMENT', 'runSteadyState: temperatures must be true or false');
     options.temperatures = value.temperatures;
   }
   return options;
 }
 
-export function controlMethods(session: ControlOperations): RmiMethod[] {
+export function remoteMethods(session: RemoteOperations): RmiMethod[] {
   return [
     method('loadCircuit', 'loadCircuit(path: string) → struct', `Reads a circuit file (.ipes, SPICE deck or JSON netlist) under SIM_RMI_ROOT and makes it the loaded circuit; parameter changes and results are cleared. Returns {path, format, components: [names], scopes: [names], globals: {name: value}, warnings: [text]}. Faults: PATH_OUTSIDE_ROOT (3), FILE_NOT_FOUND (4), CIRCUIT_INVALID (5), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).`, async (p) => {
       argumentCount('loadCircuit', p, 1);
@@ -109,7 +109,7 @@ export function controlMethods(session: ControlOperations): RmiMethod[] {
     }),
     method('exportData', 'exportData(path: string, format: string) → string', `Writes the last completed run's waveforms under SIM_RMI_ROOT as "csv", "json" or "parquet". Returns the absolute path written. Faults: NO_RESULT (2), PATH_OUTSIDE_ROOT (3), INVALID_ARGUMENT (9, unknown format), INVALID_PARAMS (-32602).`, async (p) => {
       argumentCount('exportData', p, 2);
-      return session.exportData(stringArg('exportData', p, 0, 'path'), stringArg('exportData', p, 1, 'format') as ControlExportFormat);
+      return session.exportData(stringArg('exportData', p, 0, 'path'), stringArg('exportData', p, 1, 'format') as RemoteExportFormat);
     }),
     method('getTimeStep', 'getTimeStep() → double', `The fixed time step [s] of the loaded circuit. ${F.circuit}`, (p) => {
       argumentCount('getTimeStep', p, 0);
