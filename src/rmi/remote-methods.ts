@@ -52,7 +52,8 @@ function steadyOptions(value: XmlRpcValue | undefined): SteadyOptions {
   return options;
 }
 
-export function remoteMethods(session: RemoteOperations): RmiMethod[] {
+/** loadCircuit and saveCircuit. */
+function circuitMethods(session: RemoteOperations): RmiMethod[] {
   return [
     method('loadCircuit', 'loadCircuit(path: string) → struct', `Reads a circuit file (.ipes, SPICE deck or JSON netlist) under SIM_RMI_ROOT and makes it the loaded circuit; parameter changes and results are cleared. Returns {path, format, components: [names], scopes: [names], globals: {name: value}, warnings: [text]}. Faults: PATH_OUTSIDE_ROOT (3), FILE_NOT_FOUND (4), CIRCUIT_INVALID (5), INVALID_ARGUMENT (9), INVALID_PARAMS (-32602).`, async (p) => {
       argumentCount('loadCircuit', p, 1);
@@ -63,6 +64,12 @@ export function remoteMethods(session: RemoteOperations): RmiMethod[] {
       argumentCount('saveCircuit', p, 1);
       return session.saveCircuit(stringArg('saveCircuit', p, 0, 'path'));
     }),
+  ];
+}
+
+/** runSimulation, runSteadyState, stopSimulation and resetSimulation. */
+function runMethods(session: RemoteOperations): RmiMethod[] {
+  return [
     method('runSimulation', 'runSimulation() → string', `Runs the loaded circuit to its end time as a simulation of the service (listed by GET /api/v1/simulations, progress on its streams) and blocks until it ends. Returns the simulation id. Faults: NO_CIRCUIT (1), BUSY (10, a run is going on), CANCELLED (11, stopSimulation() was called or the simulation was cancelled over HTTP), SIMULATION_FAILED (12, the engine's error), INVALID_PARAMS (-32602).`, async (p) => {
       argumentCount('runSimulation', p, 0);
       return session.runSimulation();
@@ -80,6 +87,12 @@ export function remoteMethods(session: RemoteOperations): RmiMethod[] {
       session.resetSimulation();
       return true;
     }),
+  ];
+}
+
+/** The parameters of components and the global parameters. */
+function parameterMethods(session: RemoteOperations): RmiMethod[] {
+  return [
     method('setParameter', 'setParameter(component: string, param: string, value: double) → boolean', `Sets a numeric parameter of a component of the loaded circuit (setParameter("R.1", "R", 10)); names match exactly or case-insensitively when unique; a name the component does not have may be a GeckoCIRCUITS short name (uDC, d, f, iL(0), ...). A value outside the parameter's range (a negative resistance) is refused now with INVALID_ARGUMENT. Returns true. ${F.component}`, (p) => {
       argumentCount('setParameter', p, 3);
       setNamedParameter(session, stringArg('setParameter', p, 0, 'component'), stringArg('setParameter', p, 1, 'param'), numberArg('setParameter', p, 2, 'value'));
@@ -98,6 +111,12 @@ export function remoteMethods(session: RemoteOperations): RmiMethod[] {
       argumentCount('getGlobalParameter', p, 1);
       return session.getGlobalParameter(stringArg('getGlobalParameter', p, 0, 'name'));
     }),
+  ];
+}
+
+/** What the last completed run gives: measurements, waveforms, exported data. */
+function resultMethods(session: RemoteOperations): RmiMethod[] {
+  return [
     method('getMeasurement', 'getMeasurement(scope: string, channel: string) → double', `A measurement of the last completed run over its measurement window: channel "ch1_avg", "ch1_rms", "ch1_min" or "ch1_max" (getMeasurement("SCOPE.1", "ch1_avg")). ${F.result}`, (p) => {
       argumentCount('getMeasurement', p, 2);
       return session.getMeasurement(stringArg('getMeasurement', p, 0, 'scope'), stringArg('getMeasurement', p, 1, 'channel'));
@@ -111,6 +130,12 @@ export function remoteMethods(session: RemoteOperations): RmiMethod[] {
       argumentCount('exportData', p, 2);
       return session.exportData(stringArg('exportData', p, 0, 'path'), stringArg('exportData', p, 1, 'format') as RemoteExportFormat);
     }),
+  ];
+}
+
+/** The time step, the timing of the signal sources and the end time. */
+function settingMethods(session: RemoteOperations): RmiMethod[] {
+  return [
     method('getTimeStep', 'getTimeStep() → double', `The fixed time step [s] of the loaded circuit. ${F.circuit}`, (p) => {
       argumentCount('getTimeStep', p, 0);
       return session.getTimeStep();
@@ -139,4 +164,8 @@ export function remoteMethods(session: RemoteOperations): RmiMethod[] {
       return true;
     }),
   ];
+}
+
+export function remoteMethods(session: RemoteOperations): RmiMethod[] {
+  return [...circuitMethods(session), ...runMethods(session), ...parameterMethods(session), ...resultMethods(session), ...settingMethods(session)];
 }
