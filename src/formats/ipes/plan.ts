@@ -9,6 +9,7 @@ import { javaDouble } from './emit.js';
 import type { IpesLayout } from './layout.js';
 import { putLosses } from './thermal-write.js';
 import { pmsmPlan } from './pmsm.js';
+import { GECKO_THYRISTOR_FIRING_R } from './elements.js';
 
 /** A parameterString entry: literal text, or the file label of a node / signal. */
 export type StringRef = string | { node: string } | { signal: string } | { thermal: string };
@@ -192,6 +193,8 @@ export function elementPlan(ctx: PlanContext, e: NetlistElement, coupledInductor
     problem(ctx, e.name, 'a GeckoCIRCUITS MOSFET always has an anti-parallel diode (set antiparallel: 1)');
   } else if (kind.type === 'IGBT' && num(p.antiparallel, 0) !== 0) {
     problem(ctx, e.name, 'a GeckoCIRCUITS IGBT has no anti-parallel diode; add a D element');
+  } else if (kind.type === 'THYR' && typeof (p.roff ?? 0) === 'number' && (num(p.roff, 1e7) !== GECKO_THYRISTOR_FIRING_R) !== (num(p.fireOnce, 0) === 1)) {
+    problem(ctx, e.name, 'GeckoCIRCUITS fires a thyristor whose roff is not 1e7 Ω only once (set roff: 1e7, or fireOnce: 1 to simulate that in pesim too)');
   } else if (kind.type === 'S' && num(p.vf, 0) !== 0) {
     problem(ctx, e.name, 'the GeckoCIRCUITS ideal switch has no forward voltage');
   }

@@ -208,7 +208,7 @@ BlockPtr delay(BlockArgs& a) {
 
 BlockPtr transferFunction(BlockArgs& a) {
   requireOneInput(a.name, a.type, a.inputs.size());
-  return makeTransferFunction(a.name, a.params, std::move(a.inputs), std::move(a.outputs));
+  return makeTransferFunction(a.name, a.params, std::move(a.inputs), std::move(a.outputs), a.timing);
 }
 
 const BlockDescriptor kDynamicBlocks[] = {
