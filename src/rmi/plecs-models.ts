@@ -3,6 +3,7 @@
 // ({ModelVars, SolverOpts, OutputFormat}; plecs.analyze adds AnalysisOpts) into the netlist, the
 // parameter overrides and the steady-state options of a run.
 import { basename, extname } from 'node:path';
+import { componentNamed } from '../remote/lookup.js';
 import { validateNetlist } from '../engine/simulate.js';
 import { channelKeys, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import type { SteadyOptions } from '../engine/types.js';
@@ -48,9 +49,8 @@ export function numericValue(value: XmlRpcValue, where: string): number {
 
 /** The override key of a variable: `R.1.R` for a component parameter, `$Vin` for a global (`Vin` or `$Vin`). */
 export function overrideKey(netlist: Netlist, name: string, where: string): string {
-  const owners = new Set([...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])].map((item) => item.name));
   const dot = name.lastIndexOf('.');
-  if (dot > 0 && owners.has(name.slice(0, dot))) return name;
+  if (dot > 0 && componentNamed(netlist, name.slice(0, dot))) return name;
   const bare = name.startsWith('$') ? name.slice(1) : name;
   if (Object.hasOwn(netlist.parameters ?? {}, bare)) return `$${bare}`;
   const globals = Object.keys(netlist.parameters ?? {});
