@@ -182,11 +182,13 @@ class Lexer {
   void string(Token& t) {
     ++pos_;
     t.kind = Tok::String;
+    // An unclosed string is reported where it opens.
+    const auto unclosed = [&](const char* message) { throw CodeError{src_.section, t.line, t.column, message}; };
     while (pos_ < s_.size() && s_[pos_] != '"') {
-      if (s_[pos_] == '\n') fail("string literal is not closed on its line");
+      if (s_[pos_] == '\n') unclosed("string literal is not closed on its line");
       t.text += s_[pos_] == '\\' ? escape() : s_[pos_++];
     }
-    if (pos_ >= s_.size()) fail("string literal is not closed");
+    if (pos_ >= s_.size()) unclosed("string literal is not closed");
     ++pos_;
   }
 
