@@ -643,8 +643,9 @@ StmtPtr Compiler::systemCall() {
 
 StmtPtr Compiler::statement() {
   Nesting nesting(*this);
+  const bool block = isOp("{");  // a block's statements count, the block itself does not
   StmtPtr s = uncountedStatement();
-  return count_ ? countedStatement(std::move(s), count_) : std::move(s);
+  return count_ && !block ? countedStatement(std::move(s), count_) : std::move(s);
 }
 
 StmtPtr Compiler::ifParse() {
