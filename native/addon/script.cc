@@ -78,6 +78,10 @@ struct Session {
   script::HostValue answer;
   bool answerFailed = false;
   std::string failure;
+  // Torn down with its JS functions: a run still going ends first (its host calls fail then).
+  ~Session() {
+    if (thread.joinable()) thread.join();
+  }
 };
 
 std::vector<script::HostFunction> hostFunctions(const Napi::Array& list) {
@@ -167,7 +171,10 @@ script::HostValue hostCall(Session* session, std::size_t function, std::size_t s
   message->function = function;
   message->signature = signature;
   message->arguments = std::move(args);
-  session->channel.BlockingCall(message, [session](Napi::Env env, Napi::Function, Message* m) { startCall(env, session, m); });
+  if (session->channel.BlockingCall(message, [session](Napi::Env env, Napi::Function, Message* m) { startCall(env, session, m); }) != napi_ok) {
+    delete message;  // the JS side is shutting down: no answer will come
+    throw script::HostFailure{"the script's host is shutting down"};
+  }
   std::unique_lock<std::mutex> lock(session->mutex);
   session->answered.wait(lock, [session] { return session->hasAnswer; });
   if (session->answerFailed) throw script::HostFailure{session->failure};
@@ -228,7 +235,7 @@ Napi::Value startRun(const Napi::CallbackInfo& info, const std::shared_ptr<Sessi
       done->failed = true;
       done->error = script::Error{"runtime", e.what(), 0, 0};
     }
-    raw->channel.BlockingCall(done, [raw](Napi::Env e, Napi::Function, Message* m) { finishRun(e, raw, m); });
+    if (raw->channel.BlockingCall(done, [raw](Napi::Env e, Napi::Function, Message* m) { finishRun(e, raw, m); }) != napi_ok) delete done;
   });
   return promise;
 }
@@ -249,10 +256,16 @@ Napi::Value ScriptSession(const Napi::CallbackInfo& info) {
   Session* raw = session.get();
   setup.call = [raw](std::size_t function, std::size_t signature, std::vector<script::HostValue>& args) { return hostCall(raw, function, signature, args); };
   setup.write = [raw](const std::string& text) {
-    raw->channel.BlockingCall(new Message(Message::Write, text), [raw](Napi::Env env, Napi::Function, Message* m) {
-      std::unique_ptr<Message> message(m);
-      raw->write.Call({Napi::String::New(env, m->text)});
+    auto* message = new Message(Message::Write, text);
+    const napi_status status = raw->channel.BlockingCall(message, [raw](Napi::Env env, Napi::Function, Message* m) {
+      std::unique_ptr<Message> owned(m);
+      try {
+        raw->write.Call({Napi::String::New(env, m->text)});
+      } catch (const Napi::Error&) {
+        // The write function failed: the text is lost, the script goes on (nothing else could report it).
+      }
     });
+    if (status != napi_ok) delete message;
   };
   if (options.Get("maxSteps").IsNumber()) setup.maxSteps = options.Get("maxSteps").As<Napi::Number>().Int64Value();
   if (options.Get("interrupt").IsTypedArray()) {
