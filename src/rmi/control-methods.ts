@@ -24,8 +24,8 @@ function method(name: string, signature: string, help: string, call: (params: Xm
 /** runSteadyState's option struct as the engine's options; a bad field is an INVALID_ARGUMENT fault. */
 function steadyOptions(value: XmlRpcValue | undefined): SteadyOptions {
   if (value === undefined || value === null) return {};
-  if (!isStruct(value)) throw new ControlError('INVALID_ARGUMENT', `runSteadyState: options must be a struct {period, tolerance, maxIterations, maxPeriods, temperatures}, got ${typeName(value)}`);
-  const known = ['period', 'tolerance', 'maxIterations', 'maxPeriods', 'temperatures'];
+  if (!isStruct(value)) throw new ControlError('INVALID_ARGUMENT', `runSteadyState: options must be a struct {period, tolerance, maxIterations, maxPeriods, temperatures, initPeriods, perturbation, jacobian}, got ${typeName(value)}`);
+  const known = ['period', 'tolerance', 'maxIterations', 'maxPeriods', 'temperatures', 'initPeriods', 'perturbation', 'jacobian'];
   const unknown = Object.keys(value).filter((k) => !known.includes(k));
   if (unknown.length > 0) throw new ControlError('INVALID_ARGUMENT', `runSteadyState: unknown option ${unknown.join(', ')}; accepted: ${known.join(', ')}`);
   const options: SteadyOptions = {};
@@ -45,6 +45,17 @@ function steadyOptions(value: XmlRpcValue | undefined): SteadyOptions {
   if (tolerance !== undefined) options.tolerance = tolerance;
   if (maxIterations !== undefined) options.maxIterations = maxIterations;
   if (maxPeriods !== undefined) options.maxPeriods = maxPeriods;
+  const initPeriods = number('initPeriods', true);
+  const perturbation = number('perturbation', false);
+  if (initPeriods !== undefined) options.initPeriods = initPeriods;
+  if (perturbation !== undefined) {
+    if (perturbation > 0.1) throw new ControlError('INVALID_ARGUMENT', `runSteadyState: perturbation must be in (0, 0.1], got ${perturbation}`);
+    options.perturbation = perturbation;
+  }
+  if (value.jacobian !== undefined && value.jacobian !== null) {
+    if (value.jacobian !== 'fast' && value.jacobian !== 'full') throw new ControlError('INVALID_ARGUMENT', `runSteadyState: jacobian must be "fast" or "full", got ${JSON.stringify(value.jacobian)}`);
+    options.jacobian = value.jacobian;
+  }
   if (value.temperatures !== undefined && value.temperatures !== null) {
     if (typeof value.temperatures !== 'boolean') throw new ControlError('INVALID_ARGUMENT', 'runSteadyState: temperatures must be true or false');
     options.temperatures = value.temperatures;
@@ -67,7 +78,7 @@ export function controlMethods(session: ControlOperations): RmiMethod[] {
       argumentCount('runSimulation', p, 0);
       return session.runSimulation();
     }),
-    method('runSteadyState', 'runSteadyState([options: struct]) → string', `Runs the periodic steady-state analysis of the loaded circuit (docs/steady-state.md) as a simulation of the service and blocks until it ends: the last run is then one settled period (getMeasurement, getWaveform and exportData read it). options: {period, tolerance, maxIterations, maxPeriods, temperatures}, each optional. Returns the simulation id. Faults: NO_CIRCUIT (1), INVALID_ARGUMENT (9, a bad option), BUSY (10), CANCELLED (11), SIMULATION_FAILED (12, the engine's error, e.g. STEADY_STATE_UNSUPPORTED for a circuit without periodic sources), INVALID_PARAMS (-32602).`, async (p) => {
+    method('runSteadyState', 'runSteadyState([options: struct]) → string', `Runs the periodic steady-state analysis of the loaded circuit (docs/steady-state.md) as a simulation of the service and blocks until it ends: the last run is then one settled period (getMeasurement, getWaveform and exportData read it). options: {period, tolerance, maxIterations, maxPeriods, temperatures, initPeriods, perturbation, jacobian ("fast" | "full")}, each optional. Returns the simulation id. Faults: NO_CIRCUIT (1), INVALID_ARGUMENT (9, a bad option), BUSY (10), CANCELLED (11), SIMULATION_FAILED (12, the engine's error, e.g. STEADY_STATE_UNSUPPORTED for a circuit without periodic sources), INVALID_PARAMS (-32602).`, async (p) => {
       argumentCount('runSteadyState', p, 0, 1);
       return session.runSteadyState(steadyOptions(p[0]));
     }),
