@@ -6,6 +6,7 @@
 #include "checksum.hh"
 #include "parquet.hh"
 #include "pesim/engine.hpp"
+#include "script.hh"
 #include "simulate.hh"
 
 namespace {
@@ -22,6 +23,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("writeParquetFile", Napi::Function::New(env, pesim::addon::WriteParquetFile, "writeParquetFile"));
   exports.Set("encodeParquetRowGroup", Napi::Function::New(env, pesim::addon::EncodeParquetRowGroup, "encodeParquetRowGroup"));
   exports.Set("encodeParquetTableFooter", Napi::Function::New(env, pesim::addon::EncodeParquetTableFooter, "encodeParquetTableFooter"));
+  exports.Set("scriptSession", Napi::Function::New(env, pesim::addon::ScriptSession, "scriptSession"));
   exports.Set("columnChecksum", Napi::Function::New(env, pesim::addon::ColumnChecksum, "columnChecksum"));
   exports.Set("version", pesim::engineVersion());
   exports.Set("eigenVersion", pesim::eigenVersion());

@@ -1,8 +1,9 @@
 // The thread that runs scripts for `pesim script`, seen from the command: sends work, relays the
 // script's output and progress to the terminal, and turns Ctrl-C into the interrupt flag the
 // interpreter checks (and a stop of the running simulation).
+import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { scriptBaseDir } from '../script/context.js';
+import { scriptBaseDir, scriptOutputDir } from '../script/context.js';
 import type { FromWorker, ToWorker, WorkerSettings } from '../script/worker-protocol.js';
 import { progressBar } from './progress.js';
 
@@ -17,8 +18,11 @@ export class ScriptThread {
   private pending: ((done: Done) => void) | undefined;
   private readonly showProgress = progressBar();
 
-  constructor(file: string | undefined, maxSteps: number | undefined) {
-    const settings: WorkerSettings = { interrupt: this.interrupt.buffer as SharedArrayBuffer, maxSteps, baseDir: scriptBaseDir(file), progress: this.showProgress !== undefined };
+  constructor(file: string | undefined, maxSteps: number | undefined, outputDir?: string) {
+    const settings: WorkerSettings = {
+      interrupt: this.interrupt.buffer as SharedArrayBuffer, maxSteps, baseDir: scriptBaseDir(file),
+      outputDir: resolve(outputDir ?? scriptOutputDir(file)), progress: this.showProgress !== undefined,
+    };
     this.worker = new Worker(new URL('../script/worker.js', import.meta.url), { workerData: settings });
     this.worker.on('message', (message: FromWorker) => this.receive(message));
     this.worker.on('error', (error) => this.finish({ type: 'done', error: { kind: 'failure', text: error.message } }));

@@ -1,32 +1,34 @@
-// Running scripts: one ScriptContext holds the remote-control session (in-process engine runs),
-// the interpreter with its variables, and the limits (step bound, interrupt). It runs script text,
-// or the GeckoSCRIPT embedded in an .ipes file against that file's circuit (imports, then the
-// declarations as fields, then the code, as GeckoCIRCUITS compiles them).
+// Running scripts: one ScriptContext holds the remote-control session (in-process engine runs) and
+// the engine's script session (native/core/src/control/java/script.hpp: the Java subset's compiler
+// and interpreter, with its variables and limits), whose host functions it answers. It runs script
+// text, or the GeckoSCRIPT embedded in an .ipes file against that file's circuit (imports, then the
+// declarations as fields and methods, then the code, as GeckoCIRCUITS compiles them).
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { EngineRunner } from '../remote/engine-runner.js';
 import { RemoteSession } from '../remote/session.js';
 import type { Progress } from '../engine/controller.js';
-import type { Program } from './ast.js';
+import { isJavaScriptFailure, javaScriptSession, type JavaScriptSession, type ScriptPart } from '../engine/java-script.js';
 import { createBuiltins, outputsRead } from './builtins.js';
 import { ScriptError, type SourceText } from './errors.js';
+import { UNSUPPORTED_GECKO_FUNCTIONS } from './gecko-unsupported.js';
 import type { ScriptHost } from './host.js';
-import { Interpreter } from './interpreter.js';
 import { embeddedScript } from './ipes-script.js';
-import { parseProgram } from './parser.js';
 import { ProbingRunner } from './probe-runner.js';
 
 export interface ScriptOptions {
   write(text: string): void;
   /** Warnings and notes (stderr of the command). */
   warn?(text: string): void;
-  /** Bound on executed statements (default: none). */
+  /** Bound on executed statements per run (default: none). */
   maxSteps?: number;
-  /** True once the user asked to stop. */
-  interrupted?: () => boolean;
+  /** Element 0 set to 1 once the user asked to stop (Ctrl-C); the engine reads it with its statement count. */
+  interrupt?: Int32Array;
   onProgress?: (progress: Progress) => void;
   /** Relative paths of loadCircuit and friends resolve here (default: the working directory). */
   baseDir?: string;
+  /** The folder the script's PrintWriter and FileWriter may write in (default: baseDir). */
+  outputDir?: string;
 }
 
 /** The reader's note that it does not run embedded scripts: not true when this runs them. */
@@ -35,14 +37,20 @@ const NOT_RUN_WARNING = 'the file contains GeckoSCRIPT code; it is not run';
 export class ScriptContext {
   readonly session: RemoteSession;
   private readonly probes = new ProbingRunner(new EngineRunner());
-  private readonly interpreter: Interpreter;
+  private readonly java: JavaScriptSession;
 
   constructor(private readonly options: ScriptOptions) {
     this.session = new RemoteSession({ runner: this.probes, baseDir: options.baseDir, onProgress: options.onProgress });
     const host: ScriptHost = { session: this.session, probes: this.probes, write: options.write };
-    this.interpreter = new Interpreter(createBuiltins(host), {
-      maxSteps: options.maxSteps ?? Infinity,
-      interrupted: options.interrupted ?? (() => false),
+    const builtins = [...createBuiltins(host).values()];
+    this.java = javaScriptSession({
+      functions: builtins.map(({ name, signatures }) => ({ name, signatures })),
+      unsupported: [...UNSUPPORTED_GECKO_FUNCTIONS],
+      call: (index, _signature, args) => builtins[index].call(args),
+      write: options.write,
+      maxSteps: options.maxSteps,
+      interrupt: options.interrupt,
+      outputDir: resolve(options.outputDir ?? options.baseDir ?? process.cwd()),
     });
   }
 
@@ -52,9 +60,9 @@ export class ScriptContext {
     for (const warning of summary.warnings) if (warning !== NOT_RUN_WARNING) this.options.warn?.(`warning: ${warning}\n`);
   }
 
-  /** Parses and runs script text; variables stay defined for the next call. */
+  /** Compiles, then runs script text; its variables stay defined for the next call. */
   async run(source: SourceText): Promise<void> {
-    await this.runProgram(parseProgram(source));
+    await this.runPiece(source, 'statements');
   }
 
   /**
@@ -62,25 +70,22 @@ export class ScriptContext {
    * value is printed. The statements' error is reported when the input is neither.
    */
   async runInput(source: SourceText): Promise<void> {
-    let program: Program;
-    try {
-      program = parseProgram(source);
-    } catch (error) {
-      const expression = source.text.trim().replace(/;$/, '');
-      if (!(error instanceof ScriptError) || expression === '') throw error;
-      try {
-        program = parseProgram({ ...source, text: `print(${expression});` });
-      } catch {
-        throw error;
-      }
-    }
-    await this.runProgram(program);
+    await this.runPiece(source, 'input');
   }
 
-  private async runProgram(program: Program): Promise<void> {
-    this.probes.probe(outputsRead(program.body));
-    this.interpreter.frame.resetSteps();
-    await this.interpreter.run(program);
+  private async runPiece(source: SourceText, part: ScriptPart): Promise<void> {
+    let calls: Array<[string, string | null]>;
+    try {
+      calls = this.java.compile(source.name, source.text, source.firstLine, part);
+    } catch (error) {
+      throw scriptError(error, source);
+    }
+    this.probes.probe(outputsRead(calls));
+    try {
+      await this.java.run();
+    } catch (error) {
+      throw scriptError(error, source);
+    }
   }
 
   /** Runs the GeckoSCRIPT of an .ipes file against that file's circuit. */
@@ -89,23 +94,32 @@ export class ScriptContext {
     const script = embeddedScript(await readFile(absolute), path);
     if (script.code.text.trim() === '') throw new ScriptError('runtime', `${path} contains no GeckoSCRIPT code (its <scripterCode> section is empty)`);
     await this.loadCircuit(absolute);
-    const imports = parseProgram(script.imports);
-    if (imports.body.length > 0) throw new ScriptError('syntax', 'only import lines belong in the imports section', imports.body[0].pos);
-    const declarations = parseProgram(script.declarations);
-    const notField = declarations.body.find((s) => s.kind !== 'declare' && s.kind !== 'empty');
-    if (notField) throw new ScriptError('syntax', 'only field declarations (such as double x = 1;) belong in the declarations section', notField.pos);
-    await this.runProgram(declarations);
-    await this.runProgram(parseProgram(script.code));
+    await this.runPiece(script.imports, 'declarations');
+    await this.runPiece(script.declarations, 'declarations');
+    await this.runPiece(script.code, 'statements');
   }
 
-  /** Stops a simulation in progress (Ctrl-C); the interpreter stops at its next check. */
+  /** Stops a simulation in progress (Ctrl-C); the script stops at its next check. */
   stopSimulation(): boolean {
     return this.session.stopSimulation();
   }
 
+  /** Statements the last run executed (the count --max-steps bounds). */
   get steps(): number {
-    return this.interpreter.steps;
+    return this.java.steps();
   }
+}
+
+/** The engine's compile or run failure as a ScriptError at its position in `source`. */
+function scriptError(error: unknown, source: SourceText): unknown {
+  if (!isJavaScriptFailure(error)) return error;
+  const position = error.line > 0 ? { source, line: error.line, column: error.column } : undefined;
+  return new ScriptError(error.kind, error.reason, position);
+}
+
+/** The folder a script writes its files in by default: the script file's, or at the prompt the working directory. */
+export function scriptOutputDir(file: string | undefined): string {
+  return file ? dirname(resolve(file)) : process.cwd();
 }
 
 /** The folder relative paths of a script file resolve against: the working directory. */

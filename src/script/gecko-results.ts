@@ -6,9 +6,8 @@ import { characteristicsSync, type Characteristics } from '../engine/analysis.js
 import type { SimulationResult } from '../engine/simulate.js';
 import { ScriptError } from './errors.js';
 import { setGeckoParameter } from '../remote/gecko-parameters.js';
-import type { ScriptHost } from './host.js';
 import { scopeChannels } from './probe-runner.js';
-import type { Builtin, Builtins } from './runtime.js';
+import type { Builtin, Builtins, ScriptHost } from './host.js';
 
 /** GeckoCIRCUITS' output names of single-output blocks (RegelBlock.getOutputNames). */
 const OUTPUT_NAMES: Record<string, string> = { GAIN: 'p', LIMIT: 'lim', INT: 'integral', DELAY: 'delayed' };

@@ -6,8 +6,7 @@ import { extname } from 'node:path';
 import type { RemoteExportFormat } from '../remote/types.js';
 import { ScriptError } from './errors.js';
 import { getGeckoParameter, setGeckoParameter } from '../remote/gecko-parameters.js';
-import type { ScriptHost } from './host.js';
-import type { Builtin, Builtins, Signature } from './runtime.js';
+import type { Builtin, Builtins, ScriptHost, Signature } from './host.js';
 
 const sig = (params: string[], returns: string): Signature => ({ params, returns });
 
@@ -25,19 +24,19 @@ function formatOf(path: string): RemoteExportFormat {
 export function sessionBuiltins(host: ScriptHost): Builtins {
   const s = host.session;
   const list: Builtin[] = [
-    { name: 'loadCircuit', async: true, signatures: [sig(['String'], 'void')], call: async (a) => {
+    { name: 'loadCircuit', signatures: [sig(['String'], 'void')], call: async (a) => {
       const summary = await s.loadCircuit(a[0] as string);
       for (const warning of summary.warnings) host.write(`warning: ${warning}\n`);
     } },
-    { name: 'saveCircuit', async: true, signatures: [sig(['String'], 'void')], call: async (a) => {
+    { name: 'saveCircuit', signatures: [sig(['String'], 'void')], call: async (a) => {
       await s.saveCircuit(a[0] as string);
     } },
-    { name: 'runSimulation', async: true, signatures: [sig([], 'void')], call: async () => {
+    { name: 'runSimulation', signatures: [sig([], 'void')], call: async () => {
       await s.runSimulation();
     } },
     // The periodic steady state (docs/steady-state.md); returns its periodicity error. The last run
     // is then one settled period; runSteadyState(period) gives the period [s].
-    { name: 'runSteadyState', async: true, signatures: [sig([], 'double'), sig(['double'], 'double')], call: async (a) => {
+    { name: 'runSteadyState', signatures: [sig([], 'double'), sig(['double'], 'double')], call: async (a) => {
       await s.runSteadyState(a.length > 0 ? { period: a[0] as number } : {});
       return s.lastRun()!.result.steady!.error;
     } },
@@ -54,7 +53,7 @@ export function sessionBuiltins(host: ScriptHost): Builtins {
       const w = s.getWaveform(a[0] as string, a[1] as string);
       return [w.time, w.values];
     } },
-    { name: 'exportData', async: true, signatures: [sig(['String'], 'String'), sig(['String', 'String'], 'String')], call: (a) => {
+    { name: 'exportData', signatures: [sig(['String'], 'String'), sig(['String', 'String'], 'String')], call: (a) => {
       const path = a[0] as string;
       return s.exportData(path, a.length > 1 ? (a[1] as RemoteExportFormat) : formatOf(path));
     } },

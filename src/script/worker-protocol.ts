@@ -9,6 +9,8 @@ export interface WorkerSettings {
   interrupt: SharedArrayBuffer;
   maxSteps?: number;
   baseDir: string;
+  /** The folder the script's PrintWriter and FileWriter may write in. */
+  outputDir: string;
   /** Send progress messages (the command shows a bar on a terminal). */
   progress: boolean;
 }

@@ -14,9 +14,10 @@ const context = new ScriptContext({
   write: (text) => send({ type: 'out', text }),
   warn: (text) => send({ type: 'err', text }),
   maxSteps: settings.maxSteps,
-  interrupted: () => Atomics.load(interrupt, 0) === 1,
+  interrupt,
   onProgress: settings.progress ? (progress) => send({ type: 'progress', progress }) : undefined,
   baseDir: settings.baseDir,
+  outputDir: settings.outputDir,
 });
 
 async function handle(message: Exclude<ToWorker, { type: 'stop' }>): Promise<void> {

@@ -4,7 +4,7 @@
 // during a simulation, and the interactive prompt fed through standard input.
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,11 @@ const dir = mkdtempSync(join(tmpdir(), 'pesim-script-cli-'));
 const pesim = (args: string[], input?: string) => spawnSync(process.execPath, [bin, 'script', ...args], { encoding: 'utf8', input, timeout: 120000 });
 
 function scriptFile(name: string, text: string): string {
-  const path = join(dir, name);
+  return scriptFileIn(dir, name, text);
+}
+
+function scriptFileIn(folder: string, name: string, text: string): string {
+  const path = join(folder, name);
   writeFileSync(path, text);
   return path;
 }
@@ -110,6 +114,33 @@ describe('pesim script', function () {
     }
   });
 
+  it('runs the scripting guide\'s file example: the table is written beside the script', async () => {
+    const third = readmeExamples()[2];
+    const folder = mkdtempSync(join(dir, 'files-'));
+    const r = pesim([scriptFileIn(folder, 'table.pss', third), '--circuit', buckIpes]);
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.equal('written: sweep.csv\n');
+    const rows = readFileSync(join(folder, 'sweep.csv'), 'utf8').trim().split('\n');
+    expect(rows[0]).to.equal('R,u2');
+    expect(rows.slice(1).map((row) => row.split(',')[0])).to.deep.equal(['5.0', '10.0', '20.0']);
+    const u2 = (await buckWith({ 'R.1.R': 10 })).signals['SCOPE.1.ch3'];
+    expect(Number(rows[2].split(',')[1])).to.be.closeTo(u2[u2.length - 1], 5e-5);
+  });
+
+  it('refuses a file outside the script\'s folder, and writes into --output-dir', () => {
+    const folder = mkdtempSync(join(dir, 'confined-'));
+    const script = scriptFileIn(folder, 'escape.pss', 'PrintWriter w = new PrintWriter("../escaped.txt");\nw.println(1);\nw.close();\n');
+    const r = pesim([script]);
+    expect(r.status).to.equal(1);
+    expect(r.stderr).to.contain(`${script}:1:17: SecurityException: ../escaped.txt is outside the folder scripts may write to`);
+    expect(existsSync(join(dir, 'escaped.txt'))).to.equal(false);
+    const results = mkdtempSync(join(dir, 'results-'));
+    const ok = pesim([scriptFileIn(folder, 'inside.pss', 'PrintWriter w = new PrintWriter("r.txt");\nw.print("ok");\nw.close();\n'), '--output-dir', results]);
+    expect(ok.status, ok.stderr).to.equal(0);
+    expect(readFileSync(join(results, 'r.txt'), 'utf8')).to.equal('ok');
+    expect(existsSync(join(folder, 'r.txt'))).to.equal(false);
+  });
+
   it('runs the GeckoSCRIPT embedded in an .ipes file against its circuit', async () => {
     const r = pesim([sweepIpes]);
     expect(r.status, r.stderr).to.equal(0);
@@ -151,7 +182,7 @@ describe('pesim script', function () {
     const r = pesim([], 'int total = 0;\nfor (int i = 1; i <= 4; i++) {\n  total += i;\n}\nprint(total);\nprint(undefinedName);\nprint(total * 2);\ntotal / 3.0\n');
     expect(r.status, r.stderr).to.equal(0);
     expect(r.stdout).to.equal('10\n20\n3.3333333333333335\n');
-    expect(r.stderr).to.contain("<prompt>:6:7: unknown variable 'undefinedName'");
+    expect(r.stderr).to.contain("<prompt>:6:7: unknown name 'undefinedName'");
   });
 
   it('loads --circuit before the prompt', () => {

@@ -107,7 +107,7 @@ describe('script: GeckoSCRIPT', function () {
       await runIpes(file);
       expect.fail('the script ran');
     } catch (error) {
-      expect((error as ScriptError).reason).to.match(/^only field declarations/);
+      expect((error as ScriptError).reason).to.match(/^only field and method declarations belong in the declarations section/);
     }
   });
 });

@@ -1,6 +1,8 @@
 // Java block compiler: expressions (JLS §15), by precedence climbing. Types are checked as javac
 // would for the supported subset, except that assignments narrow numbers without an explicit
 // cast (a value javac accepts behaves the same). Constant operands are folded.
+#include <algorithm>
+
 #include "control/java/builtins.hpp"
 #include "control/java/compiler_state.hpp"
 
@@ -38,6 +40,25 @@ bool isAssignmentOp(const Token& t) {
   if (t.kind != Tok::Op) return false;
   for (const char* o : kOps) if (t.text == o) return true;
   return false;
+}
+
+// `x == null` / `x != null` of a String or a boxed value (the others compare references); null if
+// the operands are not such a test.
+ExprPtr nullTest(const std::string& o, ExprPtr& left, ExprPtr& right, int line) {
+  auto isNull = [](const Type& x) { return x.base == Base::Void && x.dims == 1; };
+  if ((o != "==" && o != "!=") || (!isNull(left->type()) && !isNull(right->type()))) return nullptr;
+  ExprPtr& other = isNull(left->type()) ? right : left;
+  const Type ot = other->type();
+  if (!ot.isString() && !ot.boxed) return nullptr;
+  const bool equal = o == "==";
+  std::vector<ExprPtr> operand;
+  operand.push_back(std::move(other));
+  return nativeCall(scalar(Base::Boolean), std::move(operand), [ot, equal](Exec&, std::vector<Value>& v, int) {
+    const bool null = ot.isString() ? isNullText(v[0].text) : isNullBoxed(v[0].number);
+    Value r;
+    r.number = null == equal ? 1.0 : 0.0;
+    return r;
+  }, line);
 }
 
 }  // namespace
@@ -157,23 +178,9 @@ ExprPtr Compiler::binaryLevel(int level) {
     Token opToken = next();
     std::string o = op;
     ExprPtr right = binaryLevel(level + 1);
-    const bool isNull = [](const Type& x) { return x.base == Base::Void && x.dims == 1; }(left->type()) ||
-                        (right->type().base == Base::Void && right->type().dims == 1);
-    if ((o == "==" || o == "!=") && isNull) {
-      ExprPtr& other = left->type().base == Base::Void && left->type().dims == 1 ? right : left;
-      const Type ot = other->type();
-      if (ot.isString() || ot.boxed) {
-        const bool equal = o == "==";
-        std::vector<ExprPtr> operand;
-        operand.push_back(std::move(other));
-        left = nativeCall(scalar(Base::Boolean), std::move(operand), [ot, equal](Exec&, std::vector<Value>& v, int) {
-          const bool null = ot.isString() ? isNullText(v[0].text) : isNullBoxed(v[0].number);
-          Value r;
-          r.number = null == equal ? 1.0 : 0.0;
-          return r;
-        }, opToken.line);
-        continue;
-      }
+    if (ExprPtr test = nullTest(o, left, right, opToken.line)) {
+      left = std::move(test);
+      continue;
     }
     if ((o == "==" || o == "!=") && left->type().isString() && right->type().isString()) {
       errorAt(opToken, "'" + o + "' on two Strings compares references in Java, not their text; use equals (a.equals(b))");
@@ -297,6 +304,10 @@ ExprPtr Compiler::postfix(ExprPtr e) {
       next();
       const Token name = next();
       e = boxedValue(std::move(e), name);
+    } else if (isOp(".") && peek(1).kind == Tok::Identifier && isOp("(", 2) && e->type().base == Base::Writer && e->type().dims == 0) {
+      next();
+      const Token name = next();
+      e = writerMethod(std::move(e), name);
     } else if (isOp(".") && peek(1).kind == Tok::Identifier && isOp("(", 2) && (e->type().isString() || e->type().isReference()) && !e->type().isArray()) {
       next();
       const Token name = next();
@@ -365,6 +376,9 @@ ExprPtr Compiler::call(const std::string& name, const Token& at) {
     }
     if (range.first != range.second) errorAt(at, "no method '" + name + "' takes these " + std::to_string(args.size()) + " argument(s)");
   }
+  if (script_) {
+    if (ExprPtr scripted = scriptCall(name, args, at)) return scripted;
+  }
   if (ExprPtr library = libraryCall(name, args, at)) return library;
   if (ExprPtr boxed = boxing(name, args, at)) return boxed;
   if (name == "String.valueOf") {
@@ -383,6 +397,7 @@ ExprPtr Compiler::call(const std::string& name, const Token& at) {
     for (const auto& a : args) constant = constant && a->constant();
     return fold(callMath(name, std::move(args), *result, at.line), constant);
   }
+  if (script_) errorAt(at, "unknown function '" + name + "'");
   errorAt(at, "unknown method '" + name + "' (the subset has the class's own methods, java.lang.Math and the library listed in docs/scripting.md)");
 }
 
@@ -407,6 +422,10 @@ ExprPtr Compiler::arrayHelper(const std::string& name, std::vector<ExprPtr> args
 ExprPtr Compiler::name() {
   Token at = next();
   const std::string& id = at.text;
+  if (script_ && isOp("(")) {
+    const auto& names = script_->unsupported;
+    if (std::find(names.begin(), names.end(), id) != names.end()) errorAt(at, "the GeckoSCRIPT function '" + id + "' is not supported by pesim");
+  }
   if (isOp("(")) return call(id, at);
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     auto it = scope->find(id);
@@ -467,6 +486,7 @@ ExprPtr Compiler::primary() {
   }
   if (t.text == "new") {
     Token at = next();
+    if (writerClass(peek().text)) return newWriter(at);
     if (ExprPtr object = newObject(at)) return object;
     if (!startsType()) {
       error("the subset creates arrays, ArrayLists, HashMaps (LinkedHashMap, TreeMap), StringBuilders and exceptions, not '" + peek().text + "'");

@@ -129,7 +129,9 @@ bool Compiler::startsType(std::size_t ahead) const {
   if (t.kind != Tok::Identifier) return false;
   if (primitiveName(t.text)) return true;
   // `StringBuilder b`, `RuntimeException e`: a declaration (not `new StringBuilder(`).
-  if (t.text == "StringBuilder" || t.text == "StringBuffer" || knownException(t.text)) return peek(ahead + 1).kind == Tok::Identifier;
+  if (t.text == "StringBuilder" || t.text == "StringBuffer" || knownException(t.text) || writerClass(t.text)) {
+    return peek(ahead + 1).kind == Tok::Identifier;
+  }
   if (const std::size_t n = mapNameLength(ahead)) return isOp("<", ahead + n) || peek(ahead + n).kind == Tok::Identifier;
   // `Double x`, `List<Double> x`, `ArrayList x` (raw: refused by parseType); not `Double.NaN`.
   if (boxedBase(t.text)) return peek(ahead + 1).kind == Tok::Identifier;
@@ -204,6 +206,10 @@ Type Compiler::parseType(bool afterNew) {
   Type type;
   if (t.text == "StringBuilder" || t.text == "StringBuffer") type.base = Base::Builder;
   else if (knownException(t.text)) type.base = Base::Exception;
+  else if (writerClass(t.text)) {
+    if (!script_) errorAt(t, "file output (" + t.text + ") is only available in scripts (pesim script), not in Java blocks");
+    type.base = Base::Writer;
+  }
   else if (auto boxed = boxedBase(t.text)) {
     type = Type{*boxed, 0, Base::Void, true};
   } else if (t.text == "double") type.base = Base::Double;
@@ -236,7 +242,7 @@ Variable Compiler::declare(const std::string& name, Type type, const Token& at) 
   if (type.boxed && type.dims > 0) errorAt(at, "arrays of " + typeName(Type{type.base, 0, Base::Void, true}) + " objects are not supported in Java blocks: use " + typeName(Type{type.base, type.dims}));
   Variable v{type, scopes_.empty(), 0};
   if (scopes_.empty()) {
-    if (fields_.count(name)) errorAt(at, "field '" + name + "' is already defined");
+    if (fields_.count(name)) errorAt(at, std::string(script_ ? "variable '" : "field '") + name + "' is already defined");
     v.slot = type.isReference() ? out_.fieldArrays++ : type.isString() ? out_.fieldStrings++ : out_.fieldNumbers++;
     fields_.emplace(name, v);
     return v;
@@ -274,6 +280,37 @@ void skipBalanced(const std::vector<Token>& tokens, std::size_t& pos, std::initi
 }
 }  // namespace
 
+// A method's signature (after its '('), up to the '{' of its body; its body is compiled later.
+Method* Compiler::methodDeclaration(const Type& result, const std::string& name, const Token& at) {
+  auto m = std::make_unique<Method>();
+  m->name = name;
+  m->result = result;
+  m->line = at.line;
+  if (!isOp(")")) {
+    do {
+      skipModifiers();
+      Type p = parseType();
+      identifier("a parameter name");
+      while (isOp("[") && isOp("]", 1)) {
+        next();
+        next();
+        ++p.dims;
+      }
+      m->parameters.push_back(p);
+    } while (accept(","));
+  }
+  expect(")", "after the parameters");
+  if (isWord("throws")) {
+    next();
+    do identifier("an exception name");
+    while (accept(","));
+  }
+  if (!isOp("{")) error("expected '{' to start the body of " + name);
+  methods_.emplace(name, m.get());
+  out_.methods.push_back(std::move(m));
+  return out_.methods.back().get();
+}
+
 // The class body: fields (initializers compiled later, in order, into fieldInit) and methods
 // (bodies compiled once every member is known, so members may be used before their declaration).
 void Compiler::collectMembers() {
@@ -299,35 +336,10 @@ void Compiler::collectMembers() {
     Token at = peek();
     std::string name = identifier("a field or method name");
     if (accept("(")) {
-      auto m = std::make_unique<Method>();
-      m->name = name;
-      m->result = type;
-      m->line = at.line;
-      if (!isOp(")")) {
-        do {
-          skipModifiers();
-          Type p = parseType();
-          identifier("a parameter name");
-          while (isOp("[") && isOp("]", 1)) {
-            next();
-            next();
-            ++p.dims;
-          }
-          m->parameters.push_back(p);
-        } while (accept(","));
-      }
-      expect(")", "after the parameters");
-      if (isWord("throws")) {
-        next();
-        do identifier("an exception name");
-        while (accept(","));
-      }
-      if (!isOp("{")) error("expected '{' to start the body of " + name);
-      bodies.emplace_back(m.get(), pos_);
+      Method* m = methodDeclaration(type, name, at);
+      bodies.emplace_back(m, pos_);
       skipBalanced(section_->tokens, ++pos_, {"}"});
       expect("}", "to end the method body");
-      methods_.emplace(name, m.get());
-      out_.methods.push_back(std::move(m));
       continue;
     }
     for (;;) {
@@ -532,7 +544,9 @@ StmtPtr Compiler::forStatementParse() {
   }
   std::vector<StmtPtr> init;
   if (!isOp(";")) {
-    if (startsType() || isWord("final")) {
+    if (script_ && implicitDeclarationAhead()) {
+      init.push_back(implicitDeclaration());
+    } else if (startsType() || isWord("final")) {
       init.push_back(localDeclaration());
     } else {
       do init.push_back(expressionStatement(expression(), line));
@@ -629,106 +643,136 @@ StmtPtr Compiler::systemCall() {
 
 StmtPtr Compiler::statement() {
   Nesting nesting(*this);
+  const bool block = isOp("{");  // a block's statements count, the block itself does not
+  StmtPtr s = uncountedStatement();
+  return count_ && !block ? countedStatement(std::move(s), count_) : std::move(s);
+}
+
+StmtPtr Compiler::ifParse() {
+  int line = next().line;  // if
+  expect("(", "after 'if'");
+  ExprPtr c = condition("the if condition");
+  expect(")", "after the if condition");
+  StmtPtr then = statement();
+  StmtPtr otherwise;
+  if (isWord("else")) {
+    next();
+    otherwise = statement();
+  }
+  return ifStatement(std::move(c), std::move(then), std::move(otherwise), line);
+}
+
+StmtPtr Compiler::whileParse() {
+  int line = next().line;  // while
+  expect("(", "after 'while'");
+  ExprPtr c = condition("the while condition");
+  expect(")", "after the while condition");
+  StmtPtr body = loopBody();
+  return whileStatement(std::move(c), std::move(body), true, line);
+}
+
+StmtPtr Compiler::doParse() {
+  int line = next().line;  // do
+  StmtPtr body = loopBody();
+  if (!isWord("while")) error("expected 'while' after the do body");
+  next();
+  expect("(", "after 'while'");
+  ExprPtr c = condition("the while condition");
+  expect(")", "after the while condition");
+  expect(";", "after the do-while statement");
+  return whileStatement(std::move(c), std::move(body), false, line);
+}
+
+StmtPtr Compiler::jumpParse() {
+  const Token t = next();  // break or continue
+  bool isBreak = t.text == "break";
+  if (peek().kind == Tok::Identifier) error("labelled break and continue are not supported");
+  if (isBreak ? breakables_ == 0 : loops_ == 0) errorAt(t, std::string(isBreak ? "break" : "continue") + " outside of a loop");
+  expect(";", "after the statement");
+  return jumpStatement(isBreak ? Flow::Break : Flow::Continue, t.line);
+}
+
+StmtPtr Compiler::returnParse() {
+  int line = next().line;  // return
+  ExprPtr value;
+  if (!isOp(";")) {
+    Token at = peek();
+    value = expression();
+    Type want = inCalculate_ ? Type{Base::Double, 1} : method_->result;
+    if (want.isVoid()) errorAt(at, "a void method cannot return a value");
+    value = convert(std::move(value), want, at, "the returned value");
+  } else if (!inCalculate_ && method_->result.base != Base::Void && method_ != out_.init) {
+    error("this method must return a " + typeName(method_->result));
+  }
+  expect(";", "after the return statement");
+  return returnStatement(std::move(value), line);
+}
+
+// gecko.GeckoSim._testSuccessful = value;
+StmtPtr Compiler::geckoTestParse() {
+  int line = next().line;  // gecko
+  next();
+  next();
+  expect(".", "after gecko.GeckoSim");
+  std::string member = identifier("_testSuccessful");
+  if (member != "_testSuccessful") error("only gecko.GeckoSim._testSuccessful is supported");
+  expect("=", "after gecko.GeckoSim._testSuccessful");
+  Token at = peek();
+  ExprPtr value = expression();
+  if (!value->type().isBoolean()) errorAt(at, "gecko.GeckoSim._testSuccessful takes a boolean");
+  expect(";", "after the statement");
+  return testPassedStatement(std::move(value), line);
+}
+
+StmtPtr Compiler::uncountedStatement() {
   const Token& t = peek();
   int line = t.line;
   if (isOp("{")) return block();
   if (accept(";")) return blockStatement({}, line);
   if (t.kind == Tok::Identifier) {
     const std::string& w = t.text;
-    if (w == "if") {
-      next();
-      expect("(", "after 'if'");
-      ExprPtr c = condition("the if condition");
-      expect(")", "after the if condition");
-      StmtPtr then = statement();
-      StmtPtr otherwise;
-      if (isWord("else")) {
-        next();
-        otherwise = statement();
-      }
-      return ifStatement(std::move(c), std::move(then), std::move(otherwise), line);
-    }
-    if (w == "while") {
-      next();
-      expect("(", "after 'while'");
-      ExprPtr c = condition("the while condition");
-      expect(")", "after the while condition");
-      StmtPtr body = loopBody();
-      return whileStatement(std::move(c), std::move(body), true, line);
-    }
-    if (w == "do") {
-      next();
-      StmtPtr body = loopBody();
-      if (!isWord("while")) error("expected 'while' after the do body");
-      next();
-      expect("(", "after 'while'");
-      ExprPtr c = condition("the while condition");
-      expect(")", "after the while condition");
-      expect(";", "after the do-while statement");
-      return whileStatement(std::move(c), std::move(body), false, line);
-    }
+    if (w == "if") return ifParse();
+    if (w == "while") return whileParse();
+    if (w == "do") return doParse();
     if (w == "for") return forStatementParse();
     if (w == "switch") return switchParse();
-    if (w == "break" || w == "continue") {
-      bool isBreak = w == "break";
-      next();
-      if (peek().kind == Tok::Identifier) error("labelled break and continue are not supported");
-      if (isBreak ? breakables_ == 0 : loops_ == 0) errorAt(t, std::string(isBreak ? "break" : "continue") + " outside of a loop");
-      expect(";", "after the statement");
-      return jumpStatement(isBreak ? Flow::Break : Flow::Continue, line);
-    }
-    if (w == "return") {
-      next();
-      ExprPtr value;
-      if (!isOp(";")) {
-        Token at = peek();
-        value = expression();
-        Type want = inCalculate_ ? Type{Base::Double, 1} : method_->result;
-        if (want.isVoid()) errorAt(at, "a void method cannot return a value");
-        value = convert(std::move(value), want, at, "the returned value");
-      } else if (!inCalculate_ && method_->result.base != Base::Void && method_ != out_.init) {
-        error("this method must return a " + typeName(method_->result));
-      }
-      expect(";", "after the return statement");
-      return returnStatement(std::move(value), line);
-    }
+    if (w == "break" || w == "continue") return jumpParse();
+    if (w == "return") return returnParse();
     if (w == "else") error("'else' without 'if'");
     if (w == "try") return tryParse();
     if (w == "throw") return throwParse();
     if (w == "synchronized" || w == "assert" || w == "class" || w == "interface" || w == "enum" || w == "record") {
       error("'" + w + "' is not supported in the Java subset");
     }
+    if (script_ && w == "import") return skipImport();
+    if (script_ && implicitDeclarationAhead()) {
+      StmtPtr declaration = implicitDeclaration();
+      expect(";", "after the declaration");
+      return declaration;
+    }
     if (w == "var" && peek(1).kind == Tok::Identifier) error("'var' is not supported in the Java subset: write the variable's type");
     if (w == "System" && isOp(".", 1) && (isWord("out", 2) || isWord("err", 2))) return systemCall();
-    if (w == "gecko" && isOp(".", 1) && isWord("GeckoSim", 2)) {
-      next();
-      next();
-      next();
-      expect(".", "after gecko.GeckoSim");
-      std::string member = identifier("_testSuccessful");
-      if (member != "_testSuccessful") error("only gecko.GeckoSim._testSuccessful is supported");
-      expect("=", "after gecko.GeckoSim._testSuccessful");
-      Token at = peek();
-      ExprPtr value = expression();
-      if (!value->type().isBoolean()) errorAt(at, "gecko.GeckoSim._testSuccessful takes a boolean");
-      expect(";", "after the statement");
-      return testPassedStatement(std::move(value), line);
-    }
+    if (w == "gecko" && isOp(".", 1) && isWord("GeckoSim", 2)) return geckoTestParse();
     if (w == "final" || startsType()) return localDeclaration();
     // `Map x`, `HashMap<String, Double> x`: a declaration of a class the blocks lack.
-    if ((peek(1).kind == Tok::Identifier && !isOp(".", 1)) || (isOp("<", 1) && peek(2).kind == Tok::Identifier && (isOp(">", 3) || isOp(",", 3)))) {
+    if ((w != "new" && peek(1).kind == Tok::Identifier && !isOp(".", 1)) || (isOp("<", 1) && peek(2).kind == Tok::Identifier && (isOp(">", 3) || isOp(",", 3)))) {
       errorAt(t, "type '" + w + "' is not supported in Java blocks (" + kSupportedTypes + ")");
     }
   }
+  const std::size_t start = pos_;
   ExprPtr e = expression();
+  if (script_ && !statementExpression(start, pos_)) errorAt(section_->tokens[start], "not a statement (a value alone does nothing)");
   expect(";", "after the statement");
   return expressionStatement(std::move(e), line);
 }
 
 StmtPtr Compiler::tryParse() {
   int line = next().line;  // try
-  if (isOp("(")) error("try-with-resources is not supported: close the writer in a finally block");
-  StmtPtr body = block();
+  if (isOp("(") && !script_) error("try-with-resources is not supported: close the writer in a finally block");
+  const bool withResources = isOp("(");
+  std::vector<StmtPtr> resources;
+  if (withResources) scopes_.emplace_back();
+  StmtPtr body = withResources ? tryResources(resources, line) : block();
   std::vector<CatchClause> catches;
   while (isWord("catch")) {
     next();
@@ -760,8 +804,12 @@ StmtPtr Compiler::tryParse() {
     next();
     finally = block();
   }
-  if (catches.empty() && !finally) error("expected 'catch' or 'finally' after the try block");
-  return tryStatement(std::move(body), std::move(catches), std::move(finally), line);
+  if (catches.empty() && !finally && !withResources) error("expected 'catch' or 'finally' after the try block");
+  if (!catches.empty() || finally) body = tryStatement(std::move(body), std::move(catches), std::move(finally), line);
+  if (!withResources) return body;
+  scopes_.pop_back();
+  resources.push_back(std::move(body));
+  return blockStatement(std::move(resources), line);
 }
 
 StmtPtr Compiler::throwParse() {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "control/java/compiler.hpp"
+#include "control/java/script.hpp"
 
 namespace pesim::java {
 
@@ -30,6 +31,15 @@ class Compiler {
  public:
   explicit Compiler(int outputs) : outputs_(outputs) {}
   CompiledClass run(const BlockCode& code);
+
+  // Scripts (compile_script.cpp, script.hpp): one compiler for the life of a script session, so that
+  // its fields (the script's outermost variables) and methods stay known from piece to piece.
+  Compiler(const ScriptSetup& setup, StatementCount* count) : outputs_(0), script_(&setup), count_(count) {}
+  // Compiles script tokens (positions as scriptPosition) into a method; throws CodeError, and then
+  // forgets the fields and methods the piece declared. `calls` receives its host calls.
+  std::unique_ptr<Method> compileScript(std::vector<Token> tokens, const std::string& name, ScriptPart part,
+                                        std::vector<HostCallSite>& calls);
+  const CompiledClass& compiled() const { return out_; }
 
  private:
   // --- tokens (compiler.cpp)
@@ -65,9 +75,17 @@ class Compiler {
   Base typeArgument(const std::string& owner);
   void skipModifiers();
   void collectMembers();
+  Method* methodDeclaration(const Type& result, const std::string& name, const Token& at);
   void compileMethodBody(Method& m, std::size_t bodyStart);
   Variable declare(const std::string& name, Type type, const Token& at);
-  StmtPtr statement();
+  StmtPtr statement();         // counted when the code is a script
+  StmtPtr uncountedStatement();
+  StmtPtr ifParse();
+  StmtPtr whileParse();
+  StmtPtr doParse();
+  StmtPtr jumpParse();
+  StmtPtr returnParse();
+  StmtPtr geckoTestParse();
   StmtPtr loopBody();  // a loop's body: break and continue allowed in it
   StmtPtr block();
   StmtPtr localDeclaration();
@@ -117,6 +135,25 @@ class Compiler {
   ExprPtr condition(const char* what);
   ExprPtr variableExpr(const Variable& v, int line);
 
+  // --- scripts (compile_script.cpp)
+  void scriptStatements(Method& m, ScriptPart part);
+  // `name = value` or `var name = value` declaring a new variable (the ';' is the caller's).
+  bool implicitDeclarationAhead() const;
+  // Whether tokens [from, to) are an expression Java allows as a statement (JLS §14.8: an
+  // assignment, ++/--, a method call or `new`); in scripts a bare value is refused (at the prompt it is printed).
+  bool statementExpression(std::size_t from, std::size_t to) const;
+  StmtPtr implicitDeclaration();
+  StmtPtr skipImport();
+  // print / writeOutput / writeOutputLn, a host function, or an unsupported GeckoSCRIPT name; null if `name` is none.
+  ExprPtr scriptCall(const std::string& name, std::vector<ExprPtr>& args, const Token& at);
+  ExprPtr hostCall(std::size_t function, std::vector<ExprPtr>& args, const Token& at);
+  // A script's file output (compile_files.cpp).
+  static bool writerClass(const std::string& name);
+  ExprPtr newWriter(const Token& at);
+  ExprPtr writerMethod(ExprPtr writer, const Token& name);
+  // The resources' declarations go to `declarations`; returns the body that closes them.
+  StmtPtr tryResources(std::vector<StmtPtr>& declarations, int line);
+
   std::vector<std::unique_ptr<Section>> sections_;
   Section* section_ = nullptr;
   std::size_t pos_ = 0;
@@ -133,6 +170,9 @@ class Compiler {
   int loops_ = 0;              // enclosing loops (continue) ...
   int breakables_ = 0;         // ... and loops or switches (break)
   std::string mapSimpleName_;  // the class of the map type parsed last (HashMap, TreeMap, ...)
+  const ScriptSetup* script_ = nullptr;        // set when compiling a script
+  StatementCount* count_ = nullptr;            // a script's statement count
+  std::vector<HostCallSite>* calls_ = nullptr; // the host calls of the piece being compiled
 };
 
 }  // namespace pesim::java

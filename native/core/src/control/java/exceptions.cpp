@@ -33,6 +33,7 @@ const std::map<std::string, ExceptionClass>& classes() {
       {"MissingFormatWidthException", {"java.util", "IllegalFormatException"}},
       {"IllegalFormatPrecisionException", {"java.util", "IllegalFormatException"}},
       {"IllegalStateException", {"java.lang", "RuntimeException"}},
+      {"SecurityException", {"java.lang", "RuntimeException"}},
       {"IndexOutOfBoundsException", {"java.lang", "RuntimeException"}},
       {"ArrayIndexOutOfBoundsException", {"java.lang", "IndexOutOfBoundsException"}},
       {"StringIndexOutOfBoundsException", {"java.lang", "IndexOutOfBoundsException"}},

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "control/java/types.hpp"
+
 namespace pesim::java {
 
 namespace {
@@ -163,6 +165,21 @@ class Lexer {
     t.text = s_.substr(start, pos_ - start);
   }
 
+  // \uXXXX (JLS §3.3, also \uuXXXX): the code unit's value; pos_ at the backslash.
+  bool unicodeEscape(unsigned& unit) {
+    if (pos_ + 1 >= s_.size() || s_[pos_ + 1] != 'u') return false;
+    std::size_t p = pos_ + 1;
+    while (p < s_.size() && s_[p] == 'u') ++p;
+    if (p + 4 > s_.size()) fail("malformed \\u escape: it needs four hex digits");
+    unit = 0;
+    for (std::size_t i = p; i < p + 4; ++i) {
+      if (!std::isxdigit(static_cast<unsigned char>(s_[i]))) fail("malformed \\u escape: it needs four hex digits");
+      unit = unit * 16 + static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(s_[i])) ? s_[i] - '0' : (std::tolower(s_[i]) - 'a' + 10));
+    }
+    pos_ = p + 4;
+    return true;
+  }
+
   char escape() {
     ++pos_;  // the backslash
     if (pos_ >= s_.size()) fail("unfinished escape sequence");
@@ -182,22 +199,28 @@ class Lexer {
   void string(Token& t) {
     ++pos_;
     t.kind = Tok::String;
+    // An unclosed string is reported where it opens.
+    const auto unclosed = [&](const char* message) { throw CodeError{src_.section, t.line, t.column, message}; };
     while (pos_ < s_.size() && s_[pos_] != '"') {
-      if (s_[pos_] == '\n') fail("string literal is not closed on its line");
-      t.text += s_[pos_] == '\\' ? escape() : s_[pos_++];
+      if (s_[pos_] == '\n') unclosed("string literal is not closed on its line");
+      unsigned unit = 0;
+      if (s_[pos_] == '\\' && unicodeEscape(unit)) t.text += charText(unit);
+      else t.text += s_[pos_] == '\\' ? escape() : s_[pos_++];
     }
-    if (pos_ >= s_.size()) fail("string literal is not closed");
+    if (pos_ >= s_.size()) unclosed("string literal is not closed");
     ++pos_;
   }
 
   void character(Token& t) {
     ++pos_;
     if (pos_ >= s_.size()) fail("character literal is not closed");
-    char c = s_[pos_] == '\\' ? escape() : s_[pos_++];
+    unsigned unit = 0;
+    const bool unicode = s_[pos_] == '\\' && unicodeEscape(unit);
+    char c = unicode ? '\0' : s_[pos_] == '\\' ? escape() : s_[pos_++];
     if (pos_ >= s_.size() || s_[pos_] != '\'') fail("character literal is not closed");
     ++pos_;
     t.kind = Tok::Char;
-    t.value = static_cast<unsigned char>(c);
+    t.value = unicode ? unit : static_cast<unsigned char>(c);
     t.text = std::string(1, c);
   }
 

@@ -52,6 +52,7 @@ struct Exec {
   long long printedDropped = 0;
   bool testPassed = false;           // gecko.GeckoSim._testSuccessful
   double testPassedAt = 0.0;
+  std::function<void(const std::string&)> write;  // scripts: where printed text goes (else `printed`)
 };
 
 constexpr std::size_t kMaxPrinted = 200;

@@ -202,6 +202,10 @@ void emitLine(Exec& ex, std::string line) {
 }  // namespace
 
 void printText(Exec& ex, const std::string& text, bool newline) {
+  if (ex.write) {
+    ex.write(newline ? text + "\n" : text);
+    return;
+  }
   std::size_t from = 0;
   for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
     emitLine(ex, ex.pendingLine + text.substr(from, nl - from));

@@ -38,6 +38,7 @@ std::string typeName(const Type& t) {
     case Base::Char: name = "char"; break;
     case Base::Builder: name = "StringBuilder"; break;
     case Base::Exception: name = "Exception"; break;
+    case Base::Writer: name = "PrintWriter"; break;
     case Base::Map:
       name = "Map<" + (t.key == Base::String ? std::string("String") : boxedName(t.key)) + ", " +
              (t.item == Base::String ? std::string("String") : boxedName(t.item)) + ">";

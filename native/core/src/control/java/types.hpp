@@ -18,9 +18,10 @@
 
 namespace pesim::java {
 
-// Char is an integral type printed as a character. Builder (StringBuilder), Map (HashMap and kin)
-// and Exception (a Throwable of the subset) are objects held by reference, like arrays and lists.
-enum class Base { Void, Boolean, Int, Long, Float, Double, String, List, Char, Builder, Map, Exception };
+// Char is an integral type printed as a character. Builder (StringBuilder), Map (HashMap and kin),
+// Exception (a Throwable of the subset) and Writer (a script's PrintWriter, FileWriter or
+// BufferedWriter: file_output.hpp) are objects held by reference, like arrays and lists.
+enum class Base { Void, Boolean, Int, Long, Float, Double, String, List, Char, Builder, Map, Exception, Writer };
 
 struct Type {
   Base base = Base::Void;
@@ -33,7 +34,7 @@ struct Type {
   bool isList() const { return dims == 0 && base == Base::List; }
   // Arrays and lists: held by reference (in array slots).
   bool isMap() const { return dims == 0 && base == Base::Map; }
-  bool isObject() const { return dims == 0 && (base == Base::Builder || base == Base::Exception); }
+  bool isObject() const { return dims == 0 && (base == Base::Builder || base == Base::Exception || base == Base::Writer); }
   bool isReference() const { return isArray() || isList() || isMap() || isObject(); }
   // The type of a list's elements (a map's values): the boxed item, or String.
   Type itemType() const { return item == Base::String ? Type{Base::String, 0} : Type{item, 0, Base::Void, true}; }
@@ -66,6 +67,7 @@ Base promote(Base a, Base b);
 struct Array;
 using ArrayRef = std::shared_ptr<Array>;
 enum class MapKind { Hash, Linked, Tree };
+struct OutputFile;  // file_output.hpp
 // A StringBuilder: `text`; an exception: `className` and `text` (its message, `hasText` false for
 // null); a map: its keys and values as two lists of equal length, in insertion order (the iteration
 // order of the map's kind is computed from them: nodes_maps.cpp).
@@ -76,6 +78,7 @@ struct ObjectState {
   ArrayRef keys, values;
   MapKind mapKind = MapKind::Hash;
   std::size_t capacity = 0;  // HashMap: its table size (0 before the first put)
+  std::shared_ptr<OutputFile> file;  // a Writer: the file it writes
 };
 struct Array {
   std::vector<double> numbers;
