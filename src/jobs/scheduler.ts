@@ -1,28 +1,32 @@
 // The scheduler: accepts tasks, keeps them durable in the store, starts them by priority (FIFO
 // within one priority) on an executor without exceeding its capacity, and carries them through
-// their states: retries with exponential back-off for transient failures, time-outs, cancel, pause
-// and resume reaching the running engine, and recovery of interrupted tasks after a restart. A write
-// the data directory cannot take (a full disk, storage.ts) never escapes a timer or a run's end: a
+// their states: retries of transient failures (backoff.ts), time-outs, cancel, pause and resume
+// reaching the running engine, and recovery of interrupted tasks after a restart. Result files and
+// cache entries are kept by result-keeping.ts, progress is polled by run-progress.ts. A write the
+// data directory cannot take (a full disk, storage.ts) never escapes a timer or a run's end: a
 // start waits in the queue, the end of a run is recorded once space is back, a request gets
 // StorageFullError, and what the store held stays as it was.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { RunController } from '../engine/controller.js';
 import type { Store } from '../store/types.js';
 import type { ResultCache } from './cache/result-cache.js';
 import type { NetlistMemo } from './cache/key.js';
-import { dirname } from 'node:path';
-import { fileExtension, readResult, writeResult } from './cache/formats/index.js';
+import { retryDelayMs } from './backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from './errors.js';
 import type { TaskEvents } from './events.js';
-import type { ExecutionFailure, ExecutionOutcome, Executor, ResultTarget, RunSummary } from './executors/types.js';
+import type { ExecutionFailure, ExecutionOutcome, Executor, RunSummary } from './executors/types.js';
 import { PriorityQueue } from './queue.js';
 import { progressOf } from './progress.js';
-import { runSummary } from './executors/summary.js';
+import { ResultKeeper } from './result-keeping.js';
+import { ProgressPoll, progressNow, type Running } from './run-progress.js';
 import { isStorageFull, StorageHealth } from './storage.js';
 import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec } from './types.js';
+
+/** How long stop() waits for the runs it cancelled to end [ms]. */
+const STOP_WAIT_MS = 5000;
 
 export interface SchedulerSettings {
   /** Unfinished tasks (queued, running, paused) accepted at most; beyond: QueueFullError. */
@@ -31,8 +35,10 @@ export interface SchedulerSettings {
   taskTimeoutMs: number;
   /** Retries after the first attempt for transient failures. */
   retryAttempts: number;
-  /** Attempt n waits retryDelayMs · 2^(n−1) before it starts. */
+  /** Attempt n waits retryDelayMs · 2^(n−1) before it starts (backoff.ts). */
   retryDelayMs: number;
+  /** Fraction of each retry wait drawn at random (0…1, default 0: the exact doubling). */
+  retryJitter?: number;
   /** Tasks started per dispatch round before yielding to the event loop. */
   batchSize: number;
   resultsDir: string;
@@ -53,20 +59,6 @@ export interface SubmitInput {
   modelName: string;
 }
 
-interface Running {
-  controller: RunController;
-  /** The task as stored: every change of a running task goes through this scheduler, so the
-   *  record is kept here instead of being read and decoded again from the store. */
-  task: TaskRecord;
-  startedAtMs: number;
-  /** Step of the last progress event (none twice for the same step). */
-  lastStep: number;
-  timeout?: unknown;
-  timedOut: boolean;
-  cancelled: boolean;
-  lastProgressStoredAt: number;
-}
-
 export class Scheduler {
   private readonly queue = new PriorityQueue();
   private readonly running = new Map<string, Running>();
@@ -75,14 +67,12 @@ export class Scheduler {
   /** Stored records of the queued tasks: only this scheduler changes them, so starting a task
    *  needs no read and decode of its row. */
   private readonly waiting = new Map<string, TaskRecord>();
-  /** File name extension of the result files. */
-  private readonly resultExtension: string;
   private sequence = 0;
   private wakeUp: unknown;
   private stopping = false;
   private pumping = false;
-  /** One progress poll for all running tasks (a timer per task cost more than the polls). */
-  private progressTimer: unknown;
+  /** Called when the last run in progress ends (stop() waits for them). */
+  private idleWaiters: (() => void)[] = [];
   /** Set inside inOneCommit: state events wait there for the commit. */
   private deferredEvents: TaskRecord[] | undefined;
   /** Set inside inOneCommit: the tasks started in it (their starts are undone when it fails). */
@@ -91,6 +81,8 @@ export class Scheduler {
   private endings: { task: TaskRecord; end: () => void }[] = [];
   private endingsScheduled = false;
   readonly storage: StorageHealth;
+  private readonly results: ResultKeeper;
+  private readonly progressPoll: ProgressPoll;
 
   constructor(
     private readonly store: Store,
@@ -104,7 +96,8 @@ export class Scheduler {
     this.storage = storage ?? new StorageHealth(dirname(settings.resultsDir), () => store.counters.add('storage.probe', 1));
     mkdirSync(settings.resultsDir, { recursive: true });
     executor.onCapacityChange?.(() => this.pump());
-    this.resultExtension = fileExtension(settings.resultFormat, settings.resultCompression);
+    this.results = new ResultKeeper(settings, cache, this.storage);
+    this.progressPoll = new ProgressPoll(this.running, store, events, this.storage, clock, settings.progressIntervalMs);
   }
 
   /** Recovers tasks left queued, running or paused by a previous process, then starts dispatching. */
@@ -131,9 +124,32 @@ export class Scheduler {
     this.stopping = true;
     if (this.wakeUp) this.clock.clearTimeout(this.wakeUp);
     for (const run of this.running.values()) run.controller.cancel();
-    this.stopProgressPoll();
-    const deadline = Date.now() + 5000;
-    while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    this.progressPoll.stop();
+    await this.runsEnded(STOP_WAIT_MS);
+  }
+
+  /** Resolves once no run is in progress, or after waitMs on the scheduler's clock. */
+  private runsEnded(waitMs: number): Promise<void> {
+    if (this.running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = this.clock.setTimeout(resolve, waitMs);
+      this.idleWaiters.push(() => {
+        this.clock.clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Forgets a run that ended (or whose start was undone). */
+  private ended(id: string): void {
+    const run = this.running.get(id);
+    this.running.delete(id);
+    if (run?.timeout) this.clock.clearTimeout(run.timeout);
+    if (this.running.size > 0) return;
+    this.progressPoll.disarm();
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const notify of waiters) notify();
   }
 
   get activeRuns(): number {
@@ -174,7 +190,7 @@ export class Scheduler {
       records.push(record);
     }
     // The result files of hits exist before their records say completed.
-    for (const { record, entry } of hits) await this.cache!.copyOut(entry, this.resultPath(record.id), this.settings.resultFormat, this.settings.resultCompression);
+    for (const { record, entry } of hits) await this.results.copyFromCache(entry, record.id);
     // The new tasks and the starts they allow commit together (one commit per submission); the
     // state events follow the commit: the submitted records first, then the starts.
     const forget = (): void => {
@@ -216,7 +232,7 @@ export class Scheduler {
   async result(id: string): Promise<StoredResult> {
     const task = this.get(id);
     if (task.state !== 'completed') throw new InvalidStateError(id, task.state, 'read the result of');
-    return readResult(this.resultPath(id), this.settings.resultFormat);
+    return this.results.read(id);
   }
 
   cancel(id: string): TaskRecord {
@@ -227,14 +243,14 @@ export class Scheduler {
     }
     const run = this.running.get(id);
     // Where the run stopped: the engine's progress at the cancel, not the last stored poll.
-    const reached: Partial<TaskRecord> = run ? { progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) } : {};
+    const reached: Partial<TaskRecord> = run ? { progress: progressNow(run, this.clock) } : {};
     // Recorded first: a cancel the store cannot take changes nothing.
     const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' }, task);
     // A run that ended in this turn, its end not yet recorded: the cancel wins (its result goes).
     const ending = this.endings.findIndex((e) => e.task.id === id);
     if (ending >= 0) {
       this.endings.splice(ending, 1);
-      rmSync(this.resultPath(id), { force: true });
+      this.results.remove(id);
     }
     if (run) {
       run.cancelled = true;
@@ -271,7 +287,7 @@ export class Scheduler {
     // The progress reached, not the one last stored (at most once a second): the PAUSED message
     // and the record show it. The engine stops at its next check; reportProgress stores the steps
     // it still makes.
-    const progress = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
+    const progress = progressNow(run, this.clock);
     run.lastStep = progress.step;
     run.task = this.transition(id, { state: 'paused', progress }, undefined, run.task);
     return run.task;
@@ -289,7 +305,7 @@ export class Scheduler {
   /** Live progress of a running task (or the last stored one). */
   progress(id: string): TaskRecord['progress'] {
     const run = this.running.get(id);
-    if (run) return progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
+    if (run) return progressNow(run, this.clock);
     return this.get(id).progress;
   }
 
@@ -298,14 +314,14 @@ export class Scheduler {
     const found: { id: string; progress: NonNullable<TaskRecord['progress']> }[] = [];
     for (const [id, run] of this.running) {
       if (run.task.batchId === batchId && !run.cancelled && (run.task.state === 'running' || run.task.state === 'paused')) {
-        found.push({ id, progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) });
+        found.push({ id, progress: progressNow(run, this.clock) });
       }
     }
     return found;
   }
 
   resultPath(id: string): string {
-    return join(this.settings.resultsDir, `${id}${this.resultExtension}`);
+    return this.results.path(id);
   }
 
   private newRecord(input: SubmitInput, memo: NetlistMemo): TaskRecord {
@@ -413,9 +429,9 @@ export class Scheduler {
       }, this.settings.taskTimeoutMs);
     }
     this.running.set(id, run);
-    this.armProgressPoll();
+    this.progressPoll.arm();
     this.executor
-      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id), priority: task.priority })
+      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.results.target(id), priority: task.priority })
       .then(
         (outcome) => this.finish(id, outcome, run),
         (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }, run),
@@ -423,62 +439,16 @@ export class Scheduler {
       .catch((error: unknown) => this.logSafely('ERROR', `internal error finishing the task: ${(error as Error).message}`, id));
   }
 
-  private reportAllProgress(): void {
-    for (const run of this.running.values()) this.reportProgress(run);
-  }
-
-  private reportProgress(run: Running): void {
-    const task = run.task;
-    if ((task.state !== 'running' && task.state !== 'paused') || run.cancelled) return;
-    const now = this.clock.now();
-    const progress = progressOf(run.controller.progress(), now - run.startedAtMs);
-    if (progress.step === run.lastStep) return;
-    run.lastStep = progress.step;
-    // Progress goes to the bus every interval; to the store at most once a second, and at once for
-    // a paused run (the steps it made before the engine stopped: where it rests).
-    if (task.state === 'paused' || now - run.lastProgressStoredAt >= 1000) {
-      run.lastProgressStoredAt = now;
-      try {
-        run.task = this.store.tasks.updateFrom(task, { progress });
-      } catch (error) {
-        if (!isStorageFull(this.storage.failed(error))) throw error;
-        // Progress is transient: the bus still gets it; the store gets the next one.
-        this.events.emit('progress', { ...task, progress }, progress);
-        return;
-      }
-      this.events.emit('progress', run.task, progress);
-    } else {
-      this.events.emit('progress', { ...task, progress }, progress);
-    }
-  }
-
-  /** Polls progress every progressIntervalMs on the scheduler's clock while runs go on. */
-  private armProgressPoll(): void {
-    if (this.progressTimer !== undefined) return;
-    this.progressTimer = this.clock.setTimeout(() => {
-      this.progressTimer = undefined;
-      this.reportAllProgress();
-      if (this.running.size > 0 && !this.stopping) this.armProgressPoll();
-    }, this.settings.progressIntervalMs);
-  }
-
-  private stopProgressPoll(): void {
-    if (this.progressTimer !== undefined) this.clock.clearTimeout(this.progressTimer);
-    this.progressTimer = undefined;
-  }
-
   private async finish(id: string, outcome: ExecutionOutcome, started: Running): Promise<void> {
     const run = this.running.get(id);
     // A run ends once: a second report of it (a remote executor hearing of a job twice), or the end
     // of a run whose start was undone (inOneCommit), is ignored.
     if (!run || run !== started) return;
-    this.running.delete(id);
-    if (run.timeout) this.clock.clearTimeout(run.timeout);
-    if (this.running.size === 0) this.stopProgressPoll();
+    this.ended(id);
     const task = run.task;
     if (this.stopping) return;
     if (run.cancelled || task.state === 'cancelled') {
-      rmSync(this.resultPath(id), { force: true }); // written by a run that finished as it was cancelled
+      this.results.remove(id); // written by a run that finished as it was cancelled
       this.pump(); // a cancelled run never enters the cache
       return;
     }
@@ -487,11 +457,11 @@ export class Scheduler {
     if (outcome.ok && !run.timedOut) {
       let summary: RunSummary;
       try {
-        summary = await this.keepResult(task, outcome);
+        summary = await this.results.keep(task, outcome);
       } catch (error) {
         if (!isStorageFull(this.storage.failed(error))) throw error;
         // The result could not be written for want of space: the attempt failed, and is retried.
-        rmSync(this.resultPath(id), { force: true });
+        this.results.remove(id);
         const failure: ExecutionFailure = { code: 'STORAGE_FULL', message: `the result could not be written: ${(error as Error).message}`, deterministic: false };
         this.recordEnd(task, () => this.fail(task, failure));
         return;
@@ -499,11 +469,11 @@ export class Scheduler {
       // The end of this run and the start of the next commit together: one commit per task.
       this.recordEnd(task, () => this.complete(task, summary));
     } else {
-      if (outcome.ok) rmSync(this.resultPath(id), { force: true });
+      if (outcome.ok) this.results.remove(id);
       const error: ExecutionFailure = run.timedOut || outcome.ok
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
         : outcome.error;
-      const reached = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
+      const reached = progressNow(run, this.clock);
       this.recordEnd(task, () => this.fail(task, error, reached));
     }
   }
@@ -573,13 +543,10 @@ export class Scheduler {
     } catch (error) {
       // Rolled back: the runs started in it stop and their tasks wait in the queue again.
       for (const task of started) {
-        const run = this.running.get(task.id);
-        this.running.delete(task.id);
-        if (run?.timeout) this.clock.clearTimeout(run.timeout);
-        run?.controller.cancel();
+        this.running.get(task.id)?.controller.cancel();
+        this.ended(task.id);
         this.requeue(task);
       }
-      if (this.running.size === 0) this.stopProgressPoll();
       undo?.();
       throw error;
     } finally {
@@ -587,30 +554,6 @@ export class Scheduler {
       this.startedInCommit = undefined;
     }
     for (const record of events) this.events.emit('state', record);
-  }
-
-  /**
-   * Writes the result file when the executor returned arrays and enters it in the cache; returns
-   * the run's statistics and the summary kept with the task.
-   */
-  private async keepResult(task: TaskRecord, outcome: Extract<ExecutionOutcome, { ok: true }>): Promise<RunSummary> {
-    const target = this.resultTarget(task.id);
-    if ('result' in outcome) await this.writeTaskResult(task.id, outcome.result); // executors without our disk
-    const summary: RunSummary =
-      'result' in outcome
-        ? runSummary(outcome.result)
-        : outcome.written;
-    const { stats } = summary;
-    if (this.cache && task.cacheKey) {
-      const description = { modelFile: this.modelName(task), parameters: task.spec.parameters, runMs: stats.wallMs };
-      try {
-        await this.cache.putFile(task.cacheKey, target.path, target.format, target.compression, description);
-      } catch (error) {
-        // A cache entry is optional: without space for it the result is kept, uncached.
-        if (!isStorageFull(this.storage.failed(error))) throw error;
-      }
-    }
-    return summary;
   }
 
   private complete(task: TaskRecord, { measurements, signals, stats, steady }: RunSummary): void {
@@ -621,10 +564,6 @@ export class Scheduler {
       { level: 'INFO', message: `completed in ${stats.wallMs.toFixed(1)} ms`, duration: stats.wallMs / 1000 },
       task,
     );
-  }
-
-  private resultTarget(id: string): ResultTarget {
-    return { path: this.resultPath(id), format: this.settings.resultFormat, compression: this.settings.resultCompression, sync: this.settings.syncResults };
   }
 
   /** `reached`: where the failed run stopped, kept with a final failure (a retry starts from 0). */
@@ -639,7 +578,7 @@ export class Scheduler {
       );
       return;
     }
-    const delay = this.settings.retryDelayMs * 2 ** (task.attempts - 1);
+    const delay = retryDelayMs({ delayMs: this.settings.retryDelayMs, jitter: this.settings.retryJitter ?? 0 }, task.attempts);
     const readyAt = this.clock.now() + delay;
     const queued = this.transition(
       task.id,
@@ -649,20 +588,6 @@ export class Scheduler {
     );
     this.waiting.set(task.id, queued);
     this.queue.insertOrdered(task.id, task.priority, readyAt, (other) => this.order.get(other) ?? Number.MAX_SAFE_INTEGER);
-  }
-
-  private async writeTaskResult(id: string, result: StoredResult): Promise<void> {
-    const path = this.resultPath(id);
-    try {
-      await writeResult(path, result, this.settings.resultFormat, this.settings.resultCompression, { sync: this.settings.syncResults });
-    } catch (error) {
-      rmSync(path, { force: true });
-      throw error;
-    }
-  }
-
-  private modelName(task: TaskRecord): string {
-    return task.spec.netlist.name ?? task.id;
   }
 
   /**
