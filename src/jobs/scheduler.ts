@@ -27,6 +27,17 @@ import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResu
 
 /** How long stop() waits for the runs it cancelled to end [ms]. */
 const STOP_WAIT_MS = 5000;
+/** Default of SchedulerSettings.commitIntervalMs. */
+const COMMIT_INTERVAL_MS = 5;
+
+/** A store write of the scheduler's own (a run's start or end) waiting for the next commit. */
+interface PendingWrite {
+  /** The task as the write finds it. */
+  task: TaskRecord;
+  /** A start is undone when its commit fails; an end is recorded again once the store takes it. */
+  kind: 'start' | 'end';
+  write: () => void;
+}
 
 export interface SchedulerSettings {
   /** Unfinished tasks (queued, running, paused) accepted at most; beyond: QueueFullError. */
@@ -47,6 +58,12 @@ export interface SchedulerSettings {
   progressIntervalMs: number;
   /** Flush each result file to the device before its task completes (durability `full`). */
   syncResults: boolean;
+  /**
+   * The starts and ends of runs are written to the store together at most this often (one commit
+   * for all of them; default 5 ms): at thousands of runs per second a commit per run was the
+   * service thread's largest cost. Runs start at once; their records follow within this time.
+   */
+  commitIntervalMs?: number;
 }
 
 export interface SubmitInput {
@@ -77,9 +94,9 @@ export class Scheduler {
   private deferredEvents: TaskRecord[] | undefined;
   /** Set inside inOneCommit: the tasks started in it (their starts are undone when it fails). */
   private startedInCommit: TaskRecord[] | undefined;
-  /** Ends of runs waiting for this turn's commit (recordEnd). */
-  private endings: { task: TaskRecord; end: () => void }[] = [];
-  private endingsScheduled = false;
+  /** Starts and ends of runs waiting for the next commit (defer). */
+  private pending: PendingWrite[] = [];
+  private commitTimer: NodeJS.Timeout | undefined;
   readonly storage: StorageHealth;
   private readonly results: ResultKeeper;
   private readonly progressPoll: ProgressPoll;
@@ -121,6 +138,7 @@ export class Scheduler {
 
   /** Stops dispatching and stops the runs in progress; they stay recorded as running and are re-queued by the next start(). */
   async stop(): Promise<void> {
+    this.commitPending(false);
     this.stopping = true;
     if (this.wakeUp) this.clock.clearTimeout(this.wakeUp);
     for (const run of this.running.values()) run.controller.cancel();
@@ -236,22 +254,26 @@ export class Scheduler {
   }
 
   cancel(id: string): TaskRecord {
+    // A run that ended, its end not yet recorded: the cancel wins (its result goes).
+    const ending = this.pending.findIndex((w) => w.kind === 'end' && w.task.id === id);
     // Running and queued tasks are held here as stored (only this scheduler changes them).
-    const task = this.running.get(id)?.task ?? this.waiting.get(id) ?? this.get(id);
+    const task = this.running.get(id)?.task ?? this.waiting.get(id) ?? this.pending[ending]?.task ?? this.get(id);
     if (task.state === 'completed' || task.state === 'failed' || task.state === 'cancelled') {
       throw new InvalidStateError(id, task.state, 'cancel');
     }
     const run = this.running.get(id);
     // Where the run stopped: the engine's progress at the cancel, not the last stored poll.
     const reached: Partial<TaskRecord> = run ? { progress: progressNow(run, this.clock) } : {};
-    // Recorded first: a cancel the store cannot take changes nothing.
-    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' }, task);
-    // A run that ended in this turn, its end not yet recorded: the cancel wins (its result goes).
-    const ending = this.endings.findIndex((e) => e.task.id === id);
-    if (ending >= 0) {
-      this.endings.splice(ending, 1);
-      this.results.remove(id);
+    const end = ending >= 0 ? this.pending.splice(ending, 1)[0] : undefined;
+    let updated: TaskRecord;
+    try {
+      // Recorded first: a cancel the store cannot take changes nothing.
+      updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' }, task);
+    } catch (error) {
+      if (end) this.defer(end);
+      throw error;
     }
+    if (end) this.results.remove(id);
     if (run) {
       run.cancelled = true;
       run.controller.cancel();
@@ -280,8 +302,8 @@ export class Scheduler {
   }
 
   pause(id: string): TaskRecord {
-    const task = this.get(id);
     const run = this.running.get(id);
+    const task = run?.task ?? this.get(id);
     if (task.state !== 'running' || !run) throw new InvalidStateError(id, task.state, 'pause');
     run.controller.pause();
     // The progress reached, not the one last stored (at most once a second): the PAUSED message
@@ -294,8 +316,8 @@ export class Scheduler {
   }
 
   resume(id: string): TaskRecord {
-    const task = this.get(id);
     const run = this.running.get(id);
+    const task = run?.task ?? this.get(id);
     if (task.state !== 'paused' || !run) throw new InvalidStateError(id, task.state, 'resume');
     run.task = this.transition(id, { state: 'running' }, undefined, run.task);
     run.controller.resume();
@@ -403,15 +425,7 @@ export class Scheduler {
     const task = this.waiting.get(id) ?? this.store.tasks.get(id);
     this.waiting.delete(id);
     if (!task || task.state !== 'queued') return;
-    const attempts = task.attempts + 1;
-    // Recorded before anything starts: a start the store cannot take leaves no run behind.
-    const started = this.transition(
-      id,
-      { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null },
-      { level: 'INFO', message: `started (attempt ${attempts})` },
-      task,
-    );
-    this.startedInCommit?.push(task);
+    const started = this.recordStart(task);
     const controller = new RunController();
     const run: Running = {
       controller,
@@ -437,6 +451,26 @@ export class Scheduler {
         (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }, run),
       )
       .catch((error: unknown) => this.logSafely('ERROR', `internal error finishing the task: ${(error as Error).message}`, id));
+  }
+
+  /**
+   * The start of a run: written with the next commit (defer), or at once inside a commit that is
+   * open (a submission's) and for a retry (its record clears the retry time and error readers
+   * watch). A start whose commit fails is undone (inOneCommit), so that no run goes on that the
+   * store does not know of.
+   */
+  private recordStart(task: TaskRecord): TaskRecord {
+    const attempts = task.attempts + 1;
+    const patch: Partial<TaskRecord> = { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null };
+    const note = { level: 'INFO' as const, message: `started (attempt ${attempts})` };
+    const write = (): TaskRecord => {
+      const started = this.transition(task.id, patch, note, task);
+      this.startedInCommit?.push(task);
+      return started;
+    };
+    if (this.deferredEvents || task.attempts > 0) return write();
+    this.defer({ task, kind: 'start', write });
+    return { ...task, ...patch };
   }
 
   private async finish(id: string, outcome: ExecutionOutcome, started: Running): Promise<void> {
@@ -466,7 +500,6 @@ export class Scheduler {
         this.recordEnd(task, () => this.fail(task, failure));
         return;
       }
-      // The end of this run and the start of the next commit together: one commit per task.
       this.recordEnd(task, () => this.complete(task, summary));
     } else {
       if (outcome.ok) this.results.remove(id);
@@ -476,51 +509,60 @@ export class Scheduler {
       const reached = progressNow(run, this.clock);
       this.recordEnd(task, () => this.fail(task, error, reached));
     }
+    this.pump(); // the next run starts now; its record follows with this run's end
   }
 
   /**
-   * Records the end of a run with the other ends of this turn of the event loop and the starts they
-   * allow, in one commit (at thousands of runs per second a commit per run was the service thread's
-   * largest cost); when the store cannot take it for want of space, again once it can (the task
-   * stays `running` in the store until then).
+   * Records the end of a run with the next commit; when the store cannot take it for want of space,
+   * again once it can (the task stays `running` in the store until then).
    */
   private recordEnd(task: TaskRecord, end: () => void): void {
-    this.endings.push({ task, end });
-    if (this.endingsScheduled) return;
-    this.endingsScheduled = true;
-    setImmediate(() => this.recordEndings());
+    this.defer({ task, kind: 'end', write: end });
   }
 
-  private recordEndings(): void {
-    this.endingsScheduled = false;
-    const endings = this.endings;
-    this.endings = [];
-    if (this.stopping || endings.length === 0) return;
+  private defer(write: PendingWrite): void {
+    this.pending.push(write);
+    this.commitTimer ??= setTimeout(() => this.commitPending(), this.settings.commitIntervalMs ?? COMMIT_INTERVAL_MS);
+  }
+
+  /**
+   * Writes the starts and ends waiting for it in one commit (on the timer, or before another
+   * write), then starts what the queue has ready unless `thenPump` is false.
+   */
+  private commitPending(thenPump = true): void {
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    const writes = this.pending;
+    this.pending = [];
+    if (this.stopping || writes.length === 0) return;
     try {
       this.inOneCommit(() => {
-        for (const { end } of endings) end();
-        this.pump();
+        for (const { write } of writes) write();
       });
     } catch (error) {
       if (isStorageFull(this.storage.failed(error))) {
+        // The starts were undone (inOneCommit); the ends wait for space, unless their task changed
+        // meanwhile (a cancel while its end waited, a start that was undone).
         this.storage.whenWritable(() => {
-          // Unless a task changed meanwhile (a cancel while its end waited).
-          for (const { task, end } of endings) {
-            if (!this.stopping && this.store.tasks.get(task.id)?.state === task.state) this.recordEnd(task, end);
+          for (const w of writes) {
+            if (w.kind === 'end' && !this.stopping && this.store.tasks.get(w.task.id)?.state === w.task.state) this.defer(w);
           }
+          this.pump();
         });
         return;
       }
-      // Not the disk: each end on its own, so that one that cannot be recorded holds back no other.
-      for (const { task, end } of endings) {
-        try {
-          this.inOneCommit(() => {
-            end();
-            this.pump();
-          });
-        } catch (single) {
-          this.logSafely('ERROR', `internal error finishing the task: ${(single as Error).message}`, task.id);
-        }
+      this.commitEachAlone(writes);
+    }
+    if (thenPump) this.pump(); // retries put back in the queue wait for their time (armWakeUp)
+  }
+
+  /** Not the disk: each write on its own, so that one that cannot be recorded holds back no other. */
+  private commitEachAlone(writes: PendingWrite[]): void {
+    for (const { task, write } of writes) {
+      try {
+        this.inOneCommit(write);
+      } catch (single) {
+        this.logSafely('ERROR', `internal error recording the task: ${(single as Error).message}`, task.id);
       }
     }
   }
@@ -534,6 +576,8 @@ export class Scheduler {
       fn();
       return;
     }
+    // The writes waiting for the timer go first: the store sees every task's changes in order.
+    if (this.pending.length > 0) this.commitPending();
     const events: TaskRecord[] = [];
     const started: TaskRecord[] = [];
     this.deferredEvents = events;
@@ -606,6 +650,7 @@ export class Scheduler {
       return record;
     };
     // Inside inOneCommit the transaction is open already (a savepoint would add two statements).
+    if (!this.deferredEvents && this.pending.length > 0) this.commitPending();
     let updated: TaskRecord;
     try {
       updated = this.deferredEvents ? write() : this.store.transaction(write);
