@@ -97,6 +97,7 @@ export class Scheduler {
   /** Starts and ends of runs waiting for the next commit (defer). */
   private pending: PendingWrite[] = [];
   private commitTimer: NodeJS.Timeout | undefined;
+  private lastIso = { ms: Number.NaN, text: '' };
   readonly storage: StorageHealth;
   private readonly results: ResultKeeper;
   private readonly progressPoll: ProgressPoll;
@@ -676,7 +677,10 @@ export class Scheduler {
     this.store.logs.append({ timestamp: this.isoNow(), level, message, ...(taskId !== null ? { taskId } : {}), duration });
   }
 
+  /** The clock's time as ISO text, formatted once per millisecond (a sweep's records share it). */
   private isoNow(): string {
-    return new Date(this.clock.now()).toISOString();
+    const ms = this.clock.now();
+    if (ms !== this.lastIso.ms) this.lastIso = { ms, text: new Date(ms).toISOString() };
+    return this.lastIso.text;
   }
 }
