@@ -14,6 +14,7 @@ import type { Store } from '../store/types.js';
 import type { ResultCache } from './cache/result-cache.js';
 import type { NetlistMemo } from './cache/key.js';
 import { retryDelayMs } from './backoff.js';
+import { BatchCounts, type StateCounts } from './batch-counts.js';
 import { systemClock, type Clock } from './clock.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from './errors.js';
 import type { TaskEvents } from './events.js';
@@ -23,12 +24,18 @@ import { progressOf } from './progress.js';
 import { ResultKeeper } from './result-keeping.js';
 import { ProgressPoll, progressNow, type Running } from './run-progress.js';
 import { isStorageFull, StorageHealth } from './storage.js';
-import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec } from './types.js';
+import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec, TaskState } from './types.js';
 
 /** How long stop() waits for the runs it cancelled to end [ms]. */
 const STOP_WAIT_MS = 5000;
 /** Default of SchedulerSettings.commitIntervalMs. */
 const COMMIT_INTERVAL_MS = 5;
+
+/** A change of a task's record: `from` is its previous state (null: new; undefined: not known). */
+interface StateChange {
+  record: TaskRecord;
+  from: TaskState | null | undefined;
+}
 
 /** A store write of the scheduler's own (a run's start or end) waiting for the next commit. */
 interface PendingWrite {
@@ -91,7 +98,7 @@ export class Scheduler {
   /** Called when the last run in progress ends (stop() waits for them). */
   private idleWaiters: (() => void)[] = [];
   /** Set inside inOneCommit: state events wait there for the commit. */
-  private deferredEvents: TaskRecord[] | undefined;
+  private deferredEvents: StateChange[] | undefined;
   /** Set inside inOneCommit: the tasks started in it (their starts are undone when it fails). */
   private startedInCommit: TaskRecord[] | undefined;
   /** Starts and ends of runs waiting for the next commit (defer). */
@@ -101,6 +108,7 @@ export class Scheduler {
   readonly storage: StorageHealth;
   private readonly results: ResultKeeper;
   private readonly progressPoll: ProgressPoll;
+  private readonly batchCounts: BatchCounts;
 
   constructor(
     private readonly store: Store,
@@ -115,6 +123,7 @@ export class Scheduler {
     mkdirSync(settings.resultsDir, { recursive: true });
     executor.onCapacityChange?.(() => this.pump());
     this.results = new ResultKeeper(settings, cache, this.storage);
+    this.batchCounts = new BatchCounts((batchId) => store.batchResults.countByState(batchId));
     this.progressPoll = new ProgressPoll(this.running, store, events, this.storage, clock, settings.progressIntervalMs);
   }
 
@@ -229,7 +238,7 @@ export class Scheduler {
         const batch = records[0].batchId ? ` of batch ${records[0].batchId}` : '';
         this.log('INFO', `queued ${records.length - hitCount} tasks${batch}${hitCount > 0 ? `, ${hitCount} completed from the result cache` : ''} (${records[0].id} … ${records[records.length - 1].id})`, null);
       }
-      this.deferredEvents!.push(...records);
+      for (const record of records) this.deferredEvents!.push({ record, from: null });
       for (const record of records) {
         if (record.state !== 'queued') continue;
         this.order.set(record.id, this.sequence++);
@@ -579,7 +588,7 @@ export class Scheduler {
     }
     // The writes waiting for the timer go first: the store sees every task's changes in order.
     if (this.pending.length > 0) this.commitPending();
-    const events: TaskRecord[] = [];
+    const events: StateChange[] = [];
     const started: TaskRecord[] = [];
     this.deferredEvents = events;
     this.startedInCommit = started;
@@ -598,7 +607,18 @@ export class Scheduler {
       this.deferredEvents = undefined;
       this.startedInCommit = undefined;
     }
-    for (const record of events) this.events.emit('state', record);
+    for (const change of events) this.announce(change);
+  }
+
+  /** A committed change: counted for its batch, then told to the bus. */
+  private announce({ record, from }: StateChange): void {
+    this.batchCounts.changed(record.batchId, from, record.state);
+    this.events.emit('state', record);
+  }
+
+  /** The tasks of a batch per state, as committed (batch-counts.ts). */
+  batchStateCounts(batchId: string): StateCounts {
+    return this.batchCounts.of(batchId);
   }
 
   private complete(task: TaskRecord, { measurements, signals, stats, steady }: RunSummary): void {
@@ -659,8 +679,9 @@ export class Scheduler {
       throw this.storage.failed(error);
     }
     if (updated.state === 'completed' || updated.state === 'failed' || updated.state === 'cancelled') this.order.delete(id);
-    if (this.deferredEvents) this.deferredEvents.push(updated);
-    else this.events.emit('state', updated);
+    const change = { record: updated, from: current?.state };
+    if (this.deferredEvents) this.deferredEvents.push(change);
+    else this.announce(change);
     return updated;
   }
 
