@@ -22,6 +22,7 @@ import type { ExecutionFailure, ExecutionOutcome, Executor, RunSummary } from '.
 import { PriorityQueue } from './queue.js';
 import { progressOf } from './progress.js';
 import { ResultKeeper } from './result-keeping.js';
+import { PendingWrites, type PendingWrite } from './pending-writes.js';
 import { ProgressPoll, progressNow, type Running } from './run-progress.js';
 import { isStorageFull, StorageHealth } from './storage.js';
 import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec, TaskState } from './types.js';
@@ -35,15 +36,6 @@ const COMMIT_INTERVAL_MS = 5;
 interface StateChange {
   record: TaskRecord;
   from: TaskState | null | undefined;
-}
-
-/** A store write of the scheduler's own (a run's start or end) waiting for the next commit. */
-interface PendingWrite {
-  /** The task as the write finds it. */
-  task: TaskRecord;
-  /** A start is undone when its commit fails; an end is recorded again once the store takes it. */
-  kind: 'start' | 'end';
-  write: () => void;
 }
 
 export interface SchedulerSettings {
@@ -102,8 +94,7 @@ export class Scheduler {
   /** Set inside inOneCommit: the tasks started in it (their starts are undone when it fails). */
   private startedInCommit: TaskRecord[] | undefined;
   /** Starts and ends of runs waiting for the next commit (defer). */
-  private pending: PendingWrite[] = [];
-  private commitTimer: NodeJS.Timeout | undefined;
+  private readonly pending: PendingWrites;
   private lastIso = { ms: Number.NaN, text: '' };
   readonly storage: StorageHealth;
   private readonly results: ResultKeeper;
@@ -123,6 +114,7 @@ export class Scheduler {
     mkdirSync(settings.resultsDir, { recursive: true });
     executor.onCapacityChange?.(() => this.pump());
     this.results = new ResultKeeper(settings, cache, this.storage);
+    this.pending = new PendingWrites(settings.commitIntervalMs ?? COMMIT_INTERVAL_MS, () => this.commitPending());
     this.batchCounts = new BatchCounts((batchId) => store.batchResults.countByState(batchId));
     this.progressPoll = new ProgressPoll(this.running, store, events, this.storage, clock, settings.progressIntervalMs);
   }
@@ -265,25 +257,25 @@ export class Scheduler {
 
   cancel(id: string): TaskRecord {
     // A run that ended, its end not yet recorded: the cancel wins (its result goes).
-    const ending = this.pending.findIndex((w) => w.kind === 'end' && w.task.id === id);
+    const ending = this.pending.endOf(id);
     // Running and queued tasks are held here as stored (only this scheduler changes them).
-    const task = this.running.get(id)?.task ?? this.waiting.get(id) ?? this.pending[ending]?.task ?? this.get(id);
+    const task = this.running.get(id)?.task ?? this.waiting.get(id) ?? ending?.task ?? this.get(id);
     if (task.state === 'completed' || task.state === 'failed' || task.state === 'cancelled') {
       throw new InvalidStateError(id, task.state, 'cancel');
     }
     const run = this.running.get(id);
     // Where the run stopped: the engine's progress at the cancel, not the last stored poll.
     const reached: Partial<TaskRecord> = run ? { progress: progressNow(run, this.clock) } : {};
-    const end = ending >= 0 ? this.pending.splice(ending, 1)[0] : undefined;
+    if (ending) this.pending.remove(ending);
     let updated: TaskRecord;
     try {
       // Recorded first: a cancel the store cannot take changes nothing.
       updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' }, task);
     } catch (error) {
-      if (end) this.defer(end);
+      if (ending) this.defer(ending);
       throw error;
     }
-    if (end) this.results.remove(id);
+    if (ending) this.results.remove(id);
     if (run) {
       run.cancelled = true;
       run.controller.cancel();
@@ -531,8 +523,7 @@ export class Scheduler {
   }
 
   private defer(write: PendingWrite): void {
-    this.pending.push(write);
-    this.commitTimer ??= setTimeout(() => this.commitPending(), this.settings.commitIntervalMs ?? COMMIT_INTERVAL_MS);
+    this.pending.add(write);
   }
 
   /**
@@ -540,10 +531,7 @@ export class Scheduler {
    * write), then starts what the queue has ready unless `thenPump` is false.
    */
   private commitPending(thenPump = true): void {
-    clearTimeout(this.commitTimer);
-    this.commitTimer = undefined;
-    const writes = this.pending;
-    this.pending = [];
+    const writes = this.pending.take();
     if (this.stopping || writes.length === 0) return;
     try {
       this.inOneCommit(() => {
@@ -587,7 +575,7 @@ export class Scheduler {
       return;
     }
     // The writes waiting for the timer go first: the store sees every task's changes in order.
-    if (this.pending.length > 0) this.commitPending();
+    if (this.pending.size > 0) this.commitPending();
     const events: StateChange[] = [];
     const started: TaskRecord[] = [];
     this.deferredEvents = events;
@@ -671,7 +659,7 @@ export class Scheduler {
       return record;
     };
     // Inside inOneCommit the transaction is open already (a savepoint would add two statements).
-    if (!this.deferredEvents && this.pending.length > 0) this.commitPending();
+    if (!this.deferredEvents && this.pending.size > 0) this.commitPending();
     let updated: TaskRecord;
     try {
       updated = this.deferredEvents ? write() : this.store.transaction(write);
