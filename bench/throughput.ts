@@ -9,7 +9,8 @@
 // - one batch of the job-queue service (POST /simulations/batch), in its own process
 //   (bench/jobq-server.mjs);
 // each on 1 and on 2 simulation threads, after a warm-up batch. For the services the CPU time of
-// the service's main thread (/proc/<pid>/task/<pid>/schedstat) is divided by the runs: the serial
+// the service's main thread (/proc/<pid>/task/<pid>/schedstat), less what answering the bench's
+// own status polls cost it, is divided by the runs: the serial
 // cost per run, which bounds any machine at 1 / serial cost runs per second however many cores it
 // has; and the CPU time of the whole process beyond the engine's (the sum of the runs' engine
 // time, from the store) per run: the runtime's overhead, which every core pays.
@@ -110,16 +111,32 @@ function engineMsOf(databaseFile: string, where: string, parameter: string): num
   }
 }
 
-/** A batch submission and the wait for its end, with the service's CPU before and after. */
+/** Status reads (the bench's own polling) used to tell the service's polling cost from its runs'. */
+const POLL_PROBES = 20;
+
+/**
+ * A batch submission and the wait for its end, with the service's CPU before and after. The CPU
+ * the service spends answering the bench's own status polls is measured afterwards (POLL_PROBES
+ * reads of the idle service) and taken out: it is the bench's load, not the runs'.
+ */
 async function measured(pid: number, submit: () => Promise<string>, unfinished: () => Promise<number>): Promise<{ wallMs: number; serialMs: number; processMs: number; submitMs: number; handle: string }> {
   const thread0 = threadCpuMs(pid);
   const process0 = processCpuMs(pid);
   const started = performance.now();
   const handle = await submit();
   const submitMs = performance.now() - started;
-  while ((await unfinished()) > 0) await sleep(50);
+  let polls = 1;
+  while ((await unfinished()) > 0) {
+    await sleep(50);
+    polls++;
+  }
   const wallMs = performance.now() - started;
-  return { wallMs, serialMs: threadCpuMs(pid) - thread0, processMs: processCpuMs(pid) - process0, submitMs, handle };
+  const serialMs = threadCpuMs(pid) - thread0;
+  const processMs = processCpuMs(pid) - process0;
+  const probe0 = threadCpuMs(pid);
+  for (let i = 0; i < POLL_PROBES; i++) await unfinished();
+  const pollMs = (threadCpuMs(pid) - probe0) / POLL_PROBES;
+  return { wallMs, serialMs: serialMs - polls * pollMs, processMs: processMs - polls * pollMs, submitMs, handle };
 }
 
 // ---- the four set-ups ----

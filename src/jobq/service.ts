@@ -14,7 +14,7 @@ import type { CacheStats } from '../jobs/cache/result-cache.js';
 import type { CacheEntryRecord, LogRecord } from '../store/records.js';
 import type { LogLevelName, SimulationRequest } from './models.js';
 import type { HealthFacts, StatsFacts } from './SystemPresenter.js';
-import { ModelFiles } from './model-files.js';
+import { ModelFiles, type LoadedModel } from './model-files.js';
 import { PerformanceTracker } from './performance.js';
 import { prepareTask, steadyOptions } from './prepare.js';
 import type { StoredJobqRequest } from './TaskPresenter.js';
@@ -48,8 +48,11 @@ export class JobqService {
     return (Date.now() - this.startedAt) / 1000;
   }
 
-  /** Checks one request and builds the runtime's submission; `index` names a batch item in errors. */
-  async prepare(request: SimulationRequest, index?: number): Promise<SubmitInput> {
+  /**
+   * Checks one request and builds the runtime's submission; `index` names a batch item in errors;
+   * `loaded`: the model files a batch has read so far (each is read once per batch).
+   */
+  async prepare(request: SimulationRequest, index?: number, loaded?: Map<string, Promise<LoadedModel>>): Promise<SubmitInput> {
     try {
       const priority = request.priority ?? 'NORMAL';
       if (!PRIORITIES.includes(priority as Priority)) {
@@ -58,7 +61,7 @@ export class JobqService {
           suggestion: `Use one of ${PRIORITIES.join(', ')}`,
         });
       }
-      const model = await this.models.load(request.model_file);
+      const model = await this.loadModel(request.model_file, loaded);
       const parameters = request.parameters ?? {};
       const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files, this.config.orchestration.max_steps, steadyOptions(request.steady));
       const stored: StoredJobqRequest = {
@@ -72,6 +75,17 @@ export class JobqService {
     } catch (error) {
       throw withIndex(error, index);
     }
+  }
+
+  /** A model file, read once per batch: every item of one submission sees the same version of it. */
+  private loadModel(modelFile: string, loaded?: Map<string, Promise<LoadedModel>>): Promise<LoadedModel> {
+    if (!loaded) return this.models.load(modelFile);
+    let model = loaded.get(modelFile);
+    if (!model) {
+      model = this.models.load(modelFile);
+      loaded.set(modelFile, model);
+    }
+    return model;
   }
 
   /** 500 SIMULATOR_CONNECTION_ERROR unless the executor can take runs (a remote simulator is probed again first). */
@@ -101,7 +115,8 @@ export class JobqService {
       throw new RequestValidationError([{ loc: ['body'], msg: `List should have at most ${limit} items after validation, not ${requests.length}`, type: 'too_long' }]);
     }
     const inputs: SubmitInput[] = [];
-    for (const [index, request] of requests.entries()) inputs.push(await this.prepare(request, index));
+    const loaded = new Map<string, Promise<LoadedModel>>();
+    for (const [index, request] of requests.entries()) inputs.push(await this.prepare(request, index, loaded));
     await this.checkSimulator();
     const batchId = randomUUID();
     const tasks = await this.runtime.scheduler.submitMany(inputs.map((input) => ({ ...input, batchId })));

@@ -82,6 +82,8 @@ export interface RuntimeQueries {
   tasksInStates(states: TaskState[]): TaskRecord[];
   /** Persistent counters (the job queue's performance figures). */
   addToCounter(name: string, delta: number): void;
+  /** Several counters at once, in one commit. */
+  addToCounters(deltas: Record<string, number>): void;
   counter(name: string): number;
   /** Whether the data directory takes writes (storage.ts); not, while it is full. */
   storageState(): StorageState;
@@ -114,6 +116,9 @@ function queriesOf(store: Store, storage: StorageHealth): RuntimeQueries {
     recentLogs: (limit, level) => store.logs.recent(limit, level),
     tasksInStates: (states) => store.tasks.inStates(states),
     addToCounter: (name, delta) => store.counters.add(name, delta),
+    addToCounters: (deltas) => store.transaction(() => {
+      for (const [name, delta] of Object.entries(deltas)) store.counters.add(name, delta);
+    }),
     counter: (name) => store.counters.get(name),
     circuits: store.circuits,
   };

@@ -1,28 +1,42 @@
 // The scheduler: accepts tasks, keeps them durable in the store, starts them by priority (FIFO
 // within one priority) on an executor without exceeding its capacity, and carries them through
-// their states: retries with exponential back-off for transient failures, time-outs, cancel, pause
-// and resume reaching the running engine, and recovery of interrupted tasks after a restart. A write
-// the data directory cannot take (a full disk, storage.ts) never escapes a timer or a run's end: a
+// their states: retries of transient failures (backoff.ts), time-outs, cancel, pause and resume
+// reaching the running engine, and recovery of interrupted tasks after a restart. Result files and
+// cache entries are kept by result-keeping.ts, progress is polled by run-progress.ts. A write the
+// data directory cannot take (a full disk, storage.ts) never escapes a timer or a run's end: a
 // start waits in the queue, the end of a run is recorded once space is back, a request gets
 // StorageFullError, and what the store held stays as it was.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { RunController } from '../engine/controller.js';
 import type { Store } from '../store/types.js';
 import type { ResultCache } from './cache/result-cache.js';
 import type { NetlistMemo } from './cache/key.js';
-import { dirname } from 'node:path';
-import { fileExtension, readResult, writeResult } from './cache/formats/index.js';
+import { retryDelayMs } from './backoff.js';
+import { BatchCounts, type StateCounts } from './batch-counts.js';
 import { systemClock, type Clock } from './clock.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from './errors.js';
 import type { TaskEvents } from './events.js';
-import type { ExecutionFailure, ExecutionOutcome, Executor, ResultTarget, RunSummary } from './executors/types.js';
+import type { ExecutionFailure, ExecutionOutcome, Executor, RunSummary } from './executors/types.js';
 import { PriorityQueue } from './queue.js';
 import { progressOf } from './progress.js';
-import { runSummary } from './executors/summary.js';
+import { ResultKeeper } from './result-keeping.js';
+import { PendingWrites, type PendingWrite } from './pending-writes.js';
+import { ProgressPoll, progressNow, type Running } from './run-progress.js';
 import { isStorageFull, StorageHealth } from './storage.js';
-import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec } from './types.js';
+import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec, TaskState } from './types.js';
+
+/** How long stop() waits for the runs it cancelled to end [ms]. */
+const STOP_WAIT_MS = 5000;
+/** Default of SchedulerSettings.commitIntervalMs. */
+const COMMIT_INTERVAL_MS = 5;
+
+/** A change of a task's record: `from` is its previous state (null: new; undefined: not known). */
+interface StateChange {
+  record: TaskRecord;
+  from: TaskState | null | undefined;
+}
 
 export interface SchedulerSettings {
   /** Unfinished tasks (queued, running, paused) accepted at most; beyond: QueueFullError. */
@@ -31,8 +45,10 @@ export interface SchedulerSettings {
   taskTimeoutMs: number;
   /** Retries after the first attempt for transient failures. */
   retryAttempts: number;
-  /** Attempt n waits retryDelayMs · 2^(n−1) before it starts. */
+  /** Attempt n waits retryDelayMs · 2^(n−1) before it starts (backoff.ts). */
   retryDelayMs: number;
+  /** Fraction of each retry wait drawn at random (0…1, default 0: the exact doubling). */
+  retryJitter?: number;
   /** Tasks started per dispatch round before yielding to the event loop. */
   batchSize: number;
   resultsDir: string;
@@ -41,6 +57,12 @@ export interface SchedulerSettings {
   progressIntervalMs: number;
   /** Flush each result file to the device before its task completes (durability `full`). */
   syncResults: boolean;
+  /**
+   * The starts and ends of runs are written to the store together at most this often (one commit
+   * for all of them; default 5 ms): at thousands of runs per second a commit per run was the
+   * service thread's largest cost. Runs start at once; their records follow within this time.
+   */
+  commitIntervalMs?: number;
 }
 
 export interface SubmitInput {
@@ -53,20 +75,6 @@ export interface SubmitInput {
   modelName: string;
 }
 
-interface Running {
-  controller: RunController;
-  /** The task as stored: every change of a running task goes through this scheduler, so the
-   *  record is kept here instead of being read and decoded again from the store. */
-  task: TaskRecord;
-  startedAtMs: number;
-  /** Step of the last progress event (none twice for the same step). */
-  lastStep: number;
-  timeout?: unknown;
-  timedOut: boolean;
-  cancelled: boolean;
-  lastProgressStoredAt: number;
-}
-
 export class Scheduler {
   private readonly queue = new PriorityQueue();
   private readonly running = new Map<string, Running>();
@@ -75,22 +83,23 @@ export class Scheduler {
   /** Stored records of the queued tasks: only this scheduler changes them, so starting a task
    *  needs no read and decode of its row. */
   private readonly waiting = new Map<string, TaskRecord>();
-  /** File name extension of the result files. */
-  private readonly resultExtension: string;
   private sequence = 0;
   private wakeUp: unknown;
   private stopping = false;
   private pumping = false;
-  /** One progress poll for all running tasks (a timer per task cost more than the polls). */
-  private progressTimer: unknown;
+  /** Called when the last run in progress ends (stop() waits for them). */
+  private idleWaiters: (() => void)[] = [];
   /** Set inside inOneCommit: state events wait there for the commit. */
-  private deferredEvents: TaskRecord[] | undefined;
+  private deferredEvents: StateChange[] | undefined;
   /** Set inside inOneCommit: the tasks started in it (their starts are undone when it fails). */
   private startedInCommit: TaskRecord[] | undefined;
-  /** Ends of runs waiting for this turn's commit (recordEnd). */
-  private endings: { task: TaskRecord; end: () => void }[] = [];
-  private endingsScheduled = false;
+  /** Starts and ends of runs waiting for the next commit (defer). */
+  private readonly pending: PendingWrites;
+  private lastIso = { ms: Number.NaN, text: '' };
   readonly storage: StorageHealth;
+  private readonly results: ResultKeeper;
+  private readonly progressPoll: ProgressPoll;
+  private readonly batchCounts: BatchCounts;
 
   constructor(
     private readonly store: Store,
@@ -104,7 +113,10 @@ export class Scheduler {
     this.storage = storage ?? new StorageHealth(dirname(settings.resultsDir), () => store.counters.add('storage.probe', 1));
     mkdirSync(settings.resultsDir, { recursive: true });
     executor.onCapacityChange?.(() => this.pump());
-    this.resultExtension = fileExtension(settings.resultFormat, settings.resultCompression);
+    this.results = new ResultKeeper(settings, cache, this.storage);
+    this.pending = new PendingWrites(settings.commitIntervalMs ?? COMMIT_INTERVAL_MS, () => this.commitPending());
+    this.batchCounts = new BatchCounts((batchId) => store.batchResults.countByState(batchId));
+    this.progressPoll = new ProgressPoll(this.running, store, events, this.storage, clock, settings.progressIntervalMs);
   }
 
   /** Recovers tasks left queued, running or paused by a previous process, then starts dispatching. */
@@ -128,12 +140,36 @@ export class Scheduler {
 
   /** Stops dispatching and stops the runs in progress; they stay recorded as running and are re-queued by the next start(). */
   async stop(): Promise<void> {
+    this.commitPending(false);
     this.stopping = true;
     if (this.wakeUp) this.clock.clearTimeout(this.wakeUp);
     for (const run of this.running.values()) run.controller.cancel();
-    this.stopProgressPoll();
-    const deadline = Date.now() + 5000;
-    while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    this.progressPoll.stop();
+    await this.runsEnded(STOP_WAIT_MS);
+  }
+
+  /** Resolves once no run is in progress, or after waitMs on the scheduler's clock. */
+  private runsEnded(waitMs: number): Promise<void> {
+    if (this.running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = this.clock.setTimeout(resolve, waitMs);
+      this.idleWaiters.push(() => {
+        this.clock.clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Forgets a run that ended (or whose start was undone). */
+  private ended(id: string): void {
+    const run = this.running.get(id);
+    this.running.delete(id);
+    if (run?.timeout) this.clock.clearTimeout(run.timeout);
+    if (this.running.size > 0) return;
+    this.progressPoll.disarm();
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const notify of waiters) notify();
   }
 
   get activeRuns(): number {
@@ -174,7 +210,7 @@ export class Scheduler {
       records.push(record);
     }
     // The result files of hits exist before their records say completed.
-    for (const { record, entry } of hits) await this.cache!.copyOut(entry, this.resultPath(record.id), this.settings.resultFormat, this.settings.resultCompression);
+    for (const { record, entry } of hits) await this.results.copyFromCache(entry, record.id);
     // The new tasks and the starts they allow commit together (one commit per submission); the
     // state events follow the commit: the submitted records first, then the starts.
     const forget = (): void => {
@@ -194,7 +230,7 @@ export class Scheduler {
         const batch = records[0].batchId ? ` of batch ${records[0].batchId}` : '';
         this.log('INFO', `queued ${records.length - hitCount} tasks${batch}${hitCount > 0 ? `, ${hitCount} completed from the result cache` : ''} (${records[0].id} … ${records[records.length - 1].id})`, null);
       }
-      this.deferredEvents!.push(...records);
+      for (const record of records) this.deferredEvents!.push({ record, from: null });
       for (const record of records) {
         if (record.state !== 'queued') continue;
         this.order.set(record.id, this.sequence++);
@@ -216,26 +252,30 @@ export class Scheduler {
   async result(id: string): Promise<StoredResult> {
     const task = this.get(id);
     if (task.state !== 'completed') throw new InvalidStateError(id, task.state, 'read the result of');
-    return readResult(this.resultPath(id), this.settings.resultFormat);
+    return this.results.read(id);
   }
 
   cancel(id: string): TaskRecord {
+    // A run that ended, its end not yet recorded: the cancel wins (its result goes).
+    const ending = this.pending.endOf(id);
     // Running and queued tasks are held here as stored (only this scheduler changes them).
-    const task = this.running.get(id)?.task ?? this.waiting.get(id) ?? this.get(id);
+    const task = this.running.get(id)?.task ?? this.waiting.get(id) ?? ending?.task ?? this.get(id);
     if (task.state === 'completed' || task.state === 'failed' || task.state === 'cancelled') {
       throw new InvalidStateError(id, task.state, 'cancel');
     }
     const run = this.running.get(id);
     // Where the run stopped: the engine's progress at the cancel, not the last stored poll.
-    const reached: Partial<TaskRecord> = run ? { progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) } : {};
-    // Recorded first: a cancel the store cannot take changes nothing.
-    const updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' }, task);
-    // A run that ended in this turn, its end not yet recorded: the cancel wins (its result goes).
-    const ending = this.endings.findIndex((e) => e.task.id === id);
-    if (ending >= 0) {
-      this.endings.splice(ending, 1);
-      rmSync(this.resultPath(id), { force: true });
+    const reached: Partial<TaskRecord> = run ? { progress: progressNow(run, this.clock) } : {};
+    if (ending) this.pending.remove(ending);
+    let updated: TaskRecord;
+    try {
+      // Recorded first: a cancel the store cannot take changes nothing.
+      updated = this.transition(id, { state: 'cancelled', completedAt: this.isoNow(), retryAt: null, ...reached }, { level: 'INFO', message: 'cancelled' }, task);
+    } catch (error) {
+      if (ending) this.defer(ending);
+      throw error;
     }
+    if (ending) this.results.remove(id);
     if (run) {
       run.cancelled = true;
       run.controller.cancel();
@@ -264,22 +304,22 @@ export class Scheduler {
   }
 
   pause(id: string): TaskRecord {
-    const task = this.get(id);
     const run = this.running.get(id);
+    const task = run?.task ?? this.get(id);
     if (task.state !== 'running' || !run) throw new InvalidStateError(id, task.state, 'pause');
     run.controller.pause();
     // The progress reached, not the one last stored (at most once a second): the PAUSED message
     // and the record show it. The engine stops at its next check; reportProgress stores the steps
     // it still makes.
-    const progress = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
+    const progress = progressNow(run, this.clock);
     run.lastStep = progress.step;
     run.task = this.transition(id, { state: 'paused', progress }, undefined, run.task);
     return run.task;
   }
 
   resume(id: string): TaskRecord {
-    const task = this.get(id);
     const run = this.running.get(id);
+    const task = run?.task ?? this.get(id);
     if (task.state !== 'paused' || !run) throw new InvalidStateError(id, task.state, 'resume');
     run.task = this.transition(id, { state: 'running' }, undefined, run.task);
     run.controller.resume();
@@ -289,7 +329,7 @@ export class Scheduler {
   /** Live progress of a running task (or the last stored one). */
   progress(id: string): TaskRecord['progress'] {
     const run = this.running.get(id);
-    if (run) return progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
+    if (run) return progressNow(run, this.clock);
     return this.get(id).progress;
   }
 
@@ -298,14 +338,14 @@ export class Scheduler {
     const found: { id: string; progress: NonNullable<TaskRecord['progress']> }[] = [];
     for (const [id, run] of this.running) {
       if (run.task.batchId === batchId && !run.cancelled && (run.task.state === 'running' || run.task.state === 'paused')) {
-        found.push({ id, progress: progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs) });
+        found.push({ id, progress: progressNow(run, this.clock) });
       }
     }
     return found;
   }
 
   resultPath(id: string): string {
-    return join(this.settings.resultsDir, `${id}${this.resultExtension}`);
+    return this.results.path(id);
   }
 
   private newRecord(input: SubmitInput, memo: NetlistMemo): TaskRecord {
@@ -387,15 +427,7 @@ export class Scheduler {
     const task = this.waiting.get(id) ?? this.store.tasks.get(id);
     this.waiting.delete(id);
     if (!task || task.state !== 'queued') return;
-    const attempts = task.attempts + 1;
-    // Recorded before anything starts: a start the store cannot take leaves no run behind.
-    const started = this.transition(
-      id,
-      { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null },
-      { level: 'INFO', message: `started (attempt ${attempts})` },
-      task,
-    );
-    this.startedInCommit?.push(task);
+    const started = this.recordStart(task);
     const controller = new RunController();
     const run: Running = {
       controller,
@@ -413,9 +445,9 @@ export class Scheduler {
       }, this.settings.taskTimeoutMs);
     }
     this.running.set(id, run);
-    this.armProgressPoll();
+    this.progressPoll.arm();
     this.executor
-      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.resultTarget(id), priority: task.priority })
+      .run({ taskId: id, spec: task.spec, buffers: controller.buffers, output: this.results.target(id), priority: task.priority })
       .then(
         (outcome) => this.finish(id, outcome, run),
         (error: unknown) => this.finish(id, { ok: false, error: { code: 'EXECUTOR_ERROR', message: String((error as Error)?.message ?? error), deterministic: false } }, run),
@@ -423,48 +455,24 @@ export class Scheduler {
       .catch((error: unknown) => this.logSafely('ERROR', `internal error finishing the task: ${(error as Error).message}`, id));
   }
 
-  private reportAllProgress(): void {
-    for (const run of this.running.values()) this.reportProgress(run);
-  }
-
-  private reportProgress(run: Running): void {
-    const task = run.task;
-    if ((task.state !== 'running' && task.state !== 'paused') || run.cancelled) return;
-    const now = this.clock.now();
-    const progress = progressOf(run.controller.progress(), now - run.startedAtMs);
-    if (progress.step === run.lastStep) return;
-    run.lastStep = progress.step;
-    // Progress goes to the bus every interval; to the store at most once a second, and at once for
-    // a paused run (the steps it made before the engine stopped: where it rests).
-    if (task.state === 'paused' || now - run.lastProgressStoredAt >= 1000) {
-      run.lastProgressStoredAt = now;
-      try {
-        run.task = this.store.tasks.updateFrom(task, { progress });
-      } catch (error) {
-        if (!isStorageFull(this.storage.failed(error))) throw error;
-        // Progress is transient: the bus still gets it; the store gets the next one.
-        this.events.emit('progress', { ...task, progress }, progress);
-        return;
-      }
-      this.events.emit('progress', run.task, progress);
-    } else {
-      this.events.emit('progress', { ...task, progress }, progress);
-    }
-  }
-
-  /** Polls progress every progressIntervalMs on the scheduler's clock while runs go on. */
-  private armProgressPoll(): void {
-    if (this.progressTimer !== undefined) return;
-    this.progressTimer = this.clock.setTimeout(() => {
-      this.progressTimer = undefined;
-      this.reportAllProgress();
-      if (this.running.size > 0 && !this.stopping) this.armProgressPoll();
-    }, this.settings.progressIntervalMs);
-  }
-
-  private stopProgressPoll(): void {
-    if (this.progressTimer !== undefined) this.clock.clearTimeout(this.progressTimer);
-    this.progressTimer = undefined;
+  /**
+   * The start of a run: written with the next commit (defer), or at once inside a commit that is
+   * open (a submission's) and for a retry (its record clears the retry time and error readers
+   * watch). A start whose commit fails is undone (inOneCommit), so that no run goes on that the
+   * store does not know of.
+   */
+  private recordStart(task: TaskRecord): TaskRecord {
+    const attempts = task.attempts + 1;
+    const patch: Partial<TaskRecord> = { state: 'running', startedAt: this.isoNow(), attempts, retryAt: null };
+    const note = { level: 'INFO' as const, message: `started (attempt ${attempts})` };
+    const write = (): TaskRecord => {
+      const started = this.transition(task.id, patch, note, task);
+      this.startedInCommit?.push(task);
+      return started;
+    };
+    if (this.deferredEvents || task.attempts > 0) return write();
+    this.defer({ task, kind: 'start', write });
+    return { ...task, ...patch };
   }
 
   private async finish(id: string, outcome: ExecutionOutcome, started: Running): Promise<void> {
@@ -472,13 +480,11 @@ export class Scheduler {
     // A run ends once: a second report of it (a remote executor hearing of a job twice), or the end
     // of a run whose start was undone (inOneCommit), is ignored.
     if (!run || run !== started) return;
-    this.running.delete(id);
-    if (run.timeout) this.clock.clearTimeout(run.timeout);
-    if (this.running.size === 0) this.stopProgressPoll();
+    this.ended(id);
     const task = run.task;
     if (this.stopping) return;
     if (run.cancelled || task.state === 'cancelled') {
-      rmSync(this.resultPath(id), { force: true }); // written by a run that finished as it was cancelled
+      this.results.remove(id); // written by a run that finished as it was cancelled
       this.pump(); // a cancelled run never enters the cache
       return;
     }
@@ -487,70 +493,74 @@ export class Scheduler {
     if (outcome.ok && !run.timedOut) {
       let summary: RunSummary;
       try {
-        summary = await this.keepResult(task, outcome);
+        summary = await this.results.keep(task, outcome);
       } catch (error) {
         if (!isStorageFull(this.storage.failed(error))) throw error;
         // The result could not be written for want of space: the attempt failed, and is retried.
-        rmSync(this.resultPath(id), { force: true });
+        this.results.remove(id);
         const failure: ExecutionFailure = { code: 'STORAGE_FULL', message: `the result could not be written: ${(error as Error).message}`, deterministic: false };
         this.recordEnd(task, () => this.fail(task, failure));
         return;
       }
-      // The end of this run and the start of the next commit together: one commit per task.
       this.recordEnd(task, () => this.complete(task, summary));
     } else {
-      if (outcome.ok) rmSync(this.resultPath(id), { force: true });
+      if (outcome.ok) this.results.remove(id);
       const error: ExecutionFailure = run.timedOut || outcome.ok
         ? { code: 'TIMEOUT', message: `the run exceeded the task time-out of ${this.settings.taskTimeoutMs} ms`, deterministic: false }
         : outcome.error;
-      const reached = progressOf(run.controller.progress(), this.clock.now() - run.startedAtMs);
+      const reached = progressNow(run, this.clock);
       this.recordEnd(task, () => this.fail(task, error, reached));
     }
+    this.pump(); // the next run starts now; its record follows with this run's end
   }
 
   /**
-   * Records the end of a run with the other ends of this turn of the event loop and the starts they
-   * allow, in one commit (at thousands of runs per second a commit per run was the service thread's
-   * largest cost); when the store cannot take it for want of space, again once it can (the task
-   * stays `running` in the store until then).
+   * Records the end of a run with the next commit; when the store cannot take it for want of space,
+   * again once it can (the task stays `running` in the store until then).
    */
   private recordEnd(task: TaskRecord, end: () => void): void {
-    this.endings.push({ task, end });
-    if (this.endingsScheduled) return;
-    this.endingsScheduled = true;
-    setImmediate(() => this.recordEndings());
+    this.defer({ task, kind: 'end', write: end });
   }
 
-  private recordEndings(): void {
-    this.endingsScheduled = false;
-    const endings = this.endings;
-    this.endings = [];
-    if (this.stopping || endings.length === 0) return;
+  private defer(write: PendingWrite): void {
+    this.pending.add(write);
+  }
+
+  /**
+   * Writes the starts and ends waiting for it in one commit (on the timer, or before another
+   * write), then starts what the queue has ready unless `thenPump` is false.
+   */
+  private commitPending(thenPump = true): void {
+    const writes = this.pending.take();
+    if (this.stopping || writes.length === 0) return;
     try {
       this.inOneCommit(() => {
-        for (const { end } of endings) end();
-        this.pump();
+        for (const { write } of writes) write();
       });
     } catch (error) {
       if (isStorageFull(this.storage.failed(error))) {
+        // The starts were undone (inOneCommit); the ends wait for space, unless their task changed
+        // meanwhile (a cancel while its end waited, a start that was undone).
         this.storage.whenWritable(() => {
-          // Unless a task changed meanwhile (a cancel while its end waited).
-          for (const { task, end } of endings) {
-            if (!this.stopping && this.store.tasks.get(task.id)?.state === task.state) this.recordEnd(task, end);
+          for (const w of writes) {
+            if (w.kind === 'end' && !this.stopping && this.store.tasks.get(w.task.id)?.state === w.task.state) this.defer(w);
           }
+          this.pump();
         });
         return;
       }
-      // Not the disk: each end on its own, so that one that cannot be recorded holds back no other.
-      for (const { task, end } of endings) {
-        try {
-          this.inOneCommit(() => {
-            end();
-            this.pump();
-          });
-        } catch (single) {
-          this.logSafely('ERROR', `internal error finishing the task: ${(single as Error).message}`, task.id);
-        }
+      this.commitEachAlone(writes);
+    }
+    if (thenPump) this.pump(); // retries put back in the queue wait for their time (armWakeUp)
+  }
+
+  /** Not the disk: each write on its own, so that one that cannot be recorded holds back no other. */
+  private commitEachAlone(writes: PendingWrite[]): void {
+    for (const { task, write } of writes) {
+      try {
+        this.inOneCommit(write);
+      } catch (single) {
+        this.logSafely('ERROR', `internal error recording the task: ${(single as Error).message}`, task.id);
       }
     }
   }
@@ -564,7 +574,9 @@ export class Scheduler {
       fn();
       return;
     }
-    const events: TaskRecord[] = [];
+    // The writes waiting for the timer go first: the store sees every task's changes in order.
+    if (this.pending.size > 0) this.commitPending();
+    const events: StateChange[] = [];
     const started: TaskRecord[] = [];
     this.deferredEvents = events;
     this.startedInCommit = started;
@@ -573,44 +585,28 @@ export class Scheduler {
     } catch (error) {
       // Rolled back: the runs started in it stop and their tasks wait in the queue again.
       for (const task of started) {
-        const run = this.running.get(task.id);
-        this.running.delete(task.id);
-        if (run?.timeout) this.clock.clearTimeout(run.timeout);
-        run?.controller.cancel();
+        this.running.get(task.id)?.controller.cancel();
+        this.ended(task.id);
         this.requeue(task);
       }
-      if (this.running.size === 0) this.stopProgressPoll();
       undo?.();
       throw error;
     } finally {
       this.deferredEvents = undefined;
       this.startedInCommit = undefined;
     }
-    for (const record of events) this.events.emit('state', record);
+    for (const change of events) this.announce(change);
   }
 
-  /**
-   * Writes the result file when the executor returned arrays and enters it in the cache; returns
-   * the run's statistics and the summary kept with the task.
-   */
-  private async keepResult(task: TaskRecord, outcome: Extract<ExecutionOutcome, { ok: true }>): Promise<RunSummary> {
-    const target = this.resultTarget(task.id);
-    if ('result' in outcome) await this.writeTaskResult(task.id, outcome.result); // executors without our disk
-    const summary: RunSummary =
-      'result' in outcome
-        ? runSummary(outcome.result)
-        : outcome.written;
-    const { stats } = summary;
-    if (this.cache && task.cacheKey) {
-      const description = { modelFile: this.modelName(task), parameters: task.spec.parameters, runMs: stats.wallMs };
-      try {
-        await this.cache.putFile(task.cacheKey, target.path, target.format, target.compression, description);
-      } catch (error) {
-        // A cache entry is optional: without space for it the result is kept, uncached.
-        if (!isStorageFull(this.storage.failed(error))) throw error;
-      }
-    }
-    return summary;
+  /** A committed change: counted for its batch, then told to the bus. */
+  private announce({ record, from }: StateChange): void {
+    this.batchCounts.changed(record.batchId, from, record.state);
+    this.events.emit('state', record);
+  }
+
+  /** The tasks of a batch per state, as committed (batch-counts.ts). */
+  batchStateCounts(batchId: string): StateCounts {
+    return this.batchCounts.of(batchId);
   }
 
   private complete(task: TaskRecord, { measurements, signals, stats, steady }: RunSummary): void {
@@ -621,10 +617,6 @@ export class Scheduler {
       { level: 'INFO', message: `completed in ${stats.wallMs.toFixed(1)} ms`, duration: stats.wallMs / 1000 },
       task,
     );
-  }
-
-  private resultTarget(id: string): ResultTarget {
-    return { path: this.resultPath(id), format: this.settings.resultFormat, compression: this.settings.resultCompression, sync: this.settings.syncResults };
   }
 
   /** `reached`: where the failed run stopped, kept with a final failure (a retry starts from 0). */
@@ -639,7 +631,7 @@ export class Scheduler {
       );
       return;
     }
-    const delay = this.settings.retryDelayMs * 2 ** (task.attempts - 1);
+    const delay = retryDelayMs({ delayMs: this.settings.retryDelayMs, jitter: this.settings.retryJitter ?? 0 }, task.attempts);
     const readyAt = this.clock.now() + delay;
     const queued = this.transition(
       task.id,
@@ -649,20 +641,6 @@ export class Scheduler {
     );
     this.waiting.set(task.id, queued);
     this.queue.insertOrdered(task.id, task.priority, readyAt, (other) => this.order.get(other) ?? Number.MAX_SAFE_INTEGER);
-  }
-
-  private async writeTaskResult(id: string, result: StoredResult): Promise<void> {
-    const path = this.resultPath(id);
-    try {
-      await writeResult(path, result, this.settings.resultFormat, this.settings.resultCompression, { sync: this.settings.syncResults });
-    } catch (error) {
-      rmSync(path, { force: true });
-      throw error;
-    }
-  }
-
-  private modelName(task: TaskRecord): string {
-    return task.spec.netlist.name ?? task.id;
   }
 
   /**
@@ -681,6 +659,7 @@ export class Scheduler {
       return record;
     };
     // Inside inOneCommit the transaction is open already (a savepoint would add two statements).
+    if (!this.deferredEvents && this.pending.size > 0) this.commitPending();
     let updated: TaskRecord;
     try {
       updated = this.deferredEvents ? write() : this.store.transaction(write);
@@ -688,8 +667,9 @@ export class Scheduler {
       throw this.storage.failed(error);
     }
     if (updated.state === 'completed' || updated.state === 'failed' || updated.state === 'cancelled') this.order.delete(id);
-    if (this.deferredEvents) this.deferredEvents.push(updated);
-    else this.events.emit('state', updated);
+    const change = { record: updated, from: current?.state };
+    if (this.deferredEvents) this.deferredEvents.push(change);
+    else this.announce(change);
     return updated;
   }
 
@@ -706,7 +686,10 @@ export class Scheduler {
     this.store.logs.append({ timestamp: this.isoNow(), level, message, ...(taskId !== null ? { taskId } : {}), duration });
   }
 
+  /** The clock's time as ISO text, formatted once per millisecond (a sweep's records share it). */
   private isoNow(): string {
-    return new Date(this.clock.now()).toISOString();
+    const ms = this.clock.now();
+    if (ms !== this.lastIso.ms) this.lastIso = { ms, text: new Date(ms).toISOString() };
+    return this.lastIso.text;
   }
 }

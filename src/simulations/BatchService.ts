@@ -96,7 +96,7 @@ export class BatchService {
   /** Counts from an index, live progress of the running runs, and one page of entries. */
   get(id: string, limit = STATUS_ENTRIES, offset = 0): BatchStatusData {
     const reader = this.runtime.batchResults;
-    const counts = reader.countByState(id);
+    const counts = this.runtime.scheduler.batchStateCounts(id);
     const batch = this.header(id, counts);
     const running = this.runtime.scheduler.runningProgressOf(id);
     const live = new Map(running.map((r) => [r.id, r.progress]));

@@ -21,6 +21,7 @@ import {
   text,
   timestamp,
   toJson,
+  type FieldCodec,
   type RecordCodec,
   type Row,
 } from './codec.js';
@@ -34,12 +35,39 @@ function zeroStates(): Record<TaskState, number> {
 }
 export const TASK_STATES = Object.keys(zeroStates()) as TaskState[];
 
+/**
+ * The JSON of each netlist object, kept during one insertMany only: the tasks of a sweep share one
+ * netlist object, which is then encoded once instead of once per task. Not kept longer, since a
+ * netlist object may be changed in place afterwards (a remote-control session's).
+ */
+let netlistTexts: Map<object, string> | undefined;
+
+/** The spec column: as json(), with the netlist's text taken from netlistTexts when it is there. */
+function specCodec(column: string): FieldCodec<TaskSpec> {
+  const plain = json<TaskSpec>(column, 'object');
+  return {
+    column,
+    encode: (spec, field) => {
+      const { netlist, ...rest } = (spec ?? {}) as TaskSpec;
+      if (!netlistTexts || typeof netlist !== 'object' || netlist === null) return plain.encode(spec, field);
+      let netlistText = netlistTexts.get(netlist);
+      if (netlistText === undefined) {
+        netlistText = toJson(netlist, `${field}.netlist`);
+        netlistTexts.set(netlist, netlistText);
+      }
+      const restText = toJson(rest, field);
+      return restText === '{}' ? `{"netlist":${netlistText}}` : `{"netlist":${netlistText},${restText.slice(1)}`;
+    },
+    decode: plain.decode,
+  };
+}
+
 const TASK: RecordCodec<TaskRecord> = {
   id: text('id'),
   owner: text('owner'),
   priority: oneOf('priority', PRIORITIES),
   state: oneOf('state', TASK_STATES),
-  spec: json<TaskSpec>('spec', 'object'),
+  spec: specCodec('spec'),
   request: optionalJson('request'),
   batchId: nullableText('batch_id'),
   submittedAt: timestamp('submitted_at'),
@@ -89,7 +117,12 @@ export class SqliteTaskRepository implements TaskRepository {
     this.selectNewestCompletion = db.prepare(`SELECT max(completed_at) AS newest FROM tasks WHERE state = 'completed'`);
 
     this.insertAll = db.transaction((tasks: TaskRecord[]) => {
-      for (const task of tasks) this.insert(task);
+      netlistTexts = new Map();
+      try {
+        for (const task of tasks) this.insert(task);
+      } finally {
+        netlistTexts = undefined;
+      }
     });
     this.updateOne = db.transaction((id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => this.updateIn(id, patch));
     this.listPage = db.transaction((filter: TaskFilter) => this.listIn(filter));

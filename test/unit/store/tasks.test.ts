@@ -113,6 +113,20 @@ describe('store: tasks', () => {
     expect(t.store.tasks.list({}).tasks.map((x) => x.id)).to.deep.equal(['m2', 'm1', 'existing']);
   });
 
+  it('stores the tasks of insertMany that share one netlist object each with its own spec, and refuses a bad one', () => {
+    const shared = taskRecord('s0').spec.netlist;
+    const tasks = [1, 2, 3].map((i) => taskRecord(`s${i}`, { spec: { netlist: shared, parameters: { 'R.1.R': 1000 * i }, ...(i === 2 ? { signals: ['SCOPE.1.ch1'] } : {}) } }));
+    t.store.tasks.insertMany(tasks);
+    for (const task of tasks) expect(t.store.tasks.get(task.id)).to.deep.equal(task);
+    // The netlist's text is not kept past the call: a netlist changed in place is stored as it is now.
+    shared.settings.tEnd = 2e-3;
+    t.store.tasks.insertMany([taskRecord('s4', { spec: { netlist: shared, parameters: {} } })]);
+    expect(t.store.tasks.get('s4')!.spec.netlist.settings.tEnd).to.equal(2e-3);
+    const bad = taskRecord('s5', { spec: { netlist: { ...shared, settings: { ...shared.settings, dt: Number.NaN } }, parameters: {} } });
+    expect(thrown(() => t.store.tasks.insertMany([bad])).code).to.equal('INVALID_RECORD');
+    expect(t.store.tasks.get('s5')).to.equal(undefined);
+  });
+
   it('lists newest first with filters, paging and the total before paging', () => {
     const owners = ['simulation', 'jobq'];
     for (let i = 0; i < 30; i++) {
