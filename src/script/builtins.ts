@@ -1,8 +1,10 @@
 // All host functions of a script, by name: the remote-control session (specification and
-// GeckoSCRIPT names), GeckoSCRIPT's result functions and the clock. Java's own library (Math,
-// printing, parsing, ...) is the engine's. Also finds the blocks whose outputs a script reads with
-// getOutput, so that the runs record them.
+// GeckoSCRIPT names), GeckoSCRIPT's result functions, steady-state detection and global matrices,
+// and the clock. Java's own library (Math, printing, parsing, ...) is the engine's. Also finds the
+// blocks whose outputs a script reads with getOutput, so that the runs record them.
+import { geckoMatrixBuiltins } from './gecko-matrix.js';
 import { geckoResultBuiltins } from './gecko-results.js';
+import { geckoSteadyStateBuiltins } from './gecko-steady-state.js';
 import type { Builtin, Builtins, ScriptHost } from './host.js';
 import { sessionBuiltins } from './session-builtins.js';
 
@@ -15,7 +17,9 @@ function clockBuiltins(): Builtins {
 }
 
 export function createBuiltins(host: ScriptHost): Builtins {
-  return new Map([...sessionBuiltins(host), ...geckoResultBuiltins(host), ...clockBuiltins()]);
+  return new Map([
+    ...sessionBuiltins(host), ...geckoResultBuiltins(host), ...geckoSteadyStateBuiltins(host), ...geckoMatrixBuiltins(), ...clockBuiltins(),
+  ]);
 }
 
 /**

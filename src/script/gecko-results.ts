@@ -22,7 +22,7 @@ function lastResult(host: ScriptHost, operation: string): SimulationResult {
   return run.result;
 }
 
-function findBlock(host: ScriptHost, name: string): { name: string; type: string; outputs: string[] } {
+export function findBlock(host: ScriptHost, name: string): { name: string; type: string; outputs: string[] } {
   const blocks = host.session.circuit().blocks ?? [];
   const block = blocks.find((b) => b.name === name) ?? blocks.find((b) => b.name.toLowerCase() === name.toLowerCase());
   if (!block) throw new ScriptError('runtime', `getOutput: no control block ${JSON.stringify(name)}; blocks: ${blocks.map((b) => b.name).join(', ') || 'none'}`);
@@ -40,17 +40,22 @@ function outputSignal(host: ScriptHost, blockName: string, output: string | unde
   throw new ScriptError('runtime', `getOutput: ${block.name} has no output ${JSON.stringify(output)}; its outputs: ${names}`);
 }
 
-function getOutput(host: ScriptHost, blockName: string, output?: string): number {
-  const result = lastResult(host, 'getOutput');
+/** The samples of a control block's output (its first by default) in `result`. */
+export function blockOutputSamples(host: ScriptHost, result: SimulationResult, blockName: string, output?: string): Float64Array {
   const signal = outputSignal(host, blockName, output);
   const key = scopeChannels(host.session.circuit()).get(signal) ?? host.probes.probedChannel(result, signal);
   const values = key ? result.signals[key] : undefined;
   if (!values || values.length === 0) throw new ScriptError('runtime', `getOutput: the output ${signal} of ${blockName} was not recorded in the last run`);
+  return values;
+}
+
+function getOutput(host: ScriptHost, blockName: string, output?: string): number {
+  const values = blockOutputSamples(host, lastResult(host, 'getOutput'), blockName, output);
   return values[values.length - 1];
 }
 
 /** Samples of a signal by its label (the scope input's name), or by its signal name. */
-function signalByLabel(host: ScriptHost, result: SimulationResult, label: string): Float64Array {
+export function signalByLabel(host: ScriptHost, result: SimulationResult, label: string): Float64Array {
   const channel = result.channels.find((c) => c.label === label) ?? result.channels.find((c) => c.label.toLowerCase() === label.toLowerCase());
   const key = channel?.key ?? scopeChannels(host.session.circuit()).get(label) ?? host.probes.probedChannel(result, label);
   if (!key) {
@@ -87,7 +92,7 @@ function statistic(result: SimulationResult, values: Float64Array, t1: number, t
   return STATISTICS[name.replace(/^get(Signal)?/, '')](characteristicsSync(values.subarray(from, to), rate));
 }
 
-function sampled(result: SimulationResult, values: Float64Array, t1: number, t2: number, skip: number, what: string): number[] {
+export function sampled(result: SimulationResult, values: Float64Array, t1: number, t2: number, skip: number, what: string): number[] {
   const [from, to] = window(result, t1, t2, what);
   const out: number[] = [];
   for (let i = from; i < to; i += Math.max(1, skip + 1)) out.push(values[i]);

@@ -4,10 +4,9 @@
 export const UNSUPPORTED_GECKO_FUNCTIONS = new Set([
   'continueSimulation', 'initSimulation', 'simulateStep', 'simulateSteps', 'simulateTime', 'endSimulation',
   'get_dt_pre', 'set_dt_pre', 'get_Tend_pre', 'set_Tend_pre',
-  'initSteadyStateDetection', 'simulateUntilSteadyState', 'simulateToSteadyState',
   'getAccessibleParameters', 'getParametersNames', 'doOperation', 'setLossFile', 'setNonLinear',
   'getKlirr', 'getShape', 'getSignalCharacteristics', 'getSignalShape', 'getSignalKlirr', 'getFourier', 'getSignalFourier',
-  'realFFT', 'floatFFT', 'getGlobalFloatMatrix', 'setGlobalFloatMatrix', 'getGlobalDoubleMatrix', 'setGlobalDoubleMatrix',
+  'realFFT', 'floatFFT',
   'createComponent', 'create', 'createConnector', 'deleteComponent', 'delete', 'deleteAllComponents', 'setPosition',
   'getPosition', 'rotate', 'setOrientation', 'setInputNodeName', 'setOutputNodeName', 'getInputNodeName',
   'getOutputNodeName', 'setComponentName', 'getCircuitElements', 'getControlElements', 'getThermalElements',
