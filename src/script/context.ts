@@ -73,12 +73,19 @@ export class ScriptContext {
     await this.runPiece(source, 'input');
   }
 
-  private async runPiece(source: SourceText, part: ScriptPart): Promise<void> {
+  private async runPiece(source: SourceText, part: ScriptPart, predefine = false): Promise<void> {
     let calls: Array<[string, string | null]>;
-    try {
-      calls = this.java.compile(source.name, source.text, source.firstLine, part);
-    } catch (error) {
-      throw scriptError(error, source);
+    const predefined = new Set<string>();
+    for (;;) {
+      try {
+        calls = this.java.compile(source.name, source.text, source.firstLine, part);
+        break;
+      } catch (error) {
+        const name = predefine ? undefinedTimeName(error) : undefined;
+        if (!name || predefined.has(name)) throw scriptError(error, source);
+        predefined.add(name);
+        await this.runPiece({ name: source.name, text: TIME_NAMES[name], firstLine: 1 }, 'declarations');
+      }
     }
     this.probes.probe(outputsRead(calls));
     try {
@@ -95,8 +102,8 @@ export class ScriptContext {
     if (script.code.text.trim() === '') throw new ScriptError('runtime', `${path} contains no GeckoSCRIPT code (its <scripterCode> section is empty)`);
     await this.loadCircuit(absolute);
     await this.runPiece(script.imports, 'declarations');
-    await this.runPiece(script.declarations, 'declarations');
-    await this.runPiece(script.code, 'statements');
+    await this.runPiece(script.declarations, 'declarations', true);
+    await this.runPiece(script.code, 'statements', true);
   }
 
   /** Stops a simulation in progress (Ctrl-C); the script stops at its next check. */
@@ -108,6 +115,22 @@ export class ScriptContext {
   get steps(): number {
     return this.java.steps();
   }
+}
+
+/**
+ * `dt` and `time` in GeckoSCRIPT embedded in .ipes files: GeckoCIRCUITS' scripts use them as the
+ * circuit's time step and end time (the GeckoMAGNETICS scripting tutorial's buck passes them to
+ * initSteadyStateDetection), though neither AbstractGeckoCustom nor the class template
+ * CompileScript writes around the code declares them. A script that uses either without declaring
+ * it gets it as a field holding the circuit's value when the script starts; a script's own
+ * declaration of the name is left alone.
+ */
+const TIME_NAMES: Record<string, string> = { dt: 'double dt = get_dt();', time: 'double time = get_Tend();' };
+
+/** `dt` or `time` when a compile failed because the name is not declared (the engine reserves them for Java blocks). */
+function undefinedTimeName(error: unknown): string | undefined {
+  if (!isJavaScriptFailure(error) || error.kind !== 'compile') return undefined;
+  return /^'(dt|time)' is only available in the block's code/.exec(error.reason)?.[1];
 }
 
 /** The engine's compile or run failure as a ScriptError at its position in `source`. */
