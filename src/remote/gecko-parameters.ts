@@ -5,9 +5,9 @@
 // Names that are not GeckoCIRCUITS short names fall through to the netlist's own parameter names.
 // One table for GeckoSCRIPT (short names first, as GeckoCIRCUITS matches them), the XML-RPC remote
 // control (the component's own names first) and `pesim info` (which lists both).
-import { findComponent, findParameter } from './lookup.js';
-import type { RemoteOperations } from './types.js';
-import type { ParamValue } from '../formats/netlist.js';
+import { findComponent, findParameter, type Component } from './lookup.js';
+import { RemoteError, type RemoteOperations } from './types.js';
+import type { Netlist, ParamValue } from '../formats/netlist.js';
 
 type Params = Record<string, ParamValue>;
 
@@ -89,10 +89,34 @@ export function geckoNameOfParameter(type: string, net: string, params: Params):
   return { shortName: short.names[0], value: short.fromNet ? short.fromNet(value, params) : value };
 }
 
+/** True when the .ipes reader marked the component as a sine source of a file up to 1.62 (elements.ts). */
+function amplitudeInDcValue(netlist: Netlist, name: string): boolean {
+  const ipes = netlist.layout?.ipes as { components?: Record<string, { extra?: Record<string, unknown> }> } | undefined;
+  return ipes?.components?.[name]?.extra?.amplitudeInDcValue === 1;
+}
+
+/**
+ * The short-name entry for a component of the circuit. uDC/iMAX name GeckoCIRCUITS' DC value
+ * (AbstractCircuitSource._dcValue, parameter[1]); a sine source computes A·sin(2πft − φ) + offset
+ * from its amplitude (parameter[20], short name uMAX/ampl; LKMatrices), so the DC value does not
+ * reach it — except in files up to version 1.62, which have no separate amplitude: there
+ * parameter[1] is the sine's peak value (importIndividual copies it to the amplitude), and scripts
+ * written for them set the peak with uDC/iMAX. Those set the amplitude here; on other sine sources
+ * they are refused, naming the amplitude's short name.
+ */
+function shortNameOf(netlist: Netlist, item: Component, param: string): ShortName | undefined {
+  const short = geckoShortName(item.type, param);
+  if (!short || short.net !== 'value' || item.params?.waveform !== 'sine' || (item.type !== 'V' && item.type !== 'I')) return short;
+  const amplitude = SHORT_NAMES[item.type].find((s) => s.net === 'amplitude')!;
+  if (amplitudeInDcValue(netlist, item.name)) return { ...amplitude, names: short.names };
+  throw new RemoteError('INVALID_ARGUMENT', `${param} is the DC value of ${item.name}, which its sine waveform does not use; its peak value is '${amplitude.names[0]}'`);
+}
+
 /** setParameter with GeckoCIRCUITS short names, else the netlist's parameter names. */
 export function setGeckoParameter(session: RemoteOperations, component: string, param: string, value: number): void {
-  const item = findComponent(session.circuit(), component);
-  const short = geckoShortName(item.type, param);
+  const netlist = session.circuit();
+  const item = findComponent(netlist, component);
+  const short = shortNameOf(netlist, item, param);
   if (!short) {
     session.setParameter(item.name, param, value);
     return;
@@ -103,8 +127,9 @@ export function setGeckoParameter(session: RemoteOperations, component: string, 
 
 /** getParameter with GeckoCIRCUITS short names, else the netlist's parameter names. */
 export function getGeckoParameter(session: RemoteOperations, component: string, param: string): number | string {
-  const item = findComponent(session.circuit(), component);
-  const short = geckoShortName(item.type, param);
+  const netlist = session.circuit();
+  const item = findComponent(netlist, component);
+  const short = shortNameOf(netlist, item, param);
   if (!short) return session.getParameter(item.name, param);
   const value = session.getParameter(item.name, short.net);
   return short.fromNet && typeof value === 'number' ? short.fromNet(value, item.params ?? {}) : value;

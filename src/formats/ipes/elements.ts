@@ -84,6 +84,8 @@ function sourceParams(env: ElementEnv, index: number, c: ComponentRecord, kind: 
       offset: kind.type === 'I' ? currentSineOffset(ctx, c) : netParam(ctx, c, SINE_OFFSET),
       phase: negate(degrees),
     };
+    // Kept so that GeckoSCRIPT's uDC/iMAX (parameter[1]) set the amplitude, as in those files' version.
+    if (!c.tokens.has('amplitude')) return { element, extra: { amplitudeInDcValue: 1 } };
   } else if (sourceType === 400 || sourceType === 2) {
     const label = c.strings[0] ?? '';
     const signal = label ? env.signalOfLabel(label) : undefined;
