@@ -41,7 +41,9 @@ script::Error positioned(const char* kind, const std::string& message, int posit
   return script::Error{kind, message, position / kColumnSpan, position % kColumnSpan};
 }
 
-HostParameter typeNamed(const std::string& full) {
+// A parameter typed float takes Java's float values and arrays (GeckoSCRIPT's float[][] matrix);
+// float results read as double (float[] results as double[]).
+HostParameter typeNamed(const std::string& full, bool parameter = false) {
   std::string name = full;
   int dims = 0;
   while (name.size() > 2 && name.compare(name.size() - 2, 2, "[]") == 0) {
@@ -51,7 +53,8 @@ HostParameter typeNamed(const std::string& full) {
   HostParameter p;
   p.anyValue = name == "Object" && dims == 0;
   Base base = Base::Void;
-  if (name == "double" || name == "float") base = Base::Double;  // float[] results read as double[]
+  if (name == "float") base = parameter ? Base::Float : Base::Double;
+  else if (name == "double") base = Base::Double;
   else if (name == "int") base = Base::Int;
   else if (name == "long") base = Base::Long;
   else if (name == "boolean") base = Base::Boolean;
@@ -109,7 +112,7 @@ ScriptSetup typedSetup(script::Setup setup) {
     for (const auto& sig : f.signatures) {
       HostSignature typed;
       typed.result = typeNamed(sig.result).type;
-      for (const auto& p : sig.parameters) typed.parameters.push_back(typeNamed(p));
+      for (const auto& p : sig.parameters) typed.parameters.push_back(typeNamed(p, true));
       h.signatures.push_back(std::move(typed));
     }
     out.functions.push_back(std::move(h));
