@@ -36,6 +36,9 @@ const Array& Program::calculate(double time, double dt) {
   exec_.time = time;
   exec_.dt = dt;
   run(*compiled_.calculate, calcFrame_);
+  // The call's local arrays end with it, as in Java: arrays the code builds every step are then
+  // held by nothing but the node that made them, which renews them next time (nodes_expr.cpp).
+  for (ArrayRef& local : calcFrame_.arrays) local.reset();
   result_ = exec_.returnArray ? std::move(exec_.returnArray) : exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)];
   if (!result_) throw CodeFailure{"NullPointerException: yOUT is null", 0};
   return *result_;
