@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "control/java/nodes.hpp"
 
@@ -134,6 +135,7 @@ class LocalNumber : public NumberTarget {
   double* slot(Exec& ex) const override { return &ex.frame->numbers[static_cast<std::size_t>(slot_)]; }
   double number(Exec& ex) const override { return ex.frame->numbers[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
+  int index() const { return slot_; }
 
  private:
   int slot_;
@@ -147,6 +149,7 @@ class FieldNumber : public NumberTarget {
   double* slot(Exec& ex) const override { return &ex.fieldNumbers[static_cast<std::size_t>(slot_)]; }
   double number(Exec& ex) const override { return ex.fieldNumbers[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
+  int index() const { return slot_; }
 
  private:
   int slot_;
@@ -228,11 +231,13 @@ ArrayRef checkedArray(const Expr& e, Exec& ex, int line) {
   return a;
 }
 
-std::size_t checkedIndex(const Array& a, double index, int line) {
-  if (index < 0 || index >= static_cast<double>(a.length())) {
-    fail("ArrayIndexOutOfBoundsException: Index " + javaText(Base::Int, index) + " out of bounds for length " +
-             std::to_string(a.length()), line);
-  }
+[[noreturn]] void outOfBounds(const Array& a, double index, int line) {
+  fail("ArrayIndexOutOfBoundsException: Index " + javaText(Base::Int, index) + " out of bounds for length " +
+           std::to_string(a.length()), line);
+}
+
+inline std::size_t checkedIndex(const Array& a, double index, int line) {
+  if (index < 0 || index >= static_cast<double>(a.length())) outOfBounds(a, index, line);
   return static_cast<std::size_t>(index);
 }
 
@@ -243,6 +248,10 @@ class NumberElement : public NumberTarget {
     // An array held by a variable (or by a row of one) stays held while side-effect-free
     // indices are evaluated: the element is then read without a reference of its own.
     if (array_->sideEffectFree() && index_->sideEffectFree()) held_ = dynamic_cast<const ArrayTarget*>(array_.get());
+    if (index_->constant()) {
+      Exec none;
+      constantIndex_ = index_->number(none);
+    }
   }
   NumberPlace place(Exec& ex) const override {
     ArrayRef a = checkedArray(*array_, ex, line());
@@ -253,7 +262,7 @@ class NumberElement : public NumberTarget {
   double* slot(Exec& ex) const override {
     Array* a = held_->place(ex)->get();
     if (a == nullptr) fail("NullPointerException: the array is null", line());
-    return &a->numbers[checkedIndex(*a, index_->number(ex), line())];
+    return &a->numbers[checkedIndex(*a, constantIndex_ ? *constantIndex_ : index_->number(ex), line())];
   }
   double number(Exec& ex) const override {
     if (held_ != nullptr) return *slot(ex);
@@ -265,6 +274,7 @@ class NumberElement : public NumberTarget {
  private:
   ExprPtr array_, index_;
   const ArrayTarget* held_ = nullptr;
+  std::optional<double> constantIndex_;  // the index when it is a constant (xIN[0], yOUT[1])
 };
 
 class RowElement : public ArrayTarget {
@@ -489,6 +499,39 @@ class AssignNumber : public Expr {
   Base operation_;
   bool direct_;  // the target's slot stays valid while the value is evaluated
 };
+
+// `variable = value` for a local or field number variable and a side-effect-free value (AssignNumber's
+// commonest shape, with the variable's slot and a constant value read in place).
+template <bool field, bool constantValue>
+class StoreVariable : public Expr {
+ public:
+  StoreVariable(Type t, int slot, ExprPtr value, int line)
+      : Expr(t, line), slot_(static_cast<std::size_t>(slot)), value_(std::move(value)) {
+    if constexpr (constantValue) {
+      Exec none;
+      constant_ = convert(value_->number(none));
+    }
+  }
+  double number(Exec& ex) const override {
+    double& at = field ? ex.fieldNumbers[slot_] : ex.frame->numbers[slot_];
+    if constexpr (constantValue) at = constant_;
+    else at = convert(value_->number(ex));
+    return at;
+  }
+
+ private:
+  double convert(double v) const { return type().base == Base::Double ? v : castTo(type().base, v); }
+
+  std::size_t slot_;
+  ExprPtr value_;
+  double constant_ = 0.0;
+};
+
+template <bool field>
+ExprPtr storeVariable(Type t, int slot, ExprPtr value, int line) {
+  if (value->constant()) return std::make_unique<StoreVariable<field, true>>(t, slot, std::move(value), line);
+  return std::make_unique<StoreVariable<field, false>>(t, slot, std::move(value), line);
+}
 
 class AssignArray : public Expr {
  public:
@@ -742,6 +785,10 @@ ExprPtr cast(Base to, ExprPtr operand, int line) { return std::make_unique<Cast>
 ExprPtr assignNumber(std::unique_ptr<NumberTarget> target, const std::string& op, ExprPtr value, Base operation, int line) {
   bool compound = op != "=";
   Op o = compound ? opFromText(op.substr(0, op.size() - 1)) : Op::Add;
+  if (!compound && value->sideEffectFree()) {
+    if (const auto* local = dynamic_cast<const LocalNumber*>(target.get())) return storeVariable<false>(target->type(), local->index(), std::move(value), line);
+    if (const auto* field = dynamic_cast<const FieldNumber*>(target.get())) return storeVariable<true>(target->type(), field->index(), std::move(value), line);
+  }
   return std::make_unique<AssignNumber>(std::move(target), o, compound, std::move(value), operation, line);
 }
 ExprPtr assignArray(std::unique_ptr<ArrayTarget> target, ExprPtr value, int line) {
