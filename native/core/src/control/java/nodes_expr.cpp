@@ -396,9 +396,41 @@ ExprPtr directBinary(ExprPtr a, ExprPtr b, Type t, int line) {
   return std::make_unique<DirectBinary<op, false>>(std::move(a), std::move(b), t, line);
 }
 
-// A DirectBinary for `op` in `kind`, or null when the shape needs apply().
+// int or long arithmetic with `op` fixed at compile time: integral() without apply()'s dispatch.
+template <Op op, bool isLong>
+class IntegralBinary : public Expr {
+ public:
+  IntegralBinary(ExprPtr a, ExprPtr b, Type t, int line) : Expr(t, line), a_(std::move(a)), b_(std::move(b)) {}
+  double number(Exec& ex) const override {
+    const double a = a_->number(ex);
+    return integral(op, isLong, a, b_->number(ex), line());
+  }
+  bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
+
+ private:
+  ExprPtr a_, b_;
+};
+
+template <Op op>
+ExprPtr integralBinary(bool isLong, ExprPtr& a, ExprPtr& b, Type t, int line) {
+  if (isLong) return std::make_unique<IntegralBinary<op, true>>(std::move(a), std::move(b), t, line);
+  return std::make_unique<IntegralBinary<op, false>>(std::move(a), std::move(b), t, line);
+}
+
+// A DirectBinary or IntegralBinary for `op` in `kind`, or null when the shape needs apply().
 ExprPtr directBinary(Op op, Base kind, ExprPtr& a, ExprPtr& b, Type t, int line) {
   const bool arithmetic = kind == Base::Double;
+  if (kind == Base::Int || kind == Base::Long) {
+    const bool isLong = kind == Base::Long;
+    switch (op) {
+      case Op::Add: return integralBinary<Op::Add>(isLong, a, b, t, line);
+      case Op::Sub: return integralBinary<Op::Sub>(isLong, a, b, t, line);
+      case Op::Mul: return integralBinary<Op::Mul>(isLong, a, b, t, line);
+      case Op::Div: return integralBinary<Op::Div>(isLong, a, b, t, line);
+      case Op::Rem: return integralBinary<Op::Rem>(isLong, a, b, t, line);
+      default: break;
+    }
+  }
   switch (op) {
     case Op::Eq: return directBinary<Op::Eq>(std::move(a), std::move(b), t, line);
     case Op::Ne: return directBinary<Op::Ne>(std::move(a), std::move(b), t, line);
@@ -595,9 +627,7 @@ class Concat : public Expr {
 // The array a node made last time, made fresh again when the code no longer holds it: `made`
 // then holds the only reference, so no variable, array or result can tell it from a new one
 // (code that builds a table every step allocates nothing). Null when it is still held.
-ArrayRef renewed(ArrayRef& made) {
-  if (!made || made.use_count() != 1) return nullptr;
-  Array& a = *made;
+void clearArray(Array& a) {
   a.numbers.clear();
   a.rows.clear();
   a.texts.clear();
@@ -605,6 +635,11 @@ ArrayRef renewed(ArrayRef& made) {
   a.ofTexts = false;
   a.state.reset();
   a.modCount = 0;
+}
+
+ArrayRef renewed(ArrayRef& made) {
+  if (!made || made.use_count() != 1) return nullptr;
+  clearArray(*made);
   return made;
 }
 
@@ -667,8 +702,20 @@ class ArrayLiteral : public Expr {
       Exec none;
       for (const auto& item : items_) constants_.push_back(castTo(t.base, item->number(none)));
     }
+    // A table of such rows: renewed with its rows in place (below).
+    if (t.dims == 2) {
+      for (const auto& item : items_) {
+        const auto* row = dynamic_cast<const ArrayLiteral*>(item.get());
+        if (row == nullptr || !row->allConstant_) {
+          constantRows_.clear();
+          break;
+        }
+        constantRows_.push_back(row);
+      }
+    }
   }
   ArrayRef array(Exec& ex) const override {
+    if (!constantRows_.empty() && made_ && made_.use_count() == 1) return renewTable(ex);
     ArrayRef a = renewed(made_);
     if (!a) made_ = a = std::make_shared<Array>();
     if (allConstant_) {
@@ -689,9 +736,27 @@ class ArrayLiteral : public Expr {
   }
 
  private:
+  // The table made last, which nothing else holds: a row still held only by it and by the row's
+  // own node is made fresh where it is (no reference changes hands); any other row is made anew.
+  ArrayRef renewTable(Exec& ex) const {
+    Array& table = *made_;
+    for (std::size_t i = 0; i < constantRows_.size(); ++i) {
+      ArrayRef& row = table.rows[i];
+      const ArrayLiteral& node = *constantRows_[i];
+      if (row && row == node.made_ && row.use_count() == 2) {
+        clearArray(*row);
+        row->numbers = node.constants_;
+      } else {
+        row = node.array(ex);
+      }
+    }
+    return made_;
+  }
+
   std::vector<ExprPtr> items_;
   bool allConstant_ = false;
   std::vector<double> constants_;
+  std::vector<const ArrayLiteral*> constantRows_;  // a table of rows of constants: the rows' nodes
   mutable ArrayRef made_;  // the last array made (renewed)
 };
 
