@@ -101,7 +101,7 @@ double apply(Op op, Base kind, double a, double b, int line) {
   return kind == Base::Float ? castTo(Base::Float, r) : r;
 }
 
-class Constant : public Expr {
+class Constant final : public Expr {
  public:
   Constant(Type t, double v, int line) : Expr(t, line), v_(v) {}
   double number(Exec&) const override { return v_; }
@@ -127,7 +127,7 @@ class NullArray : public Expr {
   using Expr::Expr;
 };
 
-class LocalNumber : public NumberTarget {
+class LocalNumber final : public NumberTarget {
  public:
   LocalNumber(Type t, int slot, int line) : NumberTarget(t, line), slot_(slot) {}
   NumberPlace place(Exec& ex) const override { return {slot(ex), nullptr}; }
@@ -141,7 +141,7 @@ class LocalNumber : public NumberTarget {
   int slot_;
 };
 
-class FieldNumber : public NumberTarget {
+class FieldNumber final : public NumberTarget {
  public:
   FieldNumber(Type t, int slot, int line) : NumberTarget(t, line), slot_(slot) {}
   NumberPlace place(Exec& ex) const override { return {slot(ex), nullptr}; }
@@ -155,7 +155,7 @@ class FieldNumber : public NumberTarget {
   int slot_;
 };
 
-class LocalArray : public ArrayTarget {
+class LocalArray final : public ArrayTarget {
  public:
   LocalArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
   ArrayRef* place(Exec& ex) const override { return &ex.frame->arrays[static_cast<std::size_t>(slot_)]; }
@@ -165,7 +165,7 @@ class LocalArray : public ArrayTarget {
   int slot_;
 };
 
-class FieldArray : public ArrayTarget {
+class FieldArray final : public ArrayTarget {
  public:
   FieldArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
   ArrayRef* place(Exec& ex) const override { return &ex.fieldArrays[static_cast<std::size_t>(slot_)]; }
@@ -241,13 +241,17 @@ inline std::size_t checkedIndex(const Array& a, double index, int line) {
   return static_cast<std::size_t>(index);
 }
 
-class NumberElement : public NumberTarget {
+class NumberElement final : public NumberTarget {
  public:
   NumberElement(Type t, ExprPtr array, ExprPtr index, int line)
       : NumberTarget(t, line), array_(std::move(array)), index_(std::move(index)) {
     // An array held by a variable (or by a row of one) stays held while side-effect-free
     // indices are evaluated: the element is then read without a reference of its own.
     if (array_->sideEffectFree() && index_->sideEffectFree()) held_ = dynamic_cast<const ArrayTarget*>(array_.get());
+    if (held_ != nullptr) {
+      variable_ = dynamic_cast<const LocalArray*>(held_);
+      field_ = dynamic_cast<const FieldArray*>(held_);
+    }
     if (index_->constant()) {
       Exec none;
       constantIndex_ = index_->number(none);
@@ -260,7 +264,7 @@ class NumberElement : public NumberTarget {
   }
   bool hasSlot() const override { return held_ != nullptr; }
   double* slot(Exec& ex) const override {
-    Array* a = held_->place(ex)->get();
+    Array* a = (variable_ != nullptr ? variable_->place(ex) : field_ != nullptr ? field_->place(ex) : held_->place(ex))->get();
     if (a == nullptr) fail("NullPointerException: the array is null", line());
     return &a->numbers[checkedIndex(*a, constantIndex_ ? *constantIndex_ : index_->number(ex), line())];
   }
@@ -274,10 +278,12 @@ class NumberElement : public NumberTarget {
  private:
   ExprPtr array_, index_;
   const ArrayTarget* held_ = nullptr;
+  const LocalArray* variable_ = nullptr;  // held_ when it is a local or field variable (called directly)
+  const FieldArray* field_ = nullptr;
   std::optional<double> constantIndex_;  // the index when it is a constant (xIN[0], yOUT[1])
 };
 
-class RowElement : public ArrayTarget {
+class RowElement final : public ArrayTarget {
  public:
   RowElement(Type t, ExprPtr array, ExprPtr index, int line)
       : ArrayTarget(t, line), array_(std::move(array)), index_(std::move(index)) {}
@@ -315,7 +321,7 @@ class Length : public Expr {
   ExprPtr a_;
 };
 
-class Unary : public Expr {
+class Unary final : public Expr {
  public:
   Unary(char op, ExprPtr e, Type t, int line) : Expr(t, line), op_(op), e_(std::move(e)) {}
   double number(Exec& ex) const override {
@@ -336,7 +342,7 @@ class Unary : public Expr {
   ExprPtr e_;
 };
 
-class Binary : public Expr {
+class Binary final : public Expr {
  public:
   Binary(Op op, Base kind, ExprPtr a, ExprPtr b, Type t, int line)
       : Expr(t, line), op_(op), kind_(kind), a_(std::move(a)), b_(std::move(b)) {}
@@ -370,7 +376,7 @@ double direct(double a, double b) {
 }
 
 template <Op op, bool constantRight>
-class DirectBinary : public Expr {
+class DirectBinary final : public Expr {
  public:
   DirectBinary(ExprPtr a, ExprPtr b, Type t, int line) : Expr(t, line), a_(std::move(a)), b_(std::move(b)) {
     if constexpr (constantRight) {
@@ -398,7 +404,7 @@ ExprPtr directBinary(ExprPtr a, ExprPtr b, Type t, int line) {
 
 // int or long arithmetic with `op` fixed at compile time: integral() without apply()'s dispatch.
 template <Op op, bool isLong>
-class IntegralBinary : public Expr {
+class IntegralBinary final : public Expr {
  public:
   IntegralBinary(ExprPtr a, ExprPtr b, Type t, int line) : Expr(t, line), a_(std::move(a)), b_(std::move(b)) {}
   double number(Exec& ex) const override {
@@ -457,7 +463,7 @@ class SameArray : public Expr {
   ExprPtr a_, b_;
 };
 
-class Logical : public Expr {
+class Logical final : public Expr {
  public:
   Logical(bool isAnd, ExprPtr a, ExprPtr b, int line) : Expr(scalar(Base::Boolean), line), and_(isAnd), a_(std::move(a)), b_(std::move(b)) {}
   double number(Exec& ex) const override {
@@ -472,7 +478,7 @@ class Logical : public Expr {
   ExprPtr a_, b_;
 };
 
-class Conditional : public Expr {
+class Conditional final : public Expr {
  public:
   Conditional(ExprPtr c, ExprPtr a, ExprPtr b, Type t, int line)
       : Expr(t, line), c_(std::move(c)), a_(std::move(a)), b_(std::move(b)) {}
@@ -488,7 +494,7 @@ class Conditional : public Expr {
   ExprPtr c_, a_, b_;
 };
 
-class Cast : public Expr {
+class Cast final : public Expr {
  public:
   Cast(Base to, ExprPtr e, int line) : Expr(scalar(to), line), e_(std::move(e)), fromLong_(e_->type().base == Base::Long) {}
   double number(Exec& ex) const override {
@@ -504,7 +510,7 @@ class Cast : public Expr {
   bool fromLong_;
 };
 
-class AssignNumber : public Expr {
+class AssignNumber final : public Expr {
  public:
   AssignNumber(std::unique_ptr<NumberTarget> target, Op op, bool compound, ExprPtr value, Base operation, int line)
       : Expr(target->type(), line), target_(std::move(target)), op_(op), compound_(compound), value_(std::move(value)), operation_(operation),
@@ -535,7 +541,7 @@ class AssignNumber : public Expr {
 // `variable = value` for a local or field number variable and a side-effect-free value (AssignNumber's
 // commonest shape, with the variable's slot and a constant value read in place).
 template <bool field, bool constantValue>
-class StoreVariable : public Expr {
+class StoreVariable final : public Expr {
  public:
   StoreVariable(Type t, int slot, ExprPtr value, int line)
       : Expr(t, line), slot_(static_cast<std::size_t>(slot)), value_(std::move(value)) {
