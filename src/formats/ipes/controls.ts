@@ -4,7 +4,7 @@
 // parameterString[0..1] (→ node names), else the coupled component; AMP: the coupled component;
 // GATE: the coupled switch (`params.target`); SCOPE: `channelNames` from `savedSignalNames[]`,
 // mean-value signals `meanInputs`/`meanSpans` from `avgIndices[]`/`avgValues[]` (scopeBlock).
-// HYS outputs +1/−1 (GeckoCIRCUITS `HysteresisCalculatorInternal`); SUB with more than two inputs
+// HYS outputs +1/−1 from 0 (GeckoCIRCUITS `HysteresisCalculatorInternal`); SUB with more than two inputs
 // is in1 − in2 − ... (→ ADD with signs). Parameters given by external terminals (HYS, LIMIT,
 // SIGNAL) are resolved later (signals.ts) once all blocks are known. The reset inputs of INT and
 // COUNTER become the blocks' second input when connected (unconnected, they read 0: no reset).
@@ -51,7 +51,6 @@ export interface MappedBlock {
 
 const SWITCH_TYPS = new Set([7, 8, 10, 28]);
 const MIN_INPUTS: Partial<Record<string, number>> = { ADD: 1, SUB: 1, MUL: 2, AND: 2, OR: 2, MIN: 1, MAX: 1, EQ: 2 };
-const MAX_INPUTS: Partial<Record<string, number>> = { EQ: 2 };
 
 function simpleParams(ctx: ReadContext, c: ComponentRecord, kind: BlockKind): Record<string, ParamValue> {
   const params: Record<string, ParamValue> = {};
@@ -161,13 +160,12 @@ function readGate({ env, c, block }: BlockReading): MappedBlock | undefined {
   return { block: { ...block, params: { target: partner.record.name } } };
 }
 
+/** GeckoCIRCUITS' hysteresis outputs ±1 and starts at 0 (HysteresisCalculatorInternal). */
+export const GECKO_HYSTERESIS = { high: 1, low: -1, initial: 0 } as const;
+
 function readHysteresis({ env: { ctx }, index, c, kind, block, signals, external }: BlockReading): MappedBlock | undefined {
   const h = resolveParam(ctx, c, kind.params[0]);
-  if (!external && h.value < 0) {
-    unsupported(ctx, c, `negative hysteresis width h = ${h.value} (GeckoCIRCUITS then inverts the comparator)`);
-    return undefined;
-  }
-  const mapped: ControlBlock = { ...block, params: { h: h.binding ? `$${h.binding}` : h.value, high: 1, low: -1 } };
+  const mapped: ControlBlock = { ...block, params: { h: h.binding ? `$${h.binding}` : h.value, ...GECKO_HYSTERESIS } };
   return external ? { block: mapped, pending: { index, record: c, block: mapped, external: [{ param: 'h', signal: signals[1] }] } } : { block: mapped };
 }
 
@@ -213,9 +211,8 @@ const READERS: Partial<Record<BlockType, BlockReader>> = {
 /** Any other block: its inputs (checked against the engine's counts) and its parameters. */
 function readPlain({ env: { ctx }, c, kind, block, inputs }: BlockReading): MappedBlock | undefined {
   const min = MIN_INPUTS[kind.type];
-  const max = MAX_INPUTS[kind.type];
-  if ((min !== undefined && inputs < min) || (max !== undefined && inputs > max)) {
-    unsupported(ctx, c, `${kind.prefix} block with ${inputs} inputs (the engine's ${kind.type} takes ${max === min ? min : `${min} or more`})`);
+  if (min !== undefined && inputs < min) {
+    unsupported(ctx, c, `${kind.prefix} block with ${inputs} inputs (the engine's ${kind.type} takes ${min} or more)`);
     return undefined;
   }
   if (kind.type === 'SUB' && inputs !== 2) {

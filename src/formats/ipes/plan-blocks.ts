@@ -155,6 +155,9 @@ function writeCoupled({ kind, plan, p }: BlockWriting): void {
 }
 
 function writeScope({ plan, p }: BlockWriting): void {
+  // ReglerOSZI's terminal count `tn`: without it GeckoCIRCUITS gives the scope 3 inputs and fails
+  // at the start of a run on a scope with more.
+  plan.named.push(['tn', String(plan.ins.length)]);
   if (Array.isArray(p.channelNames)) plan.named.push(['savedSignalNames[]', stringArray(p.channelNames.map(String))]);
   if (Array.isArray(p.meanInputs) && Array.isArray(p.meanSpans)) {
     // GeckoCIRCUITS' mean-value signals: 0-based inputs and averaging times (DefinedMeanSignals).
@@ -164,7 +167,9 @@ function writeScope({ plan, p }: BlockWriting): void {
 }
 
 function writeHysteresis({ ctx, b, kind, plan, p }: BlockWriting): void {
-  if (num(p.high, 1) !== 1 || num(p.low, 0) !== -1) problem(ctx, b.name, 'GeckoCIRCUITS hysteresis outputs +1/−1 (set high: 1, low: -1)');
+  if (num(p.high, 1) !== 1 || num(p.low, 0) !== -1 || num(p.initial, num(p.low, 0)) !== 0) {
+    problem(ctx, b.name, 'GeckoCIRCUITS hysteresis outputs +1/−1, starting at 0 (set high: 1, low: -1, initial: 0)');
+  }
   if (plan.ins.length === 2) {
     // The width is the live second input: GeckoCIRCUITS' external h terminal.
     putParam(ctx, plan, kind.params[0], 0);

@@ -16,7 +16,7 @@
 // internal triangle with 1 − 2d.
 import type { ControlBlock, ParamValue } from '../netlist.js';
 import type { ComponentRecord } from './components.js';
-import type { PendingBlock } from './controls.js';
+import { GECKO_HYSTERESIS, type PendingBlock } from './controls.js';
 import { negate, netParam, numericParam, resolveParam, unsupported, type ReadContext } from './params.js';
 import { importedSignal } from './datafiles.js';
 
@@ -170,15 +170,11 @@ export function resolvePending(ctx: ReadContext, pending: PendingBlock, producer
   const dynamic = Object.keys(live);
   const inputs = pending.external.map((e) => e.signal ?? '');
   if (block.type === 'HYS' && live.h) {
-    return { blocks: [{ ...block, inputs: [...block.inputs!, live.h], params: { high: 1, low: -1 } }], extra: { externalInputs: inputs, values: folded } };
+    return { blocks: [{ ...block, inputs: [...block.inputs!, live.h], params: { ...GECKO_HYSTERESIS } }], extra: { externalInputs: inputs, values: folded } };
   }
   if (block.type !== 'SIGNAL') {
     if (dynamic.length > 0) {
       unsupported(ctx, c, `parameter ${dynamic.join(', ')} taken from the live signal ${dynamic.map((p) => `'${live[p]}'`).join(', ')}`);
-      return undefined;
-    }
-    if (block.type === 'HYS' && folded.h < 0) {
-      unsupported(ctx, c, `negative hysteresis width h = ${folded.h} from its external input`);
       return undefined;
     }
     return { blocks: [{ ...block, params: { ...block.params, ...folded } }], extra: { externalInputs: inputs, values: folded } };

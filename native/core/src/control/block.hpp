@@ -107,8 +107,9 @@ class CircuitLookup {
 using BlockPtr = std::unique_ptr<Block>;
 
 // The block types and their factories: control/catalog.hpp.
-// TF (control/transfer_function.cpp): one input, `num`/`den` coefficients in ascending powers of s.
+// TF (control/transfer_function.cpp): one input, `num`/`den` coefficients in ascending powers of s;
+// with GeckoCIRCUITS' timing, GeckoCIRCUITS' step.
 BlockPtr makeTransferFunction(const std::string& name, const Params& params, std::vector<int> inputs,
-                              std::vector<int> outputs);
+                              std::vector<int> outputs, Timing timing);
 
 }  // namespace pesim

@@ -146,16 +146,18 @@ class SecondOrderLag : public Block {
   double y1_ = 0.0, y2_ = 0.0, xPrev_ = 0.0;
 };
 
-// DELAY: y(t) = x(t − delay) on the step grid (at least one step), 0 before the first input
-// arrives. Its output does not depend on the present input, so it breaks algebraic loops.
+// DELAY: y(t) = x(t − delay) on the step grid, 0 before the first input arrives. Its output does
+// not depend on the present input, so it breaks algebraic loops. The delay is round(delay/dt) steps,
+// at least one; with GeckoCIRCUITS' timing it is its DelayCalculator's (int)(delay/dt) steps (so
+// 3e-8/1e-8 = 2.9999999999999996 is 2), and a delay below one step passes the input through.
 class Delay : public Block {
  public:
-  Delay(std::string name, std::vector<int> inputs, std::vector<int> outputs, double delay, double dt)
-      : Block(std::move(name), std::move(inputs), std::move(outputs)),
-        buffer_(static_cast<std::size_t>(std::max(1.0, std::round(delay / dt))), 0.0) {}
-  bool feedthrough() const override { return false; }
-  void evaluate(ControlContext& ctx) override { out(ctx, buffer_[head_]); }
+  Delay(std::string name, std::vector<int> inputs, std::vector<int> outputs, double delay, double dt, Timing timing)
+      : Block(std::move(name), std::move(inputs), std::move(outputs)), buffer_(steps(delay, dt, timing), 0.0) {}
+  bool feedthrough() const override { return buffer_.empty(); }
+  void evaluate(ControlContext& ctx) override { out(ctx, buffer_.empty() ? in(ctx, 0) : buffer_[head_]); }
   void latch(ControlContext& ctx) override {
+    if (buffer_.empty()) return;
     buffer_[head_] = in(ctx, 0);
     head_ = (head_ + 1) % buffer_.size();
   }
@@ -167,6 +169,11 @@ class Delay : public Block {
   }
 
  private:
+  static std::size_t steps(double delay, double dt, Timing timing) {
+    if (timing == Timing::Gecko) return dt > delay ? 0 : static_cast<std::size_t>(delay / dt);
+    return static_cast<std::size_t>(std::max(1.0, std::round(delay / dt)));
+  }
+
   std::vector<double> buffer_;
   std::size_t head_ = 0;
 };
@@ -196,12 +203,12 @@ BlockPtr integrator(BlockArgs& a) {
 
 BlockPtr delay(BlockArgs& a) {
   requireOneInput(a.name, a.type, a.inputs.size());
-  return std::make_unique<Delay>(a.name, std::move(a.inputs), std::move(a.outputs), a.params.positive("delay"), a.dt);
+  return std::make_unique<Delay>(a.name, std::move(a.inputs), std::move(a.outputs), a.params.positive("delay"), a.dt, a.timing);
 }
 
 BlockPtr transferFunction(BlockArgs& a) {
   requireOneInput(a.name, a.type, a.inputs.size());
-  return makeTransferFunction(a.name, a.params, std::move(a.inputs), std::move(a.outputs));
+  return makeTransferFunction(a.name, a.params, std::move(a.inputs), std::move(a.outputs), a.timing);
 }
 
 const BlockDescriptor kDynamicBlocks[] = {

@@ -49,14 +49,16 @@ class SampleHold : public Block {
 
 // PD: y(n) = gain·(x(n) − x(n−1))/dt. GeckoCIRCUITS: ReglerPD / PDCalculator (G(s) = a1·s, no
 // filter). The evaluation at t = 0 outputs 0 and takes x(0) as the previous value, so a signal
-// that starts at a non-zero value gives no spike.
+// that starts at a non-zero value gives no spike. From zero history (GeckoCIRCUITS' timing) the
+// previous value starts at 0, as in PDCalculator: the first output is gain·x(0)/dt (checked by
+// running GeckoCIRCUITS).
 class Differentiator : public Block {
  public:
   Differentiator(std::string name, std::vector<int> inputs, std::vector<int> outputs, double gain)
       : Block(std::move(name), std::move(inputs), std::move(outputs)), gain_(gain) {}
   void evaluate(ControlContext& ctx) override {
     double x = in(ctx, 0);
-    out(ctx, ctx.initial ? 0.0 : gain_ * (x - xPrev_) / ctx.dt);
+    out(ctx, ctx.initial && !ctx.fromZeroHistory ? 0.0 : gain_ * (x - xPrev_) / ctx.dt);
     xPrev_ = x;
   }
   void visitState(StateVisitor& visitor) override { visitor.real(xPrev_); }

@@ -10,6 +10,9 @@
 // u' and u'' are backward differences, (u(n) − u(n−1))/h and (u(n) − 2u(n−1) + u(n−2))/h²
 // (GeckoCIRCUITS divides the second difference by h only), with the input history starting at the
 // first input, so that a constant input has no derivative. The state starts at zero.
+// With GeckoCIRCUITS' timing the step is its StateSpaceCalculator's (checked by running it): the
+// input enters with the present value only, h·B·u(n) instead of h/2·B·(u(n) + u(n−1)), the state is
+// stepped already at t = 0, and the second difference is divided by h.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -62,9 +65,9 @@ std::vector<double> trimmed(std::vector<double> coefficients) {
 class TransferFunction : public Block {
  public:
   TransferFunction(std::string name, std::vector<int> inputs, std::vector<int> outputs,
-                   std::vector<double> monicDen, std::vector<double> remainder, std::vector<double> quotient)
+                   std::vector<double> monicDen, std::vector<double> remainder, std::vector<double> quotient, bool gecko)
       : Block(std::move(name), std::move(inputs), std::move(outputs)),
-        a_(std::move(monicDen)), c_(std::move(remainder)), z_(a_.size(), 0.0), next_(a_.size()) {
+        a_(std::move(monicDen)), c_(std::move(remainder)), z_(a_.size(), 0.0), next_(a_.size()), gecko_(gecko) {
     quotient.resize(3, 0.0);
     q0_ = quotient[0];
     q1_ = quotient[1];
@@ -74,10 +77,11 @@ class TransferFunction : public Block {
   void evaluate(ControlContext& ctx) override {
     double u = in(ctx, 0);
     const std::size_t n = z_.size();
-    if (!ctx.initial && n > 0) {
+    if ((!ctx.initial || gecko_) && n > 0) {
       if (ctx.dt != h_) discretise(ctx.dt);
+      const double inputSum = gecko_ ? 2.0 * u : u + uPrev_;
       for (std::size_t i = 0; i < n; ++i) {
-        double v = gamma_[i] * (u + uPrev_);
+        double v = gamma_[i] * inputSum;
         for (std::size_t j = 0; j < n; ++j) v += phi_[i][j] * z_[j];
         next_[i] = v;
       }
@@ -86,7 +90,8 @@ class TransferFunction : public Block {
     if (ctx.initial) uPrev_ = uPrev2_ = u;
     double y = q0_ * u;
     if (!ctx.initial) {
-      y += q1_ * (u - uPrev_) / ctx.dt + q2_ * (u - 2.0 * uPrev_ + uPrev2_) / (ctx.dt * ctx.dt);
+      const double secondScale = gecko_ ? ctx.dt : ctx.dt * ctx.dt;
+      y += q1_ * (u - uPrev_) / ctx.dt + q2_ * (u - 2.0 * uPrev_ + uPrev2_) / secondScale;
     }
     uPrev2_ = uPrev_;
     uPrev_ = u;
@@ -139,12 +144,13 @@ class TransferFunction : public Block {
   std::vector<double> gamma_;
   double h_ = -1.0;
   double uPrev_ = 0.0, uPrev2_ = 0.0;
+  bool gecko_;
 };
 
 }  // namespace
 
 BlockPtr makeTransferFunction(const std::string& name, const Params& p, std::vector<int> inputs,
-                              std::vector<int> outputs) {
+                              std::vector<int> outputs, Timing timing) {
   std::vector<double> num = trimmed(p.array("num"));
   std::vector<double> den = trimmed(p.array("den"));
   if (den.empty()) p.outOfRange("den", "a list of coefficients (s^0, s^1, ...) that are not all zero");
@@ -166,7 +172,7 @@ BlockPtr makeTransferFunction(const std::string& name, const Params& p, std::vec
   a.resize(n);
   r.resize(n);
   return std::make_unique<TransferFunction>(name, std::move(inputs), std::move(outputs), std::move(a), std::move(r),
-                                            std::move(quotient));
+                                            std::move(quotient), timing == Timing::Gecko);
 }
 
 }  // namespace pesim

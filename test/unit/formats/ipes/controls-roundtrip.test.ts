@@ -31,7 +31,7 @@ describe('ipes control blocks: counter, sample-hold, PD, resets, live hysteresis
       { name: 'SH.1', type: 'SAMPLEHOLD', inputs: ['tri', 'clk'], outputs: ['held'] },
       { name: 'PD.1', type: 'PD', inputs: ['held'], outputs: ['d'], params: { gain: 0.5 } },
       { name: 'INT.1', type: 'INT', inputs: ['d', 'clk'], outputs: ['i'], params: { gain: 2, y0: 0.5, min: -3, max: 3 } },
-      { name: 'HYS.1', type: 'HYS', inputs: ['i', 'tri'], outputs: ['h'], params: { high: 1, low: -1 } },
+      { name: 'HYS.1', type: 'HYS', inputs: ['i', 'tri'], outputs: ['h'], params: { high: 1, low: -1, initial: 0 } },
       { name: 'PWL.1', type: 'PWL', outputs: ['p'], params: { times: [0, 1e-4, 3e-4], values: [0, 2.5, -1e-3] } },
       { name: 'RND.1', type: 'RANDOM', outputs: ['r'] },
       { name: 'ASIN.1', type: 'ASIN', inputs: ['tri'], outputs: ['as'] },

@@ -140,7 +140,7 @@ describe('ipes reader: GeckoCIRCUITS example files', () => {
     expect(block(n, 'SIGNAL.3').params).to.deep.equal({ waveform: 'sine', amplitude: 0.7, frequency: 50, offset: 0, phase: 0 });
     // GeckoCIRCUITS' triangle rises through 0 at t = 0: the engine's triangle shifted by 90°.
     expect(block(n, 'SIGNAL.2').params).to.deep.equal({ waveform: 'triangle', amplitude: 1, frequency: 1000, offset: 0, phase: 90 });
-    expect(block(n, 'HYS.1').params).to.deep.equal({ h: 0.001, high: 1, low: -1 });
+    expect(block(n, 'HYS.1').params).to.deep.equal({ h: 0.001, high: 1, low: -1, initial: 0 });
     expect(block(n, 'NOT.1')).to.deep.include({ inputs: ['g14'], outputs: ['g23'] });
     expect(element(n, 'U.2').params).to.deep.equal({ waveform: 'signal', signal: 'uGS' });
     expect(block(n, 'GAIN.1')).to.deep.include({ inputs: ['uGSn'], outputs: ['uGS'], params: { k: 100 } });

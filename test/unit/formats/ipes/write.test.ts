@@ -63,6 +63,13 @@ describe('ipes writer', () => {
     expect(javaDouble(-1.7976931348623157e308)).to.equal('-1.7976931348623157E308');
   });
 
+  it('gives a scope its terminal count: GeckoCIRCUITS gives a scope without `tn` 3 inputs', () => {
+    const n = handMadeBuck();
+    n.blocks!.push({ name: 'SCOPE.9', type: 'SCOPE', inputs: ['g', 'vout', 'g', 'vout', 'g'] });
+    const record = writeIpesText(n).split('<ElementCONTROL>').find((r) => r.includes('idStringDialog SCOPE.9'))!;
+    expect(record).to.match(/\ntn 5\n/);
+  });
+
   it('saves a changed parameter and keeps the schematic', () => {
     const n = readIpes(fixture('buck_simple.ipes'), 'buck_simple.ipes').netlist;
     element(n, 'R.1').params!.R = 22;
@@ -146,7 +153,7 @@ describe('ipes writer', () => {
         { name: 'LIM.1', type: 'LIMIT', inputs: ['lag'], outputs: ['lim'], params: { min: -1, max: 1 } },
         { name: 'INT.1', type: 'INT', inputs: ['lim'], outputs: ['int'], params: { gain: 10, y0: 0, min: -5, max: 5 } },
         { name: 'DEL.1', type: 'DELAY', inputs: ['int'], outputs: ['del'], params: { delay: 1e-4 } },
-        { name: 'HYS.1', type: 'HYS', inputs: ['del'], outputs: ['hys'], params: { h: 0.1, high: 1, low: -1 } },
+        { name: 'HYS.1', type: 'HYS', inputs: ['del'], outputs: ['hys'], params: { h: 0.1, high: 1, low: -1, initial: 0 } },
         { name: 'SUB.1', type: 'ADD', inputs: ['tri', 'del', 't'], outputs: ['diff'], params: { signs: [1, -1, -1] } },
         { name: 'MIN.1', type: 'MIN', inputs: ['diff', 'hys', 'lim'], outputs: ['ctl'] },
         { name: 'GATE.1', type: 'GATE', inputs: ['hys'], params: { target: 'Q.1' } },
