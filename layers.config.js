@@ -1,26 +1,27 @@
 // The import layers of src/ (docs/architecture.md), as ESLint rules: for each folder, the folders it
 // must not import from. Relative imports are matched by the first folder they reach under src/.
 const FOLDERS = [
-  'analysis', 'circuits', 'cli', 'control', 'engine', 'formats', 'generated', 'health', 'http', 'jobq', 'jobs', 'losses',
+  'analysis', 'circuits', 'cli', 'remote', 'engine', 'errors', 'formats', 'generated', 'health', 'http', 'jobq', 'jobs', 'losses',
   'realtime', 'rmi', 'script', 'server', 'simulations', 'store', 'threads', 'xmlrpc',
 ];
 const FEATURES = ['analysis', 'circuits', 'health', 'losses', 'realtime', 'simulations'];
 
-/** Folder → the folders it may import (besides itself). */
+/** Folder → the folders it may import (besides itself). `errors` (the one error model) is below all. */
 const ALLOWED = {
-  formats: [],
-  threads: [],
-  xmlrpc: ['threads'],
-  engine: ['formats'],
-  store: ['formats', 'engine'],
-  jobs: ['store', 'engine', 'formats', 'xmlrpc'],
-  http: ['jobs', 'store', 'engine', 'formats', 'threads'],
-  control: ['jobs', 'store', 'engine', 'formats'],
-  ...Object.fromEntries(FEATURES.map((f) => [f, ['http', 'control', 'jobs', 'store', 'engine', 'formats', ...FEATURES]])),
-  rmi: [...FEATURES, 'http', 'control', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
-  script: [...FEATURES, 'http', 'control', 'jobs', 'store', 'engine', 'formats'],
-  server: [...FEATURES, 'generated', 'rmi', 'script', 'http', 'control', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
-  jobq: [...FEATURES, 'generated', 'rmi', 'script', 'http', 'control', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
+  errors: [],
+  formats: ['errors'],
+  threads: ['errors'],
+  xmlrpc: ['errors', 'threads'],
+  engine: ['errors', 'formats'],
+  store: ['errors', 'formats', 'engine'],
+  jobs: ['errors', 'store', 'engine', 'formats', 'xmlrpc'],
+  http: ['errors', 'jobs', 'store', 'engine', 'formats', 'threads'],
+  remote: ['errors', 'jobs', 'store', 'engine', 'formats'],
+  ...Object.fromEntries(FEATURES.map((f) => [f, ['errors', 'http', 'remote', 'jobs', 'store', 'engine', 'formats', ...FEATURES]])),
+  rmi: [...FEATURES, 'errors', 'http', 'remote', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
+  script: [...FEATURES, 'errors', 'http', 'remote', 'jobs', 'store', 'engine', 'formats'],
+  server: [...FEATURES, 'generated', 'errors', 'rmi', 'script', 'http', 'remote', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
+  jobq: [...FEATURES, 'generated', 'errors', 'rmi', 'script', 'http', 'remote', 'jobs', 'store', 'engine', 'formats', 'xmlrpc'],
 };
 
 function rule(folder, allowed) {
@@ -45,7 +46,7 @@ export const layerRules = [
     files: ['src/index.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ regex: `^\\./(?!engine/|formats/)`, message: 'src/index.ts (the Node API) exports the engine and the readers only (docs/architecture.md)' }],
+        patterns: [{ regex: `^\\./(?!engine/|formats/|errors/)`, message: 'src/index.ts (the Node API) exports the engine and the readers only (docs/architecture.md)' }],
       }],
     },
   },

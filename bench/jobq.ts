@@ -103,7 +103,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       tasksPerSecond: tasks.filter(isFinal).length / totalSeconds,
       p50Ms: quantile(latencies, 0.5),
       p99Ms: quantile(latencies, 0.99),
-      speedupFactor: stats.performance.speedup_factor,
+      speedupFactor: stats.figures.speedupFactor,
     };
   } finally {
     await jobq.close();

@@ -126,6 +126,14 @@ SteadyOptions toSteadyOptions(const Napi::Value& value) {
   options.maxPeriods = static_cast<long>(number("maxPeriods", static_cast<double>(options.maxPeriods)));
   Napi::Value temperatures = o.Get("temperatures");
   if (!temperatures.IsUndefined()) options.temperatures = args.boolean(temperatures, "steady.temperatures");
+  options.initPeriods = static_cast<long>(number("initPeriods", static_cast<double>(options.initPeriods)));
+  options.perturbation = number("perturbation", options.perturbation);
+  Napi::Value jacobian = o.Get("jacobian");
+  if (!jacobian.IsUndefined()) {
+    const std::string how = args.string(jacobian, "steady.jacobian");
+    if (how != "fast" && how != "full") args.expected("steady.jacobian", "\"fast\" or \"full\"");
+    options.jacobian = how == "full" ? SteadyJacobian::Full : SteadyJacobian::Fast;
+  }
   return options;
 }
 

@@ -13,8 +13,8 @@ Napi::Value SimulateSync(const Napi::CallbackInfo& info);
 Napi::Value SimulateAsync(const Napi::CallbackInfo& info);
 Napi::Value Validate(const Napi::CallbackInfo& info);
 // steadySync(netlist, options, control) and steadyAsync (a Promise): the periodic steady state
-// (pesim::steadyState); options { period, tolerance, maxIterations, maxPeriods, temperatures }, each
-// optional.
+// (pesim::steadyState); options { period, tolerance, maxIterations, maxPeriods, temperatures,
+// initPeriods, perturbation, jacobian ("fast" | "full") }, each optional.
 Napi::Value SteadySync(const Napi::CallbackInfo& info);
 Napi::Value SteadyAsync(const Napi::CallbackInfo& info);
 Napi::Value UnusedParameters(const Napi::CallbackInfo& info);

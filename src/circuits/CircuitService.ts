@@ -8,7 +8,8 @@ import { resolveNetlist, SIGNAL_TIMINGS, SOLVER_METHODS, type Netlist, type Para
 import { readCircuitFile } from '../formats/read.js';
 import { AppError, validationError } from '../http/errors.js';
 import { checkStepLimit } from '../jobs/step-limit.js';
-import type { CircuitRecord, Store } from '../store/types.js';
+import type { RuntimeQueries } from '../jobs/runtime.js';
+import type { CircuitRecord } from '../store/types.js';
 import { circuitNotFound, circuitProblem } from './circuit-errors.js';
 import { DATA_FILES_FIELD, UploadedDataFiles } from './data-files.js';
 import type { SolverType, ValidationResult } from './CircuitPresenter.js';
@@ -80,7 +81,7 @@ const CIRCUIT_STEPS = { ratio: 'simulationDuration / timeStep', setting: 'sim.ap
 
 export class CircuitService {
   constructor(
-    private readonly store: Store,
+    private readonly runtime: Pick<RuntimeQueries, 'circuits'>,
     /** The simulation service's step limit: settings that every submission would refuse are refused here too. */
     private readonly limits: { maxSteps: number },
   ) {}
@@ -116,23 +117,23 @@ export class CircuitService {
       warnings,
       createdAt: new Date().toISOString(),
     };
-    this.store.circuits.insert(record);
+    this.runtime.circuits.insert(record);
     return record;
   }
 
   list(limit: number, offset: number): { circuits: CircuitRecord[]; total: number } {
-    return this.store.circuits.list(limit, offset);
+    return this.runtime.circuits.list(limit, offset);
   }
 
   get(id: string): CircuitRecord {
-    const record = this.store.circuits.get(id);
+    const record = this.runtime.circuits.get(id);
     if (!record) throw circuitNotFound(id);
     return record;
   }
 
   /** Whether `id` names a stored circuit. */
   has(id: string): boolean {
-    return this.store.circuits.get(id) !== undefined;
+    return this.runtime.circuits.get(id) !== undefined;
   }
 
   validate(id: string): ValidationResult {
@@ -158,7 +159,7 @@ export class CircuitService {
   }
 
   delete(id: string): void {
-    if (!this.store.circuits.delete(id)) throw circuitNotFound(id);
+    if (!this.runtime.circuits.delete(id)) throw circuitNotFound(id);
   }
 
   clone(id: string, overrides: ParameterOverrides, name?: string): CircuitRecord {
@@ -175,7 +176,7 @@ export class CircuitService {
       warnings,
       createdAt: new Date().toISOString(),
     };
-    this.store.circuits.insert(record);
+    this.runtime.circuits.insert(record);
     return record;
   }
 
@@ -187,7 +188,7 @@ export class CircuitService {
       const field = patch.timeStep !== undefined || patch.simulationDuration === undefined ? 'timeStep' : 'simulationDuration';
       throw new AppError(422, 'SIMULATION_TOO_LARGE', tooLarge.message, [{ field, message: `gives ${Math.round(tooLarge.steps)} steps, more than ${tooLarge.limit}` }]);
     }
-    return this.store.circuits.update(id, { netlist });
+    return this.runtime.circuits.update(id, { netlist });
   }
 
   /** Engine check: 422 CIRCUIT_INVALID when the circuit cannot be simulated; else its warnings. */

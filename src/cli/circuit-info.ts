@@ -1,11 +1,11 @@
 // What `pesim info FILE` reports about a circuit: its components with type and parameters (with the
-// GeckoCIRCUITS short names GeckoSCRIPT and XML-RPC accept, src/control/gecko-parameters.ts), global
+// GeckoCIRCUITS short names GeckoSCRIPT and XML-RPC accept, src/remote/gecko-parameters.ts), global
 // parameters, scopes with their channels, and the names of the measurements a run produces
 // (`SCOPE.1.ch1_avg`, src/engine/measurement-names.ts). Built from the netlist alone: nothing runs.
 import { channelMeasurementName, MEASUREMENT_STATISTICS } from '../engine/measurement-names.js';
 import { scopeChannels, type Netlist, type ParamValue } from '../formats/netlist.js';
 import type { CircuitFormat } from '../formats/read.js';
-import { geckoNameOfParameter } from '../control/gecko-parameters.js';
+import { geckoNameOfParameter } from '../remote/gecko-parameters.js';
 
 export interface ParameterInfo {
   /** The netlist's name: the key of `pesim run --param <component>.<name>=…` and of setParameter. */

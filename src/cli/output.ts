@@ -1,6 +1,6 @@
 // Output helpers of the command line: user-facing signal names and the signal file `pesim run --out`
 // writes (.csv or .parquet, by the same writer as the remote control's exportData).
-import { exportResult } from '../control/export-data.js';
+import { exportResult } from '../remote/export-data.js';
 import type { SimulationResult } from '../engine/index.js';
 import type { CircuitFormat } from '../formats/read.js';
 

@@ -1,4 +1,5 @@
 // Engine failures as JavaScript classes, chosen by the `code` the addon sets (native/addon/errors.cc).
+import { PesimError } from '../errors/pesim-error.js';
 
 export type EngineErrorCode =
   | 'NETLIST_INVALID' | 'UNKNOWN_ELEMENT_TYPE' | 'MISSING_PARAMETER' | 'PARAMETER_OUT_OF_RANGE'
@@ -8,21 +9,13 @@ export type EngineErrorCode =
   | 'CODE_INVALID' | 'CODE_FAILED' | 'STEADY_STATE_UNSUPPORTED';
 
 /** Any failure reported by the engine. `element`/`node` name what is at fault, `time` when. */
-export class EngineError extends Error {
-  readonly code: EngineErrorCode;
+export class EngineError extends PesimError {
+  declare readonly code: EngineErrorCode;
   readonly element?: string;
-  readonly node?: string;
-  readonly time?: number;
-  readonly field?: string;
 
   constructor(code: EngineErrorCode, message: string, at: { element?: string; node?: string; time?: number; field?: string } = {}) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
+    super(code, message, { node: at.node, time: at.time, field: at.field });
     this.element = at.element;
-    this.node = at.node;
-    this.time = at.time;
-    this.field = at.field;
   }
 }
 

@@ -20,13 +20,16 @@ export interface SteadyStateOptions extends SteadyOptions {
 
 /** The engine's options from the caller's (the fields it knows, nothing else). */
 function engineOptions(options: SteadyOptions): SteadyOptions {
-  const { period, tolerance, maxIterations, maxPeriods, temperatures } = options;
+  const { period, tolerance, maxIterations, maxPeriods, temperatures, initPeriods, perturbation, jacobian } = options;
   const out: SteadyOptions = {};
   if (period !== undefined) out.period = period;
   if (tolerance !== undefined) out.tolerance = tolerance;
   if (maxIterations !== undefined) out.maxIterations = maxIterations;
   if (maxPeriods !== undefined) out.maxPeriods = maxPeriods;
   if (temperatures !== undefined) out.temperatures = temperatures;
+  if (initPeriods !== undefined) out.initPeriods = initPeriods;
+  if (perturbation !== undefined) out.perturbation = perturbation;
+  if (jacobian !== undefined) out.jacobian = jacobian;
   return out;
 }
 

@@ -75,6 +75,12 @@ export interface SteadyOptions {
   maxPeriods?: number;
   /** Solve for the thermal network's temperatures too (default true); false carries them on. */
   temperatures?: boolean;
+  /** Transient periods simulated before Newton's method starts (default 1; at least until every source repeats). */
+  initPeriods?: number;
+  /** Perturbation of the Jacobian's products, relative to each state variable's scale (default 1e-6; at most 0.1). */
+  perturbation?: number;
+  /** 'fast' (default): Newton steps keep the Jacobian's products of earlier steps; 'full': new products every step. */
+  jacobian?: 'fast' | 'full';
 }
 
 /** How the steady state was found (docs/steady-state.md). */

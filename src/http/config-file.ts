@@ -1,13 +1,14 @@
 // Reading a service's configuration file, shared by every server: `.properties` (java.util.Properties
-// lines, simplified), `.yml`/`.yaml` and `.json`. Each service maps what it reads onto its own
-// settings and wraps a ConfigFileError into its own configuration error.
+// lines, simplified), `.yml`/`.yaml` and `.json`, and the one ConfigError every configuration problem
+// is reported as. Each service maps what it reads onto its own settings.
 import { readFileSync } from 'node:fs';
 import { load as loadYaml } from 'js-yaml';
+import { PesimError } from '../errors/pesim-error.js';
 
-export class ConfigFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigFileError';
+/** A configuration that cannot be used (code CONFIG_INVALID): `problems` lists each, naming its setting. */
+export class ConfigError extends PesimError {
+  constructor(message: string, readonly problems: string[] = [message]) {
+    super('CONFIG_INVALID', message);
   }
 }
 
@@ -18,7 +19,7 @@ export function parseProperties(text: string): Record<string, string> {
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('!')) continue;
     const match = /^([^=:\s]+)\s*[=:]\s*(.*)$/.exec(trimmed);
-    if (!match) throw new ConfigFileError(`line ${index + 1}: expected key=value, got "${trimmed}"`);
+    if (!match) throw new ConfigError(`line ${index + 1}: expected key=value, got "${trimmed}"`);
     out[match[1]] = match[2];
   }
   return out;
@@ -44,7 +45,7 @@ export function readFlatConfigFile(path: string): Record<string, string> {
     flatten(parseTree(path, text), '', out);
     return out;
   } catch (error) {
-    throw new ConfigFileError(`config file ${path}: ${(error as Error).message}`);
+    throw new ConfigError(`config file ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -54,7 +55,7 @@ export function readConfigTree(path: string): unknown {
   try {
     return parseTree(path, text);
   } catch (error) {
-    throw new ConfigFileError(`the file is not valid ${/\.json$/i.test(path) ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+    throw new ConfigError(`the file is not valid ${/\.json$/i.test(path) ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
   }
 }
 
@@ -62,7 +63,7 @@ function readText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigFileError(`cannot read the config file ${path}: ${(error as Error).message}`);
+    throw new ConfigError(`cannot read the config file ${path}: ${(error as Error).message}`);
   }
 }
 

@@ -40,16 +40,23 @@ export interface ErrorFormatter {
   internal(ctx: Context): ErrorResponse;
 }
 
-/** Classifies the errors koa-body, formidable and koa-router throw; undefined for anything else. */
+/** formidable's codes (its FormidableError.js) for a body that is not well-formed multipart: malformedMultipart, missingMultipartBoundary. */
+const MALFORMED_MULTIPART = new Set([1012, 1013]);
+
+/**
+ * Classifies the errors koa-body, formidable and koa-router throw, by their status, raw-body's
+ * `type` and formidable's numeric `code`; undefined for anything else. co-body throws JSON.parse's
+ * SyntaxError with status 400.
+ */
 export function httpProblemOf(error: unknown): HttpProblem | undefined {
-  const e = error as { status?: unknown; statusCode?: unknown; httpCode?: unknown; type?: unknown; message?: unknown; expose?: unknown; limit?: unknown } | null;
+  const e = error as { status?: unknown; statusCode?: unknown; httpCode?: unknown; type?: unknown; code?: unknown; message?: unknown; expose?: unknown; limit?: unknown } | null;
   const status = [e?.status, e?.statusCode, e?.httpCode].find((s): s is number => typeof s === 'number');
   const message = String(e?.message ?? '');
   if (status === 413 || e?.type === 'entity.too.large') {
     return { kind: 'body-too-large', status: 413, message, ...(typeof e?.limit === 'number' ? { limit: e.limit } : {}) };
   }
-  if (status === 400 && /multipart|boundary/i.test(message)) return { kind: 'malformed-multipart', status: 400, message };
-  if (e?.type === 'entity.parse.failed' || (status === 400 && /JSON|Unexpected token/i.test(message))) return { kind: 'malformed-json', status: 400, message };
+  if (status === 400 && typeof e?.code === 'number' && MALFORMED_MULTIPART.has(e.code)) return { kind: 'malformed-multipart', status: 400, message };
+  if (e?.type === 'entity.parse.failed' || (status === 400 && error instanceof SyntaxError)) return { kind: 'malformed-json', status: 400, message };
   if (status === 415) return { kind: 'unsupported-media-type', status: 415, message };
   if (status === 405) return { kind: 'method-not-allowed', status: 405, message };
   if (status === 501) return { kind: 'not-implemented', status: 501, message };

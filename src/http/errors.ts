@@ -1,28 +1,20 @@
 // The simulation service's application error: what a controller or service throws when a request
-// cannot be served. The error middleware renders it as docs/spec/decisions.md §1.1's body
-// `{error, message, details?, path, timestamp}` with `status`.
+// cannot be served, with its HTTP status. The error middleware renders it as docs/spec/decisions.md
+// §1.1's body `{error, message, details?, path, timestamp}` with `status`.
+import { PesimError, type ErrorDetail } from '../errors/pesim-error.js';
 
-export interface ErrorDetail {
-  /** The request field at fault (`parameters.R.1.R`, `file` line 12, ...). */
-  field: string;
-  message: string;
-  /** Line of the circuit file at fault (parse errors). */
-  line?: number;
-  /** Component at fault (model errors). */
-  component?: string;
-}
+export type { ErrorDetail };
 
-export class AppError extends Error {
+export class AppError extends PesimError {
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: string,
     message: string,
-    readonly details?: ErrorDetail[],
+    details?: ErrorDetail[],
     /** Extra response headers (Retry-After for QUEUE_FULL). */
     readonly headers?: Record<string, string>,
   ) {
-    super(message);
-    this.name = 'AppError';
+    super(code, message, { details });
   }
 }
 

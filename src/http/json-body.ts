@@ -5,6 +5,7 @@
 // Each problem names its place in the body as a path of keys and indices. The walk is iterative, so
 // a body nested 100 000 deep is reported, not a stack overflow.
 import type { Context, Next } from 'koa';
+import { PesimError } from '../errors/pesim-error.js';
 
 /** Deepest nesting of objects and arrays a request body may have (the schemas need fewer than 10). */
 export const MAX_JSON_DEPTH = 64;
@@ -60,27 +61,29 @@ export function findJsonBodyProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): 
 }
 
 /** Thrown for a parsed JSON body with a JsonBodyProblem; each service renders it in its error shape. */
-export class JsonBodyError extends Error {
+export class JsonBodyError extends PesimError {
   readonly status = 400;
   constructor(readonly problem: JsonBodyProblem) {
-    super(`${fieldOfPath(problem.path)} ${problem.message}`);
-    this.name = 'JsonBodyError';
+    super('JSON_BODY_INVALID', `${fieldOfPath(problem.path)} ${problem.message}`, { field: fieldOfPath(problem.path) });
   }
 }
 
 /**
- * The JsonBodyError of a body the parser refused for a `__proto__` key (co-body attaches the raw
- * text as `body`); undefined for other errors.
+ * The JsonBodyError of a body the parser refused for a `__proto__` or `constructor.prototype` key;
+ * undefined for other errors. co-body throws a SyntaxError with the raw text as `body` both for text
+ * that is not JSON and for such a key (@hapi/bourne's refusal): text that JSON.parse reads into an
+ * object or array was refused for its keys (a bare value is refused by the strict mode instead).
  */
 export function forbiddenKeyError(error: unknown): JsonBodyError | undefined {
-  const e = error as { message?: unknown; body?: unknown } | null;
-  if (typeof e?.message !== 'string' || !/forbidden prototype property/i.test(e.message) || typeof e.body !== 'string') return undefined;
+  const text = (error as { body?: unknown } | null)?.body;
+  if (!(error instanceof SyntaxError) || typeof text !== 'string') return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(e.body); // own `__proto__` properties: JSON.parse never sets a prototype
+    parsed = JSON.parse(text); // own `__proto__` properties: JSON.parse never sets a prototype
   } catch {
     return undefined;
   }
+  if (parsed === null || typeof parsed !== 'object') return undefined;
   const problem = findJsonBodyProblem(parsed, Number.MAX_SAFE_INTEGER);
   return new JsonBodyError(problem?.kind === 'forbidden-key' ? problem : { kind: 'forbidden-key', path: [], message: 'has a __proto__ or constructor.prototype key, which is not allowed' });
 }

@@ -13,7 +13,7 @@ function presentSteady(r: SteadyReport): SteadyStateReport {
 }
 
 /** What the service stores as a task's `request` (opaque to the runtime). */
-export interface StoredRequest {
+export interface StoredJobqRequest {
   model_file: string;
   parameters: Record<string, number>;
   output_variables: string[] | null;
@@ -22,8 +22,8 @@ export interface StoredRequest {
   outputs: Record<string, string>;
 }
 
-export function storedRequest(task: TaskRecord): StoredRequest {
-  const request = (task.request ?? {}) as Partial<StoredRequest>;
+export function storedRequest(task: TaskRecord): StoredJobqRequest {
+  const request = (task.request ?? {}) as Partial<StoredJobqRequest>;
   return {
     model_file: request.model_file ?? task.spec.netlist.name ?? '',
     parameters: request.parameters ?? {},

@@ -3,7 +3,7 @@
 // PESIM_DATA_DIR) and the command line, in that order. Every setting is checked at start-up; all
 // problems are reported together, each naming its setting.
 import { join, resolve } from 'node:path';
-import { readConfigTree } from '../http/config-file.js';
+import { ConfigError, readConfigTree } from '../http/config-file.js';
 import { SUPPORTED_COMPRESSIONS } from '../jobs/cache/formats/index.js';
 import { COMPRESSIONS, STORAGE_FORMATS, type Compression, type StorageFormat } from '../jobs/types.js';
 import { DEFAULT_MAX_STEPS } from '../jobs/step-limit.js';
@@ -67,11 +67,11 @@ export interface JobqConfig {
   max_result_mb: number;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[], source: string) {
-    super(`Invalid job-queue configuration (${source}):\n  ${problems.join('\n  ')}`);
-    this.name = 'ConfigError';
-  }
+export { ConfigError };
+
+/** Every problem of the configuration from `source` in one error. */
+function invalidConfig(problems: string[], source: string): ConfigError {
+  return new ConfigError(`Invalid job-queue configuration (${source}):\n  ${problems.join('\n  ')}`, problems);
 }
 
 export function defaultConfig(): JobqConfig {
@@ -110,7 +110,7 @@ export function readConfigFile(path: string): unknown {
   try {
     return readConfigTree(path);
   } catch (error) {
-    throw new ConfigError([(error as Error).message], path);
+    throw invalidConfig([(error as Error).message], path);
   }
 }
 
@@ -181,7 +181,7 @@ export function loadConfig(sources: ConfigSources = {}): JobqConfig {
   }
   for (const [path, raw] of Object.entries(sources.overrides ?? {})) if (raw !== undefined) fromText(path, raw, `--${path.split('.').pop()}`);
   checkCombinations(config, problems);
-  if (problems.length > 0) throw new ConfigError(problems, sources.file ?? 'defaults and environment');
+  if (problems.length > 0) throw invalidConfig(problems, sources.file ?? 'defaults and environment');
   config.simulator.models_dir = resolve(config.simulator.models_dir);
   config.data_dir = resolve(config.data_dir);
   return config;

@@ -3,21 +3,21 @@
 // 422 `{detail: [{loc, msg, type}]}`, and anything unexpected a 500 INTERNAL_ERROR without internals.
 import type { Context } from 'koa';
 import { describeByteLimit, type ErrorFormatter, type ErrorResponse as ErrorResponseOf, type HttpProblem } from '../http/error-renderer.js';
-import { InvalidStateError, QueueFullError, TaskNotFoundError } from '../jobs/errors.js';
+import { PesimError } from '../errors/pesim-error.js';
+import type { QueueFullError } from '../jobs/errors.js';
 import { isStorageFull, StorageFullError } from '../jobs/storage.js';
 import type { ErrorResponse, ValidationErrorItem } from './models.js';
 import { allowedValuesOf } from '../http/validation-messages.js';
 import { forbiddenKeyError, JsonBodyError } from '../http/json-body.js';
 
-export class JobqError extends Error {
+export class JobqError extends PesimError {
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: string,
     detail: string,
     readonly extra: { field?: string; suggestion?: string; headers?: Record<string, string> } = {},
   ) {
-    super(detail);
-    this.name = 'JobqError';
+    super(code, detail, { field: extra.field });
   }
 
   body(): ErrorResponse {
@@ -29,10 +29,9 @@ export class JobqError extends Error {
 }
 
 /** 422: the request does not have the required shape. */
-export class RequestValidationError extends Error {
+export class RequestValidationError extends PesimError {
   constructor(readonly items: ValidationErrorItem[]) {
-    super(items.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
-    this.name = 'RequestValidationError';
+    super('VALIDATION_ERROR', items.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
   }
 }
 
@@ -96,26 +95,34 @@ function jsonBodyError(error: unknown): RequestValidationError | undefined {
   return new RequestValidationError([{ loc: ['body', ...path], msg: `Input ${message}`, type: JSON_PROBLEM_TYPES[kind] }]);
 }
 
+/** The job runtime's errors by code, in the service's shape. */
+const storageFull = (message: string): JobqError =>
+  new JobqError(507, 'STORAGE_FULL', message, {
+    suggestion: 'Free space in the data directory (data_dir); stored tasks and results can still be read, and submissions are taken again once space is back',
+  });
+
+const RUNTIME_ERRORS: Record<string, (error: PesimError) => JobqError> = {
+  STORAGE_FULL: (error) => storageFull(error.message),
+  TASK_NOT_FOUND: (error) => taskNotFound(error.taskId ?? ''),
+  QUEUE_FULL: (error) => {
+    const retryAfter = (error as QueueFullError).retryAfterSeconds;
+    return new JobqError(503, 'QUEUE_FULL', error.message, {
+      suggestion: `Retry after ${retryAfter} s, or raise orchestration.queue_size`,
+      headers: { 'Retry-After': String(retryAfter) },
+    });
+  },
+  // The one operation of this service a state refuses is cancelling.
+  INVALID_STATE: (error) => new JobqError(400, 'TASK_NOT_CANCELLABLE', `Cannot cancel ${error.state} simulation`, { field: 'task_id' }),
+};
+
 /** Maps job-runtime errors and HTTP-layer errors to the service's errors. */
 export function toJobqError(error: unknown): JobqError | RequestValidationError | undefined {
   if (error instanceof JobqError || error instanceof RequestValidationError) return error;
   const body = jsonBodyError(error);
   if (body) return body;
-  if (isStorageFull(error)) {
-    return new JobqError(507, 'STORAGE_FULL', error instanceof StorageFullError ? error.message : `The data directory is full: ${(error as Error).message}`, {
-      suggestion: 'Free space in the data directory (data_dir); stored tasks and results can still be read, and submissions are taken again once space is back',
-    });
-  }
-  if (error instanceof TaskNotFoundError) return taskNotFound(error.taskId);
-  if (error instanceof QueueFullError) {
-    return new JobqError(503, 'QUEUE_FULL', error.message, {
-      suggestion: `Retry after ${error.retryAfterSeconds} s, or raise orchestration.queue_size`,
-      headers: { 'Retry-After': String(error.retryAfterSeconds) },
-    });
-  }
-  if (error instanceof InvalidStateError) {
-    return new JobqError(400, 'TASK_NOT_CANCELLABLE', `Cannot cancel ${error.state} simulation`, { field: 'task_id' });
-  }
+  // A write SQLite or the file system refused for want of space (their codes, not ours).
+  if (isStorageFull(error) && !(error instanceof StorageFullError)) return storageFull(`The data directory is full: ${(error as Error).message}`);
+  if (error instanceof PesimError && Object.hasOwn(RUNTIME_ERRORS, error.code)) return RUNTIME_ERRORS[error.code](error);
   return undefined;
 }
 

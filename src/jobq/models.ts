@@ -51,6 +51,12 @@ export interface SteadyStateOptions {
   max_periods?: number;
   /** Solve for the thermal network's temperatures too (default true). */
   temperatures?: boolean;
+  /** Transient periods simulated before Newton's method starts (default 1; at least until every source repeats). */
+  init_periods?: number;
+  /** Perturbation of the Jacobian's products, relative to each state variable's scale (default 1e-6; at most 0.1). */
+  perturbation?: number;
+  /** "fast" (default): Newton steps keep the Jacobian's products of earlier steps; "full": new products every step (checked by the service, which names the field when it is neither). */
+  jacobian?: string;
 }
 
 /** How the settled period of a steady-state task was found (docs/steady-state.md, "Options and report"). */

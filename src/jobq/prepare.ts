@@ -141,13 +141,16 @@ export function steadyOptions(value: boolean | SteadyStateOptions | undefined): 
   const bad = (name: string, expected: string): never => {
     throw new JobqError(400, 'VALIDATION_ERROR', `steady.${name} must be ${expected}`, { field: `steady.${name}`, suggestion: 'See docs/steady-state.md, "Options and report"' });
   };
-  const { period, tolerance, max_iterations: maxIterations, max_periods: maxPeriods, temperatures } = value;
+  const { period, tolerance, max_iterations: maxIterations, max_periods: maxPeriods, temperatures, init_periods: initPeriods, perturbation, jacobian } = value;
   const options: SteadyOptions = {};
   if (period !== undefined) options.period = Number.isFinite(period) && period > 0 ? period : bad('period', 'a positive number of seconds');
   if (tolerance !== undefined) options.tolerance = Number.isFinite(tolerance) && tolerance > 0 ? tolerance : bad('tolerance', 'a positive number');
   if (maxIterations !== undefined) options.maxIterations = Number.isInteger(maxIterations) && maxIterations >= 0 ? maxIterations : bad('max_iterations', 'a whole number ≥ 0');
   if (maxPeriods !== undefined) options.maxPeriods = Number.isInteger(maxPeriods) && maxPeriods >= 0 ? maxPeriods : bad('max_periods', 'a whole number ≥ 0');
   if (temperatures !== undefined) options.temperatures = temperatures;
+  if (initPeriods !== undefined) options.initPeriods = Number.isInteger(initPeriods) && initPeriods >= 0 ? initPeriods : bad('init_periods', 'a whole number ≥ 0');
+  if (perturbation !== undefined) options.perturbation = Number.isFinite(perturbation) && perturbation > 0 && perturbation <= 0.1 ? perturbation : bad('perturbation', 'a number in (0, 0.1]');
+  if (jacobian !== undefined) options.jacobian = jacobian === 'fast' || jacobian === 'full' ? jacobian : bad('jacobian', '"fast" or "full"');
   return options;
 }
 

@@ -1,23 +1,25 @@
 // The job-queue service's logic: checks requests beyond their shape (priority, model path, parameter
 // keys, output variables), submits them to the job runtime as the owner `jobq`, and reads tasks,
-// results, cache, statistics and logs back. Controllers call it; presenters shape what it returns.
+// results, cache, statistics and logs back. Controllers call it; presenters (TaskPresenter,
+// CachePresenter, SystemPresenter) shape what it returns.
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { batchTable, type BatchTable } from '../jobs/batch-table.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 import { PRIORITIES, type Priority, type StoredResult, type TaskRecord } from '../jobs/types.js';
 import type { JobqConfig } from './config.js';
 import { JobqError, RequestValidationError, taskNotFound } from './errors.js';
-import type { CacheClearResponse, CacheEntryResponse, CacheStatsResponse, HealthResponse, LogLevelName, LogsResponse, SimulationRequest, StatsResponse } from './models.js';
+import type { CacheStats } from '../jobs/cache/result-cache.js';
+import type { CacheEntryRecord, LogRecord } from '../store/records.js';
+import type { LogLevelName, SimulationRequest } from './models.js';
+import type { HealthFacts, StatsFacts } from './SystemPresenter.js';
 import { ModelFiles } from './model-files.js';
 import { PerformanceTracker } from './performance.js';
 import { prepareTask, steadyOptions } from './prepare.js';
-import type { StoredRequest } from './TaskPresenter.js';
+import type { StoredJobqRequest } from './TaskPresenter.js';
 
-export const OWNER = 'jobq';
-export const API_VERSION = '1.0.0';
-const MIB = 1024 * 1024;
+export const JOBQ_OWNER = 'jobq';
 
 function withIndex(error: unknown, index: number | undefined): unknown {
   if (index !== undefined && error instanceof RequestValidationError) {
@@ -34,12 +36,12 @@ export class JobqService {
   private readonly startedAt = Date.now();
 
   constructor(
-    readonly runtime: Runtime,
+    readonly runtime: ServiceRuntime,
     readonly config: JobqConfig,
     readonly simulatorVersion: string,
   ) {
     this.models = new ModelFiles(config.simulator.models_dir);
-    this.performance = new PerformanceTracker(runtime, runtime.events, OWNER);
+    this.performance = new PerformanceTracker(runtime, runtime.events, JOBQ_OWNER);
   }
 
   get uptimeSeconds(): number {
@@ -59,14 +61,14 @@ export class JobqService {
       const model = await this.models.load(request.model_file);
       const parameters = request.parameters ?? {};
       const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files, this.config.orchestration.max_steps, steadyOptions(request.steady));
-      const stored: StoredRequest = {
+      const stored: StoredJobqRequest = {
         model_file: request.model_file,
         parameters,
         output_variables: request.output_variables ?? null,
         metadata: request.metadata ?? {},
         outputs: prepared.outputs,
       };
-      return { owner: OWNER, priority: priority as Priority, spec: prepared.spec, request: stored, modelName: request.model_file };
+      return { owner: JOBQ_OWNER, priority: priority as Priority, spec: prepared.spec, request: stored, modelName: request.model_file };
     } catch (error) {
       throw withIndex(error, index);
     }
@@ -103,14 +105,14 @@ export class JobqService {
     await this.checkSimulator();
     const batchId = randomUUID();
     const tasks = await this.runtime.scheduler.submitMany(inputs.map((input) => ({ ...input, batchId })));
-    this.runtime.recordBatch({ id: batchId, owner: OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() });
+    this.runtime.recordBatch({ id: batchId, owner: JOBQ_OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() });
     return { batchId, tasks };
   }
 
   /** The results table of a batch of this service: one row per task, read page by page. */
   batchResults(batchId: string): Promise<BatchTable> {
     const batch = this.runtime.batchResults.header(batchId);
-    if (!batch || batch.owner !== OWNER) {
+    if (!batch || batch.owner !== JOBQ_OWNER) {
       throw new JobqError(404, 'BATCH_NOT_FOUND', `No batch ${batchId}`, { field: 'batch_id', suggestion: 'Use the batch_id of a POST /simulations/batch answer' });
     }
     return batchTable(this.runtime.batchResults, batchId, {
@@ -123,7 +125,7 @@ export class JobqService {
 
   task(id: string): TaskRecord {
     const task = this.runtime.task(id);
-    if (!task || task.owner !== OWNER) throw taskNotFound(id);
+    if (!task || task.owner !== JOBQ_OWNER) throw taskNotFound(id);
     return task;
   }
 
@@ -139,34 +141,21 @@ export class JobqService {
     return this.runtime.scheduler.cancel(id);
   }
 
-  cacheStats(): CacheStatsResponse {
-    const s = this.runtime.cache.stats();
-    return {
-      enabled: s.enabled,
-      hits: s.hits,
-      misses: s.misses,
-      hit_rate: s.hitRate,
-      total_entries: s.entries,
-      storage_format: s.format,
-      compression: s.compression,
-      disk_usage_mb: s.diskBytes / MIB,
-      oldest_entry: s.oldest,
-      newest_entry: s.newest,
-    };
+  cacheStats(): CacheStats {
+    return this.runtime.cache.stats();
   }
 
-  clearCache(confirm: boolean): CacheClearResponse {
+  clearCache(confirm: boolean): { removed: number; bytes: number } {
     if (confirm !== true) {
       throw new JobqError(400, 'CONFIRMATION_REQUIRED', 'Cache clear requires confirmation: add confirm=true to the query', {
         field: 'confirm',
         suggestion: 'POST /cache/clear?confirm=true',
       });
     }
-    const { removed, bytes } = this.runtime.cache.clear();
-    return { message: `Cache cleared: ${removed} entries removed`, entries_removed: removed, disk_space_freed_mb: bytes / MIB };
+    return this.runtime.cache.clear();
   }
 
-  cacheEntry(key: string): CacheEntryResponse {
+  cacheEntry(key: string): CacheEntryRecord {
     const entry = this.runtime.cache.entry(key);
     if (!entry) {
       throw new JobqError(404, 'CACHE_ENTRY_NOT_FOUND', `No cache entry ${key}`, {
@@ -174,59 +163,31 @@ export class JobqService {
         suggestion: 'Use the cache_key of a completed task (GET /simulations/{task_id})',
       });
     }
-    return {
-      cache_key: entry.key,
-      model_file: entry.modelFile,
-      parameters: entry.parameters,
-      created_at: entry.createdAt,
-      accessed_at: entry.accessedAt,
-      access_count: entry.accessCount,
-      size_bytes: entry.sizeBytes,
-      storage_format: entry.format,
-    };
+    return entry;
   }
 
-  /** `simulator_connected` from a probe of a remote simulator (system.listMethods), else the executor's state; Redis and workers in scale-out. */
-  async health(): Promise<HealthResponse> {
+  /** `connected` from a probe of a remote simulator (system.listMethods), else the executor's state; Redis and workers in scale-out. */
+  async health(): Promise<HealthFacts> {
     const executor = this.runtime.executor;
     const connected = executor.probe ? await executor.probe() : executor.connected();
-    const remote = executor.status?.();
-    const scaleOut = remote ? { redis_connected: remote.redis === 'UP', workers: remote.workers } : {};
-    const storage = this.runtime.storageState();
-    const store = storage.writable ? { store_writable: true } : { store_writable: false, store_error: storage.reason };
-    return { status: connected && storage.writable ? 'healthy' : 'degraded', version: API_VERSION, uptime_seconds: this.uptimeSeconds, simulator_connected: connected, ...store, ...scaleOut };
+    return { connected, remote: executor.status?.(), storage: this.runtime.storageState(), uptimeSeconds: this.uptimeSeconds };
   }
 
-  stats(): StatsResponse {
-    const counts = this.runtime.countTasks(OWNER);
-    const figures = this.performance.figures();
+  stats(): StatsFacts {
     return {
-      queue: { pending: counts.queued, running: counts.running + counts.paused, completed: counts.completed, failed: counts.failed, cancelled: counts.cancelled },
-      performance: {
-        average_duration_seconds: figures.averageDurationSeconds,
-        total_simulations: counts.completed + counts.failed,
-        cache_hit_rate: this.runtime.cache.stats().hitRate,
-        speedup_factor: figures.speedupFactor,
-      },
-      system: {
-        cpu_cores: this.runtime.executor.status?.().cores ?? availableParallelism(),
-        batch_size: this.config.orchestration.batch_size,
-        max_concurrent: this.config.orchestration.max_concurrent_simulations,
-        uptime_seconds: this.uptimeSeconds,
-      },
+      counts: this.runtime.countTasks(JOBQ_OWNER),
+      figures: this.performance.figures(),
+      cacheHitRate: this.runtime.cache.stats().hitRate,
+      cpuCores: this.runtime.executor.status?.().cores ?? availableParallelism(),
+      batchSize: this.config.orchestration.batch_size,
+      maxConcurrent: this.config.orchestration.max_concurrent_simulations,
+      uptimeSeconds: this.uptimeSeconds,
     };
   }
 
-  logs(limit: number, level: LogLevelName | undefined): LogsResponse {
+  logs(limit: number, level: LogLevelName | undefined): LogRecord[] {
     if (!this.config.api.enable_logs) throw new JobqError(404, 'NOT_FOUND', 'Log access is disabled (api.enable_logs: false)');
-    const logs = this.runtime.recentLogs(limit, level).map((r) => ({
-      timestamp: r.timestamp,
-      level: r.level,
-      message: r.message,
-      ...(r.taskId !== undefined ? { task_id: r.taskId } : {}),
-      ...(r.duration !== undefined ? { duration: r.duration } : {}),
-    }));
-    return { logs, count: logs.length };
+    return this.runtime.recentLogs(limit, level);
   }
 
   close(): void {

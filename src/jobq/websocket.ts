@@ -10,7 +10,7 @@ import type { TaskEvents } from '../jobs/events.js';
 import { FINAL_STATES, type TaskProgress, type TaskRecord } from '../jobs/types.js';
 import { ApiKeys } from './access.js';
 import type { JobStatus } from './models.js';
-import { OWNER } from './service.js';
+import { JOBQ_OWNER } from './service.js';
 import { statusOf } from './TaskPresenter.js';
 
 export type ServerMessage =
@@ -92,7 +92,7 @@ export class TaskUpdatesSocket {
       return this.send(ws, { type: 'unsubscribed', task_id: id });
     }
     const task = this.lookup(id);
-    if (!task || task.owner !== OWNER) return this.send(ws, { type: 'error', error_code: 'TASK_NOT_FOUND', detail: `Simulation task ${id} not found`, task_id: id });
+    if (!task || task.owner !== JOBQ_OWNER) return this.send(ws, { type: 'error', error_code: 'TASK_NOT_FOUND', detail: `Simulation task ${id} not found`, task_id: id });
     const subscription: Subscription = { status: undefined, progress: 0 };
     let clients = this.subscribers.get(id);
     if (!clients) this.subscribers.set(id, (clients = new Map()));

@@ -4,16 +4,12 @@
 // same 4xx on the simulation service and the job queue. Each service renders a CircuitProblem in its
 // own error shape (src/circuits/circuit-errors.ts, src/jobq/prepare.ts).
 import { EngineError } from '../engine/errors.js';
+import type { ErrorDetail } from '../errors/pesim-error.js';
 import { validateNetlist } from '../engine/simulate.js';
 import { NetlistError } from '../formats/errors.js';
 import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
 
-export interface CircuitProblemDetail {
-  field: string;
-  message: string;
-  line?: number;
-  component?: string;
-}
+export type CircuitProblemDetail = ErrorDetail;
 
 /**
  * `parameter`: an override names no parameter or is out of range (a 400 naming the key);

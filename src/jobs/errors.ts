@@ -1,9 +1,9 @@
-// Errors of the job runtime, with the codes the services map to HTTP responses.
+// Errors of the job runtime, with the codes the services map to their responses.
+import { PesimError, type ErrorFacts } from '../errors/pesim-error.js';
 
-export class JobError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
-    this.name = new.target.name;
+export class JobError extends PesimError {
+  constructor(code: string, message: string, facts?: ErrorFacts) {
+    super(code, message, facts);
   }
 }
 
@@ -15,14 +15,19 @@ export class QueueFullError extends JobError {
 }
 
 export class TaskNotFoundError extends JobError {
-  constructor(readonly taskId: string) {
-    super('TASK_NOT_FOUND', `No task ${taskId}`);
+  declare readonly taskId: string;
+
+  constructor(taskId: string) {
+    super('TASK_NOT_FOUND', `No task ${taskId}`, { taskId });
   }
 }
 
-/** The operation is not allowed in the task's present state. */
+/** The operation (`cancel`, `pause`, ...) is not allowed in the task's present state. */
 export class InvalidStateError extends JobError {
-  constructor(readonly taskId: string, readonly state: string, operation: string) {
-    super('INVALID_STATE', `Cannot ${operation} task ${taskId}: it is ${state}`);
+  declare readonly taskId: string;
+  declare readonly state: string;
+
+  constructor(taskId: string, state: string, readonly operation: string) {
+    super('INVALID_STATE', `Cannot ${operation} task ${taskId}: it is ${state}`, { taskId, state });
   }
 }

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { engineInfo } from '../engine/index.js';
 import { openStore } from '../store/open.js';
-import type { BatchRecord, Store, TaskFilter } from '../store/types.js';
+import type { BatchRecord, CircuitRepository, Store, TaskFilter } from '../store/types.js';
 import type { SqliteBatchResults } from '../store/batch-results.js';
 import type { LogLevel, LogRecord, TaskRecord, TaskState } from '../store/records.js';
 import { ResultCache, type CacheSettings } from './cache/result-cache.js';
@@ -85,6 +85,8 @@ export interface RuntimeQueries {
   counter(name: string): number;
   /** Whether the data directory takes writes (storage.ts); not, while it is full. */
   storageState(): StorageState;
+  /** The uploaded circuits of the simulation service. */
+  circuits: CircuitRepository;
 }
 
 export interface Runtime extends RuntimeQueries {
@@ -96,6 +98,9 @@ export interface Runtime extends RuntimeQueries {
   scheduler: Scheduler;
   close(): Promise<void>;
 }
+
+/** The runtime as the services see it: queries, scheduler, cache, executor and events, never the store. */
+export type ServiceRuntime = Omit<Runtime, 'store'>;
 
 function queriesOf(store: Store, storage: StorageHealth): RuntimeQueries {
   return {
@@ -110,6 +115,7 @@ function queriesOf(store: Store, storage: StorageHealth): RuntimeQueries {
     tasksInStates: (states) => store.tasks.inStates(states),
     addToCounter: (name, delta) => store.counters.add(name, delta),
     counter: (name) => store.counters.get(name),
+    circuits: store.circuits,
   };
 }
 

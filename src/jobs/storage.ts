@@ -20,7 +20,7 @@ export function isStorageFull(error: unknown): boolean {
 
 export class StorageFullError extends JobError {
   constructor(readonly dataDir: string, cause: unknown) {
-    super('STORAGE_FULL', `The data directory ${dataDir} is full: nothing new can be stored until space is freed there (${(cause as Error)?.message ?? String(cause)}); stored simulations and results can still be read`);
+    super('STORAGE_FULL', `The data directory ${dataDir} is full: nothing new can be stored until space is freed there (${(cause as Error)?.message ?? String(cause)}); stored simulations and results can still be read`, { cause });
   }
 }
 

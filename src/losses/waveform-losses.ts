@@ -8,6 +8,7 @@
 
 import type { DeviceLossSummary } from '../engine/types.js';
 import { energyScale } from './formulas.js';
+import { PesimError } from '../errors/pesim-error.js';
 
 export interface DeviceWaveforms {
   time: ArrayLike<number>;
@@ -27,10 +28,11 @@ export interface ReferenceEnergies {
 export type WaveformLosses = Omit<DeviceLossSummary, 'device' | 'junctionTemperature' | 'maxJunctionTemperature'>;
 
 /** Why the waveforms cannot be evaluated, with the field at fault. */
-export class WaveformError extends Error {
-  constructor(readonly field: string, message: string) {
-    super(message);
-    this.name = 'WaveformError';
+export class WaveformError extends PesimError {
+  declare readonly field: string;
+
+  constructor(field: string, message: string) {
+    super('WAVEFORM_INVALID', message, { field });
   }
 }
 

@@ -3,15 +3,15 @@
 // structs), the same rows as GET /api/v1/simulations/batch/{batchId}/results. A page of it with
 // offset and limit, so that a client can read a large batch in parts.
 import { batchTable } from '../jobs/batch-table.js';
-import type { Runtime } from '../jobs/runtime.js';
-import { OWNER } from '../simulations/SimulationService.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
+import { SIMULATION_OWNER } from '../simulations/SimulationService.js';
 import { FAULT, XmlRpcFault, type XmlRpcStruct, type XmlRpcValue } from '../xmlrpc/values.js';
 import { argumentCount, invalidParams, numberArg, stringArg, type RmiMethod } from './methods.js';
 
 /** Rows of one answer at most (a page; the client asks for the next with offset). */
 export const MAX_ROWS = 100_000;
 
-export function batchMethods(runtime: Runtime): RmiMethod[] {
+export function batchMethods(runtime: ServiceRuntime): RmiMethod[] {
   const results = async (params: XmlRpcValue[]): Promise<XmlRpcValue> => {
     argumentCount('getBatchResults', params, 1, 2);
     const batchId = stringArg('getBatchResults', params, 0, 'batchId');
@@ -20,7 +20,7 @@ export function batchMethods(runtime: Runtime): RmiMethod[] {
     if (!Number.isInteger(offset) || offset < 0) throw invalidParams('getBatchResults', `argument 2 (offset) must be a non-negative integer, got ${offset}`);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ROWS) throw invalidParams('getBatchResults', `argument 3 (limit) must be an integer from 1 to ${MAX_ROWS}, got ${limit}`);
     const header = runtime.batchResults.header(batchId);
-    if (!header || header.owner !== OWNER) throw new XmlRpcFault(FAULT.INVALID_PARAMS, `getBatchResults: no batch ${JSON.stringify(batchId)} (POST /api/v1/simulations/batch names its batchId)`);
+    if (!header || header.owner !== SIMULATION_OWNER) throw new XmlRpcFault(FAULT.INVALID_PARAMS, `getBatchResults: no batch ${JSON.stringify(batchId)} (POST /api/v1/simulations/batch names its batchId)`);
     const table = await batchTable(runtime.batchResults, batchId, {
       names: { run: 'run', id: 'simulationId', status: 'status', duration: 'durationMs', error: 'errorMessage' },
       head: { batchId },

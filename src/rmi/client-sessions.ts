@@ -1,11 +1,11 @@
 // The remote-control sessions of the XML-RPC server. A client that names itself in the URL
-// (http://host:1099/RPC2/<client-id>) gets a ControlSession of its own: its loaded circuit, its
+// (http://host:1099/RPC2/<client-id>) gets a RemoteSession of its own: its loaded circuit, its
 // parameter changes and its last run, which no other client id sees or changes. `/` and `/RPC2`
 // (no id) reach the one shared session, as the specification's calls (no session argument) and
 // single-client scripts use it. A second connection with the same id reaches the same session, so
 // stopSimulation() from there stops the run blocking the first. At most `max` client sessions are
 // kept: a new id then replaces the one unused longest that is not running.
-import { ControlError } from '../control/types.js';
+import { RemoteError } from '../remote/types.js';
 
 /** What a client may call itself: letters, digits, `.`, `_`, `-`; at most 64 characters. */
 export const CLIENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -47,6 +47,6 @@ export class ClientSessions<S extends ClientSession> {
       this.sessions.delete(id);
       return;
     }
-    throw new ControlError('BUSY', `client ${newcomer}: all ${this.max} client sessions are running a simulation; try again when one has ended`);
+    throw new RemoteError('BUSY', `client ${newcomer}: all ${this.max} client sessions are running a simulation; try again when one has ended`);
   }
 }

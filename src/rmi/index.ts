@@ -1,15 +1,15 @@
-// Assembly of the XML-RPC remote-control server of `pesim serve`: ControlSessions (the shared one
+// Assembly of the XML-RPC remote-control server of `pesim serve`: RemoteSessions (the shared one
 // at / and /RPC2, one per client id at /RPC2/<client-id>, client-sessions.ts; their runs on the
 // service's job runtime), the specification's methods, the PLECS dialect and the introspection
 // methods, on their own port (SIM_RMI_PORT) and the service's host.
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { ControlSession } from '../control/session.js';
+import { RemoteSession } from '../remote/session.js';
 import { engineInfo } from '../engine/simulate.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import { ClientSessions } from './client-sessions.js';
 import { batchMethods } from './batch-methods.js';
-import { controlMethods } from './control-methods.js';
+import { remoteMethods } from './remote-methods.js';
 import { methodTable, type MethodTable } from './methods.js';
 import { plecsMethods } from './plecs-methods.js';
 import { startRmiServer, type RmiServerHandle } from './server.js';
@@ -38,7 +38,7 @@ export const MAX_DEPTH = 128;
 /** Most client sessions kept at once (client-sessions.ts). */
 export const MAX_CLIENT_SESSIONS = 64;
 
-export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logger: Logger): Promise<RmiServerHandle> {
+export function startRemoteControl(settings: RmiSettings, runtime: ServiceRuntime, logger: Logger): Promise<RmiServerHandle> {
   const root = resolve(settings.root);
   const log = logger.child({ component: 'xmlrpc' });
   // The PLECS dialect keeps its models by name for every client, as PLECS Standalone does.
@@ -49,9 +49,9 @@ export function startRemoteControl(settings: RmiSettings, runtime: Runtime, logg
   const sessionTable = (): { table: MethodTable; isRunning: () => boolean } => {
     // The runner names the session's circuit file in the simulations it submits.
     const runner = new ServiceRunner(runtime, () => session.circuitFile()?.path ?? 'circuit', settings.maxSteps);
-    const session: ControlSession = new ControlSession({ runner, baseDir: root, root });
+    const session: RemoteSession = new RemoteSession({ runner, baseDir: root, root });
     let table: MethodTable = new Map();
-    table = methodTable(controlMethods(session), plecs, batches, systemMethods(() => table, (error) => log.error({ err: error }, 'XML-RPC method failed')));
+    table = methodTable(remoteMethods(session), plecs, batches, systemMethods(() => table, (error) => log.error({ err: error }, 'XML-RPC method failed')));
     return { table, isRunning: () => session.isRunning() };
   };
   const shared = sessionTable();

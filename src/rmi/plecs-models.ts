@@ -3,6 +3,7 @@
 // ({ModelVars, SolverOpts, OutputFormat}; plecs.analyze adds AnalysisOpts) into the netlist, the
 // parameter overrides and the steady-state options of a run.
 import { basename, extname } from 'node:path';
+import { componentNamed } from '../remote/lookup.js';
 import { validateNetlist } from '../engine/simulate.js';
 import { channelKeys, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import type { SteadyOptions } from '../engine/types.js';
@@ -48,9 +49,8 @@ export function numericValue(value: XmlRpcValue, where: string): number {
 
 /** The override key of a variable: `R.1.R` for a component parameter, `$Vin` for a global (`Vin` or `$Vin`). */
 export function overrideKey(netlist: Netlist, name: string, where: string): string {
-  const owners = new Set([...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])].map((item) => item.name));
   const dot = name.lastIndexOf('.');
-  if (dot > 0 && owners.has(name.slice(0, dot))) return name;
+  if (dot > 0 && componentNamed(netlist, name.slice(0, dot))) return name;
   const bare = name.startsWith('$') ? name.slice(1) : name;
   if (Object.hasOwn(netlist.parameters ?? {}, bare)) return `$${bare}`;
   const globals = Object.keys(netlist.parameters ?? {});
@@ -72,12 +72,19 @@ export function withSetting(netlist: Netlist, name: string, value: number): Netl
 }
 
 /**
- * AnalysisOpts of the steady-state analysis. TimeSpan is the period (default: from the model's
- * sources), Tolerance and MaxIter those of Newton's method; JacobianPerturbation,
- * JacobianCalculation and InitCycles are accepted and ignored (the engine's own warm-up and
- * matrix-free Jacobian products, docs/steady-state.md); ShowCycles must be 1 (one period is returned).
+ * AnalysisOpts of the steady-state analysis (docs/remote-control.md): TimeSpan is the period
+ * (default: from the model's sources), StartTime must be 0 (runs start at 0), Tolerance and MaxIter
+ * those of Newton's method, InitCycles the transient periods before it, JacobianPerturbation the
+ * relative perturbation of the Jacobian's products, JacobianCalculation "fast" (products kept from
+ * step to step) or "full" (new products every step); ShowCycles must be 1 (one period is returned).
  */
-const ANALYSIS_KEYS = ['TimeSpan', 'Tolerance', 'MaxIter', 'ShowCycles', 'JacobianPerturbation', 'JacobianCalculation', 'InitCycles'];
+const ANALYSIS_KEYS = ['TimeSpan', 'StartTime', 'Tolerance', 'MaxIter', 'InitCycles', 'JacobianPerturbation', 'JacobianCalculation', 'ShowCycles'];
+
+function wholeNumber(value: XmlRpcValue, where: string): number {
+  const n = numericValue(value, where);
+  if (!(Number.isInteger(n) && n >= 0)) throw invalidParams('plecs.analyze', `${where} must be a whole number ≥ 0, got ${n}`);
+  return n;
+}
 
 function analysisOptions(options: XmlRpcValue | undefined, where: string): SteadyOptions {
   const steady: SteadyOptions = {};
@@ -87,11 +94,24 @@ function analysisOptions(options: XmlRpcValue | undefined, where: string): Stead
   if (unknown.length > 0) throw invalidParams('plecs.analyze', `${where}: unknown option ${unknown.join(', ')}; accepted: ${ANALYSIS_KEYS.join(', ')}`);
   const given = (name: string): boolean => options[name] !== undefined && options[name] !== null;
   if (given('TimeSpan')) steady.period = positive(options.TimeSpan!, `${where}.TimeSpan`);
+  if (given('StartTime') && numericValue(options.StartTime!, `${where}.StartTime`) !== 0) {
+    throw invalidParams('plecs.analyze', `${where}.StartTime: the analysis starts at 0; StartTime must be 0`);
+  }
   if (given('Tolerance')) steady.tolerance = positive(options.Tolerance!, `${where}.Tolerance`);
-  if (given('MaxIter')) {
-    const n = numericValue(options.MaxIter!, `${where}.MaxIter`);
-    if (!(Number.isInteger(n) && n >= 0)) throw invalidParams('plecs.analyze', `${where}.MaxIter must be a whole number ≥ 0, got ${n}`);
-    steady.maxIterations = n;
+  if (given('MaxIter')) steady.maxIterations = wholeNumber(options.MaxIter!, `${where}.MaxIter`);
+  if (given('InitCycles')) steady.initPeriods = wholeNumber(options.InitCycles!, `${where}.InitCycles`);
+  if (given('JacobianPerturbation')) {
+    const h = numericValue(options.JacobianPerturbation!, `${where}.JacobianPerturbation`);
+    if (!(h > 0 && h <= 0.1)) throw invalidParams('plecs.analyze', `${where}.JacobianPerturbation must be in (0, 0.1], got ${h}`);
+    steady.perturbation = h;
+  }
+  if (given('JacobianCalculation')) {
+    const how = options.JacobianCalculation;
+    const name = typeof how === 'string' ? how.toLowerCase() : how;
+    if (name !== 'fast' && name !== 'full') {
+      throw invalidParams('plecs.analyze', `${where}.JacobianCalculation must be "fast" or "full", got ${JSON.stringify(how)}`);
+    }
+    steady.jacobian = name;
   }
   if (given('ShowCycles') && numericValue(options.ShowCycles!, `${where}.ShowCycles`) !== 1) {
     throw invalidParams('plecs.analyze', `${where}.ShowCycles: one settled period is returned; ShowCycles must be 1`);

@@ -3,17 +3,19 @@
 // (listed by GET /api/v1/simulations, progress on SSE/STOMP, cached, retried). Aborting the wait
 // cancels the task through the scheduler.
 import type { Progress } from '../engine/controller.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 import { FINAL_STATES, type StoredResult, type TaskRecord } from '../jobs/types.js';
+import { PesimError } from '../errors/pesim-error.js';
 
-export class RuntimeRunError extends Error {
+/** The task ended without a result: `code` TASK_FAILED, TASK_CANCELLED or TASK_TIMEOUT (runOnRuntime). */
+export class RuntimeRunError extends PesimError {
   constructor(
+    code: string,
     readonly task: TaskRecord,
     message: string,
   ) {
-    super(message);
-    this.name = 'RuntimeRunError';
+    super(code, message, { taskId: task.id, state: task.state });
   }
 }
 
@@ -38,9 +40,9 @@ interface Waiter {
  * One listener pair per event bus, dispatching by task id to the waiters: a plecs.simulate list of
  * N runs waits on N tasks, and N listeners of their own would make every event cost O(N).
  */
-const dispatchers = new WeakMap<Runtime['events'], Map<string, Set<Waiter>>>();
+const dispatchers = new WeakMap<ServiceRuntime['events'], Map<string, Set<Waiter>>>();
 
-function watch(events: Runtime['events'], id: string, waiter: Waiter): () => void {
+function watch(events: ServiceRuntime['events'], id: string, waiter: Waiter): () => void {
   let byId = dispatchers.get(events);
   if (!byId) {
     const table = new Map<string, Set<Waiter>>();
@@ -64,7 +66,7 @@ function watch(events: Runtime['events'], id: string, waiter: Waiter): () => voi
 }
 
 /** Waits for a submitted task's final state; resolves with its result or rejects with RuntimeRunError. */
-export function awaitTask(runtime: Runtime, submitted: TaskRecord, options: WaitOptions = {}): Promise<FinishedRun> {
+export function awaitTask(runtime: ServiceRuntime, submitted: TaskRecord, options: WaitOptions = {}): Promise<FinishedRun> {
   const { scheduler, events } = runtime;
   const id = submitted.id;
   let timedOut = false;
@@ -104,14 +106,14 @@ export function awaitTask(runtime: Runtime, submitted: TaskRecord, options: Wait
   }).then(async (task) => {
     if (task.state === 'completed') return { task, result: await scheduler.result(id) };
     if (task.state === 'cancelled') {
-      throw new RuntimeRunError(task, timedOut ? `TIMEOUT: the run exceeded its time-out of ${options.timeoutSeconds} s and was cancelled` : 'CANCELLED: the simulation was cancelled');
+      throw new RuntimeRunError(timedOut ? 'TASK_TIMEOUT' : 'TASK_CANCELLED', task, timedOut ? `TIMEOUT: the run exceeded its time-out of ${options.timeoutSeconds} s and was cancelled` : 'CANCELLED: the simulation was cancelled');
     }
-    throw new RuntimeRunError(task, `${task.errorCode ?? 'FAILED'}: ${task.errorMessage ?? 'the simulation failed'}`);
+    throw new RuntimeRunError('TASK_FAILED', task, `${task.errorCode ?? 'FAILED'}: ${task.errorMessage ?? 'the simulation failed'}`);
   });
 }
 
 /** Submits and waits. */
-export async function runOnRuntime(runtime: Runtime, input: SubmitInput, options: WaitOptions = {}): Promise<FinishedRun> {
+export async function runOnRuntime(runtime: ServiceRuntime, input: SubmitInput, options: WaitOptions = {}): Promise<FinishedRun> {
   const task = await runtime.scheduler.submit(input);
   return awaitTask(runtime, task, options);
 }

@@ -68,7 +68,7 @@ function chooseSignature(builtin: Builtin, name: string, types: TypeName[], args
   return fail(args[k].pos, `argument ${k + 1} of ${name} must be ${s.params[k]}, found ${types[k]}`);
 }
 
-/** Errors of built-ins (ControlError, engine errors) become runtime errors at the call. */
+/** Errors of built-ins (RemoteError, engine errors) become runtime errors at the call. */
 export function atCall(error: unknown, pos: Position): ScriptError {
   if (error instanceof ScriptError) return error.position ? error : new ScriptError(error.kind, error.reason, pos);
   return new ScriptError('runtime', error instanceof Error ? error.message : String(error), pos);

@@ -4,8 +4,8 @@
 // declarations as fields, then the code, as GeckoCIRCUITS compiles them).
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { EngineRunner } from '../control/engine-runner.js';
-import { ControlSession } from '../control/session.js';
+import { EngineRunner } from '../remote/engine-runner.js';
+import { RemoteSession } from '../remote/session.js';
 import type { Progress } from '../engine/controller.js';
 import type { Program } from './ast.js';
 import { createBuiltins, outputsRead } from './builtins.js';
@@ -33,12 +33,12 @@ export interface ScriptOptions {
 const NOT_RUN_WARNING = 'the file contains GeckoSCRIPT code; it is not run';
 
 export class ScriptContext {
-  readonly session: ControlSession;
+  readonly session: RemoteSession;
   private readonly probes = new ProbingRunner(new EngineRunner());
   private readonly interpreter: Interpreter;
 
   constructor(private readonly options: ScriptOptions) {
-    this.session = new ControlSession({ runner: this.probes, baseDir: options.baseDir, onProgress: options.onProgress });
+    this.session = new RemoteSession({ runner: this.probes, baseDir: options.baseDir, onProgress: options.onProgress });
     const host: ScriptHost = { session: this.session, probes: this.probes, write: options.write };
     this.interpreter = new Interpreter(createBuiltins(host), {
       maxSteps: options.maxSteps ?? Infinity,

@@ -1,5 +1,6 @@
 // Errors of the scripting language: every error carries the position it arose at (file, line,
 // column) and is shown as `file:line:column: message`, the source line and a caret under the column.
+import { PesimError } from '../errors/pesim-error.js';
 
 /** A piece of script text and where it came from (a file, or a section of an .ipes file). */
 export interface SourceText {
@@ -20,15 +21,15 @@ export interface Position {
 
 export type ScriptErrorKind = 'syntax' | 'compile' | 'runtime' | 'interrupted' | 'step-limit';
 
-export class ScriptError extends Error {
+/** Code SCRIPT_SYNTAX, SCRIPT_COMPILE, SCRIPT_RUNTIME, SCRIPT_INTERRUPTED or SCRIPT_STEP_LIMIT (from `kind`). */
+export class ScriptError extends PesimError {
   readonly kind: ScriptErrorKind;
   readonly position: Position | undefined;
   /** The message without position (for tests and for wrapping). */
   readonly reason: string;
 
   constructor(kind: ScriptErrorKind, reason: string, position?: Position) {
-    super(position ? `${where(position)}: ${reason}` : reason);
-    this.name = 'ScriptError';
+    super(`SCRIPT_${kind.toUpperCase().replace('-', '_')}`, position ? `${where(position)}: ${reason}` : reason, { line: position?.line });
     this.kind = kind;
     this.reason = reason;
     this.position = position;

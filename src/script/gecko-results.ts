@@ -5,7 +5,7 @@
 import { characteristicsSync, type Characteristics } from '../engine/analysis.js';
 import type { SimulationResult } from '../engine/simulate.js';
 import { ScriptError } from './errors.js';
-import { setGeckoParameter } from '../control/gecko-parameters.js';
+import { setGeckoParameter } from '../remote/gecko-parameters.js';
 import type { ScriptHost } from './host.js';
 import { scopeChannels } from './probe-runner.js';
 import type { Builtin, Builtins } from './runtime.js';

@@ -2,7 +2,7 @@
 // read them after a run: wraps the session's SimulationRunner and adds one hidden scope, on a copy
 // of the netlist, with the outputs of the blocks asked for. The circuit itself (and what
 // saveCircuit writes) is not changed.
-import type { ControlRun, RunOptions, SimulationRunner } from '../control/types.js';
+import type { RemoteRun, RunOptions, SimulationRunner } from '../remote/types.js';
 import type { SimulationResult } from '../engine/simulate.js';
 import { scopeChannels as channelsOf, type ControlBlock, type Netlist } from '../formats/netlist.js';
 
@@ -39,7 +39,7 @@ export class ProbingRunner implements SimulationRunner {
     return this.probed.get(result)?.get(signal);
   }
 
-  async run(netlist: Netlist, options: RunOptions): Promise<ControlRun> {
+  async run(netlist: Netlist, options: RunOptions): Promise<RemoteRun> {
     const recorded = scopeChannels(netlist);
     const wanted = this.wanted;
     const blocks = (netlist.blocks ?? []).filter((b) => wanted === 'all' || wanted.has(b.name.toLowerCase()));

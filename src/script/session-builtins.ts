@@ -3,9 +3,9 @@
 // resetSimulation, setParameter/getParameter (GeckoCIRCUITS short names or netlist names),
 // global parameters, getMeasurement, getWaveform, exportData, and the time settings.
 import { extname } from 'node:path';
-import type { ControlExportFormat } from '../control/types.js';
+import type { RemoteExportFormat } from '../remote/types.js';
 import { ScriptError } from './errors.js';
-import { getGeckoParameter, setGeckoParameter } from '../control/gecko-parameters.js';
+import { getGeckoParameter, setGeckoParameter } from '../remote/gecko-parameters.js';
 import type { ScriptHost } from './host.js';
 import type { Builtin, Builtins, Signature } from './runtime.js';
 
@@ -16,7 +16,7 @@ function numeric(value: number | string, what: string): number {
   return value;
 }
 
-function formatOf(path: string): ControlExportFormat {
+function formatOf(path: string): RemoteExportFormat {
   const ext = extname(path).toLowerCase().slice(1);
   if (ext === 'csv' || ext === 'json' || ext === 'parquet') return ext;
   throw new ScriptError('runtime', `exportData: cannot tell the format from '${path}': give it as exportData(path, "csv" | "json" | "parquet")`);
@@ -56,7 +56,7 @@ export function sessionBuiltins(host: ScriptHost): Builtins {
     } },
     { name: 'exportData', async: true, signatures: [sig(['String'], 'String'), sig(['String', 'String'], 'String')], call: (a) => {
       const path = a[0] as string;
-      return s.exportData(path, a.length > 1 ? (a[1] as ControlExportFormat) : formatOf(path));
+      return s.exportData(path, a.length > 1 ? (a[1] as RemoteExportFormat) : formatOf(path));
     } },
     { name: 'get_dt', signatures: [sig([], 'double')], call: () => s.getTimeStep() },
     { name: 'set_dt', signatures: [sig(['double'], 'void')], call: (a) => s.setTimeStep(a[0] as number) },

@@ -4,7 +4,7 @@
 // flags, tests), validated at start-up with messages naming the setting at fault.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { readFlatConfigFile } from '../http/config-file.js';
+import { ConfigError, readFlatConfigFile } from '../http/config-file.js';
 import { DEFAULT_MAX_STEPS } from '../jobs/step-limit.js';
 import { checkQueueSettings, DEFAULT_MAX_RESULT_MB, QUEUE_BACKENDS, type QueueBackend } from '../jobs/executors/bullmq/settings.js';
 
@@ -44,12 +44,7 @@ export interface SimulationServiceConfig {
   maxResultMb: number;
 }
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 interface Setting {
   key: keyof SimulationServiceConfig;
@@ -161,15 +156,6 @@ export function defaultConfig(): SimulationServiceConfig {
   };
 }
 
-/** The `sim.api.*` properties of a `.properties`, `.yml` or `.yaml` file, as dotted keys. */
-export function readConfigFile(path: string): Record<string, string> {
-  try {
-    return readFlatConfigFile(path);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-}
-
 export interface LoadConfigOptions {
   /** Config file path (else SIM_CONFIG). */
   configFile?: string;
@@ -184,7 +170,7 @@ export function loadConfig(options: LoadConfigOptions = {}): SimulationServiceCo
   const config = defaultConfig() as unknown as Record<string, unknown>;
   const file = options.configFile ?? (env.SIM_CONFIG || undefined);
   if (file) {
-    const properties = readConfigFile(file);
+    const properties = readFlatConfigFile(file);
     const known = new Set(SETTINGS.map((s) => s.property));
     for (const property of Object.keys(properties)) {
       if (property.startsWith('sim.api.') && !known.has(property)) {

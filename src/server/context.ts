@@ -17,7 +17,7 @@
 import type { Request as KoaRequest } from 'koa';
 import type { IocContainer } from '@tsoa/runtime';
 import type { Logger } from 'pino';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import type { ProgressHub } from '../simulations/progress-hub.js';
 import type { CircuitService } from '../circuits/CircuitService.js';
 import type { SimulationService } from '../simulations/SimulationService.js';
@@ -33,7 +33,7 @@ import type { SimulationDeps } from '../simulations/SimulationController.js';
 
 export interface ServiceContext {
   config: SimulationServiceConfig;
-  runtime: Runtime;
+  runtime: ServiceRuntime;
   hub: ProgressHub;
   circuits: CircuitService;
   /** Simulations of this service: task(id) (404s), status, result(id) (the stored waveforms; 409 unless completed). */

@@ -3,7 +3,8 @@
 // of the HTTP layer their codes (PAYLOAD_TOO_LARGE, METHOD_NOT_ALLOWED, ...), and anything else a
 // 500 INTERNAL_ERROR without internals (logged with the request id).
 import type { Context } from 'koa';
-import { JobError, QueueFullError } from '../jobs/errors.js';
+import type { PesimError } from '../errors/pesim-error.js';
+import { JobError, type InvalidStateError, type QueueFullError } from '../jobs/errors.js';
 import { isStorageFull, StorageFullError } from '../jobs/storage.js';
 import type { ServiceContext } from './context.js';
 import { errorBody, requestError } from '../http/error-body.js';
@@ -20,15 +21,18 @@ function storageError(error: unknown, ctx: Context): AppError | undefined {
   return new AppError(507, 'STORAGE_FULL', message);
 }
 
+/** The job runtime's errors by code, in the service's names (a task is a simulation here). */
+const RUNTIME_ERRORS: Record<string, (error: PesimError) => AppError> = {
+  QUEUE_FULL: (error) => {
+    const retryAfter = (error as QueueFullError).retryAfterSeconds;
+    return new AppError(503, 'QUEUE_FULL', error.message, undefined, { 'Retry-After': String(retryAfter) });
+  },
+  TASK_NOT_FOUND: (error) => new AppError(404, 'SIMULATION_NOT_FOUND', `No simulation ${error.taskId}`),
+  INVALID_STATE: (error) => new AppError(409, 'INVALID_STATE', `Cannot ${(error as InvalidStateError).operation} simulation ${error.taskId}: it is ${error.state}`),
+};
+
 function runtimeError(error: unknown): AppError | undefined {
-  if (error instanceof QueueFullError) {
-    return new AppError(503, 'QUEUE_FULL', error.message, undefined, { 'Retry-After': String(error.retryAfterSeconds) });
-  }
-  if (error instanceof JobError) {
-    if (error.code === 'TASK_NOT_FOUND') return new AppError(404, 'SIMULATION_NOT_FOUND', error.message.replace(/^No task/, 'No simulation'));
-    if (error.code === 'INVALID_STATE') return new AppError(409, 'INVALID_STATE', error.message.replace(/ task /, ' simulation '));
-  }
-  return undefined;
+  return error instanceof JobError && Object.hasOwn(RUNTIME_ERRORS, error.code) ? RUNTIME_ERRORS[error.code](error) : undefined;
 }
 
 /** A JSON body the schema cannot judge (too deep, 1e999, a `__proto__` key): 400 naming the field. */

@@ -51,23 +51,21 @@ export interface StartOptions {
   logger?: Logger;
 }
 
-export async function startSimulationService(
-  config: Partial<SimulationServiceConfig> = {},
-  options: StartOptions = {},
-): Promise<SimulationServiceHandle> {
-  const full = validateConfig({ ...defaultConfig(), ...config });
-  const logger = options.logger ?? pino({ level: full.logLevel, base: { service: 'simulation' } });
+/** The job runtime in the data directory, with the service's queue, cache and concurrency settings. */
+async function startRuntime(full: SimulationServiceConfig): Promise<Runtime> {
   const settings = defaultRuntimeSettings(full.dataDir);
   settings.maxConcurrentSimulations = full.maxConcurrent;
   settings.scheduler.queueSize = full.queueSize;
   settings.cache.enabled = full.cacheEnabled;
   settings.queue = { backend: full.queue, redisUrl: full.redisUrl, maxResultMb: full.maxResultMb };
-  const runtime = createRuntime(settings, { executor: await remoteExecutorFor(settings), deferWorkerThreads: true });
-  const hub = new ProgressHub(runtime.events, (id) => runtime.scheduler.get(id));
-  const streams = new Set<() => void>();
-  const circuits = new CircuitService(runtime.store, { maxSteps: full.maxSteps });
+  return createRuntime(settings, { executor: await remoteExecutorFor(settings), deferWorkerThreads: true });
+}
+
+/** The services the controllers use, on the runtime. */
+function serviceContext(full: SimulationServiceConfig, runtime: Runtime, hub: ProgressHub, logger: Logger): ServiceContext {
+  const circuits = new CircuitService(runtime, { maxSteps: full.maxSteps });
   const simulations = new SimulationService(runtime, circuits, { maxSteps: full.maxSteps });
-  const services: ServiceContext = {
+  return {
     config: full,
     runtime,
     hub,
@@ -77,35 +75,86 @@ export async function startSimulationService(
     logger,
     startedAt: Date.now(),
     version: packageVersion(),
-    openStreams: streams,
+    openStreams: new Set<() => void>(),
   };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * XML-RPC remote control (src/rmi) on its own port: the configuration `pesim serve` loads carries
+ * SIM_RMI_PORT (default 1099); a partial configuration without rmiPort starts none.
+ */
+async function startRmi(full: SimulationServiceConfig, rmiPort: number, services: ServiceContext): Promise<RmiServerHandle | undefined> {
+  if (rmiPort <= 0) return undefined;
+  const rmiSettings = { host: full.host, port: rmiPort, root: full.rmiRoot, maxBodyBytes: full.rmiMaxBodyBytes };
+  const { startRemoteControl } = await import('../rmi/index.js');
+  return startRemoteControl({ ...rmiSettings, auth: { enabled: full.authEnabled, keys: full.apiKeys }, maxSteps: full.maxSteps, version: services.version }, services.runtime, services.logger);
+}
+
+/** The base URL clients reach the listening server at (127.0.0.1 for a server on every address). */
+function baseUrl(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return `http://${shown === '0.0.0.0' ? '127.0.0.1' : shown}:${port}`;
+}
+
+interface RunningParts {
+  server: Server;
+  rmi: RmiServerHandle | undefined;
+  realtime: { close(): Promise<void> };
+  services: ServiceContext;
+  runtime: Runtime;
+}
+
+/** Stops the service: open streams end, in-flight requests get 2 s, then the runtime stops. */
+async function stopService({ server, rmi, realtime, services, runtime }: RunningParts): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  const rmiStopped = rmi?.close();
+  await realtime.close(); // upgraded WebSocket connections would otherwise keep the server open
+  for (const end of [...services.openStreams]) end();
+  server.closeIdleConnections();
+  // In-flight requests get a moment to finish; then the remaining connections are cut.
+  const grace = setTimeout(() => server.closeAllConnections(), 2000);
+  await stopped;
+  clearTimeout(grace);
+  await rmiStopped;
+  services.hub.close();
+  await runtime.close();
+  services.logger.info('simulation service stopped');
+}
+
+export async function startSimulationService(
+  config: Partial<SimulationServiceConfig> = {},
+  options: StartOptions = {},
+): Promise<SimulationServiceHandle> {
+  const full = validateConfig({ ...defaultConfig(), ...config });
+  const logger = options.logger ?? pino({ level: full.logLevel, base: { service: 'simulation' } });
+  const runtime = await startRuntime(full);
+  const hub = new ProgressHub(runtime.events, (id) => runtime.scheduler.get(id));
+  const services = serviceContext(full, runtime, hub, logger);
   const { app, preload } = createApp(services);
   const server = createServer(app.callback());
   // STOMP on /ws-raw and SockJS /ws (src/realtime), attached after the app's request handler so
   // SockJS passes every other path on to it. Their modules load once the server listens (below).
   const realtime = attachRealtimeDeferred(server, {
     hub,
-    lookup: (id) => simulations.task(id),
+    lookup: (id) => services.simulations.task(id),
     auth: { enabled: full.authEnabled, keys: full.apiKeys },
     log: logger,
   });
-  // XML-RPC remote control (src/rmi) on its own port: the configuration `pesim serve` loads carries
-  // SIM_RMI_PORT (default 1099); a partial configuration without rmiPort starts none.
-  const rmiPort = config.rmiPort ?? 0;
   let rmi: RmiServerHandle | undefined;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(full.port, full.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    if (rmiPort > 0) {
-      const rmiSettings = { host: full.host, port: rmiPort, root: full.rmiRoot, maxBodyBytes: full.rmiMaxBodyBytes };
-      const { startRemoteControl } = await import('../rmi/index.js');
-      rmi = await startRemoteControl({ ...rmiSettings, auth: { enabled: full.authEnabled, keys: full.apiKeys }, maxSteps: full.maxSteps, version: services.version }, runtime, logger);
-    }
+    await listen(server, full.port, full.host);
+    rmi = await startRmi(full, config.rmiPort ?? 0, services);
   } catch (error) {
     if (server.listening) server.close();
     await realtime.close();
@@ -113,10 +162,9 @@ export async function startSimulationService(
     await runtime.close();
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
-  const host = full.host.includes(':') ? `[${full.host}]` : full.host;
-  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  logger.info({ host: full.host, port, dataDir: full.dataDir, auth: full.authEnabled, rmiPort: rmi?.port ?? 0 }, 'simulation service listening');
+  const url = baseUrl(server, full.host);
+  logger.info({ host: full.host, port: (server.address() as AddressInfo).port, dataDir: full.dataDir, auth: full.authEnabled, rmiPort: rmi?.port ?? 0 }, 'simulation service listening');
+  let closing: Promise<void> | undefined;
   // The simulation threads start, and what the service loads on first use (body parser, STOMP
   // endpoints) loads, now that it listens: none of them delays the start, nor the first request
   // that needs them.
@@ -125,25 +173,6 @@ export async function startSimulationService(
     runtime.executor.startThreads?.();
     Promise.all([preload(), realtime.load()]).catch((error: unknown) => logger.warn({ err: error }, 'preloading the body parser or the STOMP endpoints failed'));
   });
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      const rmiStopped = rmi?.close();
-      await realtime.close(); // upgraded WebSocket connections would otherwise keep the server open
-      for (const end of [...streams]) end();
-      server.closeIdleConnections();
-      // In-flight requests get a moment to finish; then the remaining connections are cut.
-      const grace = setTimeout(() => server.closeAllConnections(), 2000);
-      await stopped;
-      clearTimeout(grace);
-      await rmiStopped;
-      hub.close();
-      await runtime.close();
-      logger.info('simulation service stopped');
-    })();
-    return closing;
-  };
+  const close = (): Promise<void> => (closing ??= stopService({ server, rmi, realtime, services, runtime }));
   return { server, url, runtime, hub, services, rmiUrl: rmi?.url, close };
 }

@@ -6,14 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { AppError, validationError } from '../http/errors.js';
 import { checkSubmittedCircuit } from '../jobs/circuit-check.js';
 import { batchTable, type BatchTable } from '../jobs/batch-table.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 import type { TaskProgress, TaskRecord, TaskState } from '../jobs/types.js';
 import type { BatchEntryRow, BatchHeader } from '../store/batch-results.js';
 import type { BatchRecord } from '../store/types.js';
 import { circuitProblem } from '../circuits/circuit-errors.js';
 import type { StoredRequest, SimulationRequest, CircuitCache } from './SimulationRequest.js';
-import { OWNER, type SimulationService } from './SimulationService.js';
+import { SIMULATION_OWNER, type SimulationService } from './SimulationService.js';
 
 export interface BatchRequest {
   /** An explicit list of simulations (or use base + sweep). */
@@ -70,7 +70,7 @@ export const STATUS_ENTRIES = 1000;
 
 export class BatchService {
   constructor(
-    private readonly runtime: Runtime,
+    private readonly runtime: ServiceRuntime,
     private readonly simulations: SimulationService,
     private readonly maxBatchSize: number,
   ) {}
@@ -81,7 +81,7 @@ export class BatchService {
       ? await this.prepareSweep(body)
       : await this.prepareList(body);
     const tasks = await this.simulations.submitMany(inputs.map((input) => ({ ...input, batchId })));
-    const batch: BatchRecord = { id: batchId, owner: OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() };
+    const batch: BatchRecord = { id: batchId, owner: SIMULATION_OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() };
     this.runtime.recordBatch(batch);
     return { batch, tasks };
   }
@@ -89,7 +89,7 @@ export class BatchService {
   /** The header of one of this service's batches, or 404 BATCH_NOT_FOUND. */
   header(id: string, counts?: Partial<Record<TaskState, number>>): BatchHeader {
     const batch = this.runtime.batchResults.header(id, counts);
-    if (!batch || batch.owner !== OWNER) throw new AppError(404, 'BATCH_NOT_FOUND', `No batch ${id}`);
+    if (!batch || batch.owner !== SIMULATION_OWNER) throw new AppError(404, 'BATCH_NOT_FOUND', `No batch ${id}`);
     return batch;
   }
 

@@ -35,6 +35,12 @@ export interface SteadyRequest {
   maxPeriods?: number;
   /** Solve for the thermal network's temperatures too (default true). */
   temperatures?: boolean;
+  /** Transient periods simulated before Newton's method starts (default 1; at least until every source repeats). */
+  initPeriods?: number;
+  /** Perturbation of the Jacobian's products, relative to each state variable's scale (default 1e-6; at most 0.1). */
+  perturbation?: number;
+  /** "fast" (default): Newton steps keep the Jacobian's products of earlier steps; "full": new products every step (checked by the service, which names the field when it is neither). */
+  jacobian?: string;
 }
 
 export interface SimulationRequest {
@@ -145,18 +151,21 @@ function steadyOptions(value: SimulationRequest['steady'], field: string): Stead
   if (value === undefined || value === false) return undefined;
   if (value === true) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw validationError(`${field} must be true, false or an object {period, tolerance, maxIterations, maxPeriods, temperatures}`, [{ field, message: 'is not a boolean or an object' }]);
+    throw validationError(`${field} must be true, false or an object {period, tolerance, maxIterations, maxPeriods, temperatures, initPeriods, perturbation, jacobian}`, [{ field, message: 'is not a boolean or an object' }]);
   }
   const bad = (name: string, expected: string): never => {
     throw validationError(`${field}.${name} must be ${expected}`, [{ field: `${field}.${name}`, message: `must be ${expected}` }]);
   };
-  const { period, tolerance, maxIterations, maxPeriods, temperatures } = value;
+  const { period, tolerance, maxIterations, maxPeriods, temperatures, initPeriods, perturbation, jacobian } = value;
   const options: SteadyOptions = {};
   if (period !== undefined) options.period = Number.isFinite(period) && period > 0 ? period : bad('period', 'a positive number of seconds');
   if (tolerance !== undefined) options.tolerance = Number.isFinite(tolerance) && tolerance > 0 ? tolerance : bad('tolerance', 'a positive number');
   if (maxIterations !== undefined) options.maxIterations = Number.isInteger(maxIterations) && maxIterations >= 0 ? maxIterations : bad('maxIterations', 'a whole number ≥ 0');
   if (maxPeriods !== undefined) options.maxPeriods = Number.isInteger(maxPeriods) && maxPeriods >= 0 ? maxPeriods : bad('maxPeriods', 'a whole number ≥ 0');
   if (temperatures !== undefined) options.temperatures = typeof temperatures === 'boolean' ? temperatures : bad('temperatures', 'true or false');
+  if (initPeriods !== undefined) options.initPeriods = Number.isInteger(initPeriods) && initPeriods >= 0 ? initPeriods : bad('initPeriods', 'a whole number ≥ 0');
+  if (perturbation !== undefined) options.perturbation = Number.isFinite(perturbation) && perturbation > 0 && perturbation <= 0.1 ? perturbation : bad('perturbation', 'a number in (0, 0.1]');
+  if (jacobian !== undefined) options.jacobian = jacobian === 'fast' || jacobian === 'full' ? jacobian : bad('jacobian', '"fast" or "full"');
   return options;
 }
 

@@ -4,7 +4,7 @@
 // service ('simulation') are visible here.
 import { AppError } from '../http/errors.js';
 import { scopeChannels, type Netlist } from '../formats/netlist.js';
-import type { Runtime } from '../jobs/runtime.js';
+import type { ServiceRuntime } from '../jobs/runtime.js';
 import type { StoredResult, TaskRecord, TaskState } from '../jobs/types.js';
 import { InvalidStateError } from '../jobs/errors.js';
 import type { CircuitService } from '../circuits/CircuitService.js';
@@ -13,7 +13,7 @@ import { RecentCircuits } from './recent-circuits.js';
 import { presentMeasurements, presentStatus, type SimulationResults, type SimulationStatus } from './SimulationPresenter.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
 
-export const OWNER = 'simulation';
+export const SIMULATION_OWNER = 'simulation';
 
 export interface ListFilter {
   states?: TaskState[];
@@ -30,7 +30,7 @@ export class SimulationService {
   private readonly recentCircuits: RecentInlineCircuits = new RecentCircuits();
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly runtime: ServiceRuntime,
     private readonly circuits: CircuitService,
     private readonly limits: { maxSteps: number },
   ) {}
@@ -52,7 +52,7 @@ export class SimulationService {
   /** The task, or 404 SIMULATION_NOT_FOUND. */
   task(id: string): TaskRecord {
     const task = this.runtime.task(id);
-    if (!task || task.owner !== OWNER) throw new AppError(404, 'SIMULATION_NOT_FOUND', `No simulation ${id}; GET /api/v1/simulations lists them`);
+    if (!task || task.owner !== SIMULATION_OWNER) throw new AppError(404, 'SIMULATION_NOT_FOUND', `No simulation ${id}; GET /api/v1/simulations lists them`);
     return task;
   }
 
@@ -64,7 +64,7 @@ export class SimulationService {
   }
 
   list(filter: ListFilter): { tasks: TaskRecord[]; total: number } {
-    return this.runtime.listTasks({ owner: OWNER, states: filter.states, batchId: filter.batchId, limit: filter.limit, offset: filter.offset });
+    return this.runtime.listTasks({ owner: SIMULATION_OWNER, states: filter.states, batchId: filter.batchId, limit: filter.limit, offset: filter.offset });
   }
 
   pause(id: string): TaskRecord {

@@ -3,16 +3,15 @@
 // value of the wrong type or shape, refused before anything is written), SCHEMA_TOO_NEW and
 // MIGRATION_FAILED (opening the database).
 
+import { PesimError } from '../errors/pesim-error.js';
+
 export type StoreErrorCode = 'NOT_FOUND' | 'ALREADY_EXISTS' | 'INVALID_RECORD' | 'SCHEMA_TOO_NEW' | 'MIGRATION_FAILED';
 
-export class StoreError extends Error {
-  constructor(
-    readonly code: StoreErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'StoreError';
+export class StoreError extends PesimError {
+  declare readonly code: StoreErrorCode;
+
+  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
 

@@ -6,11 +6,11 @@ import { decodeMethodResponse } from './decode.js';
 import { encodeMethodCall } from './encode.js';
 import { readXml } from './xml-reader.js';
 import { XmlRpcFault, type XmlRpcValue } from './values.js';
+import { PesimError } from '../errors/pesim-error.js';
 
-export class XmlRpcConnectionError extends Error {
+export class XmlRpcConnectionError extends PesimError {
   constructor(message: string) {
-    super(message);
-    this.name = 'XmlRpcConnectionError';
+    super('XMLRPC_CONNECTION', message);
   }
 }
 

@@ -2,6 +2,7 @@
 // Decoding: <int>/<i4>/<i8>/<double> → number, <boolean> → boolean, <string> (or bare text) →
 // string, <nil/> → null, <dateTime.iso8601> → Date, <base64> → Buffer, <array> → array,
 // <struct> → plain object. Encoding also takes Float64Array (always written as <double>s).
+import { PesimError } from '../errors/pesim-error.js';
 
 export type XmlRpcValue =
   | null
@@ -34,12 +35,12 @@ export const FAULT = {
   QUEUE_FULL: 503,
 } as const;
 
-export class XmlRpcFault extends Error {
+/** A fault answered by an XML-RPC method (code XMLRPC_FAULT; `faultCode` the protocol's number). */
+export class XmlRpcFault extends PesimError {
   readonly faultCode: number;
 
   constructor(faultCode: number, faultString: string) {
-    super(faultString);
-    this.name = 'XmlRpcFault';
+    super('XMLRPC_FAULT', faultString);
     this.faultCode = faultCode;
   }
 }

@@ -1,6 +1,6 @@
 // The dashboard in a real browser (chromium via playwright-core) against the real simulation
 // service: open a GeckoCIRCUITS file, see its schematic (one symbol per component), run it and see
-// COMPLETED and a plotted curve, signals labelled with a y-axis per scale, a reader error shown with its line number, a 5-value sweep (5
+// COMPLETED and a plotted curve, its periodic steady state (one settled period with its report), signals labelled with a y-axis per scale, a reader error shown with its line number, a 5-value sweep (5
 // rows, a 5-point plot), a 2 × 2 grid, the simulations list, a parameter edited (run as shown, stored as a copy when asked), a long run
 // paused, resumed and cancelled, a circuit opened with its data file.
 // Screenshots of each step: <os tmpdir>/pesim-e2e/*.png.
@@ -130,6 +130,32 @@ describe('dashboard (chromium)', function () {
     await page.waitForFunction(() => document.querySelectorAll('#sim-table tbody tr').length === 0);
     await page.locator('#simulations').scrollIntoViewIfNeeded();
     await d.screenshot('5-simulations');
+  });
+
+  it('finds the steady state: one settled period plotted, with its Newton iterations and periodicity error', async () => {
+    const { page } = d;
+    await page.click('#run-steady');
+    await page.waitForFunction(() => /^Steady state/.test(document.querySelector('#run-steady-report')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    expect(await page.textContent('#run-state')).to.equal('COMPLETED');
+    const id = (await page.textContent('#run-id'))!.replace('Simulation ', '');
+    const status = (await (await fetch(`${d.service.url}/api/v1/simulations/${id}`)).json()) as {
+      request: { steady?: unknown };
+      results: { steady: { converged: boolean; method: string; iterations: number; error: number; period: number; stepsPerPeriod: number } };
+    };
+    expect(status.request.steady).to.equal(true);
+    const steady = status.results.steady;
+    expect(steady.converged).to.equal(true);
+    expect(steady.method).to.equal('shooting');
+    expect(steady.error).to.be.at.most(1e-9);
+    const report = (await page.textContent('#run-steady-report'))!;
+    expect(report).to.contain('Steady state found');
+    expect(report).to.contain(`period ${(steady.period * 1e3).toPrecision(4)} ms`);
+    expect(report).to.contain(`${steady.iterations} Newton iterations`);
+    expect(report).to.contain(`periodicity error ${steady.error.toExponential(1)}`);
+    // The plot holds the settled period only: one sample per step of it, not the long start-up.
+    await page.waitForFunction((n) => Number(document.querySelector('#plot')?.getAttribute('data-points')) === n, steady.stepsPerPeriod + 1);
+    expect(await drawnPixels(page, '#plot')).to.be.greaterThan(50);
+    await d.screenshot('5b-steady-state');
   });
 
   it('runs with an edited parameter value as the form shows it, without storing a copy', async () => {

@@ -30,6 +30,31 @@ describe('devices', () => {
     expect(r.measurements['SCOPE.1.ch1_min']).to.be.closeTo(0, 0.01); // blocks the negative half wave
   });
 
+  it('a thyristor with fireOnce stays off after its first turn-off (GeckoCIRCUITS with Roff ≠ 1e7 Ω)', () => {
+    const conductingPeriods = (fireOnce: number): number => {
+      const r = simulateSync({
+        settings: { tEnd: 0.1, dt: 1e-5 },
+        elements: [
+          { name: 'V.1', type: 'V', nodes: ['in', '0'], params: { waveform: 'sine', amplitude: 100, frequency: 50 } },
+          { name: 'THYR.1', type: 'THYR', nodes: ['in', 'out'], params: { vf: 0, ron: 1e-4, fireOnce } },
+          { name: 'R.1', type: 'R', nodes: ['out', '0'], params: { R: 10 } },
+        ],
+        blocks: [
+          { name: 'FIRE', type: 'SIGNAL', outputs: ['g'], params: { waveform: 'rectangle', amplitude: 1, frequency: 50, duty: 0.05, phase: -30 } },
+          { name: 'GATE.1', type: 'GATE', inputs: ['g'], params: { target: 'THYR.1' } },
+          volt('VOLT.1', 'vout', 'out'),
+          scope('SCOPE.1', ['vout']),
+        ],
+      });
+      const v = r.signals['SCOPE.1.ch1'];
+      let periods = 0;
+      for (let i = 1; i < v.length; i++) if (v[i] > 1 && v[i - 1] <= 1) periods++;
+      return periods;
+    };
+    expect(conductingPeriods(0)).to.equal(5);
+    expect(conductingPeriods(1)).to.equal(1);
+  });
+
   it('an IGBT inverter with sine-triangle PWM drives m·Vdc/2/|Z| into an RL load', () => {
     const r = simulateSync(threePhaseInverter({ tEnd: 0.1 }));
     const z = Math.hypot(10, 2 * Math.PI * 50 * 5e-3);

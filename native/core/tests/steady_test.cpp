@@ -1,11 +1,14 @@
 // The periodic steady-state analysis (steady/): the settled period of a buck converter against the
-// last period of a long transient run, the period found from the sources, and the refusals.
+// last period of a long transient run (fast and full Jacobian), no Newton step for a circuit
+// settled in its warm-up, GCR keeping its directions, the period found from the sources, and the
+// refusals.
 #include <algorithm>
 #include <cmath>
 
 #include "builders.hpp"
 #include "harness.hpp"
 #include "pesim/errors.hpp"
+#include "steady/gcr.hpp"
 #include "steady/period.hpp"
 
 using namespace pesim;
@@ -67,6 +70,58 @@ void checkBuck(Method method) {
 }
 
 }  // namespace
+
+TEST(steady_fast_and_full_jacobian_give_the_same_period) {
+  SteadyOptions full;
+  full.jacobian = SteadyJacobian::Full;
+  SteadyOptions coarse;
+  coarse.perturbation = 1e-3;
+  const Result a = steadyState(buck(40e-3, Method::Trapezoidal), SteadyOptions{}, RunControl{});
+  const Result b = steadyState(buck(40e-3, Method::Trapezoidal), full, RunControl{});
+  const Result c = steadyState(buck(40e-3, Method::Trapezoidal), coarse, RunControl{});
+  for (const Result* r : {&a, &b, &c}) {
+    CHECK(r->steady->converged);
+    CHECK(r->steady->iterations > 0);
+  }
+  // The fast Jacobian keeps the products: never more periods than new ones at every step.
+  CHECK(a.steady->periods <= b.steady->periods);
+  CHECK(periodMismatch(a, b, "SCOPE.1.ch1") < 1e-8);
+  CHECK(periodMismatch(c, b, "SCOPE.1.ch2") < 1e-8);
+}
+
+TEST(steady_needs_no_newton_step_after_a_settling_warm_up) {
+  SteadyOptions options;
+  options.initPeriods = 3000;  // 150 ms: the buck has settled far below the tolerance
+  options.tolerance = 1e-6;
+  const Result r = steadyState(buck(1e-3, Method::Trapezoidal), options, RunControl{});
+  CHECK(r.steady->converged);
+  CHECK(r.steady->iterations == 0);
+  CHECK(r.steady->periods == 3001);  // the warm-up and the recorded period that repeated its start
+  CHECK(r.steady->error <= 1e-6);
+  CHECK(r.points == 501);
+  CHECK_NEAR(r.steady->periodStart, 3000 * 50e-6, 1e-12);
+}
+
+TEST(steady_gcr_keeps_its_directions_for_the_next_right_hand_side) {
+  // A = [[4, 1, 0], [0, 3, 1], [1, 0, 2]]
+  auto apply = [](const std::vector<double>& v) {
+    return std::vector<double>{4 * v[0] + v[1], 3 * v[1] + v[2], v[0] + 2 * v[2]};
+  };
+  Gcr gcr;
+  const GcrResult first = gcr.solve(apply, {1.0, 2.0, 3.0}, 1e-14, 0.0, 10);
+  CHECK(first.products == 3);
+  const std::vector<double> ax = apply(first.x);
+  CHECK_NEAR(ax[0], 1.0, 1e-12);
+  CHECK_NEAR(ax[1], 2.0, 1e-12);
+  CHECK_NEAR(ax[2], 3.0, 1e-12);
+  // The three directions span the space: another right-hand side needs no product.
+  const GcrResult second = gcr.solve(apply, {-1.0, 0.5, 2.0}, 1e-14, 0.0, 10);
+  CHECK(second.products == 0);
+  CHECK(second.residual < 1e-12);
+  gcr.forget();
+  CHECK(gcr.directions() == 0);
+  CHECK(gcr.solve(apply, {-1.0, 0.5, 2.0}, 1e-14, 0.0, 10).products == 3);
+}
 
 TEST(steady_buck_matches_the_settled_transient_backward_euler) { checkBuck(Method::BackwardEuler); }
 TEST(steady_buck_matches_the_settled_transient_trapezoidal) { checkBuck(Method::Trapezoidal); }

@@ -52,6 +52,17 @@ function checkUnsupportedOptions(ctx: ReadContext, c: ComponentRecord, kind: Ele
   return ctx.unsupported.length === before;
 }
 
+const SINE_OFFSET = { key: 'offset', slot: 3, def: 0 };
+
+/**
+ * GeckoCIRCUITS' sine current source adds its offset against its own direction (LKMatrices, LK_I:
+ * the right-hand side is −A·sin(…) + offset where a DC source gives −value), so in pesim's
+ * direction the offset is negated; a global parameter bound to it no longer reaches it.
+ */
+function currentSineOffset(ctx: ReadContext, c: ComponentRecord): number {
+  return negate(numericParam(ctx, c, SINE_OFFSET));
+}
+
 function sourceParams(env: ElementEnv, index: number, c: ComponentRecord, kind: ElementKind): MappedElement | undefined {
   const { ctx } = env;
   const sourceType = resolveParam(ctx, c, SOURCE_TYPE).value;
@@ -70,7 +81,7 @@ function sourceParams(env: ElementEnv, index: number, c: ComponentRecord, kind: 
       waveform: 'sine',
       amplitude,
       frequency: netParam(ctx, c, { key: 'frequency', slot: 2, def: 50 }),
-      offset: netParam(ctx, c, { key: 'offset', slot: 3, def: 0 }),
+      offset: kind.type === 'I' ? currentSineOffset(ctx, c) : netParam(ctx, c, SINE_OFFSET),
       phase: negate(degrees),
     };
   } else if (sourceType === 400 || sourceType === 2) {
@@ -137,6 +148,22 @@ function opAmp(env: ElementEnv, index: number, c: ComponentRecord, params: Recor
 }
 
 /** Maps one enabled power-circuit component; undefined when it was reported unsupported or invalid. */
+/** The resistance of a thyristor before its first firing, and the only one it fires from (LKMatrices, LK_THYR). */
+export const GECKO_THYRISTOR_FIRING_R = 1e7;
+
+/**
+ * GeckoCIRCUITS fires a thyristor only while its resistance is exactly 1e7 Ω, its resistance before
+ * the first firing; after a turn-off it has its Roff. A thyristor whose Roff is not 1e7 Ω therefore
+ * fires once: `fireOnce` does the same in pesim, with a warning.
+ */
+function markSingleFiring(ctx: ReadContext, c: ComponentRecord, kind: ElementKind, params: Record<string, ParamValue>): void {
+  const roffSpec = kind.params.find((p) => p.net === 'roff')!;
+  const roff = resolveParam(ctx, c, roffSpec).value;
+  if (roff === GECKO_THYRISTOR_FIRING_R) return;
+  params.fireOnce = 1;
+  ctx.warnings.push(`${c.name}: its Roff is ${roff} Ω, not 1e7 Ω, so GeckoCIRCUITS fires it only once (it turns a thyristor on only from 1e7 Ω); simulated the same way (fireOnce: 1)`);
+}
+
 export function mapElement(env: ElementEnv, index: number, c: ComponentRecord): MappedElement | undefined {
   const kind = ELEMENT_KINDS[c.typ];
   if (!checkUnsupportedOptions(env.ctx, c, kind)) return undefined;
@@ -160,6 +187,7 @@ export function mapElement(env: ElementEnv, index: number, c: ComponentRecord): 
   }
   // GeckoCIRCUITS keeps a device's forward voltage in series with Roff when off (DiodeCalculator).
   if (kind.type === 'D' || kind.type === 'THYR' || kind.type === 'IGBT') params.vfOff = 1;
+  if (kind.type === 'THYR') markSingleFiring(env.ctx, c, kind, params);
   if (kind.type === 'MOSFET') Object.assign(params, { antiparallel: 1, diodeVfOff: 1 });
   return { element: { name: c.name, type: kind.type, nodes: [env.node(index, 'in', 0), env.node(index, 'out', 0)], params } };
 }

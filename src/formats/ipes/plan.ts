@@ -9,6 +9,7 @@ import { javaDouble } from './emit.js';
 import type { IpesLayout } from './layout.js';
 import { putLosses } from './thermal-write.js';
 import { pmsmPlan } from './pmsm.js';
+import { GECKO_THYRISTOR_FIRING_R } from './elements.js';
 
 /** A parameterString entry: literal text, or the file label of a node / signal. */
 export type StringRef = string | { node: string } | { signal: string } | { thermal: string };
@@ -85,6 +86,7 @@ export function putFlag(plan: Plan, key: string, slot: number, value: boolean): 
 }
 
 const num = (v: ParamValue | undefined, def: number): number => (typeof v === 'number' ? v : def);
+const negateNumber = (x: number): number => (x === 0 ? 0 : -x);
 
 function sourcePlan(ctx: PlanContext, e: NetlistElement, plan: Plan): void {
   const p = e.params ?? {};
@@ -108,7 +110,10 @@ function sourcePlan(ctx: PlanContext, e: NetlistElement, plan: Plan): void {
     put('sourceType', 0, 402, 402);
     put('dcValue', 1, p.amplitude, 0);
     put('frequency', 2, p.frequency, 50);
-    put('offset', 3, p.offset, 0);
+    // GeckoCIRCUITS' sine current source adds its offset against its direction (elements.ts).
+    const offset = p.offset ?? 0;
+    if (e.type === 'I' && typeof offset === 'string') problem(ctx, e.name, 'the offset of a sine current source bound to a global parameter cannot be negated for GeckoCIRCUITS');
+    put('offset', 3, e.type === 'I' && typeof offset === 'number' ? negateNumber(offset) : offset, 0);
     const phase = p.phase ?? 0;
     put('phaseDegrees', 4, typeof phase === 'number' ? (phase === 0 ? 0 : -phase) : phase, 0);
     if (typeof phase === 'string') problem(ctx, e.name, 'a phase bound to a global parameter cannot be negated for GeckoCIRCUITS');
@@ -192,6 +197,8 @@ export function elementPlan(ctx: PlanContext, e: NetlistElement, coupledInductor
     problem(ctx, e.name, 'a GeckoCIRCUITS MOSFET always has an anti-parallel diode (set antiparallel: 1)');
   } else if (kind.type === 'IGBT' && num(p.antiparallel, 0) !== 0) {
     problem(ctx, e.name, 'a GeckoCIRCUITS IGBT has no anti-parallel diode; add a D element');
+  } else if (kind.type === 'THYR' && typeof (p.roff ?? 0) === 'number' && (num(p.roff, 1e7) !== GECKO_THYRISTOR_FIRING_R) !== (num(p.fireOnce, 0) === 1)) {
+    problem(ctx, e.name, 'GeckoCIRCUITS fires a thyristor whose roff is not 1e7 Ω only once (set roff: 1e7, or fireOnce: 1 to simulate that in pesim too)');
   } else if (kind.type === 'S' && num(p.vf, 0) !== 0) {
     problem(ctx, e.name, 'the GeckoCIRCUITS ideal switch has no forward voltage');
   }

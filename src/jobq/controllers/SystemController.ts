@@ -3,6 +3,7 @@ import { Controller, Get, Query, Response, Route, Tags } from '@tsoa/runtime';
 import { RequestValidationError } from '../errors.js';
 import type { ErrorResponse, HealthResponse, HTTPValidationError, LogLevelName, LogsResponse, StatsResponse } from '../models.js';
 import type { JobqService } from '../service.js';
+import { presentHealth, presentLogs, presentStats } from '../SystemPresenter.js';
 
 const LEVELS: readonly LogLevelName[] = ['DEBUG', 'INFO', 'WARNING', 'ERROR'];
 
@@ -16,12 +17,12 @@ export class SystemController extends Controller {
   /** `version` is the interface version (1.0.0); `simulator_connected` whether runs can start. */
   @Get('health')
   public async getHealth(): Promise<HealthResponse> {
-    return this.service.health();
+    return presentHealth(await this.service.health());
   }
 
   @Get('stats')
   public async getStats(): Promise<StatsResponse> {
-    return this.service.stats();
+    return presentStats(this.service.stats());
   }
 
   /**
@@ -40,6 +41,6 @@ export class SystemController extends Controller {
     if (wanted !== undefined && !LEVELS.includes(wanted as LogLevelName)) {
       throw new RequestValidationError([{ loc: ['query', 'level'], msg: `Input should be ${LEVELS.join(', ')}`, type: 'enum' }]);
     }
-    return this.service.logs(limit, wanted as LogLevelName | undefined);
+    return presentLogs(this.service.logs(limit, wanted as LogLevelName | undefined));
   }
 }

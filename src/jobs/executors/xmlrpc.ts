@@ -37,11 +37,14 @@ function channelOrder(netlist: Netlist): string[] {
 }
 
 /** The AnalysisOpts of plecs.analyze for a task's steady-state options (PLECS's names). */
-function analysisOptions(steady: SteadyOptions): Record<string, number> {
-  const options: Record<string, number> = {};
+function analysisOptions(steady: SteadyOptions): Record<string, number | string> {
+  const options: Record<string, number | string> = {};
   if (steady.period !== undefined) options.TimeSpan = steady.period;
   if (steady.tolerance !== undefined) options.Tolerance = steady.tolerance;
   if (steady.maxIterations !== undefined) options.MaxIter = steady.maxIterations;
+  if (steady.initPeriods !== undefined) options.InitCycles = steady.initPeriods;
+  if (steady.perturbation !== undefined) options.JacobianPerturbation = steady.perturbation;
+  if (steady.jacobian !== undefined) options.JacobianCalculation = steady.jacobian;
   return options;
 }
 

@@ -4,15 +4,16 @@
 // the session negotiated, and a maximum frame size. A protocol error makes the parser refuse all
 // further input: STOMP requires the connection to be closed after the ERROR frame.
 import { escapesHeaders, unescapeHeaderValue, type StompFrame, type StompVersion } from './frame.js';
+import { PesimError } from '../../errors/pesim-error.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
 const NUL = 0x00;
 
-export class StompProtocolError extends Error {
-  constructor(message: string, readonly details?: string) {
-    super(message);
-    this.name = 'StompProtocolError';
+/** A frame this server refuses; `explanation` goes into the ERROR frame's body. */
+export class StompProtocolError extends PesimError {
+  constructor(message: string, readonly explanation?: string) {
+    super('STOMP_PROTOCOL', message);
   }
 }
 

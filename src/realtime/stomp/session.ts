@@ -57,7 +57,7 @@ export class StompSession {
     try {
       items = this.parser.push(chunk);
     } catch (error) {
-      if (error instanceof StompProtocolError) return this.fail(error.message, error.details);
+      if (error instanceof StompProtocolError) return this.fail(error.message, error.explanation);
       throw error;
     }
     for (const item of items) {
@@ -111,7 +111,7 @@ export class StompSession {
           return this.close();
       }
     } catch (error) {
-      if (error instanceof StompProtocolError) return this.fail(error.message, error.details, receipt);
+      if (error instanceof StompProtocolError) return this.fail(error.message, error.explanation, receipt);
       throw error;
     }
   }

@@ -38,5 +38,10 @@ describe('job-queue service: periodic steady state', function () {
     const r = await service.request('POST', '/simulations', { model_file: 'buck.json', steady: { max_iterations: 1.5 } });
     expect(r.status).to.equal(400);
     expect(r.body as Json).to.include({ field: 'steady.max_iterations' });
+    for (const [steady, field] of [[{ jacobian: 'medium' }, 'steady.jacobian'], [{ init_periods: -1 }, 'steady.init_periods'], [{ perturbation: 0 }, 'steady.perturbation']] as const) {
+      const bad = await service.request('POST', '/simulations', { model_file: 'buck.json', steady });
+      expect(bad.status, field).to.equal(400);
+      expect(bad.body as Json).to.include({ field });
+    }
   });
 });

@@ -2,7 +2,7 @@
 // it: the liveness probes, load / get / set / close, plecs.simulate with ModelVars and SolverOpts,
 // the pyplecs batch call plecs.simulate(name, [opts, opts, opts]) running on the worker pool
 // with results in input order and a failed item as a string in its slot, and the steady-state
-// analysis (plecs.analyze, runSteadyState).
+// analysis (plecs.analyze with its AnalysisOpts, runSteadyState).
 import { expect } from 'chai';
 import { startRmiHarness, type RmiHarness } from './harness.js';
 
@@ -190,5 +190,40 @@ out({"steady": steady, "list": lst, "fault": fault, "control": {"avg": avg, "n":
     expect(r.fault).to.match(/AC Sweep.*not available.*Steady-State Analysis/);
     expect(r.control.n).to.equal(51);
     expect(r.control.avg).to.be.closeTo(mean(r.steady.Values[0]), 1e-3);
+  });
+
+  it('analyze honours InitCycles, JacobianPerturbation, JacobianCalculation and StartTime 0, and refuses bad values naming the option', async () => {
+    type Steady = Plain & { SteadyState: { converged: boolean; iterations: number; periods: number; error: number } };
+    const r = await h.python<{ fast: Steady; full: Steady; coarse: Steady; settled: Steady; faults: string[] }>(`
+server.plecs.load(${JSON.stringify(model)})
+def analyze(opts):
+    return server.plecs.analyze("buck", "Steady-State Analysis", {"AnalysisOpts": opts})
+fast = analyze({"Tolerance": 1e-10, "JacobianCalculation": "fast", "StartTime": 0})
+full = analyze({"Tolerance": 1e-10, "JacobianCalculation": "Full"})
+coarse = analyze({"Tolerance": 1e-10, "JacobianPerturbation": 1e-3})
+settled = analyze({"Tolerance": 1e-6, "InitCycles": 3000})
+faults = []
+for bad in [{"InitCycles": -1}, {"InitCycles": 1.5}, {"JacobianPerturbation": 0}, {"JacobianPerturbation": 0.5},
+            {"JacobianCalculation": "medium"}, {"StartTime": 1e-3}, {"ShowCycles": 2}, {"Jacobian": "fast"}]:
+    try:
+        analyze(bad)
+        faults.append("")
+    except xmlrpc.Fault as e:
+        faults.append("%d %s" % (e.faultCode, e.faultString))
+out({"fast": fast, "full": full, "coarse": coarse, "settled": settled, "faults": faults})
+`);
+    for (const run of [r.fast, r.full, r.coarse, r.settled]) expect(run.SteadyState.converged).to.equal(true);
+    // The same settled period however the Jacobian's products are found.
+    const scale = Math.max(...r.full.Values[0].map(Math.abs));
+    for (const run of [r.fast, r.coarse, r.settled]) {
+      for (const [i, v] of run.Values[0].entries()) expect(Math.abs(v - r.full.Values[0][i]) / scale).to.be.below(1e-5);
+    }
+    expect(r.fast.SteadyState.iterations).to.be.greaterThan(0);
+    // 3000 transient periods settle the buck: the period after them repeats, no Newton step is needed.
+    expect(r.settled.SteadyState.iterations).to.equal(0);
+    expect(r.settled.SteadyState.periods).to.equal(3001);
+    expect(r.faults.map((f) => f.split(' ')[0])).to.deep.equal(Array(8).fill('-32602'));
+    const names = ['InitCycles', 'InitCycles', 'JacobianPerturbation', 'JacobianPerturbation', 'JacobianCalculation', 'StartTime', 'ShowCycles', 'Jacobian'];
+    for (const [i, name] of names.entries()) expect(r.faults[i]).to.contain(name);
   });
 });

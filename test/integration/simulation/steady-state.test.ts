@@ -42,6 +42,11 @@ describe('simulation service: periodic steady state', function () {
     const bad = await h.client.post<{ error: string; details?: { field: string }[] }>('/api/v1/simulations', { circuitFile, steady: { tolerance: -1 } });
     expect(bad.status).to.equal(400);
     expect(bad.body.details?.[0]?.field).to.equal('steady.tolerance');
+    for (const [steady, field] of [[{ jacobian: 'medium' }, 'steady.jacobian'], [{ initPeriods: 1.5 }, 'steady.initPeriods'], [{ perturbation: 0.5 }, 'steady.perturbation']] as const) {
+      const r = await h.client.post<{ error: string; details?: { field: string }[] }>('/api/v1/simulations', { circuitFile, steady });
+      expect(r.status, field).to.equal(400);
+      expect(r.body.details?.[0]?.field).to.equal(field);
+    }
     const window = await h.client.post<{ error: string; details?: { field: string }[] }>('/api/v1/simulations', { circuitFile, steady: true, measurementWindow: { start: 0, end: 1e-4 } });
     expect(window.status).to.equal(400);
     expect(window.body.details?.[0]?.field).to.equal('measurementWindow');

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { ScriptContext } from '../../../src/script/context.js';
 import { formatScriptError, ScriptError } from '../../../src/script/errors.js';
-import { geckoShortName } from '../../../src/control/gecko-parameters.js';
+import { geckoShortName } from '../../../src/remote/gecko-parameters.js';
 import { embeddedScript } from '../../../src/script/ipes-script.js';
 import { runScript } from './run-script.js';
 

@@ -84,12 +84,19 @@ struct RunStats {
 };
 
 // The periodic steady-state analysis (steadyState): shooting method with Newton–Krylov iterations.
+// How the Newton steps get the Jacobian's products (PLECS's JacobianCalculation): `Full` simulates
+// new ones for every step; `Fast` keeps those of the earlier steps and adds only what they leave.
+enum class SteadyJacobian { Fast, Full };
+
 struct SteadyOptions {
   double period = 0.0;       // [s]; 0: the common period of the circuit's periodic sources
   double tolerance = 1e-9;   // periodicity error accepted, relative to each state variable's scale
   int maxIterations = 20;    // Newton iterations before falling back to transient periods
   long maxPeriods = 2000;    // transient periods of the fallback (0: no fallback)
   bool temperatures = true;  // solve for the thermal network's temperatures too (else carried on)
+  long initPeriods = 1;      // transient periods before Newton's method (at least until every source repeats)
+  double perturbation = 1e-6;  // perturbation of the Jacobian's products, relative to each variable's scale
+  SteadyJacobian jacobian = SteadyJacobian::Fast;
 };
 
 struct SteadyReport {

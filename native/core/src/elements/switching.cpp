@@ -32,7 +32,7 @@ double Diode::violation(const double* x, int solvedState) const {
 
 double Thyristor::violation(const double* x, int solvedState) const {
   const bool wasOn = solvedState != 0;
-  if (!wasOn && !gate_) return 0.0;
+  if (!wasOn && !mayFire()) return 0.0;
   return diodeViolation(voltage(x), forwardVoltage(), wasOn);
 }
 
@@ -54,8 +54,8 @@ double CurrentControlledSwitch::violation(const double* x, int solvedState) cons
 }
 
 Thyristor::Thyristor(std::string name, std::vector<int> nodes, double ron, double roff, double vf,
-                     double trr, bool vfOff)
-    : SwitchingDevice(std::move(name), std::move(nodes), ron, roff, vf, vfOff), trr_(trr) {}
+                     double trr, bool vfOff, bool fireOnce)
+    : SwitchingDevice(std::move(name), std::move(nodes), ron, roff, vf, vfOff), trr_(trr), fireOnce_(fireOnce) {}
 
 bool Thyristor::applyGate(bool gate) {
   gate_ = gate;  // the gate only fires the device; settle() decides with the voltage
@@ -69,9 +69,10 @@ bool Thyristor::settle(const double* x, const StepContext& step) {
     if (!recovered) return false;
     setOn(false);
     negativeSince_ = -1.0;
+    spent_ = fireOnce_;
     return true;
   }
-  if (gate_ && voltage(x) > forwardVoltage()) {
+  if (mayFire() && voltage(x) > forwardVoltage()) {
     setOn(true);
     return true;
   }
@@ -181,7 +182,8 @@ void diode(const ElementArgs& a, BuiltElement& built) {
 void thyristor(const ElementArgs& a, BuiltElement& built) {
   built.connectivity.conducting.push_back(a.ab);
   DeviceValues d = deviceValues(a.p, kDefaultVf);
-  built.element = std::make_unique<Thyristor>(a.spec.name, a.nodes, d.ron, d.roff, d.vf, a.p.nonNegative("trr", 0.0), d.vfOff);
+  built.element = std::make_unique<Thyristor>(a.spec.name, a.nodes, d.ron, d.roff, d.vf, a.p.nonNegative("trr", 0.0), d.vfOff,
+                                                 a.p.number("fireOnce", 0.0) != 0.0);
 }
 
 void igbt(const ElementArgs& a, BuiltElement& built) {

@@ -77,10 +77,13 @@ class Diode final : public SwitchingDevice {
 };
 
 // THYR: turns on when gated and forward biased (v > vf); turns off when its current has been
-// negative for the reverse-recovery time trr (immediately when trr = 0).
+// negative for the reverse-recovery time trr (immediately when trr = 0). With `fireOnce` it never
+// turns on again after its first turn-off: GeckoCIRCUITS (LKMatrices, LK_THYR) fires a thyristor
+// only while its resistance is exactly its initial 1e7 Ω, so one whose Roff is not 1e7 Ω fires once.
 class Thyristor final : public SwitchingDevice {
  public:
-  Thyristor(std::string name, std::vector<int> nodes, double ron, double roff, double vf, double trr, bool vfOff);
+  Thyristor(std::string name, std::vector<int> nodes, double ron, double roff, double vf, double trr, bool vfOff,
+            bool fireOnce);
   bool acceptsGate() const override { return true; }
   bool applyGate(bool gate) override;
   bool settle(const double* x, const StepContext& step) override;
@@ -91,10 +94,15 @@ class Thyristor final : public SwitchingDevice {
     StateDevice::visitState(visitor);
     visitor.held(gate_);
     visitor.time(negativeSince_);
+    visitor.held(spent_);
   }
 
  private:
+  bool mayFire() const { return gate_ && !spent_; }
+
   double trr_;
+  bool fireOnce_;
+  bool spent_ = false;  // turned off once, with fireOnce_
   bool gate_ = false;
   double negativeSince_ = -1.0;  // time the current first went negative while on
 };

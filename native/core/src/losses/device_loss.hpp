@@ -109,6 +109,12 @@ class DeviceLoss {
     duration_ += dt;
   }
   DeviceLossSummary summary(bool hasJunction) const;
+  // Forgets the window statistics (accumulate starts again).
+  void clearWindow() {
+    conductionEnergy_ = switchingEnergy_ = charge_ = squares_ = tjIntegral_ = duration_ = 0.0;
+    tjMax_ = -1e300;
+    events_ = 0;
+  }
   // The values the next update() reads (the window statistics are not state).
   void visitState(StateVisitor& visitor) {
     visitor.held(iPrev_);

@@ -41,12 +41,25 @@ double commonPeriod(double a, double b) {
   return k == 0 || std::round(static_cast<double>(k) * a / b) > kMaxMultiple ? 0.0 : static_cast<double>(k) * a;
 }
 
-SteadyPeriod steadyPeriod(Circuit& circuit, double dt, double given) {
+namespace {
+
+// The period of the analysis, or why there is none (`refusal`, then `result` is empty).
+struct PeriodSearch {
   SteadyPeriod result;
+  std::string refusal;
+};
+
+PeriodSearch searchPeriod(Circuit& circuit, double dt, double given) {
+  PeriodSearch search;
+  SteadyPeriod& result = search.result;
   double period = 0.0;
   std::string first;  // the source the common period started from (for messages)
   auto take = [&](const Periodicity& p, const std::string& name) {
-    if (!p.refusal.empty()) refuse(p.refusal + ", so the circuit has no periodic steady state");
+    if (!search.refusal.empty()) return;
+    if (!p.refusal.empty()) {
+      search.refusal = p.refusal + ", so the circuit has no periodic steady state";
+      return;
+    }
     result.from = std::max(result.from, p.from);
     if (!(p.period > 0.0) || given > 0.0) return;
     if (period == 0.0) {
@@ -56,34 +69,53 @@ SteadyPeriod steadyPeriod(Circuit& circuit, double dt, double given) {
     }
     const double common = commonPeriod(period, p.period);
     if (common == 0.0) {
-      refuse("the periods of '" + first + "' (" + seconds(period) + ") and '" + name + "' (" + seconds(p.period) +
-             ") have no common multiple within " + std::to_string(kMaxMultiple) + " periods; give the period");
+      search.refusal = "the periods of '" + first + "' (" + seconds(period) + ") and '" + name + "' (" +
+                       seconds(p.period) + ") have no common multiple within " + std::to_string(kMaxMultiple) +
+                       " periods; give the period";
+      return;
     }
     period = common;
   };
   for (const auto& e : circuit.elements()) take(e->periodicity(), e->name());
   for (const auto& b : circuit.control().blocks()) take(b->periodicity(dt), b->name());
+  if (!search.refusal.empty()) return search;
   if (given > 0.0) {
     const double steps = given / dt;
     if (std::fabs(steps - std::round(steps)) > kRatioTolerance * std::max(1.0, steps)) {
-      refuse("the period " + seconds(given) + " is not a whole number of steps dt = " + seconds(dt));
+      search.refusal = "the period " + seconds(given) + " is not a whole number of steps dt = " + seconds(dt);
+      return search;
     }
     result.period = given;
     result.steps = std::lround(steps);
-    return result;
+    return search;
   }
   if (period == 0.0) {
-    refuse("the circuit has no periodic source to take the period from (give the period)");
+    search.refusal = "the circuit has no periodic source to take the period from (give the period)";
+    return search;
   }
   // Every period must see the same step times: the shortest multiple that is a whole number of steps.
   const long k = wholeMultiple(period / dt);
   if (k == 0) {
-    refuse("the period " + seconds(period) + " is not a whole number of steps dt = " + seconds(dt) +
-           " within " + std::to_string(kMaxMultiple) + " periods; choose dt = period / n");
+    search.refusal = "the period " + seconds(period) + " is not a whole number of steps dt = " + seconds(dt) +
+                     " within " + std::to_string(kMaxMultiple) + " periods; choose dt = period / n";
+    return search;
   }
   result.steps = std::lround(static_cast<double>(k) * period / dt);
   result.period = static_cast<double>(result.steps) * dt;
-  return result;
+  return search;
+}
+
+}  // namespace
+
+SteadyPeriod steadyPeriod(Circuit& circuit, double dt, double given) {
+  const PeriodSearch search = searchPeriod(circuit, dt, given);
+  if (!search.refusal.empty()) refuse(search.refusal);
+  return search.result;
+}
+
+SteadyPeriod sourcePeriod(Circuit& circuit, double dt) {
+  const PeriodSearch search = searchPeriod(circuit, dt, 0.0);
+  return search.refusal.empty() ? search.result : SteadyPeriod{};
 }
 
 }  // namespace pesim

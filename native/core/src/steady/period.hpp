@@ -17,6 +17,10 @@ struct SteadyPeriod {
 // a period that is not a whole number of steps (within 1000 periods).
 SteadyPeriod steadyPeriod(Circuit& circuit, double dt, double given);
 
+// The common period of the circuit's sources as steadyPeriod finds it, or an empty one (0 steps)
+// where steadyPeriod refuses (for a transient run, which needs none).
+SteadyPeriod sourcePeriod(Circuit& circuit, double dt);
+
 // The smallest common multiple of periods a and b, or 0 when a/b is no fraction p/q with
 // q, p ≤ 1000 (to 1e-9 relative).
 double commonPeriod(double a, double b);

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "pesim/errors.hpp"
-#include "steady/gmres.hpp"
+#include "steady/gcr.hpp"
 #include "steady/snapshot.hpp"
 #include "transient/recorder.hpp"
 
@@ -17,14 +19,13 @@ namespace pesim {
 
 namespace {
 
-// Perturbation of a Krylov direction (unit 2-norm in scaled units, so every entry ≤ 1): a
-// millionth of each variable's scale. Φ is affine between switching events, so the difference
-// quotient is exact there up to rounding (≈ 1e-16/1e-6 of the scale).
-constexpr double kDirectionStep = 1e-6;
 // Newton steps solve the linear system to this fraction of the residual (inexact Newton).
 constexpr double kKrylovForcing = 1e-4;
-// Krylov directions per Newton step at most.
+// Krylov directions at most (per Newton step, and kept by the fast Jacobian).
 constexpr int kMaxDirections = 200;
+// The fast Jacobian keeps its products while each Newton step divides the periodicity error by
+// at least 10 (a Newton step on an affine period map divides it by about 1/kKrylovForcing).
+constexpr double kKeptContraction = 0.1;
 // Halvings of a Newton step that does not reduce the periodicity error.
 constexpr int kMaxHalvings = 4;
 // Samples of the state per warm-up period, for the scales.
@@ -43,15 +44,25 @@ class Shooter {
     scales_ = warmScales_;
     scales_.resize(x.unknowns.size(), 0.0);
     observe(x);
-
-    Snapshot end;
-    double error = evaluate(x, end);
     report_.unknowns = static_cast<long>(x.unknowns.size());
     report_.method = "shooting";
+
+    // The first period from the warm-up's end, recorded: when it already repeats its start within
+    // the tolerance (a circuit settled within the warm-up), it is the settled period.
+    std::unique_ptr<Recorder> recorder = makeRecorder(settings);
+    Snapshot end;
+    double error = evaluate(x, end, recorder.get());
+    if (error <= options_.tolerance) {
+      report_.converged = true;
+      return finish(*recorder, x, end, started);
+    }
+    run_.clearWindowStatistics();  // the window statistics (losses) of that period are not kept
+
     Snapshot bestStart = x, bestEnd = end;
     double best = error;
     for (int iteration = 0; iteration < options_.maxIterations && error > options_.tolerance; ++iteration) {
       ++report_.iterations;
+      if (options_.jacobian == SteadyJacobian::Full) krylov_.forget();
       const std::vector<double> step = newtonStep(x, end);
       // Backtracking: the full step first, halved while the periodicity error grows.
       Snapshot next, nextEnd;
@@ -60,11 +71,14 @@ class Shooter {
         const double lambda = std::ldexp(1.0, -halving);
         next = restart(end);
         for (std::size_t i = 0; i < step.size(); ++i) {
-          next.values[x.unknowns[i]] = x.values[x.unknowns[i]] + lambda * scales_[i] * step[i];
+          next.values[x.unknowns[i]] = x.values[x.unknowns[i]] + lambda * units_[i] * step[i];
         }
-        nextError = evaluate(next, nextEnd);
+        nextError = evaluate(next, nextEnd, nullptr);
         if (nextError < error) break;
       }
+      // A step that contracts the error less than a Newton step should: the products kept are too
+      // far from the Jacobian here (a diode that changed its conduction interval), new ones next.
+      if (nextError > kKeptContraction * error) krylov_.forget();
       x = next;
       end = nextEnd;
       error = nextError;
@@ -85,15 +99,27 @@ class Shooter {
     if (report_.method == "transient") x = fallbackStart_;
 
     // The settled period, recorded from its start state.
+    recorder = makeRecorder(settings);
     write(x);
-    const auto& channels = run_.circuit().control().channels();
-    Recorder recorder(channels, period_.steps, settings.dt, settings.maxPoints, 0.0, period_.period, {},
-                      geckoAxis(0.0, settings.dt, period_.steps));
-    run_.runSpan(start_, period_.steps, &recorder);
+    run_.runSpan(start_, period_.steps, recorder.get());
     ++report_.periods;
     Snapshot last;
     read(last);
-    report_.error = periodicityError(x, last);
+    return finish(*recorder, x, last, started);
+  }
+
+ private:
+  std::unique_ptr<Recorder> makeRecorder(const Settings& settings) const {
+    return std::make_unique<Recorder>(run_.circuit().control().channels(), period_.steps, settings.dt,
+                                      settings.maxPoints, 0.0, period_.period,
+                                      std::function<double*(std::size_t, std::size_t)>{},
+                                      geckoAxis(0.0, settings.dt, period_.steps));
+  }
+
+  // The result of the recorded period from `start` to `last`, with the report.
+  Result finish(Recorder& recorder, const Snapshot& start, const Snapshot& last,
+                std::chrono::steady_clock::time_point started) {
+    report_.error = periodicityError(start, last);
     const double wallMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     Result result = run_.finishSpan(recorder, period_.steps, wallMs);
@@ -110,11 +136,11 @@ class Shooter {
     return result;
   }
 
- private:
-  // Periods from the start until every source repeats (at least one: it gives the companion
-  // models a history and the scales of the state variables).
+  // Periods from the start until every source repeats, and at least initPeriods (at least one: it
+  // gives the companion models a history and the scales of the state variables).
   void warmUp() {
-    const long periods = std::max(1L, static_cast<long>(std::ceil(period_.from / period_.period - 1e-9)));
+    const long periods = std::max({1L, options_.initPeriods,
+                                   static_cast<long>(std::ceil(period_.from / period_.period - 1e-9))});
     const long steps = periods * period_.steps;
     const long chunk = std::max(1L, period_.steps / kScaleSamples);
     Snapshot sample;
@@ -148,10 +174,11 @@ class Shooter {
     return s;
   }
 
-  // Simulates one period from `start` into `end`; returns the periodicity error.
-  double evaluate(const Snapshot& start, Snapshot& end) {
+  // Simulates one period from `start` into `end` (recorded when `recorder` is given); returns the
+  // periodicity error.
+  double evaluate(const Snapshot& start, Snapshot& end, Recorder* recorder) {
     write(start);
-    run_.runSpan(start_, period_.steps, nullptr);
+    run_.runSpan(start_, period_.steps, recorder);
     ++report_.periods;
     read(end);
     observe(end);
@@ -178,20 +205,27 @@ class Shooter {
     return worst;
   }
 
-  // The Newton step in scaled units: GMRES on (M − I)·Δ = −F, with products of M from simulated
-  // periods (difference quotients from the period x → end just simulated).
+  // The Newton step in scaled units: (M − I)·Δ = −F by GCR, with products of M from simulated
+  // periods (difference quotients from the period x → end just simulated). The units are the
+  // scales when the directions start afresh, kept while the fast Jacobian keeps them.
   std::vector<double> newtonStep(const Snapshot& x, const Snapshot& end) {
     const std::size_t n = x.unknowns.size();
-    for (std::size_t i = 0; i < n; ++i) scales_[i] = scale(i);
+    if (krylov_.directions() == 0) {
+      units_.resize(n);
+      for (std::size_t i = 0; i < n; ++i) units_[i] = scale(i);
+    }
     std::vector<double> f(n);
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t k = x.unknowns[i];
-      f[i] = -(end.values[k] - x.values[k]) / scales_[i];
+      f[i] = -(end.values[k] - x.values[k]) / units_[i];
     }
+    // Φ is affine between switching events, so the difference quotient is exact there up to
+    // rounding (≈ 1e-16/h of the scale); a larger h steps over events a tiny one would move.
+    const double h = options_.perturbation;
     Snapshot probe, probeEnd;
     auto apply = [&](const std::vector<double>& v) {
       probe = x;
-      for (std::size_t i = 0; i < n; ++i) probe.values[x.unknowns[i]] += kDirectionStep * scales_[i] * v[i];
+      for (std::size_t i = 0; i < n; ++i) probe.values[x.unknowns[i]] += h * units_[i] * v[i];
       write(probe);
       run_.runSpan(start_, period_.steps, nullptr);
       ++report_.periods;
@@ -199,11 +233,12 @@ class Shooter {
       std::vector<double> out(n);
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t k = x.unknowns[i];
-        out[i] = (probeEnd.values[k] - end.values[k]) / (kDirectionStep * scales_[i]) - v[i];
+        out[i] = (probeEnd.values[k] - end.values[k]) / (h * units_[i]) - v[i];
       }
       return out;
     };
-    return gmres(apply, f, kKrylovForcing, 0.1 * options_.tolerance, std::min(kMaxDirections, static_cast<int>(n))).x;
+    const int room = std::min(kMaxDirections, static_cast<int>(n)) - static_cast<int>(krylov_.directions());
+    return krylov_.solve(apply, f, kKrylovForcing, 0.1 * options_.tolerance, std::max(0, room)).x;
   }
 
   // Plain periods from the best state until the periodicity error is within the tolerance.
@@ -215,7 +250,7 @@ class Shooter {
     long periods = 0;
     while (error > options_.tolerance && periods < options_.maxPeriods) {
       x = restart(xEnd);
-      error = evaluate(x, xEnd);
+      error = evaluate(x, xEnd, nullptr);
       ++periods;
     }
     fallbackStart_ = x;
@@ -231,6 +266,8 @@ class Shooter {
   bool temperatures_;
   double start_ = 0.0;  // time at which every simulated period starts
   std::vector<double> warmScales_, scales_;
+  std::vector<double> units_;  // scales of the Newton unknowns (fixed while directions are kept)
+  Gcr krylov_;                 // the Jacobian's products (kept across steps by the fast Jacobian)
   Snapshot fallbackStart_;
   SteadyReport report_;
 };

@@ -186,13 +186,22 @@ void ThermalDomain::start(const double* x, double dt) {
 // The thermal network is advanced every `stride` circuit steps with their mean loss power, so that
 // its step stays below a thousandth of its shortest time constant: thermal time constants are
 // usually many orders of magnitude above the circuit's step, and solving the network at every
-// circuit step would cost as much as the circuit solve itself.
+// circuit step would cost as much as the circuit solve itself. With a period of the sources that
+// is a whole number of steps, the stride is the largest one below that bound that divides it:
+// every period then averages the losses over the same stretches of the period, a settled run is
+// periodic in its temperatures too, and the steady-state analysis steps the network as a
+// transient run does.
 long ThermalDomain::stride(double dt) {
   if (dt == strideDt_) return stride_;
   strideDt_ = dt;
   const double tau = network_ ? network_->shortestTimeConstant() : 0.0;
   stride_ = std::isfinite(tau) ? std::max(1L, static_cast<long>(std::floor(tau / (1000.0 * dt)))) : 1L;
   stride_ = std::min(stride_, 1000L);
+  const double steps = period_ / dt;
+  if (period_ > 0.0 && std::fabs(steps - std::round(steps)) <= 1e-9 * steps) {
+    const long perPeriod = std::lround(steps);
+    while (stride_ > 1 && perPeriod % stride_ != 0) --stride_;
+  }
   return stride_;
 }
 
@@ -266,10 +275,9 @@ void ThermalDomain::visitState(StateVisitor& visitor, bool temperatures) {
   for (auto& r : resistors_) r.loss->visitState(v);
 }
 
-void ThermalDomain::alignStride(long steps, double dt) {
-  long s = stride(dt);
-  while (s > 1 && steps % s != 0) --s;
-  stride_ = s;
+void ThermalDomain::alignToPeriod(double period) {
+  period_ = period;
+  strideDt_ = 0.0;  // the stride is found again for the next step
 }
 
 const double* ThermalDomain::lossPower(const std::string& name, LossPart part) const {

@@ -40,12 +40,16 @@ class ThermalDomain {
   // The thermal network (throws naming `user` when the netlist has no thermal elements).
   const ThermalNetwork& network(const std::string& user) const;
   std::vector<DeviceLossSummary> summaries() const;
+  // Forgets the window statistics gathered so far (summaries() starts again).
+  void clearWindowStatistics() {
+    for (auto& t : tracked_) t.loss->clearWindow();
+  }
   // The domain's state; the temperatures are unknowns of the steady-state analysis only when
   // `temperatures` is set, otherwise they are carried on from period to period.
   void visitState(StateVisitor& visitor, bool temperatures);
-  // Makes the thermal steps divide a period of `steps` circuit steps of dt, so that every period
-  // has its thermal steps at the same places.
-  void alignStride(long steps, double dt);
+  // The period [s] of the circuit's sources (0: none): the thermal step then divides it, so that
+  // every period has its thermal steps at the same places (see stride in domain.cpp).
+  void alignToPeriod(double period);
 
  private:
   // A PV element: its slot in power_ and energy_, and the device or resistor loss (part) it carries.
@@ -88,6 +92,7 @@ class ThermalDomain {
   Method method_;
   double strideDt_ = 0.0;
   long stride_ = 1;
+  double period_ = 0.0;  // [s] the sources' period the thermal step divides (0: none)
   long pending_ = 0;          // circuit steps whose losses await the next thermal step
   bool phaseStart_ = true;    // the next thermal step is the first of a phase
   std::vector<double> energy_;  // per heat source: loss energy of the pending steps [J]

@@ -75,6 +75,10 @@ std::vector<UnusedParameter> unusedParameters(const Netlist& netlist) {
 Result simulate(const Netlist& netlist, const RunControl& control) {
   checkSettings(netlist.settings);
   Circuit circuit(netlist);
+  // The thermal steps divide the sources' period, as in the steady-state analysis (ThermalDomain::stride).
+  if (circuit.thermalDomain() != nullptr) {
+    circuit.thermalDomain()->alignToPeriod(sourcePeriod(circuit, netlist.settings.dt).period);
+  }
   Transient transient(circuit, netlist.settings, control);
   return transient.run();
 }
@@ -88,9 +92,17 @@ Result steadyState(const Netlist& netlist, const SteadyOptions& options, const R
   if (!(options.tolerance > 0.0) || !std::isfinite(options.tolerance)) bad("'tolerance' must be a positive number");
   if (options.maxIterations < 0) bad("'maxIterations' must be 0 or more");
   if (options.maxPeriods < 0) bad("'maxPeriods' must be 0 or more");
+  if (options.initPeriods < 0) bad("'initPeriods' must be 0 or more");
+  if (!(options.perturbation > 0.0 && options.perturbation <= 0.1)) bad("'perturbation' must be in (0, 0.1]");
   Circuit circuit(netlist);
   const SteadyPeriod period = steadyPeriod(circuit, netlist.settings.dt, options.period);
-  if (circuit.thermalDomain() != nullptr) circuit.thermalDomain()->alignStride(period.steps, netlist.settings.dt);
+  if (circuit.thermalDomain() != nullptr) {
+    // The thermal steps of a transient run divide the sources' period (see simulate): so do the
+    // analysis' when its period is a multiple of it; otherwise they divide the analysis' period.
+    const SteadyPeriod sources = sourcePeriod(circuit, netlist.settings.dt);
+    const bool multiple = sources.steps > 0 && period.steps % sources.steps == 0;
+    circuit.thermalDomain()->alignToPeriod(multiple ? sources.period : period.period);
+  }
   Transient transient(circuit, netlist.settings, control);
   transient.begin();
   return shoot(transient, netlist.settings, period, options, circuit.thermalDomain() != nullptr);

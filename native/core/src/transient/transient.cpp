@@ -199,6 +199,10 @@ Result Transient::finishSpan(Recorder& recorder, long steps, double wallMs) {
   return result;
 }
 
+void Transient::clearWindowStatistics() {
+  if (thermal_ != nullptr) thermal_->clearWindowStatistics();
+}
+
 void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder) {
   storeProgress(control_, kProgressPhase, phase);
   storeProgress(control_, kProgressTotalSteps, static_cast<double>(clock.steps));

@@ -45,6 +45,8 @@ class Transient {
   void visitState(StateVisitor& visitor, bool temperatures);
   // The result of a recorded span (recorder contents, warnings, statistics, losses); `steps` per span.
   Result finishSpan(Recorder& recorder, long steps, double wallMs);
+  // Forgets the loss statistics a recorded span gathered (a span recorded and then not kept).
+  void clearWindowStatistics();
   Circuit& circuit() { return circuit_; }
 
  private:

@@ -1,6 +1,7 @@
 // Errors of the result storage formats: a file that cannot be read back as a result
 // (CORRUPT_RESULT), a format/compression pair that is not offered (UNSUPPORTED_COMBINATION), and a
 // result that is not writable as it stands (INVALID_RESULT). All are JobErrors with a `code`.
+import { PesimError } from '../../../errors/pesim-error.js';
 import { JobError } from '../../errors.js';
 
 /** The file is truncated, is garbage, or is not a pesim result of the expected format. */
@@ -33,9 +34,8 @@ export class InvalidResultError extends JobError {
  * Thrown by the format readers for content problems; readResult turns it (and every other failure
  * while decoding) into a CorruptResultError naming the file and the format.
  */
-export class DecodeError extends Error {
+export class DecodeError extends PesimError {
   constructor(message: string) {
-    super(message);
-    this.name = 'DecodeError';
+    super('RESULT_UNDECODABLE', message);
   }
 }

@@ -70,6 +70,16 @@ describe('ipes writer', () => {
     expect(record).to.match(/\ntn 5\n/);
   });
 
+  it('writes a thyristor whose Roff is not 1e7 Ω only with fireOnce, as GeckoCIRCUITS fires it once', () => {
+    const n = handMadeBuck();
+    n.elements.push({ name: 'THYR.1', type: 'THYR', nodes: ['in', 'out'], params: { vf: 1, ron: 0.02, roff: 1e6 } });
+    expect(() => writeIpesText(n)).to.throw(/THYR.1: GeckoCIRCUITS fires a thyristor whose roff is not 1e7 Ω only once/);
+    n.elements.at(-1)!.params!.fireOnce = 1;
+    const back = readIpes(textBytes(writeIpesText(n)), 'thyr.ipes');
+    expect(element(back.netlist, 'THYR.1').params).to.include({ roff: 1e6, fireOnce: 1 });
+    expect(back.warnings.join('\n')).to.match(/THYR.1: its Roff is 1000000 Ω, not 1e7 Ω, so GeckoCIRCUITS fires it only once/);
+  });
+
   it('saves a changed parameter and keeps the schematic', () => {
     const n = readIpes(fixture('buck_simple.ipes'), 'buck_simple.ipes').netlist;
     element(n, 'R.1').params!.R = 22;
@@ -139,7 +149,7 @@ describe('ipes writer', () => {
         { name: 'L.1', type: 'L', nodes: ['s', 'a'], params: { L: 1e-3, i0: 0 } },
         { name: 'L.2', type: 'L', nodes: ['m', 'a'], params: { L: 2e-3, i0: 0.5 } },
         { name: 'K.1', type: 'K', nodes: [], params: { k: 0.95, inductors: ['L.1', 'L.2'] } },
-        { name: 'T.1', type: 'THYR', nodes: ['a', 'b'], params: { vf: 0.8, ron: 0.02, roff: 1e6, trr: 1e-6, vfOff: 1 } },
+        { name: 'T.1', type: 'THYR', nodes: ['a', 'b'], params: { vf: 0.8, ron: 0.02, roff: 1e6, trr: 1e-6, vfOff: 1, fireOnce: 1 } },
         { name: 'Q.1', type: 'IGBT', nodes: ['b', '0'], params: { vf: 1.1, ron: 0.05, roff: 1e7, vfOff: 1 } },
         { name: 'M.1', type: 'MOSFET', nodes: ['b', 'm'], params: { ron: 0.1, roff: 1e7, diodeVf: 0.7, diodeRon: 0.02, diodeRoff: 1e7, antiparallel: 1, diodeVfOff: 1 } },
         { name: 'V.2', type: 'V', nodes: ['c', '0'], params: { waveform: 'signal', signal: 'ctl' } },

@@ -1,6 +1,6 @@
-// ControlSession: one loaded circuit, the parameter and setting changes made to it since it was
+// RemoteSession: one loaded circuit, the parameter and setting changes made to it since it was
 // loaded, the run in progress and the last completed run — the state behind the remote-control
-// operations (ControlOperations in types.ts). The XML-RPC server keeps one per server; `pesim script`
+// operations (RemoteOperations in types.ts). The XML-RPC server keeps one per server; `pesim script`
 // keeps one per script. Where runs execute is the SimulationRunner's business.
 import { resolve } from 'node:path';
 import { CancelledError, EngineError } from '../engine/errors.js';
@@ -11,13 +11,13 @@ import { NetlistError } from '../formats/errors.js';
 import { SIGNAL_TIMINGS, type Netlist, type SignalTiming } from '../formats/netlist.js';
 import { readCircuitAt, writeCircuitAt, type LoadedCircuit } from './circuit-files.js';
 import { checkExportFormat, exportResult } from './export-data.js';
-import { channelOf, findComponent, findParameter, isNumericParameter, measurementKey, numericValue } from './lookup.js';
-import { resolveControlPath, type PathPolicy } from './paths.js';
+import { channelOf, componentNamed, componentsOf, findComponent, findParameter, isNumericParameter, measurementKey, numericValue } from './lookup.js';
+import { resolveRemotePath, type PathPolicy } from './paths.js';
 import {
-  ControlError, type CircuitSummary, type ControlExportFormat, type ControlOperations, type ControlRun, type SimulationRunner, type Waveform,
+  RemoteError, type CircuitSummary, type RemoteExportFormat, type RemoteOperations, type RemoteRun, type SimulationRunner, type Waveform,
 } from './types.js';
 
-export interface ControlSessionOptions {
+export interface RemoteSessionOptions {
   runner: SimulationRunner;
   /** Relative paths resolve against this folder (default: the working directory). */
   baseDir?: string;
@@ -33,13 +33,13 @@ interface Loaded extends LoadedCircuit {
 
 function positive(value: number, what: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new ControlError('INVALID_ARGUMENT', `${what}: expected a positive number of seconds, got ${JSON.stringify(value)}`);
+    throw new RemoteError('INVALID_ARGUMENT', `${what}: expected a positive number of seconds, got ${JSON.stringify(value)}`);
   }
   return value;
 }
 
 function finite(value: number, what: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ControlError('INVALID_ARGUMENT', `${what}: expected a finite number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new RemoteError('INVALID_ARGUMENT', `${what}: expected a finite number, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -60,34 +60,32 @@ function outOfRange(netlist: Netlist, changed: (error: EngineError) => boolean):
 
 /** True when the parameter an engine error names holds a reference to the global `key`. */
 function refersTo(netlist: Netlist, error: EngineError, key: string): boolean {
-  const items = [...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])];
-  const owner = items.find((item) => item.name === error.element);
+  const owner = error.element === undefined ? undefined : componentNamed(netlist, error.element);
   return error.field !== undefined && owner?.params?.[error.field] === `$${key}`;
 }
 
-export class ControlSession implements ControlOperations {
+export class RemoteSession implements RemoteOperations {
   private loaded: Loaded | undefined;
   /** The loaded netlist with this session's changes; rebuilt from `loaded` on reset. */
   private changed: Netlist | undefined;
   private running: AbortController | undefined;
-  private last: ControlRun | undefined;
+  private last: RemoteRun | undefined;
   private readonly paths: PathPolicy;
 
-  constructor(private readonly options: ControlSessionOptions) {
+  constructor(private readonly options: RemoteSessionOptions) {
     this.paths = { base: resolve(options.baseDir ?? process.cwd()), root: options.root };
   }
 
   async loadCircuit(path: string): Promise<CircuitSummary> {
-    const absolute = resolveControlPath(path, this.paths, 'loadCircuit');
+    const absolute = resolveRemotePath(path, this.paths, 'loadCircuit');
     const circuit = await readCircuitAt(absolute);
     this.loaded = { ...circuit, path: absolute };
     this.changed = structuredClone(circuit.netlist);
     this.last = undefined;
-    const items = [...circuit.netlist.elements, ...(circuit.netlist.blocks ?? []), ...(circuit.netlist.thermal ?? [])];
     return {
       path: absolute,
       format: circuit.format,
-      components: items.map((item) => item.name),
+      components: componentsOf(circuit.netlist).map((item) => item.name),
       scopes: (circuit.netlist.blocks ?? []).filter((b) => b.type === 'SCOPE').map((b) => b.name),
       globals: { ...(circuit.netlist.parameters ?? {}) },
       warnings: circuit.warnings,
@@ -96,7 +94,7 @@ export class ControlSession implements ControlOperations {
 
   async saveCircuit(path: string): Promise<string> {
     const netlist = this.circuit();
-    const absolute = resolveControlPath(path, this.paths, 'saveCircuit');
+    const absolute = resolveRemotePath(path, this.paths, 'saveCircuit');
     await writeCircuitAt(absolute, netlist);
     return absolute;
   }
@@ -111,7 +109,7 @@ export class ControlSession implements ControlOperations {
 
   private async run(operation: string, steady?: SteadyOptions): Promise<string> {
     const netlist = this.circuit();
-    if (this.running) throw new ControlError('BUSY', `${operation}: a simulation is already running in this session; stopSimulation() stops it`);
+    if (this.running) throw new RemoteError('BUSY', `${operation}: a simulation is already running in this session; stopSimulation() stops it`);
     const abort = new AbortController();
     this.running = abort;
     try {
@@ -119,12 +117,12 @@ export class ControlSession implements ControlOperations {
       this.last = run;
       return run.id;
     } catch (error) {
-      if (abort.signal.aborted || error instanceof CancelledError) throw new ControlError('CANCELLED', `${operation}: the simulation was stopped by stopSimulation()`);
-      if (error instanceof ControlError) throw error;
+      if (abort.signal.aborted || error instanceof CancelledError) throw new RemoteError('CANCELLED', `${operation}: the simulation was stopped by stopSimulation()`);
+      if (error instanceof RemoteError) throw error;
       if (error instanceof EngineError || error instanceof NetlistError) {
-        throw new ControlError('SIMULATION_FAILED', `${operation}: ${error.code}: ${error.message}`);
+        throw new RemoteError('SIMULATION_FAILED', `${operation}: ${error.code}: ${error.message}`, { cause: error });
       }
-      throw new ControlError('SIMULATION_FAILED', `${operation}: ${(error as Error).message}`);
+      throw new RemoteError('SIMULATION_FAILED', `${operation}: ${(error as Error).message}`, { cause: error });
     } finally {
       this.running = undefined;
     }
@@ -147,14 +145,14 @@ export class ControlSession implements ControlOperations {
     const item = findComponent(netlist, component);
     const name = findParameter(item, param);
     if (!isNumericParameter(item.params?.[name])) {
-      throw new ControlError('INVALID_ARGUMENT', `setParameter: ${item.name}.${name} is ${JSON.stringify(item.params?.[name])}, not a number; it cannot be set to one`);
+      throw new RemoteError('INVALID_ARGUMENT', `setParameter: ${item.name}.${name} is ${JSON.stringify(item.params?.[name])}, not a number; it cannot be set to one`);
     }
     const before = item.params;
     item.params = { ...(item.params ?? {}), [name]: finite(value, `setParameter ${item.name}.${name}`) };
     const refused = outOfRange(netlist, (e) => e.element === item.name && e.field === name);
     if (refused) {
       item.params = before;
-      throw new ControlError('INVALID_ARGUMENT', `setParameter ${item.name}.${name} = ${value}: ${refused.message}`);
+      throw new RemoteError('INVALID_ARGUMENT', `setParameter ${item.name}.${name} = ${value}: ${refused.message}`);
     }
   }
 
@@ -173,7 +171,7 @@ export class ControlSession implements ControlOperations {
     const refused = outOfRange(netlist, (e) => refersTo(netlist, e, key));
     if (refused) {
       netlist.parameters = before;
-      throw new ControlError('INVALID_ARGUMENT', `setGlobalParameter $${key} = ${value}: ${refused.message}`);
+      throw new RemoteError('INVALID_ARGUMENT', `setGlobalParameter $${key} = ${value}: ${refused.message}`);
     }
   }
 
@@ -193,10 +191,10 @@ export class ControlSession implements ControlOperations {
     return { time: Array.from(result.time), values: Array.from(result.signals[key]) };
   }
 
-  async exportData(path: string, format: ControlExportFormat): Promise<string> {
+  async exportData(path: string, format: RemoteExportFormat): Promise<string> {
     const checked = checkExportFormat(format);
     const { result } = this.lastRunOrThrow('exportData');
-    const absolute = resolveControlPath(path, this.paths, 'exportData');
+    const absolute = resolveRemotePath(path, this.paths, 'exportData');
     await exportResult(absolute, checked, result);
     return absolute;
   }
@@ -227,13 +225,13 @@ export class ControlSession implements ControlOperations {
   setTiming(timing: string): void {
     const netlist = this.circuit();
     if (!SIGNAL_TIMINGS.includes(timing as SignalTiming)) {
-      throw new ControlError('INVALID_ARGUMENT', `setTiming: expected one of ${SIGNAL_TIMINGS.join(', ')}, got ${JSON.stringify(timing)}`);
+      throw new RemoteError('INVALID_ARGUMENT', `setTiming: expected one of ${SIGNAL_TIMINGS.join(', ')}, got ${JSON.stringify(timing)}`);
     }
     netlist.settings = { ...netlist.settings, timing: timing as SignalTiming };
   }
 
   circuit(): Netlist {
-    if (!this.changed) throw new ControlError('NO_CIRCUIT', 'no circuit is loaded: call loadCircuit(path) first');
+    if (!this.changed) throw new RemoteError('NO_CIRCUIT', 'no circuit is loaded: call loadCircuit(path) first');
     return this.changed;
   }
 
@@ -242,7 +240,7 @@ export class ControlSession implements ControlOperations {
     return this.loaded && { path: this.loaded.path, format: this.loaded.format };
   }
 
-  lastRun(): ControlRun | undefined {
+  lastRun(): RemoteRun | undefined {
     return this.last;
   }
 
@@ -250,8 +248,8 @@ export class ControlSession implements ControlOperations {
     return this.running !== undefined;
   }
 
-  private lastRunOrThrow(operation: string): ControlRun {
-    if (!this.last) throw new ControlError('NO_RESULT', `${operation}: no completed simulation; call runSimulation() first`);
+  private lastRunOrThrow(operation: string): RemoteRun {
+    if (!this.last) throw new RemoteError('NO_RESULT', `${operation}: no completed simulation; call runSimulation() first`);
     return this.last;
   }
 
@@ -262,6 +260,6 @@ export class ControlSession implements ControlOperations {
     const folded = globals.filter((g) => g.toLowerCase() === String(bare).toLowerCase());
     if (folded.length === 1) return folded[0];
     const known = globals.length > 0 ? globals.map((g) => `$${g}`).join(', ') : 'none';
-    throw new ControlError('UNKNOWN_PARAMETER', `no global parameter ${JSON.stringify(name)}; the circuit's global parameters: ${known}`);
+    throw new RemoteError('UNKNOWN_PARAMETER', `no global parameter ${JSON.stringify(name)}; the circuit's global parameters: ${known}`);
   }
 }

@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { simulate } from '../engine/simulate.js';
 import { steadyState } from '../engine/steady.js';
 import type { Netlist } from '../formats/netlist.js';
-import type { ControlRun, RunOptions, SimulationRunner } from './types.js';
+import type { RemoteRun, RunOptions, SimulationRunner } from './types.js';
 
 export class EngineRunner implements SimulationRunner {
-  async run(netlist: Netlist, options: RunOptions): Promise<ControlRun> {
+  async run(netlist: Netlist, options: RunOptions): Promise<RemoteRun> {
     const { signal, onProgress, steady } = options;
     const result = steady ? await steadyState(netlist, { ...steady, signal, onProgress }) : await simulate(netlist, { signal, onProgress });
     return { id: randomUUID(), result };

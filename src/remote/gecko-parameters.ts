@@ -6,7 +6,7 @@
 // One table for GeckoSCRIPT (short names first, as GeckoCIRCUITS matches them), the XML-RPC remote
 // control (the component's own names first) and `pesim info` (which lists both).
 import { findComponent, findParameter } from './lookup.js';
-import type { ControlOperations } from './types.js';
+import type { RemoteOperations } from './types.js';
 import type { ParamValue } from '../formats/netlist.js';
 
 type Params = Record<string, ParamValue>;
@@ -90,7 +90,7 @@ export function geckoNameOfParameter(type: string, net: string, params: Params):
 }
 
 /** setParameter with GeckoCIRCUITS short names, else the netlist's parameter names. */
-export function setGeckoParameter(session: ControlOperations, component: string, param: string, value: number): void {
+export function setGeckoParameter(session: RemoteOperations, component: string, param: string, value: number): void {
   const item = findComponent(session.circuit(), component);
   const short = geckoShortName(item.type, param);
   if (!short) {
@@ -102,7 +102,7 @@ export function setGeckoParameter(session: ControlOperations, component: string,
 }
 
 /** getParameter with GeckoCIRCUITS short names, else the netlist's parameter names. */
-export function getGeckoParameter(session: ControlOperations, component: string, param: string): number | string {
+export function getGeckoParameter(session: RemoteOperations, component: string, param: string): number | string {
   const item = findComponent(session.circuit(), component);
   const short = geckoShortName(item.type, param);
   if (!short) return session.getParameter(item.name, param);
@@ -111,7 +111,7 @@ export function getGeckoParameter(session: ControlOperations, component: string,
 }
 
 /** True when the component has a parameter of this name (exactly, or case-insensitively when unique). */
-function hasNetlistParameter(session: ControlOperations, component: string, param: string): boolean {
+function hasNetlistParameter(session: RemoteOperations, component: string, param: string): boolean {
   const item = findComponent(session.circuit(), component);
   try {
     findParameter(item, param);
@@ -125,12 +125,12 @@ function hasNetlistParameter(session: ControlOperations, component: string, para
  * setParameter for the remote control: the component's own parameter names first (so `phase` of a
  * JSON netlist stays the netlist's phase), then the GeckoCIRCUITS short names (`uDC`, `d`, `iL(0)`).
  */
-export function setNamedParameter(session: ControlOperations, component: string, param: string, value: number): void {
+export function setNamedParameter(session: RemoteOperations, component: string, param: string, value: number): void {
   if (hasNetlistParameter(session, component, param)) session.setParameter(component, param, value);
   else setGeckoParameter(session, component, param, value);
 }
 
 /** getParameter for the remote control, with the names setNamedParameter accepts. */
-export function getNamedParameter(session: ControlOperations, component: string, param: string): number | string {
+export function getNamedParameter(session: RemoteOperations, component: string, param: string): number | string {
   return hasNetlistParameter(session, component, param) ? session.getParameter(component, param) : getGeckoParameter(session, component, param);
 }

@@ -12,7 +12,7 @@ import { writeIpes } from '../formats/ipes/write.js';
 import { writeSpice } from '../formats/spice/write.js';
 import type { Netlist } from '../formats/netlist.js';
 import { writeFileAtomicSync } from '../jobs/cache/formats/index.js';
-import { ControlError } from './types.js';
+import { RemoteError } from './types.js';
 
 export interface LoadedCircuit {
   netlist: Netlist;
@@ -26,16 +26,16 @@ export async function readCircuitAt(path: string): Promise<LoadedCircuit> {
     bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ControlError('FILE_NOT_FOUND', `loadCircuit: no file ${path}`);
-    if (code === 'EISDIR') throw new ControlError('INVALID_ARGUMENT', `loadCircuit: ${path} is a folder, expected a circuit file`);
-    throw new ControlError('FILE_NOT_FOUND', `loadCircuit: cannot read ${path}: ${(error as Error).message}`);
+    if (code === 'ENOENT') throw new RemoteError('FILE_NOT_FOUND', `loadCircuit: no file ${path}`);
+    if (code === 'EISDIR') throw new RemoteError('INVALID_ARGUMENT', `loadCircuit: ${path} is a folder, expected a circuit file`);
+    throw new RemoteError('FILE_NOT_FOUND', `loadCircuit: cannot read ${path}: ${(error as Error).message}`);
   }
   try {
     const read = readCircuitBytes(bytes, path, { companion: companionFiles(path), files: deckFiles(path) });
     checkJsonParameterNames(read);
     return read;
   } catch (error) {
-    if (error instanceof NetlistError) throw new ControlError('CIRCUIT_INVALID', `loadCircuit: ${error.message}`);
+    if (error instanceof NetlistError) throw new RemoteError('CIRCUIT_INVALID', `loadCircuit: ${error.message}`, { cause: error });
     throw error;
   }
 }
@@ -47,7 +47,7 @@ function encode(netlist: Netlist, path: string): Uint8Array | string {
   if (extension === '.ipes') return writeIpes(netlist);
   if (extension === '.json') return JSON.stringify(netlist, null, 2) + '\n';
   if (SPICE_EXTENSIONS.has(extension)) return writeSpice(netlist);
-  throw new ControlError('INVALID_ARGUMENT', `saveCircuit: ${path}: expected a file name ending in .ipes, .json or one of ${[...SPICE_EXTENSIONS].join(', ')}`);
+  throw new RemoteError('INVALID_ARGUMENT', `saveCircuit: ${path}: expected a file name ending in .ipes, .json or one of ${[...SPICE_EXTENSIONS].join(', ')}`);
 }
 
 export async function writeCircuitAt(path: string, netlist: Netlist): Promise<void> {
@@ -55,7 +55,7 @@ export async function writeCircuitAt(path: string, netlist: Netlist): Promise<vo
   try {
     data = encode(netlist, path);
   } catch (error) {
-    if (error instanceof NetlistError) throw new ControlError('INVALID_ARGUMENT', `saveCircuit: ${error.message}`);
+    if (error instanceof NetlistError) throw new RemoteError('INVALID_ARGUMENT', `saveCircuit: ${error.message}`);
     throw error;
   }
   writeFileAtomicSync(path, typeof data === 'string' ? Buffer.from(data) : data);

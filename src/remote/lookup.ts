@@ -1,13 +1,13 @@
 // Name look-ups of the remote-control operations: components and their parameters (exact name
 // first, then a unique case-insensitive match, as GeckoCIRCUITS scripts write `r0` for `R0`), scope
 // channels (`ch1` or the channel's label) and measurement names (`ch1_avg`). A name that matches
-// nothing is a ControlError listing what exists.
+// nothing is a RemoteError listing what exists.
 import { channelMeasurementName, MEASUREMENT_STATISTICS, type MeasurementStatistic } from '../engine/measurement-names.js';
 import type { SimulationResult } from '../engine/simulate.js';
 import type { Netlist, ParamValue } from '../formats/netlist.js';
-import { ControlError } from './types.js';
+import { RemoteError } from './types.js';
 
-interface Component {
+export interface Component {
   name: string;
   type: string;
   params?: Record<string, ParamValue>;
@@ -28,16 +28,26 @@ function matchName<T>(items: T[], nameOf: (item: T) => string, wanted: string): 
 }
 
 function text(value: unknown, what: string): string {
-  if (typeof value !== 'string' || value.length === 0) throw new ControlError('INVALID_ARGUMENT', `${what}: expected a name, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || value.length === 0) throw new RemoteError('INVALID_ARGUMENT', `${what}: expected a name, got ${JSON.stringify(value)}`);
   return value;
+}
+
+/** Every component of `netlist`: its elements, control blocks and thermal elements, themselves (not copies). */
+export function componentsOf(netlist: Netlist): Component[] {
+  return [...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])];
+}
+
+/** The component named exactly `name`, or undefined (the PLECS dialect's paths name components exactly). */
+export function componentNamed(netlist: Netlist, name: string): Component | undefined {
+  return componentsOf(netlist).find((item) => item.name === name);
 }
 
 /** The component named `name` (element, control block or thermal element) of `netlist`, itself (not a copy). */
 export function findComponent(netlist: Netlist, name: string): Component {
   const wanted = text(name, 'component');
-  const items: Component[] = [...netlist.elements, ...(netlist.blocks ?? []), ...(netlist.thermal ?? [])];
+  const items = componentsOf(netlist);
   const found = matchName(items, (item) => item.name, wanted);
-  if (!found) throw new ControlError('UNKNOWN_COMPONENT', `no component ${JSON.stringify(wanted)}; the circuit has: ${listing(items.map((i) => i.name))}`);
+  if (!found) throw new RemoteError('UNKNOWN_COMPONENT', `no component ${JSON.stringify(wanted)}; the circuit has: ${listing(items.map((i) => i.name))}`);
   return found;
 }
 
@@ -47,7 +57,7 @@ export function findParameter(component: Component, param: string): string {
   const names = Object.keys(component.params ?? {});
   const found = matchName(names, (n) => n, wanted);
   if (!found) {
-    throw new ControlError('UNKNOWN_PARAMETER', `${component.name} (${component.type}) has no parameter ${JSON.stringify(wanted)}; its parameters: ${listing(names)}`);
+    throw new RemoteError('UNKNOWN_PARAMETER', `${component.name} (${component.type}) has no parameter ${JSON.stringify(wanted)}; its parameters: ${listing(names)}`);
   }
   return found;
 }
@@ -71,13 +81,13 @@ export function channelOf(result: SimulationResult, scope: string, channel: stri
   const ofScope = result.channels.filter((c) => c.scope === scopeName || c.scope.toLowerCase() === scopeName.toLowerCase());
   if (ofScope.length === 0) {
     const scopes = [...new Set(result.channels.map((c) => c.scope))];
-    throw new ControlError('UNKNOWN_CHANNEL', `no scope ${JSON.stringify(scopeName)} in the last run; scopes: ${listing(scopes)}`);
+    throw new RemoteError('UNKNOWN_CHANNEL', `no scope ${JSON.stringify(scopeName)} in the last run; scopes: ${listing(scopes)}`);
   }
   const byIndex = /^(?:ch)?(\d+)$/i.exec(wanted);
   const found = byIndex ? ofScope.find((c) => c.index === Number(byIndex[1])) : matchName(ofScope.filter((c) => c.label), (c) => c.label, wanted);
   if (!found) {
     const names = ofScope.map((c) => (c.label ? `ch${c.index} (${c.label})` : `ch${c.index}`));
-    throw new ControlError('UNKNOWN_CHANNEL', `${ofScope[0].scope} has no channel ${JSON.stringify(wanted)}; its channels: ${listing(names)}`);
+    throw new RemoteError('UNKNOWN_CHANNEL', `${ofScope[0].scope} has no channel ${JSON.stringify(wanted)}; its channels: ${listing(names)}`);
   }
   return found.key;
 }
@@ -86,8 +96,8 @@ export function channelOf(result: SimulationResult, scope: string, channel: stri
 export function measurementKey(result: SimulationResult, scope: string, channel: string): string {
   const wanted = text(String(channel), 'measurement');
   const split = /^(.*)[._](avg|rms|min|max)$/i.exec(wanted);
-  if (!split) throw new ControlError('UNKNOWN_CHANNEL', `measurement ${JSON.stringify(wanted)}: expected <channel>_<statistic> such as ch1_avg; statistics: ${MEASUREMENT_STATISTICS.join(', ')}`);
+  if (!split) throw new RemoteError('UNKNOWN_CHANNEL', `measurement ${JSON.stringify(wanted)}: expected <channel>_<statistic> such as ch1_avg; statistics: ${MEASUREMENT_STATISTICS.join(', ')}`);
   const key = channelMeasurementName(channelOf(result, scope, split[1]), split[2].toLowerCase() as MeasurementStatistic);
-  if (result.measurements[key] === undefined) throw new ControlError('UNKNOWN_CHANNEL', `no measurement ${key} in the last run`);
+  if (result.measurements[key] === undefined) throw new RemoteError('UNKNOWN_CHANNEL', `no measurement ${key} in the last run`);
   return key;
 }

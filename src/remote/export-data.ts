@@ -4,9 +4,9 @@
 // key (`SCOPE.1.ch1`) unless a name map says otherwise. Written atomically (temporary file + rename).
 import { writeFileAtomicSync, writeResult } from '../jobs/cache/formats/index.js';
 import type { SimulationResult } from '../engine/simulate.js';
-import { ControlError, type ControlExportFormat } from './types.js';
+import { RemoteError, type RemoteExportFormat } from './types.js';
 
-export const EXPORT_FORMATS: readonly ControlExportFormat[] = ['csv', 'json', 'parquet'];
+export const EXPORT_FORMATS: readonly RemoteExportFormat[] = ['csv', 'json', 'parquet'];
 
 /** Channel key → the name a file shows. */
 export type SignalNames = Map<string, string>;
@@ -32,15 +32,15 @@ function writeAtomically(path: string, text: string): void {
   writeFileAtomicSync(path, Buffer.from(text));
 }
 
-export function checkExportFormat(format: unknown): ControlExportFormat {
+export function checkExportFormat(format: unknown): RemoteExportFormat {
   const lower = typeof format === 'string' ? format.toLowerCase() : format;
-  if (!EXPORT_FORMATS.includes(lower as ControlExportFormat)) {
-    throw new ControlError('INVALID_ARGUMENT', `exportData: format must be one of ${EXPORT_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
+  if (!EXPORT_FORMATS.includes(lower as RemoteExportFormat)) {
+    throw new RemoteError('INVALID_ARGUMENT', `exportData: format must be one of ${EXPORT_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
   }
-  return lower as ControlExportFormat;
+  return lower as RemoteExportFormat;
 }
 
-export async function exportResult(path: string, format: ControlExportFormat, result: SimulationResult, names: SignalNames = keyNames(result)): Promise<void> {
+export async function exportResult(path: string, format: RemoteExportFormat, result: SimulationResult, names: SignalNames = keyNames(result)): Promise<void> {
   if (format === 'csv') return writeAtomically(path, csvText(result, names));
   if (format === 'json') return writeAtomically(path, jsonText(result, names));
   const signals: Record<string, Float64Array> = {};

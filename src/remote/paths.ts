@@ -3,7 +3,7 @@
 // unless they stay inside it — also through symbolic links, by comparing real paths.
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { ControlError } from './types.js';
+import { RemoteError } from './types.js';
 
 export interface PathPolicy {
   /** Relative paths resolve against this folder. */
@@ -28,15 +28,15 @@ function realOrAncestor(path: string): string {
   }
 }
 
-/** Absolute path for `path`; a ControlError PATH_OUTSIDE_ROOT when it escapes the root. */
-export function resolveControlPath(path: string, policy: PathPolicy, what: string): string {
-  if (typeof path !== 'string' || path.length === 0) throw new ControlError('INVALID_ARGUMENT', `${what}: expected a file path, got ${JSON.stringify(path)}`);
-  if (path.includes('\0')) throw new ControlError('INVALID_ARGUMENT', `${what}: the path contains a NUL character`);
+/** Absolute path for `path`; a RemoteError PATH_OUTSIDE_ROOT when it escapes the root. */
+export function resolveRemotePath(path: string, policy: PathPolicy, what: string): string {
+  if (typeof path !== 'string' || path.length === 0) throw new RemoteError('INVALID_ARGUMENT', `${what}: expected a file path, got ${JSON.stringify(path)}`);
+  if (path.includes('\0')) throw new RemoteError('INVALID_ARGUMENT', `${what}: the path contains a NUL character`);
   const absolute = resolve(policy.root ?? policy.base, path);
   if (policy.root === undefined) return absolute;
   const root = realOrAncestor(resolve(policy.root));
   if (!inside(resolve(policy.root), absolute) || !inside(root, realOrAncestor(absolute))) {
-    throw new ControlError('PATH_OUTSIDE_ROOT', `${what}: ${path} lies outside the remote-control root ${policy.root} (SIM_RMI_ROOT)`);
+    throw new RemoteError('PATH_OUTSIDE_ROOT', `${what}: ${path} lies outside the remote-control root ${policy.root} (SIM_RMI_ROOT)`);
   }
   return absolute;
 }

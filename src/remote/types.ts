@@ -1,12 +1,13 @@
 // The remote-control operations of the simulation specification (its "RMI" table) as one interface.
 // The XML-RPC server (`pesim serve`, port 1099) and the scripting language (`pesim script`) both
-// drive a circuit through a ControlSession implementing it, so a method means the same on both.
+// drive a circuit through a RemoteSession implementing it, so a method means the same on both.
 import type { Netlist, SignalTiming } from '../formats/netlist.js';
 import type { Progress } from '../engine/controller.js';
 import type { SimulationResult } from '../engine/simulate.js';
 import type { SteadyOptions } from '../engine/types.js';
+import { PesimError } from '../errors/pesim-error.js';
 
-export type ControlExportFormat = 'csv' | 'json' | 'parquet';
+export type RemoteExportFormat = 'csv' | 'json' | 'parquet';
 
 export interface Waveform {
   time: number[];
@@ -26,13 +27,13 @@ export interface CircuitSummary {
 }
 
 /** One finished run: its id (the job runtime's simulation id, or a local counter) and its result. */
-export interface ControlRun {
+export interface RemoteRun {
   id: string;
   result: SimulationResult;
 }
 
 export interface RunOptions {
-  /** Aborting stops the run; the promise then rejects with a ControlError `CANCELLED`. */
+  /** Aborting stops the run; the promise then rejects with a RemoteError `CANCELLED`. */
   signal: AbortSignal;
   onProgress?: (progress: Progress) => void;
   /** The periodic steady-state analysis instead of the transient (docs/steady-state.md): one settled period. */
@@ -45,10 +46,10 @@ export interface RunOptions {
  * `netlist` has the session's parameter changes applied already.
  */
 export interface SimulationRunner {
-  run(netlist: Netlist, options: RunOptions): Promise<ControlRun>;
+  run(netlist: Netlist, options: RunOptions): Promise<RemoteRun>;
 }
 
-export type ControlErrorCode =
+export type RemoteErrorCode =
   | 'NO_CIRCUIT' // an operation needs a loaded circuit
   | 'NO_RESULT' // a measurement, waveform or export before a completed run
   | 'PATH_OUTSIDE_ROOT' // a path escapes the session's root directory
@@ -62,18 +63,16 @@ export type ControlErrorCode =
   | 'CANCELLED' // the run was stopped by stopSimulation()
   | 'SIMULATION_FAILED'; // the engine's error; its message is kept
 
-export class ControlError extends Error {
-  readonly code: ControlErrorCode;
+export class RemoteError extends PesimError {
+  declare readonly code: RemoteErrorCode;
 
-  constructor(code: ControlErrorCode, message: string) {
-    super(message);
-    this.name = 'ControlError';
-    this.code = code;
+  constructor(code: RemoteErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
 
 /** The specification's remote-control operations, plus the settings GeckoSCRIPT scripts use. */
-export interface ControlOperations {
+export interface RemoteOperations {
   /** Reads a circuit file (`.ipes`, SPICE or JSON netlist); clears parameter changes and results. */
   loadCircuit(path: string): Promise<CircuitSummary>;
   /** Writes the circuit with the session's parameter changes; the format follows the extension (`.ipes`, `.json`, `.cir`/`.sp`). Returns the absolute path. */
@@ -96,7 +95,7 @@ export interface ControlOperations {
   /** `channel` as `ch1` (or the channel's label): the last run's samples. */
   getWaveform(scope: string, channel: string): Waveform;
   /** Writes the last run's waveforms; returns the absolute path. */
-  exportData(path: string, format: ControlExportFormat): Promise<string>;
+  exportData(path: string, format: RemoteExportFormat): Promise<string>;
   /** Fixed time step and end time of the loaded circuit (GeckoSCRIPT `get_dt`/`set_dt`, `get_Tend`/`set_Tend`). */
   getTimeStep(): number;
   setTimeStep(dt: number): void;
@@ -108,5 +107,5 @@ export interface ControlOperations {
   /** The loaded circuit with the session's changes applied (for readers such as the scripting language). */
   circuit(): Netlist;
   /** The last completed run, if any. */
-  lastRun(): ControlRun | undefined;
+  lastRun(): RemoteRun | undefined;
 }

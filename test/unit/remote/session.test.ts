@@ -1,39 +1,39 @@
-// ControlSession over the in-process engine: load, parameters (exact and case-insensitive names,
+// RemoteSession over the in-process engine: load, parameters (exact and case-insensitive names,
 // globals), run, measurements and waveforms against the RC answer, stop, reset, save/export and the
 // path root.
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ControlSession } from '../../../src/control/session.js';
-import { EngineRunner } from '../../../src/control/engine-runner.js';
-import { ControlError, type ControlErrorCode } from '../../../src/control/types.js';
+import { RemoteSession } from '../../../src/remote/session.js';
+import { EngineRunner } from '../../../src/remote/engine-runner.js';
+import { RemoteError, type RemoteErrorCode } from '../../../src/remote/types.js';
 import { readCircuitBytes } from '../../../src/formats/read.js';
 import { rcStep } from '../../fixtures/circuits.js';
 
-async function rejectsWith(promise: Promise<unknown>, code: ControlErrorCode): Promise<ControlError> {
+async function rejectsWith(promise: Promise<unknown>, code: RemoteErrorCode): Promise<RemoteError> {
   try {
     await promise;
   } catch (error) {
-    expect(error).to.be.instanceOf(ControlError);
-    expect((error as ControlError).code).to.equal(code);
-    return error as ControlError;
+    expect(error).to.be.instanceOf(RemoteError);
+    expect((error as RemoteError).code).to.equal(code);
+    return error as RemoteError;
   }
-  throw new Error(`expected a ControlError ${code}`);
+  throw new Error(`expected a RemoteError ${code}`);
 }
 
-function throwsWith(action: () => unknown, code: ControlErrorCode): ControlError {
+function throwsWith(action: () => unknown, code: RemoteErrorCode): RemoteError {
   try {
     action();
   } catch (error) {
-    expect(error).to.be.instanceOf(ControlError);
-    expect((error as ControlError).code).to.equal(code);
-    return error as ControlError;
+    expect(error).to.be.instanceOf(RemoteError);
+    expect((error as RemoteError).code).to.equal(code);
+    return error as RemoteError;
   }
-  throw new Error(`expected a ControlError ${code}`);
+  throw new Error(`expected a RemoteError ${code}`);
 }
 
-describe('ControlSession', () => {
+describe('RemoteSession', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'pesim-control-'));
@@ -44,7 +44,7 @@ describe('ControlSession', () => {
   });
 
   it('loads, runs and reads measurements and waveforms with the RC answer', async () => {
-    const session = new ControlSession({ runner: new EngineRunner(), baseDir: dir });
+    const session = new RemoteSession({ runner: new EngineRunner(), baseDir: dir });
     const summary = await session.loadCircuit('rc.json');
     expect(summary.components).to.include.members(['V.1', 'R.1', 'C.1', 'SCOPE.1']);
     expect(summary.scopes).to.deep.equal(['SCOPE.1']);
@@ -60,7 +60,7 @@ describe('ControlSession', () => {
   });
 
   it('changes component and global parameters; reset restores the file', async () => {
-    const session = new ControlSession({ runner: new EngineRunner(), baseDir: dir });
+    const session = new RemoteSession({ runner: new EngineRunner(), baseDir: dir });
     await session.loadCircuit(join(dir, 'rc.json'));
     expect(session.getParameter('R.1', 'R')).to.equal(1000);
     session.setGlobalParameter('$Rload', 500); // tau = 0.5 ms
@@ -76,7 +76,7 @@ describe('ControlSession', () => {
   });
 
   it('names what exists when a name matches nothing', async () => {
-    const session = new ControlSession({ runner: new EngineRunner(), baseDir: dir });
+    const session = new RemoteSession({ runner: new EngineRunner(), baseDir: dir });
     throwsWith(() => session.setParameter('R.1', 'R', 1), 'NO_CIRCUIT');
     await session.loadCircuit('rc.json');
     expect(throwsWith(() => session.setParameter('R.9', 'R', 1), 'UNKNOWN_COMPONENT').message).to.contain('R.1');
@@ -97,7 +97,7 @@ describe('ControlSession', () => {
   it('stops a running simulation; the run ends CANCELLED and the session stays usable', async () => {
     let started: () => void = () => {};
     const progressed = new Promise<void>((resolve) => (started = resolve));
-    const session = new ControlSession({ runner: new EngineRunner(), baseDir: dir, onProgress: (p) => p.step > 0 && started() });
+    const session = new RemoteSession({ runner: new EngineRunner(), baseDir: dir, onProgress: (p) => p.step > 0 && started() });
     await session.loadCircuit('rc.json');
     session.setEndTime(20);
     session.setTimeStep(1e-7);
@@ -113,7 +113,7 @@ describe('ControlSession', () => {
   });
 
   it('saves the changed circuit and exports the last run in three formats', async () => {
-    const session = new ControlSession({ runner: new EngineRunner(), baseDir: dir });
+    const session = new RemoteSession({ runner: new EngineRunner(), baseDir: dir });
     await session.loadCircuit('rc.json');
     session.setParameter('C.1', 'C', 3e-6);
     const saved = await session.saveCircuit('saved.json');
@@ -139,7 +139,7 @@ describe('ControlSession', () => {
     const rc = rcStep('trapezoidal', 1e-5);
     rc.elements[1].name = 'R.LISN1/3';
     writeFileSync(join(dir, 'lisn.json'), JSON.stringify(rc));
-    const session = new ControlSession({ runner: new EngineRunner(), baseDir: dir });
+    const session = new RemoteSession({ runner: new EngineRunner(), baseDir: dir });
     await session.loadCircuit('lisn.json');
     session.setParameter('R.LISN1/3', 'R', 2000);
     for (const file of ['lisn-saved.ipes', 'lisn-saved.json']) {
@@ -155,7 +155,7 @@ describe('ControlSession', () => {
     mkdirSync(root);
     writeFileSync(join(root, 'rc.json'), readFileSync(join(dir, 'rc.json')));
     symlinkSync(dir, join(root, 'up'));
-    const session = new ControlSession({ runner: new EngineRunner(), root });
+    const session = new RemoteSession({ runner: new EngineRunner(), root });
     await session.loadCircuit('rc.json');
     await rejectsWith(session.loadCircuit('../rc.json'), 'PATH_OUTSIDE_ROOT');
     await rejectsWith(session.loadCircuit(join(dir, 'rc.json')), 'PATH_OUTSIDE_ROOT');
