@@ -69,6 +69,10 @@ class Expr {
   virtual ArrayRef array(Exec&) const { return nullptr; }      // array types
   virtual std::string text(Exec& ex) const;                    // String (and any type, for printing)
   virtual bool constant() const { return false; }
+  // True when evaluating the expression assigns nothing, allocates nothing and calls nothing (it
+  // may still throw): every array a variable held before it is held after it. Evaluation then
+  // reads arrays through their variables without taking a reference of its own.
+  virtual bool sideEffectFree() const { return false; }
 
  private:
   Type type_;
@@ -86,6 +90,12 @@ class NumberTarget : public Expr {
  public:
   using Expr::Expr;
   virtual NumberPlace place(Exec&) const = 0;
+  // True when slot() may be used: a variable, or an element reached through variables with
+  // side-effect-free indices.
+  virtual bool hasSlot() const = 0;
+  // The variable or element without a reference to its array: valid while only side-effect-free
+  // expressions are evaluated.
+  virtual double* slot(Exec&) const = 0;
   double number(Exec& ex) const override { return *place(ex).at; }
 };
 

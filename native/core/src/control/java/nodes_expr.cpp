@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "control/java/nodes.hpp"
 
@@ -100,11 +101,12 @@ double apply(Op op, Base kind, double a, double b, int line) {
   return kind == Base::Float ? castTo(Base::Float, r) : r;
 }
 
-class Constant : public Expr {
+class Constant final : public Expr {
  public:
   Constant(Type t, double v, int line) : Expr(t, line), v_(v) {}
   double number(Exec&) const override { return v_; }
   bool constant() const override { return true; }
+  bool sideEffectFree() const override { return true; }
 
  private:
   double v_;
@@ -125,39 +127,49 @@ class NullArray : public Expr {
   using Expr::Expr;
 };
 
-class LocalNumber : public NumberTarget {
+class LocalNumber final : public NumberTarget {
  public:
   LocalNumber(Type t, int slot, int line) : NumberTarget(t, line), slot_(slot) {}
-  NumberPlace place(Exec& ex) const override { return {&ex.frame->numbers[static_cast<std::size_t>(slot_)], nullptr}; }
+  NumberPlace place(Exec& ex) const override { return {slot(ex), nullptr}; }
+  bool hasSlot() const override { return true; }
+  double* slot(Exec& ex) const override { return &ex.frame->numbers[static_cast<std::size_t>(slot_)]; }
   double number(Exec& ex) const override { return ex.frame->numbers[static_cast<std::size_t>(slot_)]; }
+  bool sideEffectFree() const override { return true; }
+  int index() const { return slot_; }
 
  private:
   int slot_;
 };
 
-class FieldNumber : public NumberTarget {
+class FieldNumber final : public NumberTarget {
  public:
   FieldNumber(Type t, int slot, int line) : NumberTarget(t, line), slot_(slot) {}
-  NumberPlace place(Exec& ex) const override { return {&ex.fieldNumbers[static_cast<std::size_t>(slot_)], nullptr}; }
+  NumberPlace place(Exec& ex) const override { return {slot(ex), nullptr}; }
+  bool hasSlot() const override { return true; }
+  double* slot(Exec& ex) const override { return &ex.fieldNumbers[static_cast<std::size_t>(slot_)]; }
   double number(Exec& ex) const override { return ex.fieldNumbers[static_cast<std::size_t>(slot_)]; }
+  bool sideEffectFree() const override { return true; }
+  int index() const { return slot_; }
 
  private:
   int slot_;
 };
 
-class LocalArray : public ArrayTarget {
+class LocalArray final : public ArrayTarget {
  public:
   LocalArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
   ArrayRef* place(Exec& ex) const override { return &ex.frame->arrays[static_cast<std::size_t>(slot_)]; }
+  bool sideEffectFree() const override { return true; }
 
  private:
   int slot_;
 };
 
-class FieldArray : public ArrayTarget {
+class FieldArray final : public ArrayTarget {
  public:
   FieldArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
   ArrayRef* place(Exec& ex) const override { return &ex.fieldArrays[static_cast<std::size_t>(slot_)]; }
+  bool sideEffectFree() const override { return true; }
 
  private:
   int slot_;
@@ -203,12 +215,14 @@ class TimeValue : public Expr {
  public:
   using Expr::Expr;
   double number(Exec& ex) const override { return ex.time; }
+  bool sideEffectFree() const override { return true; }
 };
 
 class StepValue : public Expr {
  public:
   using Expr::Expr;
   double number(Exec& ex) const override { return ex.dt; }
+  bool sideEffectFree() const override { return true; }
 };
 
 ArrayRef checkedArray(const Expr& e, Exec& ex, int line) {
@@ -217,33 +231,59 @@ ArrayRef checkedArray(const Expr& e, Exec& ex, int line) {
   return a;
 }
 
-std::size_t checkedIndex(const Array& a, double index, int line) {
-  if (index < 0 || index >= static_cast<double>(a.length())) {
-    fail("ArrayIndexOutOfBoundsException: Index " + javaText(Base::Int, index) + " out of bounds for length " +
-             std::to_string(a.length()), line);
-  }
+[[noreturn]] void outOfBounds(const Array& a, double index, int line) {
+  fail("ArrayIndexOutOfBoundsException: Index " + javaText(Base::Int, index) + " out of bounds for length " +
+           std::to_string(a.length()), line);
+}
+
+inline std::size_t checkedIndex(const Array& a, double index, int line) {
+  if (index < 0 || index >= static_cast<double>(a.length())) outOfBounds(a, index, line);
   return static_cast<std::size_t>(index);
 }
 
-class NumberElement : public NumberTarget {
+class NumberElement final : public NumberTarget {
  public:
   NumberElement(Type t, ExprPtr array, ExprPtr index, int line)
-      : NumberTarget(t, line), array_(std::move(array)), index_(std::move(index)) {}
+      : NumberTarget(t, line), array_(std::move(array)), index_(std::move(index)) {
+    // An array held by a variable (or by a row of one) stays held while side-effect-free
+    // indices are evaluated: the element is then read without a reference of its own.
+    if (array_->sideEffectFree() && index_->sideEffectFree()) held_ = dynamic_cast<const ArrayTarget*>(array_.get());
+    if (held_ != nullptr) {
+      variable_ = dynamic_cast<const LocalArray*>(held_);
+      field_ = dynamic_cast<const FieldArray*>(held_);
+    }
+    if (index_->constant()) {
+      Exec none;
+      constantIndex_ = index_->number(none);
+    }
+  }
   NumberPlace place(Exec& ex) const override {
     ArrayRef a = checkedArray(*array_, ex, line());
     std::size_t i = checkedIndex(*a, index_->number(ex), line());
     return {&a->numbers[i], a};
   }
+  bool hasSlot() const override { return held_ != nullptr; }
+  double* slot(Exec& ex) const override {
+    Array* a = (variable_ != nullptr ? variable_->place(ex) : field_ != nullptr ? field_->place(ex) : held_->place(ex))->get();
+    if (a == nullptr) fail("NullPointerException: the array is null", line());
+    return &a->numbers[checkedIndex(*a, constantIndex_ ? *constantIndex_ : index_->number(ex), line())];
+  }
   double number(Exec& ex) const override {
+    if (held_ != nullptr) return *slot(ex);
     ArrayRef a = checkedArray(*array_, ex, line());
     return a->numbers[checkedIndex(*a, index_->number(ex), line())];
   }
+  bool sideEffectFree() const override { return array_->sideEffectFree() && index_->sideEffectFree(); }
 
  private:
   ExprPtr array_, index_;
+  const ArrayTarget* held_ = nullptr;
+  const LocalArray* variable_ = nullptr;  // held_ when it is a local or field variable (called directly)
+  const FieldArray* field_ = nullptr;
+  std::optional<double> constantIndex_;  // the index when it is a constant (xIN[0], yOUT[1])
 };
 
-class RowElement : public ArrayTarget {
+class RowElement final : public ArrayTarget {
  public:
   RowElement(Type t, ExprPtr array, ExprPtr index, int line)
       : ArrayTarget(t, line), array_(std::move(array)), index_(std::move(index)) {}
@@ -252,6 +292,7 @@ class RowElement : public ArrayTarget {
     // The outer array stays alive through the variable or expression that holds it.
     return &a->rows[checkedIndex(*a, index_->number(ex), line())];
   }
+  bool sideEffectFree() const override { return array_->sideEffectFree() && index_->sideEffectFree(); }
 
  private:
   ExprPtr array_, index_;
@@ -274,12 +315,13 @@ class Length : public Expr {
  public:
   Length(ExprPtr a, int line) : Expr(scalar(Base::Int), line), a_(std::move(a)) {}
   double number(Exec& ex) const override { return static_cast<double>(checkedArray(*a_, ex, line())->length()); }
+  bool sideEffectFree() const override { return a_->sideEffectFree(); }
 
  private:
   ExprPtr a_;
 };
 
-class Unary : public Expr {
+class Unary final : public Expr {
  public:
   Unary(char op, ExprPtr e, Type t, int line) : Expr(t, line), op_(op), e_(std::move(e)) {}
   double number(Exec& ex) const override {
@@ -293,13 +335,14 @@ class Unary : public Expr {
       default: return v;
     }
   }
+  bool sideEffectFree() const override { return e_->sideEffectFree(); }
 
  private:
   char op_;
   ExprPtr e_;
 };
 
-class Binary : public Expr {
+class Binary final : public Expr {
  public:
   Binary(Op op, Base kind, ExprPtr a, ExprPtr b, Type t, int line)
       : Expr(t, line), op_(op), kind_(kind), a_(std::move(a)), b_(std::move(b)) {}
@@ -307,12 +350,107 @@ class Binary : public Expr {
     double a = a_->number(ex);
     return apply(op_, kind_, a, b_->number(ex), line());
   }
+  bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
 
  private:
   Op op_;
   Base kind_;
   ExprPtr a_, b_;
 };
+
+// The commonest shapes of Binary without its dispatch: a comparison (any kind) or double
+// arithmetic, `op` fixed at compile time, the right operand read in place when it is a constant.
+// The same operations as apply(), so the same results.
+template <Op op>
+double direct(double a, double b) {
+  if constexpr (op == Op::Add) return a + b;
+  if constexpr (op == Op::Sub) return a - b;
+  if constexpr (op == Op::Mul) return a * b;
+  if constexpr (op == Op::Div) return a / b;
+  if constexpr (op == Op::Eq) return a == b;
+  if constexpr (op == Op::Ne) return a != b;
+  if constexpr (op == Op::Lt) return a < b;
+  if constexpr (op == Op::Le) return a <= b;
+  if constexpr (op == Op::Gt) return a > b;
+  if constexpr (op == Op::Ge) return a >= b;
+}
+
+template <Op op, bool constantRight>
+class DirectBinary final : public Expr {
+ public:
+  DirectBinary(ExprPtr a, ExprPtr b, Type t, int line) : Expr(t, line), a_(std::move(a)), b_(std::move(b)) {
+    if constexpr (constantRight) {
+      Exec none;
+      right_ = b_->number(none);
+    }
+  }
+  double number(Exec& ex) const override {
+    const double a = a_->number(ex);
+    if constexpr (constantRight) return direct<op>(a, right_);
+    return direct<op>(a, b_->number(ex));
+  }
+  bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
+
+ private:
+  ExprPtr a_, b_;
+  double right_ = 0.0;
+};
+
+template <Op op>
+ExprPtr directBinary(ExprPtr a, ExprPtr b, Type t, int line) {
+  if (b->constant()) return std::make_unique<DirectBinary<op, true>>(std::move(a), std::move(b), t, line);
+  return std::make_unique<DirectBinary<op, false>>(std::move(a), std::move(b), t, line);
+}
+
+// int or long arithmetic with `op` fixed at compile time: integral() without apply()'s dispatch.
+template <Op op, bool isLong>
+class IntegralBinary final : public Expr {
+ public:
+  IntegralBinary(ExprPtr a, ExprPtr b, Type t, int line) : Expr(t, line), a_(std::move(a)), b_(std::move(b)) {}
+  double number(Exec& ex) const override {
+    const double a = a_->number(ex);
+    return integral(op, isLong, a, b_->number(ex), line());
+  }
+  bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
+
+ private:
+  ExprPtr a_, b_;
+};
+
+template <Op op>
+ExprPtr integralBinary(bool isLong, ExprPtr& a, ExprPtr& b, Type t, int line) {
+  if (isLong) return std::make_unique<IntegralBinary<op, true>>(std::move(a), std::move(b), t, line);
+  return std::make_unique<IntegralBinary<op, false>>(std::move(a), std::move(b), t, line);
+}
+
+// A DirectBinary or IntegralBinary for `op` in `kind`, or null when the shape needs apply().
+ExprPtr directBinary(Op op, Base kind, ExprPtr& a, ExprPtr& b, Type t, int line) {
+  const bool arithmetic = kind == Base::Double;
+  if (kind == Base::Int || kind == Base::Long) {
+    const bool isLong = kind == Base::Long;
+    switch (op) {
+      case Op::Add: return integralBinary<Op::Add>(isLong, a, b, t, line);
+      case Op::Sub: return integralBinary<Op::Sub>(isLong, a, b, t, line);
+      case Op::Mul: return integralBinary<Op::Mul>(isLong, a, b, t, line);
+      case Op::Div: return integralBinary<Op::Div>(isLong, a, b, t, line);
+      case Op::Rem: return integralBinary<Op::Rem>(isLong, a, b, t, line);
+      default: break;
+    }
+  }
+  switch (op) {
+    case Op::Eq: return directBinary<Op::Eq>(std::move(a), std::move(b), t, line);
+    case Op::Ne: return directBinary<Op::Ne>(std::move(a), std::move(b), t, line);
+    case Op::Lt: return directBinary<Op::Lt>(std::move(a), std::move(b), t, line);
+    case Op::Le: return directBinary<Op::Le>(std::move(a), std::move(b), t, line);
+    case Op::Gt: return directBinary<Op::Gt>(std::move(a), std::move(b), t, line);
+    case Op::Ge: return directBinary<Op::Ge>(std::move(a), std::move(b), t, line);
+    case Op::Add: return arithmetic ? directBinary<Op::Add>(std::move(a), std::move(b), t, line) : nullptr;
+    case Op::Sub: return arithmetic ? directBinary<Op::Sub>(std::move(a), std::move(b), t, line) : nullptr;
+    case Op::Mul: return arithmetic ? directBinary<Op::Mul>(std::move(a), std::move(b), t, line) : nullptr;
+    case Op::Div: return arithmetic ? directBinary<Op::Div>(std::move(a), std::move(b), t, line) : nullptr;
+    default: return nullptr;
+  }
+}
 
 // == and != on arrays and lists compare references.
 class SameArray : public Expr {
@@ -325,7 +463,7 @@ class SameArray : public Expr {
   ExprPtr a_, b_;
 };
 
-class Logical : public Expr {
+class Logical final : public Expr {
  public:
   Logical(bool isAnd, ExprPtr a, ExprPtr b, int line) : Expr(scalar(Base::Boolean), line), and_(isAnd), a_(std::move(a)), b_(std::move(b)) {}
   double number(Exec& ex) const override {
@@ -333,13 +471,14 @@ class Logical : public Expr {
     if (and_ ? !a : a) return a ? 1.0 : 0.0;
     return b_->number(ex) != 0.0 ? 1.0 : 0.0;
   }
+  bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
 
  private:
   bool and_;
   ExprPtr a_, b_;
 };
 
-class Conditional : public Expr {
+class Conditional final : public Expr {
  public:
   Conditional(ExprPtr c, ExprPtr a, ExprPtr b, Type t, int line)
       : Expr(t, line), c_(std::move(c)), a_(std::move(a)), b_(std::move(b)) {}
@@ -349,12 +488,13 @@ class Conditional : public Expr {
     if (type().isString()) return c_->number(ex) != 0.0 ? a_->text(ex) : b_->text(ex);
     return Expr::text(ex);
   }
+  bool sideEffectFree() const override { return c_->sideEffectFree() && a_->sideEffectFree() && b_->sideEffectFree(); }
 
  private:
   ExprPtr c_, a_, b_;
 };
 
-class Cast : public Expr {
+class Cast final : public Expr {
  public:
   Cast(Base to, ExprPtr e, int line) : Expr(scalar(to), line), e_(std::move(e)), fromLong_(e_->type().base == Base::Long) {}
   double number(Exec& ex) const override {
@@ -363,22 +503,30 @@ class Cast : public Expr {
     if (fromLong_ && type().base == Base::Int) return wrap32(static_cast<std::int64_t>(v));
     return castTo(type().base, v);
   }
+  bool sideEffectFree() const override { return e_->sideEffectFree(); }
 
  private:
   ExprPtr e_;
   bool fromLong_;
 };
 
-class AssignNumber : public Expr {
+class AssignNumber final : public Expr {
  public:
   AssignNumber(std::unique_ptr<NumberTarget> target, Op op, bool compound, ExprPtr value, Base operation, int line)
-      : Expr(target->type(), line), target_(std::move(target)), op_(op), compound_(compound), value_(std::move(value)), operation_(operation) {}
+      : Expr(target->type(), line), target_(std::move(target)), op_(op), compound_(compound), value_(std::move(value)), operation_(operation),
+        direct_(target_->hasSlot() && value_->sideEffectFree()) {}
   double number(Exec& ex) const override {
+    if (direct_) return store(target_->slot(ex), ex);
     NumberPlace p = target_->place(ex);
+    return store(p.at, ex);
+  }
+
+ private:
+  double store(double* at, Exec& ex) const {
     double v = value_->number(ex);
-    if (compound_) v = apply(op_, operation_, *p.at, v, line());
-    *p.at = castTo(type().base, v);
-    return *p.at;
+    if (compound_) v = apply(op_, operation_, *at, v, line());
+    *at = type().base == Base::Double ? v : castTo(type().base, v);
+    return *at;
   }
 
  private:
@@ -387,7 +535,41 @@ class AssignNumber : public Expr {
   bool compound_;
   ExprPtr value_;
   Base operation_;
+  bool direct_;  // the target's slot stays valid while the value is evaluated
 };
+
+// `variable = value` for a local or field number variable and a side-effect-free value (AssignNumber's
+// commonest shape, with the variable's slot and a constant value read in place).
+template <bool field, bool constantValue>
+class StoreVariable final : public Expr {
+ public:
+  StoreVariable(Type t, int slot, ExprPtr value, int line)
+      : Expr(t, line), slot_(static_cast<std::size_t>(slot)), value_(std::move(value)) {
+    if constexpr (constantValue) {
+      Exec none;
+      constant_ = convert(value_->number(none));
+    }
+  }
+  double number(Exec& ex) const override {
+    double& at = field ? ex.fieldNumbers[slot_] : ex.frame->numbers[slot_];
+    if constexpr (constantValue) at = constant_;
+    else at = convert(value_->number(ex));
+    return at;
+  }
+
+ private:
+  double convert(double v) const { return type().base == Base::Double ? v : castTo(type().base, v); }
+
+  std::size_t slot_;
+  ExprPtr value_;
+  double constant_ = 0.0;
+};
+
+template <bool field>
+ExprPtr storeVariable(Type t, int slot, ExprPtr value, int line) {
+  if (value->constant()) return std::make_unique<StoreVariable<field, true>>(t, slot, std::move(value), line);
+  return std::make_unique<StoreVariable<field, false>>(t, slot, std::move(value), line);
+}
 
 class AssignArray : public Expr {
  public:
@@ -413,13 +595,21 @@ class Increment : public Expr {
   Increment(std::unique_ptr<NumberTarget> target, double delta, bool prefix, int line)
       : Expr(target->type(), line), target_(std::move(target)), delta_(delta), prefix_(prefix) {}
   double number(Exec& ex) const override {
+    if (target_->hasSlot()) return add(target_->slot(ex));
     NumberPlace p = target_->place(ex);
-    double before = *p.at;
+    return add(p.at);
+  }
+
+ private:
+  double add(double* at) const {
+    double before = *at;
     Base b = type().base;
     double after = b == Base::Int || b == Base::Long ? apply(Op::Add, b, before, delta_, line()) : castTo(b, before + delta_);
-    *p.at = after;
+    *at = after;
     return prefix_ ? after : before;
   }
+
+ public:
 
  private:
   std::unique_ptr<NumberTarget> target_;
@@ -439,6 +629,33 @@ class Concat : public Expr {
  private:
   std::vector<ExprPtr> parts_;
 };
+
+// The array a node made last time, made fresh again when the code no longer holds it: `made`
+// then holds the only reference, so no variable, array or result can tell it from a new one
+// (code that builds a table every step allocates nothing). Null when it is still held.
+void clearArray(Array& a) {
+  a.numbers.clear();
+  a.rows.clear();
+  a.texts.clear();
+  a.ofRows = false;
+  a.ofTexts = false;
+  a.state.reset();
+  a.modCount = 0;
+}
+
+ArrayRef renewed(ArrayRef& made) {
+  if (!made || made.use_count() != 1) return nullptr;
+  clearArray(*made);
+  return made;
+}
+
+// A one-dimensional array of numbers of length n, recycled from `made` when possible.
+ArrayRef numberArray(ArrayRef& made, std::size_t n) {
+  ArrayRef a = renewed(made);
+  if (!a) made = a = std::make_shared<Array>();
+  a->numbers.assign(n, 0.0);
+  return a;
+}
 
 ArrayRef allocate(const Type& type, const std::vector<double>& lengths, std::size_t level, int line) {
   double n = lengths[level];
@@ -463,6 +680,13 @@ class NewArray : public Expr {
  public:
   NewArray(Type t, std::vector<ExprPtr> lengths, int line) : Expr(t, line), lengths_(std::move(lengths)) {}
   ArrayRef array(Exec& ex) const override {
+    if (type().dims == 1 && type().base != Base::String) {
+      // new double[n] (and the other number types): the commonest shape, recycled.
+      const double n = lengths_[0]->number(ex);
+      if (n < 0) fail("NegativeArraySizeException: " + javaText(Base::Int, n), line());
+      if (n > 1e8) fail("array of " + javaText(Base::Int, n) + " elements is too large", line());
+      return numberArray(made_, static_cast<std::size_t>(n));
+    }
     std::vector<double> n;
     for (const auto& l : lengths_) n.push_back(l->number(ex));
     return allocate(type(), n, 0, line());
@@ -470,6 +694,7 @@ class NewArray : public Expr {
 
  private:
   std::vector<ExprPtr> lengths_;
+  mutable ArrayRef made_;  // the last array of numbers made (renewed)
 };
 
 class ArrayLiteral : public Expr {
@@ -483,9 +708,22 @@ class ArrayLiteral : public Expr {
       Exec none;
       for (const auto& item : items_) constants_.push_back(castTo(t.base, item->number(none)));
     }
+    // A table of such rows: renewed with its rows in place (below).
+    if (t.dims == 2) {
+      for (const auto& item : items_) {
+        const auto* row = dynamic_cast<const ArrayLiteral*>(item.get());
+        if (row == nullptr || !row->allConstant_) {
+          constantRows_.clear();
+          break;
+        }
+        constantRows_.push_back(row);
+      }
+    }
   }
   ArrayRef array(Exec& ex) const override {
-    auto a = std::make_shared<Array>();
+    if (!constantRows_.empty() && made_ && made_.use_count() == 1) return renewTable(ex);
+    ArrayRef a = renewed(made_);
+    if (!a) made_ = a = std::make_shared<Array>();
     if (allConstant_) {
       a->numbers = constants_;
       return a;
@@ -504,9 +742,28 @@ class ArrayLiteral : public Expr {
   }
 
  private:
+  // The table made last, which nothing else holds: a row still held only by it and by the row's
+  // own node is made fresh where it is (no reference changes hands); any other row is made anew.
+  ArrayRef renewTable(Exec& ex) const {
+    Array& table = *made_;
+    for (std::size_t i = 0; i < constantRows_.size(); ++i) {
+      ArrayRef& row = table.rows[i];
+      const ArrayLiteral& node = *constantRows_[i];
+      if (row && row == node.made_ && row.use_count() == 2) {
+        clearArray(*row);
+        row->numbers = node.constants_;
+      } else {
+        row = node.array(ex);
+      }
+    }
+    return made_;
+  }
+
   std::vector<ExprPtr> items_;
   bool allConstant_ = false;
   std::vector<double> constants_;
+  std::vector<const ArrayLiteral*> constantRows_;  // a table of rows of constants: the rows' nodes
+  mutable ArrayRef made_;  // the last array made (renewed)
 };
 
 class CallMethod : public Expr {
@@ -585,7 +842,9 @@ ExprPtr binary(const std::string& op, ExprPtr left, ExprPtr right, Type type, in
   Base kind = left->type().isBoolean() ? Base::Boolean
               : (op == "<<" || op == ">>" || op == ">>>") ? promote(left->type().base, Base::Int)
                                                           : promote(left->type().base, right->type().base);
-  return std::make_unique<Binary>(opFromText(op), kind, std::move(left), std::move(right), type, line);
+  const Op o = opFromText(op);
+  if (ExprPtr direct = directBinary(o, kind, left, right, type, line)) return direct;
+  return std::make_unique<Binary>(o, kind, std::move(left), std::move(right), type, line);
 }
 ExprPtr logical(bool isAnd, ExprPtr left, ExprPtr right, int line) {
   return std::make_unique<Logical>(isAnd, std::move(left), std::move(right), line);
@@ -597,6 +856,10 @@ ExprPtr cast(Base to, ExprPtr operand, int line) { return std::make_unique<Cast>
 ExprPtr assignNumber(std::unique_ptr<NumberTarget> target, const std::string& op, ExprPtr value, Base operation, int line) {
   bool compound = op != "=";
   Op o = compound ? opFromText(op.substr(0, op.size() - 1)) : Op::Add;
+  if (!compound && value->sideEffectFree()) {
+    if (const auto* local = dynamic_cast<const LocalNumber*>(target.get())) return storeVariable<false>(target->type(), local->index(), std::move(value), line);
+    if (const auto* field = dynamic_cast<const FieldNumber*>(target.get())) return storeVariable<true>(target->type(), field->index(), std::move(value), line);
+  }
   return std::make_unique<AssignNumber>(std::move(target), o, compound, std::move(value), operation, line);
 }
 ExprPtr assignArray(std::unique_ptr<ArrayTarget> target, ExprPtr value, int line) {

@@ -35,14 +35,16 @@ namespace {
 
 class ExpressionStatement : public Stmt {
  public:
-  ExpressionStatement(ExprPtr e, int line) : Stmt(line), e_(std::move(e)) {}
+  ExpressionStatement(ExprPtr e, int line) : Stmt(line), e_(std::move(e)), number_(!e_->type().isReference() && !e_->type().isString()) {}
   Flow run(Exec& ex) const override {
-    evaluateForEffect(*e_, ex);
+    if (number_) e_->number(ex);  // evaluateForEffect's commonest case (assignments of numbers), decided once
+    else evaluateForEffect(*e_, ex);
     return Flow::Normal;
   }
 
  private:
   ExprPtr e_;
+  bool number_;
 };
 
 Flow runAll(const std::vector<StmtPtr>& body, Exec& ex, std::size_t from = 0) {

@@ -32,10 +32,13 @@ void Program::start(std::uint64_t seed) {
 
 const Array& Program::calculate(double time, double dt) {
   // The code may have assigned another array to xIN (an ordinary parameter): it gets ours again.
-  calcFrame_.arrays[0] = xIn_;
+  if (calcFrame_.arrays[0] != xIn_) calcFrame_.arrays[0] = xIn_;
   exec_.time = time;
   exec_.dt = dt;
   run(*compiled_.calculate, calcFrame_);
+  // The call's local arrays end with it, as in Java: arrays the code builds every step are then
+  // held by nothing but the node that made them, which renews them next time (nodes_expr.cpp).
+  for (std::size_t i = 1; i < calcFrame_.arrays.size(); ++i) calcFrame_.arrays[i].reset();  // [0]: xIN, ours
   result_ = exec_.returnArray ? std::move(exec_.returnArray) : exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)];
   if (!result_) throw CodeFailure{"NullPointerException: yOUT is null", 0};
   return *result_;
