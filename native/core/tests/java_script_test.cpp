@@ -120,6 +120,8 @@ TEST(script_host_functions) {
   Harness h;
   CHECK(h.run("print(twice(2) + twice(0.25)); note(3); note(\"a\" + 1); double[][] w = pair(); print(w[1][1]);") == "4.5\n20.0\n");
   CHECK((h.calls == std::vector<std::string>{"3", "a1"}));
+  // Rows of a call's result, which nothing else holds.
+  CHECK(h.run("print(pair()[1][1] + \" \" + pair()[0].length); double[] r = pair()[0]; print(r[1]);") == "20.0 2\n10.0\n");
   CHECK(h.error("print(1);\n  fail(\"no circuit is loaded\");") == "runtime 2:3: no circuit is loaded");
   CHECK(h.error("twice(1, 2);") == "compile 1:1: twice expects twice(double), got 2 arguments");
   CHECK(h.error("twice(\"x\");") == "compile 1:7: argument 1 of twice must be double, found String");

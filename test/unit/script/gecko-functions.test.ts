@@ -67,7 +67,7 @@ describe('script: GeckoSCRIPT functions', function () {
 
   it('detects the steady state by the cross-correlation of two periods of named signals', async () => {
     const out = await runScript(`loadCircuit("${buckIpes}");
-      initSteadyStateDetection(new String[]{"u2"}, 35e3, get_dt(), 20e-3);
+      initSteadyStateDetection(new String[]{"u2"}, 35e3, 1.0 / 35e3 / 200, 20e-3);
       double[] s = simulateToSteadyState(true);
       print(s[0] + " " + (Math.abs(s[1] * 35e3 - Math.round(s[1] * 35e3)) < 1e-6) + " " + (s[1] < 20e-3) + " " + (s[2] == 1 / 35e3));
       double[] never = simulateToSteadyState(true, 1.1, 0.005);
@@ -115,6 +115,7 @@ describe('script: GeckoSCRIPT functions', function () {
     // Saved, the file has GeckoCIRCUITS 2.x's separate amplitude: iMAX is the DC value the sine does not use.
     const { error } = await scriptError(`loadCircuit("${join(dir, 'npc-new.ipes')}"); setParameter("I.1", "iMAX", 100);`);
     expect(error.reason).to.match(/iMAX is the DC value of I\.1, which its sine waveform does not use; its peak value is 'ampl'/);
-    expect(await runScript(`loadCircuit("${join(dir, 'npc-new.ipes')}"); setParameter("I.1", "ampl", 50); print(getParameter("I.1", "amplitude"));`)).to.equal('50.0\n');
+    const ampl = await runScript(`loadCircuit("${join(dir, 'npc-new.ipes')}"); setParameter("I.1", "ampl", 50); print(getParameter("I.1", "amplitude"));`);
+    expect(ampl.split('\n').filter((l) => !l.startsWith('warning:'))).to.deep.equal(['50.0', '']);
   });
 });

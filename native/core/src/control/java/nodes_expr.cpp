@@ -289,8 +289,14 @@ class RowElement final : public ArrayTarget {
       : ArrayTarget(t, line), array_(std::move(array)), index_(std::move(index)) {}
   ArrayRef* place(Exec& ex) const override {
     ArrayRef a = checkedArray(*array_, ex, line());
-    // The outer array stays alive through the variable or expression that holds it.
+    // An assignment target: the outer array stays alive through the variable that holds it.
     return &a->rows[checkedIndex(*a, index_->number(ex), line())];
+  }
+  // A read copies the row's reference before the outer array is released: that array may be a
+  // temporary (a call's result, `f()[0][2]`), held by nothing else.
+  ArrayRef array(Exec& ex) const override {
+    ArrayRef a = checkedArray(*array_, ex, line());
+    return a->rows[checkedIndex(*a, index_->number(ex), line())];
   }
   bool sideEffectFree() const override { return array_->sideEffectFree() && index_->sideEffectFree(); }
 
@@ -302,9 +308,14 @@ class TextElement : public StringTarget {
  public:
   TextElement(ExprPtr array, ExprPtr index, int line) : StringTarget(scalar(Base::String), line), array_(std::move(array)), index_(std::move(index)) {}
   std::string* place(Exec& ex) const override {
-    // The array stays alive through the variable or expression that holds it.
+    // An assignment target: the array stays alive through the variable that holds it.
     ArrayRef a = checkedArray(*array_, ex, line());
     return &a->texts[checkedIndex(*a, index_->number(ex), line())];
+  }
+  // A read copies the text while the array is held: it may be a temporary (a call's result).
+  std::string text(Exec& ex) const override {
+    ArrayRef a = checkedArray(*array_, ex, line());
+    return a->texts[checkedIndex(*a, index_->number(ex), line())];
   }
 
  private:
