@@ -117,7 +117,9 @@ function sourcePlan(ctx: PlanContext, e: NetlistElement, plan: Plan): void {
     const phase = p.phase ?? 0;
     put('phaseDegrees', 4, typeof phase === 'number' ? (phase === 0 ? 0 : -phase) : phase, 0);
     if (typeof phase === 'string') problem(ctx, e.name, 'a phase bound to a global parameter cannot be negated for GeckoCIRCUITS');
-    put('amplitude', 20, p.amplitude, 0);
+    // A sine read from a file up to 1.62 keeps that form: no `amplitude`, parameter[1] is the peak
+    // (elements.ts; GeckoSCRIPT's uDC/iMAX then still set it, as for that file).
+    if (ctx.layout?.components[e.name]?.extra?.amplitudeInDcValue !== 1) put('amplitude', 20, p.amplitude, 0);
   } else if (waveform === 'signal') {
     if (num(p.gain, 1) !== 1 || num(p.offset, 0) !== 0) problem(ctx, e.name, 'a signal-controlled source with gain or offset has no GeckoCIRCUITS equivalent');
     put('sourceType', 0, 400, 400);
