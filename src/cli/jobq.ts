@@ -18,11 +18,11 @@ export function registerJobq(program: Command): void {
       ['pesim jobq --config jobq.yaml --simulator-mode xmlrpc', 'with the settings of a YAML or JSON file, simulating on the XML-RPC simulator'],
     ))
     .action(async (options: { host?: string; port?: string; config?: string; simulatorMode?: string }) => {
-      const [{ exposureWarning, loadConfig }, { startJobq }, { tuneV8ForService }] = await Promise.all([
+      const [{ exposureWarning, loadJobqConfig }, { startJobq }, { tuneV8ForService }] = await Promise.all([
         import('../jobq/config.js'), import('../jobq/server.js'), import('../http/v8-tuning.js'),
       ]);
       const overrides = { 'api.host': options.host, 'api.port': options.port, 'simulator.mode': options.simulatorMode };
-      const config = loadConfig({ file: options.config, overrides });
+      const config = loadJobqConfig({ file: options.config, overrides });
       const warning = exposureWarning(config);
       if (warning) console.warn(`pesim: warning: ${warning}`);
       tuneV8ForService();

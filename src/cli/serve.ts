@@ -4,7 +4,7 @@
 // streams and stops the job runtime; queued work stays in the SQLite store and runs after a restart.
 // The service is imported when the command runs (see main.ts).
 import type { Command } from 'commander';
-import { CONFIG_KEYS, loadConfig, type SimulationServiceConfig } from '../server/config.js';
+import { CONFIG_KEYS, loadSimulationServiceConfig, type SimulationServiceConfig } from '../server/config.js';
 import { EXIT } from './exit-codes.js';
 import { examples } from './help.js';
 
@@ -50,7 +50,7 @@ export function registerServe(program: Command): void {
         overrides.rmiPort = rmiPort;
       }
       if (options.dataDir !== undefined) overrides.dataDir = options.dataDir;
-      const config = loadConfig({ configFile: options.config, overrides });
+      const config = loadSimulationServiceConfig({ configFile: options.config, overrides });
       // The service's V8 interrupt budget (http/v8-tuning.ts), checked now and set once it has
       // started: during the start-up it would have V8 optimise code that runs once (≈ 5 % of it).
       let v8Flags: string | undefined;

@@ -165,7 +165,7 @@ export interface ConfigSources {
 }
 
 /** Builds and checks the configuration; throws ConfigError listing every problem. */
-export function loadConfig(sources: ConfigSources = {}): JobqConfig {
+export function loadJobqConfig(sources: ConfigSources = {}): JobqConfig {
   const config = defaultConfig();
   const problems: string[] = [];
   if (sources.file) applyObject(config, readConfigFile(sources.file), problems);

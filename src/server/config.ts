@@ -165,7 +165,7 @@ export interface LoadConfigOptions {
 }
 
 /** Defaults → config file → environment → overrides, validated. Throws ConfigError. */
-export function loadConfig(options: LoadConfigOptions = {}): SimulationServiceConfig {
+export function loadSimulationServiceConfig(options: LoadConfigOptions = {}): SimulationServiceConfig {
   const env = options.env ?? process.env;
   const config = defaultConfig() as unknown as Record<string, unknown>;
   const file = options.configFile ?? (env.SIM_CONFIG || undefined);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { ConfigError, exposureWarning, loadConfig } from '../../../src/jobq/config.js';
+import { ConfigError, exposureWarning, loadJobqConfig } from '../../../src/jobq/config.js';
 import { startTestService, type TestService } from './harness.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -31,14 +31,14 @@ describe('job-queue service: configuration and access', function () {
   it('builds the configuration from defaults, a YAML file, the environment and options, in that order', () => {
     const file = join(dir, 'jobq.yaml');
     writeFileSync(file, 'api:\n  port: 9001\n  log_level: warning\n  cors_origins: [http://a.test]\norchestration:\n  retry_delay: 0.5\n  max_concurrent_simulations: 2\ncache:\n  storage_format: csv\n  compression: gzip\n  ttl_seconds: 0\n');
-    const config = loadConfig({ file, env: { JOBQ_API_PORT: '9002', JOBQ_MODELS_DIR: dir, PESIM_DATA_DIR: join(dir, 'data') }, overrides: { 'api.host': '127.0.0.1' } });
+    const config = loadJobqConfig({ file, env: { JOBQ_API_PORT: '9002', JOBQ_MODELS_DIR: dir, PESIM_DATA_DIR: join(dir, 'data') }, overrides: { 'api.host': '127.0.0.1' } });
     expect(config.api).to.include({ port: 9002, host: '127.0.0.1', log_level: 'warning' });
     expect(config.api.cors_origins).to.deep.equal(['http://a.test']);
     expect(config.orchestration).to.include({ retry_delay: 0.5, max_concurrent_simulations: 2, batch_size: 4, retry_attempts: 3, queue_size: 1000, task_timeout: 3600 });
     expect(config.cache).to.include({ storage_format: 'csv', compression: 'gzip', ttl_seconds: 0 });
     expect(config.simulator).to.include({ models_dir: dir, port: 1080, timeout: 300 });
     expect(config.data_dir).to.equal(join(dir, 'data'));
-    const defaults = loadConfig({ env: {} });
+    const defaults = loadJobqConfig({ env: {} });
     expect(defaults.api).to.include({ host: '0.0.0.0', port: 8000, log_level: 'info', reload: false });
     expect(defaults.cache.ttl_seconds).to.equal(86400);
   });
@@ -46,7 +46,7 @@ describe('job-queue service: configuration and access', function () {
   it('reports every invalid setting by name, an unsupported cache format × compression, and reload', () => {
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ api: { port: 'eighty', hots: 'x', reload: true }, orchestration: { retry_attempts: -1 }, cache: { storage_format: 'hdf5', compression: 'snappy' } }));
-    const problems = problemsOf(() => loadConfig({ file, env: { JOBQ_API_LOG_LEVEL: 'loud' } }));
+    const problems = problemsOf(() => loadJobqConfig({ file, env: { JOBQ_API_LOG_LEVEL: 'loud' } }));
     expect(problems.join('\n')).to.contain('api.port: must be an integer from 0 to 65535, got "eighty"')
       .and.contain('api.hots: unknown setting')
       .and.contain('orchestration.retry_attempts')
@@ -54,11 +54,11 @@ describe('job-queue service: configuration and access', function () {
       .and.contain('JOBQ_API_LOG_LEVEL: api.log_level: must be one of debug, info, warning, error')
       .and.contain('api.reload');
     writeFileSync(join(dir, 'broken.yaml'), 'api: [unclosed');
-    expect(problemsOf(() => loadConfig({ file: join(dir, 'broken.yaml'), env: {} }))[0]).to.contain('not valid YAML');
+    expect(problemsOf(() => loadJobqConfig({ file: join(dir, 'broken.yaml'), env: {} }))[0]).to.contain('not valid YAML');
   });
 
   it('warns when listening beyond loopback without keys', () => {
-    const config = loadConfig({ env: {} });
+    const config = loadJobqConfig({ env: {} });
     expect(exposureWarning(config)).to.contain('0.0.0.0');
     config.api.api_keys = ['k'];
     expect(exposureWarning(config)).to.equal(undefined);

@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import { redisConnection } from '../../../src/jobs/executors/bullmq/connection.js';
 import { parseRedisUrl } from '../../../src/jobs/executors/bullmq/redis-url.js';
 import { queueSettingsFromEnv } from '../../../src/jobs/executors/bullmq/settings.js';
-import { loadConfig as loadServeConfig } from '../../../src/server/config.js';
-import { loadConfig as loadJobqConfig } from '../../../src/jobq/config.js';
+import { loadSimulationServiceConfig as loadServeConfig } from '../../../src/server/config.js';
+import { loadJobqConfig } from '../../../src/jobq/config.js';
 
 describe('scale-out settings and Redis URLs', () => {
   it('reads Redis URLs and names what is expected of a wrong one', () => {
