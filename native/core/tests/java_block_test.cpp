@@ -276,3 +276,14 @@ TEST(java_list_compile_errors) {
   CHECK(compileError("Map<String, Double> m = new HashMap<>(); m.put(\"a\", 1);") == "code:1:44: Map<String, Double>.put takes a String key and a Double value");
   CHECK(compileError("Double d = 1;") == "code:1:8: the initial value must be Double, not int");
 }
+
+// A library method given too few arguments is no library call (an unknown method), never a read
+// past the arguments.
+TEST(java_library_calls_without_arguments) {
+  const char* unknown = "code:1:11: unknown method '";
+  for (const char* name : {"Integer.parseInt", "Long.parseLong", "Double.parseDouble", "Integer.toString", "Integer.toHexString",
+                           "Integer.compare", "Character.isDigit", "Character.toUpperCase", "Arrays.toString", "Arrays.sort",
+                           "Collections.max", "Collections.sort", "String.join"}) {
+    CHECK(compileError(std::string("yOUT[0] = ") + name + "();").find(unknown + std::string(name) + "'") == 0);
+  }
+}

@@ -120,7 +120,9 @@ export async function startWorker(redisUrl: string, flags: WorkerFlags = {}): Pr
     child,
     async kill(signal: NodeJS.Signals = 'SIGKILL') {
       killGroup(child, signal);
-      await exited(child);
+      // A graceful stop waits for BullMQ's blocking read to return (seconds, more on a loaded
+      // machine) before the worker exits; only a process that outlives this is SIGKILLed.
+      await exited(child, signal === 'SIGKILL' ? 10_000 : 60_000);
       workers.delete(worker);
     },
   };

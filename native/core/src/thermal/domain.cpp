@@ -113,7 +113,7 @@ ThermalDomain::LossSource ThermalDomain::lossSource(const ElementSpec& pv, std::
 
 ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices,
                              const std::vector<const Element*>& resistors)
-    : method_(netlist.settings.method) {
+    : method_(netlist.settings.method), lossesOneStepLate_(netlist.settings.timing == Timing::Gecko) {
   // Devices with loss parameters, in netlist order; then those only a PV or LOSS names.
   for (const auto& e : netlist.elements) {
     if (hasLossParameters(e)) track(e.name, e.name, netlist, devices);
@@ -122,6 +122,8 @@ ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<Switching
   for (const auto& e : netlist.thermal) heatSources += e.type == "QSRC" || e.type == "PV";
   power_.reserve(heatSources);
   energy_.assign(heatSources, 0.0);
+  stepEnergy_.assign(heatSources, 0.0);
+  lateEnergy_.assign(heatSources, 0.0);
   auto power = [&](const ElementSpec& spec) -> const double* {
     Params p(spec.name, spec.params);
     if (spec.type == "QSRC") {
@@ -178,6 +180,7 @@ void ThermalDomain::keepVoltages(const double* x) {
 
 void ThermalDomain::start(const double* x, double dt) {
   for (auto& t : tracked_) t.loss->start(x);
+  std::fill(lateEnergy_.begin(), lateEnergy_.end(), 0.0);
   keepVoltages(x);
   if (network_) network_->initialize(dt);
   refreshJunctions();
@@ -212,16 +215,19 @@ void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPh
   const bool thermalStep = network_ && ++pending_ >= stride(dt);
   const bool together = measuring && !thermalStep;
   if (firstOfPhase) phaseStart_ = true;
+  std::fill(stepEnergy_.begin(), stepEnergy_.end(), 0.0);
   for (auto& tracked : tracked_) {
     DeviceLoss& loss = *tracked.loss;
     loss.update(x, xPrev_.data(), dt, tracked.tj);
-    for (const LossSource& source : tracked.feeds) energy_[source.slot] += *source.loss * dt;
+    for (const LossSource& source : tracked.feeds) stepEnergy_[source.slot] += *source.loss * dt;
     if (together) loss.accumulate(dt, tracked.tj);
   }
   for (auto& r : resistors_) {
     r.loss->update(x);
-    for (const LossSource& source : r.feeds) energy_[source.slot] += *source.loss * dt;
+    for (const LossSource& source : r.feeds) stepEnergy_[source.slot] += *source.loss * dt;
   }
+  if (lossesOneStepLate_) stepEnergy_.swap(lateEnergy_);  // the network takes the previous step's
+  for (std::size_t i = 0; i < energy_.size(); ++i) energy_[i] += stepEnergy_[i];
   keepVoltages(x);
   if (thermalStep) {
     const double span = static_cast<double>(pending_) * dt;
@@ -266,6 +272,7 @@ void ThermalDomain::visitState(StateVisitor& visitor, bool temperatures) {
   v.held(pending_);
   v.held(phaseStart_);
   for (double& e : energy_) v.held(e);
+  for (double& e : lateEnergy_) v.held(e);
   for (double& p : power_) v.held(p);
   for (double& x : xPrev_) v.held(x);
   for (auto& t : tracked_) {

@@ -96,6 +96,12 @@ class ThermalDomain {
   long pending_ = 0;          // circuit steps whose losses await the next thermal step
   bool phaseStart_ = true;    // the next thermal step is the first of a phase
   std::vector<double> energy_;  // per heat source: loss energy of the pending steps [J]
+  // With GeckoCIRCUITS' timing the network takes each step's losses one circuit step late, as
+  // GeckoCIRCUITS solves its thermal network before the step's losses are known (checked by running
+  // it: a turn-on's energy shows in the junction temperature one step after the event).
+  bool lossesOneStepLate_;
+  std::vector<double> stepEnergy_;  // per heat source: this step's loss energy [J]
+  std::vector<double> lateEnergy_;  // per heat source: the previous step's, when one step late [J]
   std::vector<Tracked> tracked_;
   std::vector<TrackedResistor> resistors_;
   std::vector<LossSource> lossSources_;  // all PV elements (each also in its Tracked::feeds)

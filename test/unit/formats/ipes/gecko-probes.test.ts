@@ -9,12 +9,27 @@ import { readIpes } from '../../../../src/formats/ipes/index.js';
 import { simulateSync } from '../../../../src/index.js';
 
 const DIR = new URL('../../../fixtures/gecko-probes/', import.meta.url);
-const PROBES = ['edges', 'var', 'dyn', 'sig', 'sig2', 'pwr', 'converters', 'sources'];
-// The t = 0 sample of the coupled inductors' node in `converters` differs by 1.2e-6 of its full
-// scale (5.7e-5 V of 48 V: the solution at t = 0 through the coupling); every later sample agrees
-// to float32.
-const FIRST_SAMPLES = 1;
-const FIRST_SAMPLE_TOLERANCE = 2e-6;
+const PROBES = ['edges', 'var', 'dyn', 'sig', 'sig2', 'pwr', 'converters', 'sources', 'thermal'];
+
+/** Where a channel is known to differ, and by how much (a fraction of its full scale). */
+interface Known {
+  firstSamples?: number;     // the first samples are held to `firstTolerance` only
+  firstTolerance?: number;
+  tolerance?: number;        // every sample
+}
+const KNOWN: Record<string, Known> = {
+  // The t = 0 value of the coupled inductors' node differs by 1.2e-6 (5.7e-5 V of 48 V: the
+  // solution at t = 0 through the coupling); every later sample agrees to float32.
+  'converters SCOPE.1.vq': { firstSamples: 1, firstTolerance: 2e-6 },
+  // GeckoCIRCUITS counts a loss at t = 0 (300 W in the IGBT, about 10 W before it in each device:
+  // 3e-4 J in all) that pesim does not: the junctions start 0.155 K (1.6e-3 of full scale) warmer
+  // there and the difference fades with the thermal time constants. Everything else, the one-step-
+  // late losses included, agrees.
+  'thermal SCOPE.1.tj1': { tolerance: 2e-3 },
+  'thermal SCOPE.1.tj2': { tolerance: 2e-3 },
+  'thermal SCOPE.1.ths': { tolerance: 2e-3 },
+  'thermal SCOPE.2.p1': { firstSamples: 1, firstTolerance: Infinity },
+};
 const FLOAT32_EPS = 2 ** -23;
 
 interface Probe {
@@ -37,6 +52,12 @@ function nearestIndex(times: Float64Array | number[], t: number): number {
   return -1;
 }
 
+/** The tolerance of sample k of a channel, as a fraction of its full scale. */
+function toleranceAt(known: Known, k: number): number {
+  if (k < (known.firstSamples ?? 0)) return known.firstTolerance ?? 0;
+  return known.tolerance ?? 4 * FLOAT32_EPS;
+}
+
 describe('GeckoCIRCUITS probes: every scope sample as GeckoCIRCUITS computes it', () => {
   for (const name of PROBES) {
     it(`${name}.ipes`, () => {
@@ -54,12 +75,13 @@ describe('GeckoCIRCUITS probes: every scope sample as GeckoCIRCUITS computes it'
         channelIndex.set(scope, index);
         const pesim = result.signals[`${scope}.ch${index}`];
         const scale = Math.max(1e-30, ...gecko.map((v) => (v === null ? 0 : Math.abs(v))));
+        const known = KNOWN[`${name} ${key}`] ?? {};
         probe.time.forEach((t, k) => {
           const i = at[k];
           if (i < 0) return;
           const g = gecko[k];
           if (g === null) expect(Number.isFinite(Math.fround(pesim[i])), `${key} at t = ${t}: ±∞/NaN`).to.equal(false);
-          else expect(pesim[i], `${key} at t = ${t}`).to.be.closeTo(g, (k < FIRST_SAMPLES ? FIRST_SAMPLE_TOLERANCE : 4 * FLOAT32_EPS) * scale);
+          else expect(pesim[i], `${key} at t = ${t}`).to.be.closeTo(g, toleranceAt(known, k) * scale);
         });
       }
     });
