@@ -50,13 +50,20 @@ function positive(value: number, what: string): number {
   return value;
 }
 
-export function geckoSteadyStateBuiltins(host: ScriptHost): Builtins {
-  let detection: Detection | undefined;
-  const error = (text: string): void => host.write(`${text}\n`);
+/** The detection a script initialised, and its simulate functions. */
+class SteadyStateDetection {
+  private detection: Detection | undefined;
+
+  constructor(private readonly host: ScriptHost) {}
+
+  /** GeckoCIRCUITS' writerOutputErrorLn: to the script's output. */
+  private error(text: string): void {
+    this.host.write(`${text}\n`);
+  }
 
   /** Runs the engine with the detection's dt up to its simulation time; the circuit's settings stay. */
-  async function run(d: Detection): Promise<SimulationResult> {
-    const s = host.session;
+  private async run(d: Detection): Promise<SimulationResult> {
+    const s = this.host.session;
     const [dt, tEnd] = [s.getTimeStep(), s.getEndTime()];
     s.setTimeStep(d.dt);
     s.setEndTime(d.simulationTime);
@@ -69,97 +76,99 @@ export function geckoSteadyStateBuiltins(host: ScriptHost): Builtins {
     return s.lastRun()!.result;
   }
 
-  function report(outcome: SteadyOutcome, suppress: boolean): number[] {
+  private report(outcome: SteadyOutcome, suppress: boolean): number[] {
     if (!suppress) {
-      if (outcome.reached) host.write(`Steady state reached at ${javaDouble(outcome.time)} seconds with period of oscillation: ${javaDouble(outcome.period)} seconds.\n`);
-      else error('Steady state could not be reached.');
+      if (outcome.reached) this.host.write(`Steady state reached at ${javaDouble(outcome.time)} seconds with period of oscillation: ${javaDouble(outcome.period)} seconds.\n`);
+      else this.error('Steady state could not be reached.');
     }
     return [outcome.reached ? 1 : 0, outcome.time, outcome.period];
   }
 
-  function initialized(criterion: Detection['criterion']): Detection | undefined {
-    if (detection?.criterion === criterion) return detection;
-    error('Steady state detection is not initialized! Please call initSteadyStateDetection() with appropriate arguments first!');
+  private initialized(criterion: Detection['criterion']): Detection | undefined {
+    if (this.detection?.criterion === criterion) return this.detection;
+    this.error('Steady state detection is not initialized! Please call initSteadyStateDetection() with appropriate arguments first!');
     return undefined;
   }
 
-  function initByMeters(names: string[], frequencies: number[], dt: number, simulationTime: number): void {
-    detection = undefined;
-    const blocks = host.session.circuit().blocks ?? [];
+  initByMeters(names: string[], frequencies: number[], dt: number, simulationTime: number): void {
+    this.detection = undefined;
+    const blocks = this.host.session.circuit().blocks ?? [];
     for (const name of names) {
       const block = blocks.find((b) => b.name === name) ?? blocks.find((b) => b.name.toLowerCase() === name.toLowerCase());
       if (!block || !METERS.has(block.type)) {
-        error(`Supplied element ${name} is not a measuring element. Steady state monitoring not initialized!`);
+        this.error(`Supplied element ${name} is not a measuring element. Steady state monitoring not initialized!`);
         return;
       }
     }
     if (frequencies.length === 0 || names.length === 0) {
-      error('Steady state monitoring not initialized: no supplied frequencies or state variables!');
+      this.error('Steady state monitoring not initialized: no supplied frequencies or state variables!');
       return;
     }
-    host.probes.probe(names);
-    detection = {
+    this.host.probes.probe(names);
+    this.detection = {
       criterion: 'state-vector', names, periods: frequencies.map((f) => 1 / f),
       dt: positive(dt, 'dt'), simulationTime: positive(simulationTime, 'the simulation time'),
     };
   }
 
-  function initBySignals(names: string[], frequency: number, dt: number, simulationTime: number): void {
-    detection = undefined;
-    const circuit = host.session.circuit();
+  initBySignals(names: string[], frequency: number, dt: number, simulationTime: number): void {
+    this.detection = undefined;
+    const circuit = this.host.session.circuit();
     const recorded = scopeChannels(circuit);
     const owners = new Map<string, string>();
     for (const block of circuit.blocks ?? []) for (const output of block.outputs ?? []) owners.set(output, block.name);
-    for (const name of names) {
-      if (!recorded.has(name) && !owners.has(name)) {
-        error(`Could not find signal: ${name}`);
-        return;
-      }
-    }
-    if (names.length === 0 || frequency === 0) {
-      error('Steady state monitoring not initialized: no supplied frequencies or state variables!');
+    const missing = names.find((name) => !recorded.has(name) && !owners.has(name));
+    if (missing !== undefined) {
+      this.error(`Could not find signal: ${missing}`);
       return;
     }
-    host.probes.probe(names.filter((n) => !recorded.has(n)).map((n) => owners.get(n)!));
-    detection = {
+    if (names.length === 0 || frequency === 0) {
+      this.error('Steady state monitoring not initialized: no supplied frequencies or state variables!');
+      return;
+    }
+    this.host.probes.probe(names.filter((n) => !recorded.has(n)).map((n) => owners.get(n)!));
+    this.detection = {
       criterion: 'cross-correlation', names, periods: [1 / frequency],
       dt: positive(dt, 'dt'), simulationTime: positive(simulationTime, 'the simulation time'),
     };
   }
 
-  async function untilSteady(suppress: boolean): Promise<number[] | null> {
-    const d = initialized('state-vector');
+  async untilSteady(suppress: boolean): Promise<number[] | null> {
+    const d = this.initialized('state-vector');
     if (!d) return null;
-    const result = await run(d);
-    const samples = d.names.map((name) => blockOutputSamples(host, result, name));
+    const result = await this.run(d);
+    const samples = d.names.map((name) => blockOutputSamples(this.host, result, name));
     const stateAt = (t: number): number[] => samples.map((values) => valueAt(result.time, values, t));
-    return report(untilSteadyState(stateAt, d.dt, d.simulationTime, d.periods), suppress);
+    return this.report(untilSteadyState(stateAt, d.dt, d.simulationTime, d.periods), suppress);
   }
 
-  async function toSteady(suppress: boolean, targetCorrelation: number, targetMeanPctDiff: number): Promise<number[] | null> {
-    const d = initialized('cross-correlation');
+  async toSteady(suppress: boolean, targetCorrelation: number, targetMeanPctDiff: number): Promise<number[] | null> {
+    const d = this.initialized('cross-correlation');
     if (!d) return null;
-    const result = await run(d);
-    const signals = d.names.map((name) => signalByLabel(host, result, name));
+    const result = await this.run(d);
+    const signals = d.names.map((name) => signalByLabel(this.host, result, name));
     const window = (start: number, end: number): number[][] =>
       signals.map((values) => sampled(result, values, start, end, 0, 'simulateToSteadyState').map(Math.fround));
-    return report(toSteadyState(window, d.periods[0], d.simulationTime, targetCorrelation, targetMeanPctDiff), suppress);
+    return this.report(toSteadyState(window, d.periods[0], d.simulationTime, targetCorrelation, targetMeanPctDiff), suppress);
   }
+}
 
+export function geckoSteadyStateBuiltins(host: ScriptHost): Builtins {
+  const detection = new SteadyStateDetection(host);
   const list: Builtin[] = [
     { name: 'initSteadyStateDetection', signatures: [
       { params: ['String[]', 'double[]', 'double', 'double'], returns: 'void' },
       { params: ['String[]', 'double', 'double', 'double'], returns: 'void' },
     ], call: (a) => {
       const [names, frequencies, dt, simulationTime] = a as [string[], number[] | number, number, number];
-      if (Array.isArray(frequencies)) initByMeters(names, frequencies, dt, simulationTime);
-      else initBySignals(names, frequencies, dt, simulationTime);
+      if (Array.isArray(frequencies)) detection.initByMeters(names, frequencies, dt, simulationTime);
+      else detection.initBySignals(names, frequencies, dt, simulationTime);
     } },
-    { name: 'simulateUntilSteadyState', signatures: [{ params: ['boolean'], returns: 'double[]' }], call: (a) => untilSteady(a[0] as boolean) },
+    { name: 'simulateUntilSteadyState', signatures: [{ params: ['boolean'], returns: 'double[]' }], call: (a) => detection.untilSteady(a[0] as boolean) },
     { name: 'simulateToSteadyState', signatures: [
       { params: ['boolean'], returns: 'double[]' },
       { params: ['boolean', 'double', 'double'], returns: 'double[]' },
-    ], call: (a) => toSteady(a[0] as boolean, (a[1] as number | undefined) ?? DEFAULT_TARGET_CORRELATION, (a[2] as number | undefined) ?? DEFAULT_TARGET_MEAN_PCT_DIFF) },
+    ], call: (a) => detection.toSteady(a[0] as boolean, (a[1] as number | undefined) ?? DEFAULT_TARGET_CORRELATION, (a[2] as number | undefined) ?? DEFAULT_TARGET_MEAN_PCT_DIFF) },
   ];
   return new Map(list.map((b) => [b.name, b]));
 }
