@@ -41,6 +41,16 @@ void DeviceLoss::start(const double* x) {
   conduction_ = switching_ = total_ = 0.0;
 }
 
+void DeviceLoss::startFromGeckoHistory(const double* x, double dt, double tj) {
+  start(x);
+  constexpr double kGeckoInitialCurrent = -1.0;  // AbstractLossCalculatorSwitch._oldCurrent
+  conduction_ = conductionLoss(iPrev_, tj);
+  if (std::fabs(iPrev_) / n_ < kEventCurrent) {
+    switching_ = switchingEnergy(false, kGeckoInitialCurrent * n_, voltage(x), tj) / dt;
+  }
+  total_ = conduction_ + switching_;
+}
+
 // Per device of a parallel group the current divides and the losses add up (LossProperties).
 double DeviceLoss::detailedConduction(double i, double tj) const {
   const double t = std::isnan(tj) ? kUncoupledJunction : tj;

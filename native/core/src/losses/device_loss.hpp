@@ -54,6 +54,10 @@ class DeviceLoss {
   const std::string& name() const { return device_.name(); }
   // Remembers the current of the initial solution (no loss).
   void start(const double* x);
+  // The same, and the losses GeckoCIRCUITS computes at t = 0 for step dt: its loss calculation
+  // (AbstractLossCalculatorSwitch) starts from a history of −1 A, so a device carrying less than
+  // 10 mA at t = 0 counts a turn-off of 1 A (per device) at its voltage then (checked by running it).
+  void startFromGeckoHistory(const double* x, double dt, double tj);
 
   // Losses of the step just solved (solution x, the previous step's xPrev), at junction
   // temperature tj [°C] (NaN: not coupled). Runs after every step for every device, so it is

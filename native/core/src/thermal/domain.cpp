@@ -179,11 +179,19 @@ void ThermalDomain::keepVoltages(const double* x) {
 }
 
 void ThermalDomain::start(const double* x, double dt) {
-  for (auto& t : tracked_) t.loss->start(x);
-  std::fill(lateEnergy_.begin(), lateEnergy_.end(), 0.0);
-  keepVoltages(x);
   if (network_) network_->initialize(dt);
   refreshJunctions();
+  std::fill(lateEnergy_.begin(), lateEnergy_.end(), 0.0);
+  for (auto& t : tracked_) {
+    if (!lossesOneStepLate_) {
+      t.loss->start(x);
+      continue;
+    }
+    // GeckoCIRCUITS' losses at t = 0, which its network takes at the first step.
+    t.loss->startFromGeckoHistory(x, dt, t.tj);
+    for (const LossSource& source : t.feeds) lateEnergy_[source.slot] += *source.loss * dt;
+  }
+  keepVoltages(x);
 }
 
 // The thermal network is advanced every `stride` circuit steps with their mean loss power, so that

@@ -98,7 +98,8 @@ class ThermalDomain {
   std::vector<double> energy_;  // per heat source: loss energy of the pending steps [J]
   // With GeckoCIRCUITS' timing the network takes each step's losses one circuit step late, as
   // GeckoCIRCUITS solves its thermal network before the step's losses are known (checked by running
-  // it: a turn-on's energy shows in the junction temperature one step after the event).
+  // it: a turn-on's energy shows in the junction temperature one step after the event), and the
+  // losses start from GeckoCIRCUITS' loss history (DeviceLoss::startFromGeckoHistory).
   bool lossesOneStepLate_;
   std::vector<double> stepEnergy_;  // per heat source: this step's loss energy [J]
   std::vector<double> lateEnergy_;  // per heat source: the previous step's, when one step late [J]
