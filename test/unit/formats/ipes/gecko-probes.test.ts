@@ -9,7 +9,7 @@ import { readIpes } from '../../../../src/formats/ipes/index.js';
 import { simulateSync } from '../../../../src/index.js';
 
 const DIR = new URL('../../../fixtures/gecko-probes/', import.meta.url);
-const PROBES = ['edges', 'var', 'dyn', 'sig', 'sig2', 'pwr', 'converters', 'sources', 'thermal'];
+const PROBES = ['edges', 'var', 'dyn', 'sig', 'sig2', 'pwr', 'converters', 'sources', 'thermal', 'controlled'];
 
 /** Where a channel is known to differ, and by how much (a fraction of its full scale). */
 interface Known {
@@ -21,6 +21,10 @@ const KNOWN: Record<string, Known> = {
   // The t = 0 value of the coupled inductors' node differs by 1.2e-6 (5.7e-5 V of 48 V: the
   // solution at t = 0 through the coupling); every later sample agrees to float32.
   'converters SCOPE.1.vq': { firstSamples: 1, firstTolerance: 2e-6 },
+  // An RC charged from a sine-driven voltage-controlled source: its first step from the initial
+  // conditions ends 1.9e-6 of full scale apart (GeckoCIRCUITS' first step is not quite backward
+  // Euler there; with a DC source it is), and the difference fades with RC = 100 µs.
+  'controlled SCOPE.1.vd': { tolerance: 3e-6 },
   // GeckoCIRCUITS' junctions already hold 1e-5 J each at t = 0, before any loss is known (its
   // network steps once at the start): 0.005 and 0.01 K there (1.6e-4 of full scale), fading with
   // the thermal time constants. The losses, the t = 0 turn-off of its loss history and the
