@@ -1,7 +1,8 @@
 // All host functions of a script, by name: the remote-control session (specification and
-// GeckoSCRIPT names), GeckoSCRIPT's result functions, steady-state detection and global matrices,
-// and the clock. Java's own library (Math, printing, parsing, ...) is the engine's. Also finds the
+// GeckoSCRIPT names), GeckoSCRIPT's result functions, steady-state detection, global matrices and
+// component lists, and the clock. Java's own library (Math, printing, parsing, ...) is the engine's. Also finds the
 // blocks whose outputs a script reads with getOutput, so that the runs record them.
+import { geckoCircuitListBuiltins } from './gecko-circuit-lists.js';
 import { geckoMatrixBuiltins } from './gecko-matrix.js';
 import { geckoResultBuiltins } from './gecko-results.js';
 import { geckoSteadyStateBuiltins } from './gecko-steady-state.js';
@@ -18,7 +19,8 @@ function clockBuiltins(): Builtins {
 
 export function createBuiltins(host: ScriptHost): Builtins {
   return new Map([
-    ...sessionBuiltins(host), ...geckoResultBuiltins(host), ...geckoSteadyStateBuiltins(host), ...geckoMatrixBuiltins(), ...clockBuiltins(),
+    ...sessionBuiltins(host), ...geckoResultBuiltins(host), ...geckoSteadyStateBuiltins(host), ...geckoMatrixBuiltins(), ...geckoCircuitListBuiltins(host),
+    ...clockBuiltins(),
   ]);
 }
 

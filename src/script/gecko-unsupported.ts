@@ -9,7 +9,5 @@ export const UNSUPPORTED_GECKO_FUNCTIONS = new Set([
   'realFFT', 'floatFFT',
   'createComponent', 'create', 'createConnector', 'deleteComponent', 'delete', 'deleteAllComponents', 'setPosition',
   'getPosition', 'rotate', 'setOrientation', 'setInputNodeName', 'setOutputNodeName', 'getInputNodeName',
-  'getOutputNodeName', 'setComponentName', 'getCircuitElements', 'getControlElements', 'getThermalElements',
-  'getSpecialElements', 'getIGBTs', 'getDiodes', 'getThyristors', 'getIdealSwitches', 'getResistors', 'getInductors',
-  'getCapacitors', 'setWorksheetSize', 'getWorksheetSize', 'importFromFile', 'writerOutputErrorLn', 'endScript',
+  'getOutputNodeName', 'setComponentName', 'getSpecialElements', 'setWorksheetSize', 'getWorksheetSize', 'importFromFile', 'endScript',
 ]);

@@ -33,6 +33,22 @@ async function runIpes(file: string): Promise<string> {
 describe('script: GeckoSCRIPT functions', function () {
   this.timeout(120000);
 
+  it('lists the circuit\'s components by kind and writes writerOutputErrorLn lines', async () => {
+    const out = await runIpes(ipesWith('', [
+      'String all = "";',
+      'for (String name : getCircuitElements()) all += name + " ";',
+      'System.out.println(all);',
+      'System.out.println(getResistors().length + " " + getInductors()[0] + " " + getCapacitors()[0] + " " + getDiodes()[0] + " " + getIdealSwitches()[0]);',
+      'System.out.println(getIGBTs().length + " " + getThyristors().length + " " + getThermalElements().length + " " + (getControlElements().length > 0));',
+      'writerOutputErrorLn("done");',
+    ].join('\n')));
+    const [all, kinds, counts, done] = out.trim().split('\n');
+    expect(all.trim().split(' ')).to.include.members(['R.1', 'L.1', 'C.1', 'D.1', 'S.1']);
+    expect(kinds).to.equal('1 L.1 C.1 D.1 S.1');
+    expect(counts).to.equal('0 0 0 true');
+    expect(done).to.equal('done');
+  });
+
   it('keeps a global double and float matrix for later calls; null before the first set', async () => {
     const out = await runScript(`
       print(getGlobalDoubleMatrix() == null);
