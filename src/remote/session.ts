@@ -217,6 +217,29 @@ export class RemoteSession implements RemoteOperations {
     netlist.settings = { ...netlist.settings, tEnd: positive(tEnd, 'set_Tend') };
   }
 
+  getPreSimulationTime(): number {
+    return this.circuit().settings.tPre ?? -1;
+  }
+
+  setPreSimulationTime(tPre: number): void {
+    if (typeof tPre !== 'number' || !Number.isFinite(tPre)) {
+      throw new RemoteError('INVALID_ARGUMENT', `set_Tend_pre: expected a number of seconds (≤ 0: no pre-simulation), got ${JSON.stringify(tPre)}`);
+    }
+    const netlist = this.circuit();
+    const { tPre: _dropped, ...rest } = netlist.settings;
+    netlist.settings = tPre > 0 ? { ...rest, tPre } : rest;
+  }
+
+  getPreSimulationStep(): number {
+    const { dtPre, dt } = this.circuit().settings;
+    return dtPre ?? dt;
+  }
+
+  setPreSimulationStep(dtPre: number): void {
+    const netlist = this.circuit();
+    netlist.settings = { ...netlist.settings, dtPre: positive(dtPre, 'set_dt_pre') };
+  }
+
   /** Discretisation of the signal sources (NetlistSettings.timing; .ipes models default to gecko). */
   getTiming(): SignalTiming {
     return this.circuit().settings.timing ?? 'exact';

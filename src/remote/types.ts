@@ -101,6 +101,15 @@ export interface RemoteOperations {
   setTimeStep(dt: number): void;
   getEndTime(): number;
   setEndTime(tEnd: number): void;
+  /**
+   * The pre-simulation over [−tPre, 0) (GeckoSCRIPT `get_Tend_pre`/`set_Tend_pre`, `get_dt_pre`/
+   * `set_dt_pre`): tPre is −1 when there is none, as GeckoCIRCUITS stores it; dtPre defaults to dt.
+   * Setting tPre ≤ 0 removes the pre-simulation.
+   */
+  getPreSimulationTime(): number;
+  setPreSimulationTime(tPre: number): void;
+  getPreSimulationStep(): number;
+  setPreSimulationStep(dtPre: number): void;
   /** How the signal sources are discretised ("gecko" as GeckoCIRCUITS steps them, or "exact"). */
   getTiming(): SignalTiming;
   setTiming(timing: string): void;

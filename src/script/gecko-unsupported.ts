@@ -3,7 +3,6 @@
 // than as an unknown name.
 export const UNSUPPORTED_GECKO_FUNCTIONS = new Set([
   'continueSimulation', 'initSimulation', 'simulateStep', 'simulateSteps', 'simulateTime', 'endSimulation',
-  'get_dt_pre', 'set_dt_pre', 'get_Tend_pre', 'set_Tend_pre',
   'getAccessibleParameters', 'getParametersNames', 'doOperation', 'setLossFile', 'setNonLinear',
   'getKlirr', 'getShape', 'getSignalCharacteristics', 'getSignalShape', 'getSignalKlirr', 'getFourier', 'getSignalFourier',
   'realFFT', 'floatFFT',

@@ -61,6 +61,10 @@ export function sessionBuiltins(host: ScriptHost): Builtins {
     { name: 'set_dt', signatures: [sig(['double'], 'void')], call: (a) => s.setTimeStep(a[0] as number) },
     { name: 'get_Tend', signatures: [sig([], 'double')], call: () => s.getEndTime() },
     { name: 'set_Tend', signatures: [sig(['double'], 'void')], call: (a) => s.setEndTime(a[0] as number) },
+    { name: 'get_Tend_pre', signatures: [sig([], 'double')], call: () => s.getPreSimulationTime() },
+    { name: 'set_Tend_pre', signatures: [sig(['double'], 'void')], call: (a) => s.setPreSimulationTime(a[0] as number) },
+    { name: 'get_dt_pre', signatures: [sig([], 'double')], call: () => s.getPreSimulationStep() },
+    { name: 'set_dt_pre', signatures: [sig(['double'], 'void')], call: (a) => s.setPreSimulationStep(a[0] as number) },
     { name: 'getSimulationTime', signatures: [sig([], 'double')], call: () => {
       const time = s.lastRun()?.result.time;
       return time && time.length > 0 ? time[time.length - 1] : 0;

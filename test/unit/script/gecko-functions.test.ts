@@ -49,6 +49,18 @@ describe('script: GeckoSCRIPT functions', function () {
     expect(done).to.equal('done');
   });
 
+  it('reads and sets the pre-simulation: get/set_Tend_pre (−1: none), get/set_dt_pre (default dt)', async () => {
+    const out = await runIpes(ipesWith('', [
+      'System.out.println(get_Tend_pre() + " " + (get_dt_pre() == get_dt()));',
+      'set_Tend_pre(2e-4); set_dt_pre(5e-7);',
+      'System.out.println(get_Tend_pre() + " " + get_dt_pre());',
+      'runSimulation();',
+      'set_Tend_pre(0);',
+      'System.out.println(get_Tend_pre());',
+    ].join('\n')));
+    expect(out.trim().split('\n')).to.deep.equal(['-1.0 true', '2.0E-4 5.0E-7', '-1.0']);
+  });
+
   it('keeps a global double and float matrix for later calls; null before the first set', async () => {
     const out = await runScript(`
       print(getGlobalDoubleMatrix() == null);
