@@ -1,8 +1,8 @@
 // GeckoSCRIPT's result functions over the last run: getOutput(block[, output]) (a control block's
 // output at the end of the run), statistics of a scope signal over [t1, t2] by signal label
-// (getSignalAvg/RMS/THD/Min/Max/Ripple) or by scope and port (getAvg/...), getSignalData and
-// getTimeArray. Statistics use the engine's signal analysis (src/engine/analysis.ts).
-import { characteristicsSync, type Characteristics } from '../engine/analysis.js';
+// (getSignalAvg/RMS/THD/Min/Max/Ripple/Klirr/Shape) or by scope and port (getAvg/...), getSignalData
+// and getTimeArray. Statistics are GeckoCIRCUITS' (gecko-characteristics.ts).
+import { geckoCharacteristics, type GeckoCharacteristics } from './gecko-characteristics.js';
 import type { SimulationResult } from '../engine/simulate.js';
 import { ScriptError } from './errors.js';
 import { setGeckoParameter } from '../remote/gecko-parameters.js';
@@ -12,8 +12,9 @@ import type { Builtin, Builtins, ScriptHost } from './host.js';
 /** GeckoCIRCUITS' output names of single-output blocks (RegelBlock.getOutputNames). */
 const OUTPUT_NAMES: Record<string, string> = { GAIN: 'p', LIMIT: 'lim', INT: 'integral', DELAY: 'delayed' };
 
-const STATISTICS: Record<string, (c: Characteristics) => number> = {
-  Avg: (c) => c.average, RMS: (c) => c.rms, THD: (c) => c.thd, Min: (c) => c.min, Max: (c) => c.max, Ripple: (c) => c.ripple,
+const STATISTICS: Record<string, (c: GeckoCharacteristics) => number> = {
+  Avg: (c) => c.avg, RMS: (c) => c.rms, THD: (c) => c.thd, Min: (c) => c.min, Max: (c) => c.max, Ripple: (c) => c.ripple,
+  Klirr: (c) => c.klirr, Shape: (c) => c.shape,
 };
 
 function lastResult(host: ScriptHost, operation: string): SimulationResult {
@@ -87,9 +88,8 @@ function window(result: SimulationResult, t1: number, t2: number, what: string):
 }
 
 function statistic(result: SimulationResult, values: Float64Array, t1: number, t2: number, name: string): number {
-  const [from, to] = window(result, t1, t2, name);
-  const rate = (to - from - 1) / (result.time[to - 1] - result.time[from]);
-  return STATISTICS[name.replace(/^get(Signal)?/, '')](characteristicsSync(values.subarray(from, to), rate));
+  window(result, t1, t2, name);
+  return STATISTICS[name.replace(/^get(Signal)?/, '')](geckoCharacteristics(result.time, values, t1, t2));
 }
 
 export function sampled(result: SimulationResult, values: Float64Array, t1: number, t2: number, skip: number, what: string): number[] {

@@ -4,7 +4,7 @@
 export const UNSUPPORTED_GECKO_FUNCTIONS = new Set([
   'continueSimulation', 'initSimulation', 'simulateStep', 'simulateSteps', 'simulateTime', 'endSimulation',
   'getAccessibleParameters', 'getParametersNames', 'doOperation', 'setLossFile', 'setNonLinear',
-  'getKlirr', 'getShape', 'getSignalCharacteristics', 'getSignalShape', 'getSignalKlirr', 'getFourier', 'getSignalFourier',
+  'getSignalCharacteristics', 'getFourier', 'getSignalFourier',
   'realFFT', 'floatFFT',
   'createComponent', 'create', 'createConnector', 'deleteComponent', 'delete', 'deleteAllComponents', 'setPosition',
   'getPosition', 'rotate', 'setOrientation', 'setInputNodeName', 'setOutputNodeName', 'getInputNodeName',

@@ -25,10 +25,13 @@ function circuit(): Netlist {
   return netlist;
 }
 
-function mean(values: ArrayLike<number>): number {
+/** ∫ f(x) dt / (t2 − t1) over [t1, t2) with each sample held to the next, as GeckoCIRCUITS averages. */
+function geckoMean(result: SimulationResult, key: string, t1: number, t2: number, f: (x: number) => number = (x) => x): number {
   let sum = 0;
-  for (let i = 0; i < values.length; i++) sum += values[i];
-  return sum / values.length;
+  for (let i = 0; i < result.time.length - 1; i++) {
+    if (result.time[i] >= t1 && result.time[i] < t2) sum += f(result.signals[key][i]) * (result.time[i + 1] - result.time[i]);
+  }
+  return sum / (t2 - t1);
 }
 
 function windowOf(result: SimulationResult, key: string, t1: number, t2: number): number[] {
@@ -125,16 +128,20 @@ describe('script: built-ins over a circuit', function () {
       print(getSignalRipple("vout", ${t1}, ${t2})); print(getSignalTHD("il", ${t1}, ${t2})); print(getTHD("SCOPE.1", 1, ${t1}, ${t2}));
       print(getRipple("SCOPE.1", 0, ${t1}, ${t2}) + " " + getMin("SCOPE.1", 0, ${t1}, ${t2}));`);
     const v = out.trim().split('\n');
+    // GeckoCIRCUITS' statistics (CharacteristicsCalculator): samples in [t1, t2), each held to the next.
     const vout = windowOf(reference, 'SCOPE.1.ch1', t1, t2);
     const il = windowOf(reference, 'SCOPE.1.ch2', t1, t2);
-    expect(Number(v[0])).to.be.closeTo(mean(vout), 1e-9 * Math.abs(mean(vout)));
+    const voutAvg = geckoMean(reference, 'SCOPE.1.ch1', t1, t2);
+    const voutRms = Math.sqrt(geckoMean(reference, 'SCOPE.1.ch1', t1, t2, (x) => x * x));
+    const ilRms = Math.sqrt(geckoMean(reference, 'SCOPE.1.ch2', t1, t2, (x) => x * x));
+    expect(Number(v[0])).to.be.closeTo(voutAvg, 1e-9 * Math.abs(voutAvg));
     expect(v[1]).to.equal(v[0]);
     expect(Number(v[2])).to.equal(Math.min(...il));
     expect(Number(v[3])).to.equal(Math.max(...il));
     expect(v[4]).to.equal(v[3]);
-    expect(Number(v[5])).to.be.closeTo(Math.sqrt(mean(il.map((x) => x * x))), 1e-9 * Math.max(...il));
+    expect(Number(v[5])).to.be.closeTo(ilRms, 1e-9 * Math.max(...il));
     expect(v[6]).to.equal(v[5]);
-    expect(Number(v[7])).to.be.closeTo((Math.max(...vout) - Math.min(...vout)) / Math.abs(mean(vout)), 1e-9);
+    expect(Number(v[7])).to.be.closeTo(Math.sqrt(voutRms * voutRms - voutAvg * voutAvg) / voutAvg, 1e-9);
     expect(Number(v[8])).to.be.greaterThan(0);
     expect(v[9]).to.equal(v[8]);
     expect(v[10]).to.equal(`${v[7]} ${Math.min(...vout) === Math.trunc(Math.min(...vout)) ? Math.min(...vout).toFixed(1) : Math.min(...vout)}`);
