@@ -8,5 +8,5 @@ export const UNSUPPORTED_GECKO_FUNCTIONS = new Set([
   'realFFT', 'floatFFT',
   'createComponent', 'create', 'createConnector', 'deleteComponent', 'delete', 'deleteAllComponents', 'setPosition',
   'getPosition', 'rotate', 'setOrientation', 'setInputNodeName', 'setOutputNodeName', 'getInputNodeName',
-  'getOutputNodeName', 'setComponentName', 'getSpecialElements', 'setWorksheetSize', 'getWorksheetSize', 'importFromFile', 'endScript',
+  'getOutputNodeName', 'setComponentName', 'getSpecialElements', 'setWorksheetSize', 'getWorksheetSize', 'importFromFile',
 ]);

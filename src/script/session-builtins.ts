@@ -61,6 +61,9 @@ export function sessionBuiltins(host: ScriptHost): Builtins {
     { name: 'set_dt', signatures: [sig(['double'], 'void')], call: (a) => s.setTimeStep(a[0] as number) },
     { name: 'get_Tend', signatures: [sig([], 'double')], call: () => s.getEndTime() },
     { name: 'set_Tend', signatures: [sig(['double'], 'void')], call: (a) => s.setEndTime(a[0] as number) },
+    // GeckoCIRCUITS' endScript only ends a step-wise simulation left running (AbstractGeckoCustom);
+    // pesim has none, so it does nothing, as GeckoCIRCUITS does without one.
+    { name: 'endScript', signatures: [sig([], 'void')], call: () => undefined },
     { name: 'get_Tend_pre', signatures: [sig([], 'double')], call: () => s.getPreSimulationTime() },
     { name: 'set_Tend_pre', signatures: [sig(['double'], 'void')], call: (a) => s.setPreSimulationTime(a[0] as number) },
     { name: 'get_dt_pre', signatures: [sig([], 'double')], call: () => s.getPreSimulationStep() },

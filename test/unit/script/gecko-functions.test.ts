@@ -33,13 +33,14 @@ async function runIpes(file: string): Promise<string> {
 describe('script: GeckoSCRIPT functions', function () {
   this.timeout(120000);
 
-  it('lists the circuit\'s components by kind and writes writerOutputErrorLn lines', async () => {
+  it('lists the circuit\'s components by kind, writes writerOutputErrorLn lines, and endScript() does nothing without a step-wise simulation', async () => {
     const out = await runIpes(ipesWith('', [
       'String all = "";',
       'for (String name : getCircuitElements()) all += name + " ";',
       'System.out.println(all);',
       'System.out.println(getResistors().length + " " + getInductors()[0] + " " + getCapacitors()[0] + " " + getDiodes()[0] + " " + getIdealSwitches()[0]);',
       'System.out.println(getIGBTs().length + " " + getThyristors().length + " " + getThermalElements().length + " " + (getControlElements().length > 0));',
+      'endScript();',
       'writerOutputErrorLn("done");',
     ].join('\n')));
     const [all, kinds, counts, done] = out.trim().split('\n');
