@@ -3,22 +3,8 @@
 // the window, ripple as peak to peak of the samples in the window, and THD from a plain DFT over
 // the whole fundamental periods of the window (resampled on a uniform grid).
 import type { MetricKind } from './decks.js';
+import { valueAt } from '../../src/engine/interpolate.js';
 
-/** Linear interpolation of (time, values) at t (clamped to the ends). */
-export function valueAt(time: Float64Array, values: Float64Array, t: number): number {
-  const n = time.length;
-  if (t <= time[0]) return values[0];
-  if (t >= time[n - 1]) return values[n - 1];
-  let lo = 0;
-  let hi = n - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (time[mid] <= t) lo = mid;
-    else hi = mid;
-  }
-  const span = time[hi] - time[lo];
-  return span > 0 ? values[lo] + ((values[hi] - values[lo]) * (t - time[lo])) / span : values[hi];
-}
 
 /** The window's points: its two ends (interpolated) and every sample strictly inside. */
 function windowPoints(time: Float64Array, values: Float64Array, from: number, to: number): { t: number[]; v: number[] } {

@@ -17,6 +17,7 @@ import { blockOutputSamples, sampled, signalByLabel } from './gecko-results.js';
 import type { Builtin, Builtins, ScriptHost } from './host.js';
 import { scopeChannels } from './probe-runner.js';
 import { toSteadyState, untilSteadyState, type SteadyOutcome } from './steady-criteria.js';
+import { valueAt } from '../engine/interpolate.js';
 
 /** The measurement blocks the state-vector criterion accepts (ReglerVOLT, ReglerAmperemeter, ReglerTEMP). */
 const METERS = new Set(['VOLT', 'AMP', 'TEMP']);
@@ -31,19 +32,6 @@ interface Detection {
   simulationTime: number;
 }
 
-/** Linear interpolation of `values` (sampled at `time`) at t; the last value beyond the end. */
-export function valueAt(time: ArrayLike<number>, values: ArrayLike<number>, t: number): number {
-  let lo = 0, hi = time.length - 1;
-  if (t >= time[hi]) return values[hi];
-  if (t <= time[0]) return values[0];
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (time[mid] <= t) lo = mid;
-    else hi = mid;
-  }
-  const span = time[hi] - time[lo];
-  return span > 0 ? values[lo] + ((values[hi] - values[lo]) * (t - time[lo])) / span : values[hi];
-}
 
 function positive(value: number, what: string): number {
   if (!Number.isFinite(value) || value <= 0) throw new ScriptError('runtime', `initSteadyStateDetection: ${what} must be a positive number, got ${value}`);
