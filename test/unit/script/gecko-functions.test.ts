@@ -7,28 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { ScriptContext } from '../../../src/script/context.js';
-import { runScript, scriptError } from './run-script.js';
+import { BUCK_IPES as buckIpes, ipesWith, runIpes, runScript, scriptError } from './run-script.js';
 
-const buckIpes = fileURLToPath(new URL('../../fixtures/gecko/buck_simple.ipes', import.meta.url));
 const npcIpes = fileURLToPath(new URL('../../fixtures/gecko-corpus/035_NPCmodel.ipes', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'pesim-gecko-functions-'));
-
-/** buck_simple.ipes as plain text with the given script sections. */
-function ipesWith(declarations: string, code: string): string {
-  const text = gunzipSync(readFileSync(buckIpes)).toString('utf8')
-    .replace(/<scripterDeclarations>\n[\s\S]*?\n<\\scripterDeclarations>/, `<scripterDeclarations>\n${declarations}\n<\\scripterDeclarations>`)
-    .replace(/<scripterCode>\n[\s\S]*?\n<\\scripterCode>/, `<scripterCode>\n${code}\n<\\scripterCode>`);
-  const file = join(mkdtempSync(join(dir, 'ipes-')), 'model.ipes');
-  writeFileSync(file, text);
-  return file;
-}
-
-async function runIpes(file: string): Promise<string> {
-  let out = '';
-  await new ScriptContext({ write: (t) => (out += t) }).runIpes(file);
-  return out;
-}
 
 describe('script: GeckoSCRIPT functions', function () {
   this.timeout(120000);

@@ -2,35 +2,17 @@
 // phase convention), scripts embedded in .ipes files run with declarations as fields and errors at
 // the file's own line numbers, and unknown GeckoSCRIPT functions named.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { ScriptContext } from '../../../src/script/context.js';
 import { formatScriptError, ScriptError } from '../../../src/script/errors.js';
 import { geckoShortName } from '../../../src/remote/gecko-parameters.js';
 import { embeddedScript } from '../../../src/script/ipes-script.js';
-import { runScript } from './run-script.js';
+import { BUCK_IPES as buckIpes, ipesWith, runIpes, runScript } from './run-script.js';
 
-const buckIpes = fileURLToPath(new URL('../../fixtures/gecko/buck_simple.ipes', import.meta.url));
 const sweepIpes = fileURLToPath(new URL('../../fixtures/script/buck-sweep.ipes', import.meta.url));
-
-/** buck_simple.ipes as plain text with the given script sections (GeckoCIRCUITS also reads plain text). */
-function ipesWith(declarations: string, code: string): string {
-  const text = gunzipSync(readFileSync(buckIpes)).toString('utf8')
-    .replace(/<scripterDeclarations>\n[\s\S]*?\n<\\scripterDeclarations>/, `<scripterDeclarations>\n${declarations}\n<\\scripterDeclarations>`)
-    .replace(/<scripterCode>\n[\s\S]*?\n<\\scripterCode>/, `<scripterCode>\n${code}\n<\\scripterCode>`);
-  const file = join(mkdtempSync(join(tmpdir(), 'pesim-gecko-')), 'model.ipes');
-  writeFileSync(file, text);
-  return file;
-}
-
-async function runIpes(file: string): Promise<string> {
-  let out = '';
-  await new ScriptContext({ write: (t) => (out += t) }).runIpes(file);
-  return out;
-}
 
 describe('script: GeckoSCRIPT', function () {
   this.timeout(60000);
