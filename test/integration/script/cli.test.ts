@@ -155,8 +155,12 @@ describe('pesim script', function () {
         const match = /^R = (\S+) d = (\S+): u2 = (\S+) V, avg (\S+)$/.exec(lines[k++]);
         expect(match, lines[k - 1]).to.not.equal(null);
         expect([Number(match![1]), Number(match![2]), Number(match![3])]).to.deep.equal([load, duty, u2[u2.length - 1]]);
-        const window = Array.from(u2).filter((_, i) => result.time[i] >= 0.5e-3 && result.time[i] <= 1e-3);
-        const mean = window.reduce((a, b) => a + b, 0) / window.length;
+        // GeckoCIRCUITS' average: each sample in [t1, t2) held until the next, over t2 − t1.
+        let held = 0;
+        for (let i = 0; i + 1 < u2.length; i++) {
+          if (result.time[i] >= 0.5e-3 && result.time[i] < 1e-3) held += u2[i] * (result.time[i + 1] - result.time[i]);
+        }
+        const mean = held / 0.5e-3;
         expect(Number(match![4])).to.be.closeTo(mean, 1e-9 * mean);
       }
     }
