@@ -87,7 +87,7 @@ export interface NetlistSettings {
   /** Measurement window [s] (default the last 20 % of tEnd). */
   measureFrom?: number;
   measureTo?: number;
-  /** Device-state iterations allowed within one step (default 100). */
+  /** Device-state iterations allowed within one step (default 10 000, as GeckoCIRCUITS). */
   maxSwitchIterations?: number;
   /** Seed of the RANDOM blocks, an integer (default 20240229): the same seed repeats a run exactly. */
   seed?: number;

@@ -77,7 +77,7 @@ struct Settings {
   long maxPoints = 100000;      // point budget per recorded channel
   double measureFrom = -1.0;    // measurement window start [s]; negative: 80 % of tEnd
   double measureTo = -1.0;      // measurement window end [s]; negative: tEnd
-  int maxSwitchIterations = 100;
+  int maxSwitchIterations = 10000;  // GeckoCIRCUITS' limit (SimulationsKern)
   int cacheSize = 256;          // factorisations kept in the LRU cache
   int denseLimit = 0;           // unknowns up to which the dense LU is used (0: built-in default)
   std::uint64_t seed = kDefaultSeed;  // seed of the RANDOM blocks (same seed, same run)

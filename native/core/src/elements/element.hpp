@@ -19,6 +19,11 @@ struct StepContext {
   double dt = 0.0;
   Coefficients k;   // integration coefficients of this step
   const double* signals = nullptr;  // control signal values after the previous step
+  // Thresholds of the diode-like devices in the state iteration (Transient::solveStep): each
+  // compares its voltage with forwardScale·vf, widened by `acceptance` towards a change of state.
+  // 1 and 0 except in a step whose states keep changing (GeckoCIRCUITS' damping).
+  double forwardScale = 1.0;
+  double acceptance = 0.0;
 };
 
 class Element {

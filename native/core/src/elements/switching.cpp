@@ -64,7 +64,7 @@ bool Thyristor::applyGate(bool gate) {
 
 bool Thyristor::settle(const double* x, const StepContext& step) {
   if (on()) {
-    if (current(x) >= 0.0) return false;
+    if (forwardBiased(x, step)) return false;
     bool recovered = trr_ <= 0.0 || (negativeSince_ >= 0.0 && step.t - negativeSince_ >= trr_);
     if (!recovered) return false;
     setOn(false);
@@ -72,7 +72,7 @@ bool Thyristor::settle(const double* x, const StepContext& step) {
     spent_ = fireOnce_;
     return true;
   }
-  if (mayFire() && voltage(x) > forwardVoltage()) {
+  if (mayFire() && forwardBiased(x, step)) {
     setOn(true);
     return true;
   }
@@ -96,8 +96,8 @@ bool Igbt::applyGate(bool gate) {
   return false;
 }
 
-bool Igbt::settle(const double* x, const StepContext&) {
-  bool wantOn = gate_ && (on() ? current(x) >= 0.0 : voltage(x) > forwardVoltage());
+bool Igbt::settle(const double* x, const StepContext& step) {
+  bool wantOn = gate_ && forwardBiased(x, step);
   if (wantOn == on()) return false;
   setOn(wantOn);
   return true;

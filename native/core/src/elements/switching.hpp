@@ -37,6 +37,14 @@ class SwitchingDevice : public StateDevice {
   double offVoltage() const { return vfOff_ ? vf_ : 0.0; }
 
   bool on() const { return state() != 0; }
+  // The state the forward threshold asks for (GeckoCIRCUITS' LKMatrices.berechneBauteilStroeme,
+  // LK_D/LK_THYR/LK_IGBT): an on device stays on while v ≥ forwardScale·vf + acceptance (its
+  // current (v − vf)/Ron not reversed when undamped), an off one turns on when
+  // v > forwardScale·vf − acceptance.
+  bool forwardBiased(const double* x, const StepContext& step) const {
+    const double threshold = step.forwardScale * vf_;
+    return on() ? voltage(x) >= threshold + step.acceptance : voltage(x) > threshold - step.acceptance;
+  }
   double forwardVoltage() const { return vf_; }
   double onResistance() const { return ron_; }
   double offResistance() const { return roff_; }
@@ -66,9 +74,9 @@ class GatedSwitch final : public SwitchingDevice {
 class Diode final : public SwitchingDevice {
  public:
   using SwitchingDevice::SwitchingDevice;
-  bool settle(const double* x, const StepContext&) override {
+  bool settle(const double* x, const StepContext& step) override {
     // On: i = (v − vf)/Ron < 0 means the current would reverse. Off: forward biased beyond vf.
-    bool wantOn = on() ? current(x) >= 0.0 : voltage(x) > forwardVoltage();
+    bool wantOn = forwardBiased(x, step);
     if (wantOn == on()) return false;
     setOn(wantOn);
     return true;

@@ -352,6 +352,7 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
     }
     if (toggled_.empty()) break;
     ++stats_.extraSolves;
+    dampThresholds(ctx, iteration);
     // The states just solved: the present ones with the devices that toggled set back.
     stateBits(solvedState_);
     for (const auto& [i, was] : toggled_) solvedState_[i] = was;
@@ -377,6 +378,17 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
                   toggling.substr(0, toggling.find(',')), "", t);
     }
   }
+}
+
+// GeckoCIRCUITS' way out of a state iteration that keeps changing states
+// (SimulationsKern.doDiodeErrorsRecalculations, LKMatrices.berechneBauteilStroeme): from the
+// fourth failed solve on, the forward thresholds shrink by 1 % per solve; after 300 failed solves
+// they accept a state within 0.1 V of a change, after 600 within 0.2 V. `failed` counts the
+// solves of this step whose states changed, from 0.
+void Transient::dampThresholds(StepContext& ctx, int failed) {
+  if (failed > 2) ctx.forwardScale *= 0.99;
+  const int next = failed + 1;
+  ctx.acceptance = next > 600 ? 0.2 : next > 300 ? 0.1 : 0.0;
 }
 
 // Builds the right-hand side for the present device states and solves into x_: the unknowns from

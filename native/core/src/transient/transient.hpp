@@ -62,6 +62,7 @@ class Transient {
   inline void step(double t, double dt, bool firstOfPhase, const double* gates);
   inline void solveStep(StepContext& ctx, bool useBackwardEuler, double cycleTolerance);
   inline void solveLinear(const StepContext& ctx, bool useBackwardEuler);
+  static void dampThresholds(StepContext& ctx, int failed);
   inline bool finiteSolution() const;
   void initialSolve(double t, double dt);
   void stateBits(std::string& bits) const;
