@@ -61,14 +61,15 @@ Settings toSettings(const Napi::Value& value) {
     Napi::Value v = o.Get(key);
     return v.IsUndefined() ? fallback : netlistArgs(v).number(v, std::string("settings.") + key);
   };
-  s.tPre = optional("tPre", 0.0);
-  s.dtPre = optional("dtPre", 0.0);
-  s.maxPoints = static_cast<long>(optional("maxPoints", 100000.0));
-  s.measureFrom = optional("measureFrom", -1.0);
-  s.measureTo = optional("measureTo", -1.0);
-  s.maxSwitchIterations = static_cast<int>(optional("maxSwitchIterations", 100.0));
-  s.cacheSize = static_cast<int>(optional("cacheSize", 256.0));
-  s.denseLimit = static_cast<int>(optional("denseLimit", 0.0));
+  const Settings defaults;  // the engine's defaults (pesim/netlist.hpp), stated once
+  s.tPre = optional("tPre", defaults.tPre);
+  s.dtPre = optional("dtPre", defaults.dtPre);
+  s.maxPoints = static_cast<long>(optional("maxPoints", static_cast<double>(defaults.maxPoints)));
+  s.measureFrom = optional("measureFrom", defaults.measureFrom);
+  s.measureTo = optional("measureTo", defaults.measureTo);
+  s.maxSwitchIterations = static_cast<int>(optional("maxSwitchIterations", defaults.maxSwitchIterations));
+  s.cacheSize = static_cast<int>(optional("cacheSize", defaults.cacheSize));
+  s.denseLimit = static_cast<int>(optional("denseLimit", defaults.denseLimit));
   double seed = optional("seed", static_cast<double>(kDefaultSeed));
   if (!(seed >= 0.0 && seed <= 9007199254740991.0 && seed == std::floor(seed))) {
     netlistArgs(value).expected("settings.seed", "an integer from 0 to 2^53 − 1");
