@@ -100,14 +100,18 @@ describe('GeckoCIRCUITS corpus: op-amps and nonlinear capacitor', function () {
     };
     const u = channel(r, 1);
     const i = channel(r, 2);
-    // The engine's q(u) is linear between the table points and exact at them (docs/netlist.md):
-    // the chord of charge() through the neighbouring table points (the end slopes outside).
-    const knots = x.map(charge);
+    // The engine's q(u) is linear between the points of the table with each interval split into
+    // min(16, ⌊98 / intervals⌋) equal parts, and exact at them (docs/netlist.md): the chord of
+    // charge() through the neighbouring points (the end slopes outside).
+    const parts = Math.max(1, Math.min(16, Math.floor(98 / (x.length - 1))));
+    const grid = [x[0]];
+    for (let k = 1; k < x.length; k++) for (let p = 1; p <= parts; p++) grid.push(p === parts ? x[k] : x[k - 1] + ((x[k] - x[k - 1]) * p) / parts);
+    const knots = grid.map(charge);
     const chord = (v: number): number => {
-      if (v <= x[0]) return y[0] * v;
-      const k = x.findIndex((p) => p >= v);
-      if (k < 0) return knots[x.length - 1] + y[y.length - 1] * (v - x[x.length - 1]);
-      return knots[k - 1] + ((knots[k] - knots[k - 1]) * (v - x[k - 1])) / (x[k] - x[k - 1]);
+      if (v <= grid[0]) return y[0] * v;
+      const k = grid.findIndex((p) => p >= v);
+      if (k < 0) return knots[grid.length - 1] + y[y.length - 1] * (v - grid[grid.length - 1]);
+      return knots[k - 1] + ((knots[k] - knots[k - 1]) * (v - grid[k - 1])) / (grid[k] - grid[k - 1]);
     };
     // Backward Euler: q(n) − q(n−1) = dt·i(n), so Σ dt·i(n) is q(u(n)) up to rounding.
     let q = 0;
