@@ -93,6 +93,7 @@ void Circuit::buildElements(const Netlist& netlist, const SignalTable& signals) 
   ElementEnvironment env;
   env.node = [this](const std::string& name) { return node(name); };
   const bool gecko = netlist.settings.timing == Timing::Gecko;
+  env.geckoTiming = gecko;
   env.signal = [this, &signals, gecko](const std::string& name, const std::string& user) {
     const int index = signals.index(name, user);
     if (!gecko) return index;

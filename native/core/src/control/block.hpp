@@ -54,6 +54,10 @@ class Block {
   const std::vector<int>& outputs() const { return outputs_; }
 
   virtual void evaluate(ControlContext& ctx) = 0;
+  // Writes the outputs the block holds before its first evaluation, if it has them: GeckoCIRCUITS'
+  // constants set theirs when they are built (ConstantCalculator, a NotCalculateableMarker), so its
+  // first step already sees them (ControlSystem::preset, GeckoCIRCUITS' timing only).
+  virtual void preset(double* /*signals*/) const {}
   // False when the outputs of a step do not depend on that step's inputs (sources, meters, delays);
   // such blocks break algebraic loops.
   virtual bool feedthrough() const { return true; }

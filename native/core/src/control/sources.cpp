@@ -128,6 +128,7 @@ class Constant : public Block {
       : Block(std::move(name), {}, std::move(outputs)), value_(value) {}
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override { out(ctx, value_); }
+  void preset(double* signals) const override { signals[outputs()[0]] = value_; }
   bool pure() const override { return true; }
 
  private:

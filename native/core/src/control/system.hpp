@@ -64,6 +64,10 @@ class ControlSystem {
     for (Block* block : evaluated_) block->evaluate(ctx);
     for (Block* block : latching_) block->latch(ctx);
   }
+  // The outputs blocks hold before their first evaluation (Block::preset).
+  void preset(double* signals) const {
+    for (const auto& block : blocks_) block->preset(signals);
+  }
   // Appends the blocks' reports on the run (see Block::report) to `warnings`.
   void report(std::vector<std::string>& warnings) const {
     for (const auto& block : blocks_) block->report(warnings);

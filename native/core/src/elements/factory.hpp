@@ -32,6 +32,7 @@ struct ElementEnvironment {
   std::function<int(const std::string&)> node;                    // node index by name
   std::function<int(const std::string& signal, const std::string& user)> signal;  // index (throws)
   std::function<Element*(const std::string&)> element;            // already built element or null
+  bool geckoTiming = false;  // settings.timing is GeckoCIRCUITS' (elements that step as it does)
 };
 
 // Element types whose construction needs other elements (built in a second pass).

@@ -30,13 +30,24 @@ Pmsm::Pmsm(std::string name, std::vector<int> nodes, const PmsmValues& values)
     id_ += 2.0 / 3.0 * i[x] * std::cos(angle);
     iq_ -= 2.0 / 3.0 * i[x] * std::sin(angle);
   }
+  if (v_.geckoSteps) {
+    // MotorPMSM.setzeParameterZustandswerteAufNULL: the initial currents are the history and the
+    // sources' values; the present dq currents start at 0.
+    idPrev_ = id_;
+    iqPrev_ = iq_;
+    id_ = iq_ = 0.0;
+    sourceA_ = v_.ia0;
+    sourceC_ = -(v_.ia0 + v_.ib0);
+  }
 }
 
 void Pmsm::declare(Pattern& pattern) {
+  if (v_.geckoSteps) return;  // current sources only
   for (int x = 0; x < 3; ++x) pairs_[x].declare(pattern, node(static_cast<std::size_t>(x)), node(static_cast<std::size_t>((x + 1) % 3)));
 }
 
 void Pmsm::stampMatrix(double* values, const StepContext& step) const {
+  if (v_.geckoSteps) return;
   // G·(I − 11ᵀ/3) is a conductance G/3 between each pair of terminals.
   const double g = meanConductance(step.dt) / 3.0;
   for (const ConductanceSlots& pair : pairs_) pair.stamp(values, g);
@@ -47,6 +58,11 @@ double Pmsm::loadTorque(const StepContext& step) const {
 }
 
 void Pmsm::stampRhs(double* rhs, const StepContext& step) {
+  if (v_.geckoSteps) {
+    addSourceCurrent(rhs, node(0), node(1), sourceA_);
+    addSourceCurrent(rhs, node(2), node(1), sourceC_);
+    return;
+  }
   const double dt = step.dt;
   const double gd = conductanceD(dt), gq = conductanceQ(dt), gm = meanConductance(dt);
   const double omegaE = v_.polePairs * omega_;
@@ -63,6 +79,11 @@ void Pmsm::stampRhs(double* rhs, const StepContext& step) {
 }
 
 void Pmsm::commit(const double* x, const StepContext& step) {
+  if (v_.geckoSteps) commitGecko(x, step);
+  else commitImplicit(x, step);
+}
+
+void Pmsm::commitImplicit(const double* x, const StepContext& step) {
   const double thetaE = electricAngle();
   double ud = 0.0, uq = 0.0;
   for (int k = 0; k < 3; ++k) {
@@ -76,14 +97,43 @@ void Pmsm::commit(const double* x, const StepContext& step) {
   iq_ = gm * uq + hq_;
   ud_ = ud;
   uq_ = uq;
-  // Shaft (backward Euler, as GeckoCIRCUITS AbstractMotor.calculateMechanicalParameters).
+  advanceShaft(loadTorque(step), step.dt);
+}
+
+void Pmsm::advanceShaft(double load, double dt) {
   torque_ = 1.5 * v_.polePairs * iq_ * (v_.psi + (v_.ld - v_.lq) * id_);
-  const double dt = step.dt;
-  omega_ = (torque_ - loadTorque(step) + v_.inertia * omega_ / dt) / (v_.inertia / dt + v_.friction);
+  omega_ = (torque_ - load + v_.inertia * omega_ / dt) / (v_.inertia / dt + v_.friction);
   theta_ += omega_ * dt;
 }
 
+// MotorPMSM.calculateMotorEquations, then the shaft and AbstractThreePhaseMotor.updateSourceParameters.
+void Pmsm::commitGecko(const double* x, const StepContext& step) {
+  const double dt = step.dt;
+  const double load = stepped_ ? loadTorque(step) : v_.loadTorque;
+  const double uab = ud_, ubc = uq_;  // the terminal voltages of the step before
+  const double sqrt3 = std::sqrt(3.0);
+  double c = std::cos(electricAngle()), s = std::sin(electricAngle());
+  const double ud = (2.0 * uab * c + ubc * (c + sqrt3 * s)) / 3.0;
+  const double uq = -(2.0 * uab * s + ubc * (s - sqrt3 * c)) / 3.0;
+  const double omegaE = v_.polePairs * omega_;
+  const double udi = omegaE * v_.lq * iq_;
+  const double uqi = omegaE * (v_.ld * id_ + v_.psi);
+  id_ = (ud + udi + v_.ld * idPrev_ / dt) / (v_.rs + v_.ld / dt);
+  iq_ = (uq - uqi + v_.lq * iqPrev_ / dt) / (v_.rs + v_.lq / dt);
+  advanceShaft(load, dt);
+  c = std::cos(electricAngle());
+  s = std::sin(electricAngle());
+  sourceA_ = id_ * c - iq_ * s;
+  sourceC_ = id_ * std::cos(electricAngle() + kThird) - iq_ * std::sin(electricAngle() + kThird);
+  idPrev_ = id_;
+  iqPrev_ = iq_;
+  ud_ = nodeVoltage(x, node(0)) - nodeVoltage(x, node(1));
+  uq_ = nodeVoltage(x, node(1)) - nodeVoltage(x, node(2));
+  stepped_ = true;
+}
+
 double Pmsm::phaseCurrent(int phase) const {
+  if (v_.geckoSteps) return phase == 0 ? sourceA_ : phase == 2 ? sourceC_ : -(sourceA_ + sourceC_);
   const double angle = phaseAngle(electricAngle(), phase);
   return id_ * std::cos(angle) - iq_ * std::sin(angle);
 }
@@ -108,6 +158,7 @@ PmsmValues pmsmValues(const Params& p, const ElementEnvironment& env, const std:
   v.theta0 = p.number("theta0", 0.0);
   v.ia0 = p.number("ia0", 0.0);
   v.ib0 = p.number("ib0", 0.0);
+  v.geckoSteps = env.geckoTiming;
   return v;
 }
 

@@ -20,6 +20,16 @@
 // stamps the mean conductance Gm = (G_d + G_q)/2 and adds the rest, (G_d − Gm)·u_d and
 // (G_q − Gm)·u_q, from the previous step's stator voltages as part of the source term. The
 // mechanical state is advanced after each accepted step (commit) with the torque of that step.
+//
+// With GeckoCIRCUITS' timing the machine is stepped as GeckoCIRCUITS steps it instead (MotorPMSM,
+// AbstractThreePhaseMotor, AbstractMotor.doCalculation, called after each step's solve by
+// NetListLK.berechneSubCircuitAlsDifferentialgleichung): explicitly, as two current sources a → b
+// (i_a) and c → b (i_c) holding the currents of the previous step. After a step's solve the dq
+// equations are advanced with the terminal voltages of the step before (GeckoCIRCUITS reads the
+// voltages across its sources before it stores the new ones), the speed voltages of the previous
+// currents and speed, then the shaft, then the new phase currents at the new angle. The load torque
+// of the first step is `loadTorque`; later ones come from the control as GeckoCIRCUITS hands them
+// over (SimulationsKern.dataTransferLK_Control, two steps behind).
 #pragma once
 
 #include <string>
@@ -41,6 +51,7 @@ struct PmsmValues {
   double omega0 = 0.0;        // initial mechanical speed, rad/s
   double theta0 = 0.0;        // initial mechanical rotor angle, rad
   double ia0 = 0.0, ib0 = 0.0;  // initial stator currents of phases a and b, A
+  bool geckoSteps = false;      // GeckoCIRCUITS' explicit stepping (above)
 };
 
 class Pmsm final : public Element {
@@ -66,6 +77,9 @@ class Pmsm final : public Element {
     visitor.real(omega_);
     visitor.held(theta_);
     visitor.real(torque_);
+    visitor.real(sourceA_);
+    visitor.real(sourceC_);
+    visitor.held(stepped_);
   }
 
   // Machine quantities after the last accepted step.
@@ -80,6 +94,10 @@ class Pmsm final : public Element {
   double meanConductance(double dt) const { return 0.5 * (conductanceD(dt) + conductanceQ(dt)); }
   double electricAngle() const { return v_.polePairs * theta_; }
   double loadTorque(const StepContext& step) const;
+  void commitImplicit(const double* x, const StepContext& step);
+  void commitGecko(const double* x, const StepContext& step);
+  // The shaft over one step (backward Euler, AbstractMotor.calculateMechanicalParameters).
+  void advanceShaft(double loadTorque, double dt);
 
   PmsmValues v_;
   double id_ = 0.0, iq_ = 0.0;  // rotor-frame stator currents after the last step
@@ -87,6 +105,11 @@ class Pmsm final : public Element {
   double omega_, theta_;        // mechanical speed and angle
   double torque_ = 0.0;         // electric torque T_e of the last step
   double hd_ = 0.0, hq_ = 0.0;  // source terms of the step being solved (rotor frame)
+  // GeckoCIRCUITS' stepping: ud_/uq_ hold u_ab and u_bc of the last step, id_/iq_ the dq
+  // currents (0 before the first step, as GeckoCIRCUITS' fields), idPrev_/iqPrev_ their history.
+  double idPrev_ = 0.0, iqPrev_ = 0.0;
+  double sourceA_ = 0.0, sourceC_ = 0.0;  // i_a (a → b) and i_c (c → b) of the sources
+  bool stepped_ = false;                  // a step has been committed
   ConductanceSlots pairs_[3];   // the pairs ab, bc, ca
 };
 

@@ -74,6 +74,13 @@ Transient::Transient(Circuit& circuit, const Settings& settings, const RunContro
   }
   stats_.unknowns = circuit.unknowns();
   stats_.dense = factorizer_.dense();
+  if (settings.timing == Timing::Gecko) {
+    // GeckoCIRCUITS' constants hold their values from the start, and its signal-controlled sources
+    // take the control values once before the first step (SimulationsKern.initSimulation calls
+    // setControlledSourcesFromControlValue).
+    circuit_.control().preset(signals_.data());
+    latchSourceSignals();
+  }
   if (settings.timing == Timing::Exact && !gateSignals_.empty()) {
     edges_ = EdgeLocator(circuit_.control().pureCone(gateSignals_), gateSignals_, signals_.size());
     held_.assign(signals_.size(), 0.0);
