@@ -57,6 +57,9 @@ class Element {
   // Accept the converged solution of a step (store history).
   virtual bool hasHistory() const { return false; }
   virtual void commit(const double* /*x*/, const StepContext& /*step*/) {}
+  // GeckoCIRCUITS' start (Transient::geckoStartSolve): takes from the solution of its 1 ns start
+  // step what GeckoCIRCUITS' first step starts from (a capacitor starting at 0 V: its voltage).
+  virtual void adoptStartSolution(const double* /*x*/) {}
   // The element's dynamic state (steady/state_visitor.hpp): none unless it keeps history.
   virtual void visitState(StateVisitor& /*visitor*/) {}
   // How the element's source term repeats in time (independent sources): constant by default.

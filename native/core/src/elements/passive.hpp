@@ -42,6 +42,11 @@ class Capacitor final : public Element {
     v_ = v;
   }
   double current(const double* x) const override { return geq_ * voltage(x) - ieq_; }
+  // A capacitor with an initial voltage is a source of it in GeckoCIRCUITS' start step and keeps
+  // it (NetListLK.ersetze_C_durch_Udc_Fuer_init); one starting at 0 V starts from that step's voltage.
+  void adoptStartSolution(const double* x) override {
+    if (v_ == 0.0) v_ = vPrev_ = voltage(x);
+  }
   void visitState(StateVisitor& visitor) override {
     visitor.real(v_);
     visitor.real(vPrev_);

@@ -178,18 +178,34 @@ void ThermalDomain::keepVoltages(const double* x) {
   for (int n : deviceNodes_) xPrev_[static_cast<std::size_t>(n)] = x[n];
 }
 
-void ThermalDomain::start(const double* x, double dt) {
+void ThermalDomain::start(const double* x, double t, double dt) {
   if (network_) network_->initialize(dt);
   refreshJunctions();
   std::fill(lateEnergy_.begin(), lateEnergy_.end(), 0.0);
-  for (auto& t : tracked_) {
-    if (!lossesOneStepLate_) {
-      t.loss->start(x);
-      continue;
-    }
-    // GeckoCIRCUITS' losses at t = 0, which its network takes at the first step.
-    t.loss->startFromGeckoHistory(x, dt, t.tj);
-    for (const LossSource& source : t.feeds) lateEnergy_[source.slot] += *source.loss * dt;
+  if (lossesOneStepLate_) {
+    startGecko(x, t, dt);
+    return;
+  }
+  for (auto& tracked : tracked_) tracked.loss->start(x);
+  keepVoltages(x);
+}
+
+// GeckoCIRCUITS' thermal network takes a step at its first circuit step too, before any loss is
+// known: each loss source (ThermPvChip's hidden heat-flow source) still holds a heat-flow source's
+// default value, 10 W (AbstractCircuitSource "dcValue"), until ThermPvChip.doCalculation sets its
+// losses after that step's solve. The losses of that first step (from GeckoCIRCUITS' loss history)
+// are what the network takes at the next step.
+void ThermalDomain::startGecko(const double* x, double t, double dt) {
+  constexpr double kDefaultHeatFlow = 10.0;
+  if (network_) {
+    for (const LossSource& source : lossSources_) power_[source.slot] = kDefaultHeatFlow;
+    network_->advance(t, dt, backwardEulerCoefficients(), true);
+    for (const LossSource& source : lossSources_) power_[source.slot] = 0.0;
+    refreshJunctions();
+  }
+  for (auto& tracked : tracked_) {
+    tracked.loss->startFromGeckoHistory(x, dt, tracked.tj);
+    for (const LossSource& source : tracked.feeds) lateEnergy_[source.slot] += *source.loss * dt;
   }
   keepVoltages(x);
 }

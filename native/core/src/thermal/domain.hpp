@@ -29,10 +29,16 @@ class ThermalDomain {
   ThermalDomain(const Netlist& netlist, const std::vector<SwitchingDevice*>& devices,
                 const std::vector<const Element*>& resistors);
 
-  // Before the first step: remembers device states, solves the initial temperatures.
-  void start(const double* x, double dt);
+  // Before the first step (which ends at t): remembers device states, solves the initial
+  // temperatures; with GeckoCIRCUITS' timing, also GeckoCIRCUITS' thermal step at t (startGecko).
+  void start(const double* x, double t, double dt);
   // After the circuit step ending at t has been accepted; `measuring` inside the window.
   void advance(const double* x, double t, double dt, bool firstOfPhase, bool measuring);
+
+ private:
+  void startGecko(const double* x, double t, double dt);
+
+ public:
 
   // Where the loss power [W] of one part of a tracked device or resistor is kept (stable for the
   // domain's life), or null when `name` is neither.

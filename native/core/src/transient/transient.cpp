@@ -104,12 +104,13 @@ Result Transient::run() {
     // initial conditions, with the sources at t = 0 and the switches as the gates leave them before
     // any control (off), committed. The value recorded at t = n·dt is then n + 1 steps from the
     // initial conditions.
+    geckoStartSolve(t0);
     step(t0, dt0, true, signals_.data());
     startCommitted_ = true;
   } else {
     initialSolve(t0, dt0);
   }
-  if (thermal_ != nullptr) thermal_->start(x_.data(), dt0);
+  if (thermal_ != nullptr) thermal_->start(x_.data(), t0, dt0);
   ControlContext initial{t0, dt0, signals_.data(), x_.data(), true, s.timing == Timing::Gecko};
   latchSourceSignals();
   circuit_.control().evaluate(initial);
@@ -149,12 +150,13 @@ void Transient::begin() {
   const Settings& s = settings_;
   timeOrigin_ = 0.0;
   if (s.timing == Timing::Gecko) {
+    geckoStartSolve(0.0);
     step(0.0, s.dt, true, signals_.data());  // GeckoCIRCUITS' first step (see run())
     startCommitted_ = true;
   } else {
     initialSolve(0.0, s.dt);
   }
-  if (thermal_ != nullptr) thermal_->start(x_.data(), s.dt);
+  if (thermal_ != nullptr) thermal_->start(x_.data(), 0.0, s.dt);
   ControlContext initial{0.0, s.dt, signals_.data(), x_.data(), true, s.timing == Timing::Gecko};
   latchSourceSignals();
   circuit_.control().evaluate(initial);
@@ -269,6 +271,25 @@ bool Transient::applyGates(const StepContext& ctx, const double* gates) {
 // A consistent solution at the start time, for the meters of the first recorded point: a
 // backward-Euler step 1000 times shorter than dt, in which capacitors hold their initial voltage and
 // inductors their initial current (their companion terms dominate). Nothing is committed.
+// GeckoCIRCUITS' initial potentials (LKMatrices.initMatrizen, "Anfangsbedingung"): before its
+// first step it solves one backward-Euler step of 1 ns ending 1 ns before it, with the devices as
+// they start and every capacitor with an initial voltage replaced by a source of it, and its first
+// step starts from those potentials. A capacitor starting at 0 V thus starts from the charge that
+// nanosecond gives it (5e-4 V behind 10 Ω from 5 V into 1 µF), the others from their initial
+// voltage. Without a (finite) solution nothing is taken.
+void Transient::geckoStartSolve(double t0) {
+  constexpr double kStartStep = 1e-9;
+  StepContext ctx{t0 - kStartStep, kStartStep, backwardEuler_, signals_.data()};
+  try {
+    solveLinear(ctx, true);
+  } catch (const Error& error) {
+    if (error.code() != ErrorCode::SingularMatrix) throw;
+    return;  // a network only the first step's states determine: its first step starts as drawn
+  }
+  if (!finiteSolution()) return;
+  for (auto& e : circuit_.elements()) e->adoptStartSolution(x_.data());
+}
+
 void Transient::initialSolve(double t, double dt) {
   // Device states found here are only the starting guess of the first step, which settles them
   // again: a cycle ends with its least inconsistent state whatever its contradiction.

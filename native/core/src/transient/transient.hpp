@@ -65,6 +65,7 @@ class Transient {
   static void dampThresholds(StepContext& ctx, int failed);
   inline bool finiteSolution() const;
   void initialSolve(double t, double dt);
+  void geckoStartSolve(double t0);
   void stateBits(std::string& bits) const;
   double violation(const std::string& bits) const;
   bool endCycle(double tolerance);

@@ -21,20 +21,6 @@ const KNOWN: Record<string, Known> = {
   // The t = 0 value of the coupled inductors' node differs by 1.2e-6 (5.7e-5 V of 48 V: the
   // solution at t = 0 through the coupling); every later sample agrees to float32.
   'converters SCOPE.1.vq': { firstSamples: 1, firstTolerance: 2e-6 },
-  // An RC charged from a sine-driven voltage-controlled source: its first step from the initial
-  // conditions ends 1.9e-6 of full scale apart (GeckoCIRCUITS' first step is not quite backward
-  // Euler there; with a DC source it is), and the difference fades with RC = 100 µs.
-  'controlled SCOPE.1.vd': { tolerance: 3e-6 },
-  // GeckoCIRCUITS' junctions already hold 1e-5 J each at t = 0, before any loss is known (its
-  // network steps once at the start): 0.005 and 0.01 K there (1.6e-4 of full scale), fading with
-  // the thermal time constants. The losses, the t = 0 turn-off of its loss history and the
-  // one-step-late heating included, agree to float32.
-  // The same first step of an RC from a signal-controlled source (here a CONST of 5 V, RC = 10·dt):
-  // 1.0e-4 of full scale apart at t = 0, fading with RC.
-  'preset SCOPE.1.vd': { tolerance: 1.2e-4 },
-  'thermal SCOPE.1.tj1': { tolerance: 2e-4 },
-  'thermal SCOPE.1.tj2': { tolerance: 2e-4 },
-  'thermal SCOPE.1.ths': { tolerance: 2e-4 },
 };
 const FLOAT32_EPS = 2 ** -23;
 
