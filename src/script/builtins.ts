@@ -4,6 +4,7 @@
 // blocks whose outputs a script reads with getOutput, so that the runs record them.
 import { geckoCircuitListBuiltins } from './gecko-circuit-lists.js';
 import { geckoMatrixBuiltins } from './gecko-matrix.js';
+import { geckoParameterListBuiltins } from './gecko-parameter-list.js';
 import { geckoResultBuiltins } from './gecko-results.js';
 import { geckoSteadyStateBuiltins } from './gecko-steady-state.js';
 import type { Builtin, Builtins, ScriptHost } from './host.js';
@@ -20,7 +21,7 @@ function clockBuiltins(): Builtins {
 export function createBuiltins(host: ScriptHost): Builtins {
   return new Map([
     ...sessionBuiltins(host), ...geckoResultBuiltins(host), ...geckoSteadyStateBuiltins(host), ...geckoMatrixBuiltins(), ...geckoCircuitListBuiltins(host),
-    ...clockBuiltins(),
+    ...geckoParameterListBuiltins(host), ...clockBuiltins(),
   ]);
 }
 
