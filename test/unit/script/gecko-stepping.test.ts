@@ -1,0 +1,168 @@
+// GeckoSCRIPT's step-wise simulation over real circuits: stepping in pieces gives the uninterrupted
+// run's samples bit for bit, the result functions read the run so far, a resistance set between
+// steps acts from the next step (an RC charge against its backward-Euler recursion), simulateTime
+// steps as GeckoCIRCUITS' SimulationsKern does, GeckoCIRCUITS' messages at the end and without
+// initSimulation, continueSimulation, and errors with the script line.
+import { expect } from 'chai';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Netlist } from '../../../src/formats/netlist.js';
+import { buck } from '../../fixtures/circuits.js';
+import { runScript, scriptError } from './run-script.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'pesim-stepping-'));
+
+function write(name: string, netlist: Netlist): string {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(netlist));
+  return file;
+}
+
+/** 1 V through R into 1 µF (0 V at the start), backward Euler, dt 1 µs, 1000 steps; SCOPE.1 records v(C) as "v". */
+function rc(): Netlist {
+  return {
+    name: 'rc',
+    settings: { tEnd: 1e-3, dt: 1e-6, solver: 'backward-euler' },
+    elements: [
+      { name: 'V.1', type: 'V', nodes: ['in', '0'], params: { value: 1 } },
+      { name: 'R.1', type: 'R', nodes: ['in', 'out'], params: { R: 1000 } },
+      { name: 'C.1', type: 'C', nodes: ['out', '0'], params: { C: 1e-6 } },
+    ],
+    blocks: [
+      { name: 'VOLT.1', type: 'VOLT', inputs: [], outputs: ['v'], params: { nodes: ['out', '0'] } },
+      { name: 'SCOPE.1', type: 'SCOPE', inputs: ['v'] },
+    ],
+  };
+}
+
+describe('script: GeckoSCRIPT step-wise simulation', function () {
+  this.timeout(120000);
+  const buckFile = write('buck.json', buck({ tEnd: 1e-4, dt: 1e-7 }));
+  const rcFile = write('rc.json', rc());
+
+  it('steps 10 × 100 steps, 1000 single steps and runSimulation() to the same samples, bit for bit', async () => {
+    const out = await runScript(`loadCircuit("${buckFile}");
+      initSimulation();
+      for (int i = 0; i < 10; i++) simulateSteps(100);
+      endSimulation();
+      double[] pieces = getSignalData("il", 0, 1, 0);
+      double[] time = getTimeArray("il", 0, 1, 0);
+      initSimulation();
+      while (getSimulationTime() < 1e-4 - 1e-12) simulateStep();
+      endSimulation();
+      double[] single = getSignalData("il", 0, 1, 0);
+      runSimulation();
+      double[] whole = getSignalData("il", 0, 1, 0);
+      print(pieces.length + " " + time[time.length - 1] + " " + java.util.Arrays.equals(pieces, whole) + " " + java.util.Arrays.equals(single, whole));
+      print(java.util.Arrays.equals(time, getTimeArray("il", 0, 1, 0)) + " " + (getSignalAvg("vout", 0, 1e-4) == getSignalAvg("vout", 0, 1e-4)));`);
+    expect(out.trim().split('\n')).to.deep.equal(['1001 9.999999999999999E-5 true true', 'true true']);
+  });
+
+  it('reads the run so far between steps: samples, statistics, getOutput, getSimulationTime', async () => {
+    const out = await runScript(`loadCircuit("${buckFile}");
+      runSimulation();
+      double[] whole = getSignalData("vout", 0, 1, 0);
+      double avg = getSignalAvg("vout", 0, 4e-5);
+      initSimulation();
+      simulateSteps(500);
+      double[] part = getSignalData("vout", 0, 1, 0);
+      boolean same = part.length == 501;
+      for (int i = 0; i < part.length; i++) same = same && part[i] == whole[i];
+      print(getSimulationTime() + " " + same + " " + (getSignalAvg("vout", 0, 4e-5) == avg) + " " + ((float) getOutput("VOLT.1") == part[500]));
+      simulateSteps(10);
+      print(getSignalData("vout", 0, 1, 0).length + " " + getSimulationTime());
+      endSimulation();`);
+    expect(out.trim().split('\n')).to.deep.equal(['4.9999999999999996E-5 true true true', '511 5.1E-5']);
+  });
+
+  it('takes a resistance set between steps from the next step on (backward-Euler recursion of the RC charge)', async () => {
+    const out = await runScript(`loadCircuit("${rcFile}");
+      initSimulation();
+      simulateSteps(300);
+      setParameter("R.1", "R", 250);
+      simulateSteps(700);
+      endSimulation();
+      double[] t = getTimeArray("v", 0, 1, 0);
+      for (double x : getSignalData("v", 0, 1, 0)) System.out.println(x);`);
+    const v = out.trim().split('\n').map(Number);
+    expect(v).to.have.length(1001);
+    // C dv/dt = (1 − v)/R: v_n = (v_(n−1) + a)/(1 + a), a = dt/(RC) = 1e-3 up to step 300, then 4e-3
+    let expected = 0;
+    for (let n = 1; n <= 1000; n++) {
+      const a = n <= 300 ? 1e-3 : 4e-3;
+      expected = (expected + a) / (1 + a);
+      expect(v[n], `step ${n}`).to.equal(Math.fround(expected));
+    }
+  });
+
+  it('simulateTime(t) runs ⌊t/dt⌋ + 1 steps (while the step time ≤ now + t); initSimulation(dt, tEnd) sets both', async () => {
+    const out = await runScript(`loadCircuit("${rcFile}");
+      initSimulation(2e-6, 1e-4);
+      print(get_dt() + " " + get_Tend());
+      simulateTime(1e-5);
+      print(getSimulationTime());
+      simulateTime(0);
+      print(getSimulationTime());
+      simulateTime(1);
+      print(getSimulationTime());
+      endSimulation();
+      print(getTimeArray("v", 0, 1, 0).length);`);
+    expect(out.trim().split('\n')).to.deep.equal([
+      '2.0E-6 1.0E-4', '1.2E-5', '1.4E-5',
+      'simulateTime(): Specified simulation time goes beyond specified simulated end time; simulated only up to end time', '9.999999999999999E-5', '51',
+    ]);
+  });
+
+  it('prints GeckoCIRCUITS\' messages: stepping without initSimulation, past the end, endScript with a run left going', async () => {
+    const out = await runScript(`loadCircuit("${rcFile}");
+      set_Tend(3e-6);
+      simulateStep();
+      simulateSteps(5);
+      simulateStep();
+      print(getSimulationTime());
+      endScript();
+      print(getSignalData("v", 0, 1, 0).length);
+      endScript();
+      endSimulation();`);
+    expect(out.trim().split('\n')).to.deep.equal([
+      'Warning: Simulation was not initialized prior to calling simulateStep(). Simulation has been initialized to values specified in GeckoCIRCUITS.',
+      'simulateSteps(): Specified end of simulation reached! Cannot simulate another step.',
+      'simulateStep(): Specified end of simulation reached! Cannot simulate another step.',
+      '3.0E-6',
+      'Warning: Did not call endSimulation() after using simulation control methods! Please call this method at the end of your script after using simulateStep(), simulateSteps(), or simulateTime().',
+      '4',
+    ]);
+  });
+
+  it('continueSimulation() goes on from runSimulation() to the new end time with the parameters set since: as one step-wise run', async () => {
+    const out = await runScript(`loadCircuit("${rcFile}");
+      set_Tend(5e-4);
+      runSimulation();
+      setParameter("R.1", "R", 250);
+      set_Tend(1e-3);
+      continueSimulation();
+      double[] continued = getSignalData("v", 0, 1, 0);
+      setParameter("R.1", "R", 1000);
+      initSimulation();
+      simulateSteps(500);
+      setParameter("R.1", "R", 250);
+      simulateSteps(500);
+      endSimulation();
+      double[] stepped = getSignalData("v", 0, 1, 0);
+      print(continued.length + " " + java.util.Arrays.equals(continued, stepped));
+      set_Tend(1.5e-3);
+      continueSimulation();
+      print(getTimeArray("v", 0, 1, 0).length + " " + getSimulationTime());`);
+    expect(out.trim().split('\n')).to.deep.equal(['1001 true', '1501 0.0015']);
+  });
+
+  it('refuses continueSimulation() without a finished run, and reports engine failures at the script line', async () => {
+    const none = await scriptError(`loadCircuit("${rcFile}");\ncontinueSimulation();`);
+    expect(none.text).to.match(/^test\.pss:2:\d+: continueSimulation: no finished simulation to continue; call runSimulation\(\) first/);
+    const shorter = await scriptError(`loadCircuit("${rcFile}");\nrunSimulation();\ncontinueSimulation();`);
+    expect(shorter.text).to.match(/^test\.pss:3:\d+: continueSimulation: the end time 0\.001 s \(set_Tend\) is not after the end of the run/);
+    const refused = await scriptError(`loadCircuit("${rcFile}");\ninitSimulation(1e-3, 1e-6);`);
+    expect(refused.text).to.match(/^test\.pss:2:\d+: initSimulation: .*'dt' must not exceed 'tEnd'/);
+  });
+});
