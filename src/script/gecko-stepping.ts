@@ -6,15 +6,20 @@
 //   simulateStep(), simulateSteps(n), simulateTime(t)  go on; simulateTime(t) steps while the step's
 //     time is at most the present time + t, as SimulationsKern does (⌊t/dt⌋ + 1 steps); at the end
 //     time they stop and print GeckoCIRCUITS' message; called before initSimulation they start a run
-//     with the circuit's settings and print GeckoCIRCUITS' warning;
+//     with the circuit's settings and print GeckoCIRCUITS' warning. Under GeckoCIRCUITS' timing (the
+//     .ipes default) the engine's start is GeckoCIRCUITS' first step, at t = 0 (Transient::startRun):
+//     the first step asked for is that one, so the steps, getSimulationTime() (the time of the next
+//     step, n·dt after n steps) and the step a parameter change first acts on are GeckoCIRCUITS';
 //   endSimulation()  ends the run: its result becomes the last run's; endScript() does so too and
 //     warns, as GeckoCIRCUITS does, when a run was left going;
 //   getSimulationTime()  the time simulated to;
 //   runSimulation()  drops a step-wise run going, then runs the whole simulation;
 //   continueSimulation()  continues the last finished run (runSimulation or an ended step-wise run)
-//     up to the present end time (set_Tend): pesim runs it again from the start, step-wise, with the
-//     parameters each part ran with, then goes on with the present ones (the same numbers as a run
-//     kept alive, at the cost of simulating the first part twice).
+//     as SimulationRunner.continueCalculation does: a run that reached its end time goes on for
+//     another end time (set_Tend: the new end is the old end + get_Tend()), one ended early goes on to
+//     its end time. pesim runs it again from the start, step-wise, with the parameters each part ran
+//     with, then goes on with the present ones (the same numbers as a run kept alive, at the cost of
+//     simulating the first part twice).
 // Parameters set between steps (setParameter, setParameters, setGlobalParameter) take effect from the
 // next step: the circuit is built again with the new values and the run goes on from the state it
 // reached. GeckoCIRCUITS reads sources' and control blocks' parameters every step, so this is its
@@ -45,11 +50,12 @@ interface Segment {
   from: number;
 }
 
-/** A finished run that continueSimulation can continue: its parts, steps and step size, and the run it gave. */
+/** A finished run that continueSimulation can continue: its parts, steps and step size, whether it reached its end time, and the run it gave. */
 interface Finished {
   segments: Segment[];
   steps: number;
   dt: number;
+  complete: boolean;
   run: RemoteRun;
 }
 
@@ -65,6 +71,8 @@ interface Stepping {
   built: string;
   cached?: RemoteRun;
   id: string;
+  /** GeckoCIRCUITS' timing: the engine's start was GeckoCIRCUITS' first step, not yet asked for. */
+  firstStepDone: boolean;
 }
 
 /** `netlist` as the run builds it: its settings, with the probe scope. */
@@ -102,6 +110,7 @@ export class GeckoStepping {
     }
     const stepping: Stepping = {
       session, segments, settings: first.settings, extra, probes: probed.probes, built: JSON.stringify(probed.netlist), id: `step-${++this.runs}`,
+      firstStepDone: first.settings.timing === 'gecko',
     };
     this.stepping = stepping;
     this.session.followRun(() => this.liveRun(stepping));
@@ -155,19 +164,26 @@ export class GeckoStepping {
     stepping.built = json;
   }
 
-  /** Runs up to `steps` steps; false when the end was reached first. */
+  /** Runs up to `steps` steps (GeckoCIRCUITS' count); false when the end was reached first. */
   private advance(fn: string, stepping: Stepping, steps: number): boolean {
-    const left = stepping.session.totalSteps - stepping.session.stepsDone;
-    const wanted = Number.isFinite(steps) ? Math.max(0, Math.floor(steps)) : 0;
-    if (wanted > 0) {
-      stepping.cached = undefined;
-      try {
-        stepping.session.step(Math.min(wanted, left));
-      } catch (error) {
-        throw engineFailure(fn, error);
-      }
+    let wanted = Number.isFinite(steps) ? Math.max(0, Math.floor(steps)) : 0;
+    if (wanted > 0 && stepping.firstStepDone) {
+      stepping.firstStepDone = false;  // done by the engine's start
+      wanted--;
     }
+    const left = stepping.session.totalSteps - stepping.session.stepsDone;
+    this.engineSteps(fn, stepping, Math.min(wanted, left));
     return wanted <= left;
+  }
+
+  private engineSteps(fn: string, stepping: Stepping, steps: number): void {
+    if (steps <= 0) return;
+    stepping.cached = undefined;
+    try {
+      stepping.session.step(steps);
+    } catch (error) {
+      throw engineFailure(fn, error);
+    }
   }
 
   simulateSteps(fn: string, steps: number): void {
@@ -188,6 +204,8 @@ export class GeckoStepping {
     const stepping = this.stepping;
     if (!stepping) return;
     this.stepping = undefined;
+    const steps = stepping.session.stepsDone;
+    const complete = steps === stepping.session.totalSteps;
     let result: SimulationResult;
     try {
       result = stepping.session.finish();
@@ -198,7 +216,7 @@ export class GeckoStepping {
     this.probes.remember(result, stepping.probes);
     const run = { id: stepping.id, result };
     this.session.adoptRun(run);
-    this.finished = { segments: stepping.segments, steps: result.stats.steps, dt: stepping.settings.dt, run };
+    this.finished = { segments: stepping.segments, steps, dt: stepping.settings.dt, complete, run };
   }
 
   /** endScript(): ends a run left going, with GeckoCIRCUITS' warning. */
@@ -208,9 +226,17 @@ export class GeckoStepping {
     this.write(`${NOT_ENDED}\n`);
   }
 
-  /** getSimulationTime(): the time a step-wise run has reached, else the end of the last run (0 without one). */
+  /**
+   * getSimulationTime(): the time a step-wise run has reached (under GeckoCIRCUITS' timing its
+   * SimulationsKern.t, the time of the next step: the last step's + dt once one was asked for),
+   * else the end of the last run (0 without one).
+   */
   getSimulationTime(): number {
-    if (this.stepping) return this.stepping.session.time;
+    const stepping = this.stepping;
+    if (stepping) {
+      if (stepping.settings.timing !== 'gecko') return stepping.session.time;
+      return stepping.firstStepDone ? 0 : stepping.session.time + stepping.settings.dt;
+    }
     const time = this.session.lastRun()?.result.time;
     return time && time.length > 0 ? time[time.length - 1] : 0;
   }
@@ -221,28 +247,25 @@ export class GeckoStepping {
     const netlist = structuredClone(this.session.circuit());
     await this.session.runSimulation();
     const run = this.session.lastRun()!;
-    this.finished = { segments: [{ netlist, from: 0 }], steps: run.result.stats.steps, dt: netlist.settings.dt, run };
+    this.finished = { segments: [{ netlist, from: 0 }], steps: run.result.stats.steps, dt: netlist.settings.dt, complete: true, run };
   }
 
-  /** continueSimulation(): the last finished run continued to the present end time. */
+  /** continueSimulation(): the last finished run continued (SimulationRunner.continueCalculation). */
   continueSimulation(): void {
     const finished = this.finished;
     if (!finished || this.session.lastRun() !== finished.run) {
       throw new ScriptError('runtime', 'continueSimulation: no finished simulation to continue; call runSimulation() first');
     }
-    const circuit = this.session.circuit();
-    const { dt, tEnd } = circuit.settings;
+    const { dt, tEnd } = this.session.circuit().settings;
     if (dt !== finished.dt) {
       throw new ScriptError('runtime', `continueSimulation: the time step changed from ${finished.dt} s to ${dt} s since the run; set_dt(${finished.dt}) continues it`);
     }
-    const settings = { ...finished.segments[0].netlist.settings, tEnd };
+    // A run that reached its end goes on for another end time (tEND += tDURATION); one ended early, to its end.
+    const end = finished.segments[0].netlist.settings.tEnd;
+    const settings = { ...finished.segments[0].netlist.settings, tEnd: finished.complete ? end + tEnd : end };
     const segments = finished.segments.map((s) => ({ netlist: { ...s.netlist, settings }, from: s.from }));
     const stepping = this.start('continueSimulation', segments);
-    if (stepping.session.totalSteps <= finished.steps) {
-      this.release();
-      this.session.adoptRun(finished.run);
-      throw new ScriptError('runtime', `continueSimulation: the end time ${tEnd} s (set_Tend) is not after the end of the run it continues (${finished.steps} steps of ${dt} s)`);
-    }
+    stepping.firstStepDone = false;
     // The run again as it went, part by part, then on with the present parameters.
     for (let i = 0; i < segments.length; i++) {
       if (i > 0) {
@@ -250,10 +273,10 @@ export class GeckoStepping {
         this.rebuild('continueSimulation', stepping, part, JSON.stringify(part));
       }
       const until = i + 1 < segments.length ? segments[i + 1].from : finished.steps;
-      this.advance('continueSimulation', stepping, until - stepping.session.stepsDone);
+      this.engineSteps('continueSimulation', stepping, until - stepping.session.stepsDone);
     }
     const present = this.running('continueSimulation');
-    this.advance('continueSimulation', present, present.session.totalSteps - present.session.stepsDone);
+    this.engineSteps('continueSimulation', present, present.session.totalSteps - present.session.stepsDone);
     this.end();
   }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Netlist } from '../../../src/formats/netlist.js';
 import { buck } from '../../fixtures/circuits.js';
-import { runScript, scriptError } from './run-script.js';
+import { BUCK_IPES, runScript, scriptError } from './run-script.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pesim-stepping-'));
 
@@ -135,33 +135,60 @@ describe('script: GeckoSCRIPT step-wise simulation', function () {
     ]);
   });
 
-  it('continueSimulation() goes on from runSimulation() to the new end time with the parameters set since: as one step-wise run', async () => {
+  it('continueSimulation() goes on as GeckoCIRCUITS\' continueCalculation: another end time after a complete run, to the end after an early endSimulation', async () => {
     const out = await runScript(`loadCircuit("${rcFile}");
       set_Tend(5e-4);
       runSimulation();
       setParameter("R.1", "R", 250);
-      set_Tend(1e-3);
       continueSimulation();
       double[] continued = getSignalData("v", 0, 1, 0);
+      print(continued.length + " " + getSimulationTime());
       setParameter("R.1", "R", 1000);
+      set_Tend(1e-3);
       initSimulation();
       simulateSteps(500);
       setParameter("R.1", "R", 250);
       simulateSteps(500);
       endSimulation();
-      double[] stepped = getSignalData("v", 0, 1, 0);
-      print(continued.length + " " + java.util.Arrays.equals(continued, stepped));
-      set_Tend(1.5e-3);
+      print(java.util.Arrays.equals(continued, getSignalData("v", 0, 1, 0)));
+      setParameter("R.1", "R", 1000);
+      initSimulation();
+      simulateSteps(200);
+      endSimulation();
       continueSimulation();
-      print(getTimeArray("v", 0, 1, 0).length + " " + getSimulationTime());`);
-    expect(out.trim().split('\n')).to.deep.equal(['1001 true', '1501 0.0015']);
+      double[] completed = getSignalData("v", 0, 1, 0);
+      runSimulation();
+      print(completed.length + " " + java.util.Arrays.equals(completed, getSignalData("v", 0, 1, 0)));`);
+    expect(out.trim().split('\n')).to.deep.equal(['1001 0.001', 'true', '1001 true']);
+  });
+
+  it('counts steps as GeckoCIRCUITS does under its timing: the engine\'s start is the first step, getSimulationTime() is n·dt after n steps', async () => {
+    const out = await runScript(`loadCircuit("${BUCK_IPES}");
+      print(get_dt() + " " + get_Tend());
+      initSimulation();
+      print(getSimulationTime());
+      simulateSteps(300);
+      double[] t = getTimeArray("u2", 0, 1, 0);
+      print(getSimulationTime() + " " + t.length + " " + (t[t.length - 1] + get_dt() == getSimulationTime()));
+      simulateSteps(700);
+      print(getSimulationTime());
+      simulateStep();
+      endSimulation();`);
+    const [settings, start, after300, end, message] = out.trim().split('\n').filter((l) => !l.startsWith('warning:'));
+    expect(settings).to.equal('1.0E-6 0.001');
+    expect(start).to.equal('0.0');
+    const [time300, samples, consistent] = after300.split(' ');
+    expect(Number(time300)).to.be.closeTo(3e-4, 1e-15);
+    expect([samples, consistent]).to.deep.equal(['300', 'true']);
+    expect(Number(end)).to.be.closeTo(1e-3, 1e-15);
+    expect(message).to.equal('simulateStep(): Specified end of simulation reached! Cannot simulate another step.');
   });
 
   it('refuses continueSimulation() without a finished run, and reports engine failures at the script line', async () => {
     const none = await scriptError(`loadCircuit("${rcFile}");\ncontinueSimulation();`);
     expect(none.text).to.match(/^test\.pss:2:\d+: continueSimulation: no finished simulation to continue; call runSimulation\(\) first/);
-    const shorter = await scriptError(`loadCircuit("${rcFile}");\nrunSimulation();\ncontinueSimulation();`);
-    expect(shorter.text).to.match(/^test\.pss:3:\d+: continueSimulation: the end time 0\.001 s \(set_Tend\) is not after the end of the run/);
+    const dt = await scriptError(`loadCircuit("${rcFile}");\nrunSimulation();\nset_dt(2e-6);\ncontinueSimulation();`);
+    expect(dt.text).to.match(/^test\.pss:4:\d+: continueSimulation: the time step changed from 0\.000001 s to 0\.000002 s since the run; set_dt\(0\.000001\) continues it/);
     const refused = await scriptError(`loadCircuit("${rcFile}");\ninitSimulation(1e-3, 1e-6);`);
     expect(refused.text).to.match(/^test\.pss:2:\d+: initSimulation: .*'dt' must not exceed 'tEnd'/);
   });
