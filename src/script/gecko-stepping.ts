@@ -72,7 +72,7 @@ interface Stepping {
   cached?: RemoteRun;
   id: string;
   /** GeckoCIRCUITS' timing: the engine's start was GeckoCIRCUITS' first step, not yet asked for. */
-  firstStepDone: boolean;
+  startStepPending: boolean;
 }
 
 /** `netlist` as the run builds it: its settings, with the probe scope. */
@@ -110,7 +110,7 @@ export class GeckoStepping {
     }
     const stepping: Stepping = {
       session, segments, settings: first.settings, extra, probes: probed.probes, built: JSON.stringify(probed.netlist), id: `step-${++this.runs}`,
-      firstStepDone: first.settings.timing === 'gecko',
+      startStepPending: first.settings.timing === 'gecko',
     };
     this.stepping = stepping;
     this.session.followRun(() => this.liveRun(stepping));
@@ -167,8 +167,8 @@ export class GeckoStepping {
   /** Runs up to `steps` steps (GeckoCIRCUITS' count); false when the end was reached first. */
   private advance(fn: string, stepping: Stepping, steps: number): boolean {
     let wanted = Number.isFinite(steps) ? Math.max(0, Math.floor(steps)) : 0;
-    if (wanted > 0 && stepping.firstStepDone) {
-      stepping.firstStepDone = false;  // done by the engine's start
+    if (wanted > 0 && stepping.startStepPending) {
+      stepping.startStepPending = false;  // done by the engine's start
       wanted--;
     }
     const left = stepping.session.totalSteps - stepping.session.stepsDone;
@@ -235,7 +235,7 @@ export class GeckoStepping {
     const stepping = this.stepping;
     if (stepping) {
       if (stepping.settings.timing !== 'gecko') return stepping.session.time;
-      return stepping.firstStepDone ? 0 : stepping.session.time + stepping.settings.dt;
+      return stepping.startStepPending ? 0 : stepping.session.time + stepping.settings.dt;
     }
     const time = this.session.lastRun()?.result.time;
     return time && time.length > 0 ? time[time.length - 1] : 0;
@@ -265,7 +265,7 @@ export class GeckoStepping {
     const settings = { ...finished.segments[0].netlist.settings, tEnd: finished.complete ? end + tEnd : end };
     const segments = finished.segments.map((s) => ({ netlist: { ...s.netlist, settings }, from: s.from }));
     const stepping = this.start('continueSimulation', segments);
-    stepping.firstStepDone = false;
+    stepping.startStepPending = false;
     // The run again as it went, part by part, then on with the present parameters.
     for (let i = 0; i < segments.length; i++) {
       if (i > 0) {
