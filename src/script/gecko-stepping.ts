@@ -22,9 +22,10 @@
 //     simulating the first part twice).
 // Parameters set between steps (setParameter, setParameters, setGlobalParameter) take effect from the
 // next step: the circuit is built again with the new values and the run goes on from the state it
-// reached. GeckoCIRCUITS reads sources' and control blocks' parameters every step, so this is its
-// answer; it writes a passive element's value (R, L, C) into its system matrix only when a switch
-// changes state, while pesim uses the new value from the next step in every case.
+// reached. GeckoCIRCUITS does the same for a source's DC value and for CONST and GAIN blocks (checked
+// by running it); it keeps a SIGNAL block's waveform until the next initSimulation, and a passive
+// element's value (R, L, C) until a switching event rewrites its system matrix (SimulationsKern
+// .simulateOneTimeStep), where pesim uses every new value from the next step.
 // The result functions (getSignalData, getSignalAvg, getOutput, getFourier, …) read what the run
 // recorded so far. The engine's run is released by endSimulation, by the next initSimulation or
 // runSimulation, and when the script ends (release()).

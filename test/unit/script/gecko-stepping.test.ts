@@ -184,6 +184,40 @@ describe('script: GeckoSCRIPT step-wise simulation', function () {
     expect(message).to.equal('simulateStep(): Specified end of simulation reached! Cannot simulate another step.');
   });
 
+  it('acts on a change after n steps from sample n under GeckoCIRCUITS\' timing, as GeckoCIRCUITS does (CONST, GAIN, DC source)', async () => {
+    // GeckoCIRCUITS, run headless on this circuit (GeckoExternal: initSimulation, simulateSteps(100),
+    // the three setParameter calls, simulateSteps(10)), gives k = 2 up to sample 99 and 15 from
+    // sample 100, where the capacitor's voltage steps start to double.
+    const netlist: Netlist = {
+      name: 'blocks',
+      settings: { tEnd: 2048 * 2 ** -20, dt: 2 ** -20, solver: 'backward-euler', timing: 'gecko' },
+      elements: rc().elements,
+      blocks: [
+        { name: 'VOLT.1', type: 'VOLT', inputs: [], outputs: ['v'], params: { nodes: ['out', '0'] } },
+        { name: 'CONST.1', type: 'CONST', outputs: ['c'], params: { value: 1 } },
+        { name: 'GAIN.1', type: 'GAIN', inputs: ['c'], outputs: ['k'], params: { k: 2 } },
+        { name: 'SCOPE.1', type: 'SCOPE', inputs: ['v', 'k'] },
+      ],
+    };
+    const out = await runScript(`loadCircuit("${write('blocks.json', netlist)}");
+      initSimulation();
+      simulateSteps(100);
+      setParameter("CONST.1", "const", 3);
+      setParameter("GAIN.1", "r0", 5);
+      setParameter("V.1", "value", 2);
+      simulateSteps(10);
+      double[] k = getSignalData("k", 0, 1, 0);
+      double[] v = getSignalData("v", 0, 1, 0);
+      print(k[99] + " " + k[100] + " " + k[109]);
+      print((v[99] - v[98]) + " " + (v[101] - v[100]));
+      endSimulation();`);
+    const [gains, steps] = out.trim().split('\n');
+    expect(gains).to.equal('2.0 15.0 15.0');
+    const [before, after] = steps.split(' ').map(Number);
+    // C dv/dt = (V − v)/R: the step grows with V − v, from 1 − v to 2 − v at sample 100
+    expect(after / before).to.be.closeTo(2.1, 0.05);
+  });
+
   it('refuses continueSimulation() without a finished run, and reports engine failures at the script line', async () => {
     const none = await scriptError(`loadCircuit("${rcFile}");\ncontinueSimulation();`);
     expect(none.text).to.match(/^test\.pss:2:\d+: continueSimulation: no finished simulation to continue; call runSimulation\(\) first/);
