@@ -96,11 +96,11 @@ function statistic(result: SimulationResult, values: Float64Array, t1: number, t
   return STATISTICS[name.replace(/^get(Signal)?/, '')](geckoCharacteristics(result.time, values, t1, t2));
 }
 
-/** getSignalCharacteristics' double[8] (ReglerOSZI.getChannelCharacteristics): avg, rms, thd, min, max, ripple, klirr, shape. */
+/** getSignalCharacteristics' double[9] (CharacteristicsCalculator.getChannelCharacteristics): avg, rms, thd, min, max, ripple, klirr, shape, peak-to-peak. */
 function characteristics(result: SimulationResult, values: Float64Array, t1: number, t2: number): number[] {
   window(result, t1, t2, 'getSignalCharacteristics');
   const c = geckoCharacteristics(result.time, values, t1, t2);
-  return [c.avg, c.rms, c.thd, c.min, c.max, c.ripple, c.klirr, c.shape];
+  return [c.avg, c.rms, c.thd, c.min, c.max, c.ripple, c.klirr, c.shape, c.max - c.min];
 }
 
 /**

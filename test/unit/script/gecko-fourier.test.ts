@@ -58,6 +58,8 @@ describe('script: GeckoSCRIPT Fourier and parameter lists', function () {
     }
     // X_1 of {1, 2, 3, 4} is −2 + 2i: the imaginary part is +2 with e^(−2πi jk/n)
     expect(realForward([1, 2, 3, 4])).to.deep.equal([10, -2, -2, 2]);
+    // GeckoCIRCUITS' realFFT(new float[]{1, 2, 3, 4, 7}) (run headless): the floats it prints
+    expect(realForward([1, 2, 3, 4, 7])).to.deep.equal([17.0, 1.9878697, -1.881966, 5.3430676, -4.118034].map(Math.fround));
   });
 
   it('gives GeckoCIRCUITS\' a_n, b_n, c_n, φ_n of a sampled waveform: power-of-two samples after t1, b_n of the e^(−iωt) transform', () => {
@@ -91,8 +93,9 @@ describe('script: GeckoSCRIPT Fourier and parameter lists', function () {
       print(f[0][0] + " " + f[1][1] + " " + f[2][0] + " " + f[2][1] + " " + f[3][1] + " " + f[2][2]);
       double[] ch = getSignalCharacteristics("SCOPE.1", 1, 0, ${period});
       double[] ch0 = getSignalCharacteristics("SCOPE.1", 0, ${period});
-      print(ch.length + " " + (ch[0] == getAvg("SCOPE.1", 1, 0, ${period})) + " " + (ch[1] == getRMS("SCOPE.1", 0, ${period})) + " " + (ch0[4] == getMax("SCOPE.1", 0, 0, ${period})));
+      print(ch.length + " " + (ch[8] == ch[4] - ch[3]) + " " + (ch[0] == getAvg("SCOPE.1", 1, 0, ${period})) + " " + (ch[1] == getRMS("SCOPE.1", 0, ${period})) + " " + (ch0[4] == getMax("SCOPE.1", 0, 0, ${period})));
       print(ch[2] + " " + ch[3] + " " + ch[4] + " " + (ch[7] == getShape("SCOPE.1", 1, 0, ${period})) + " " + (ch[5] == getRipple("SCOPE.1", 1, 0, ${period})) + " " + (Double.compare(ch[6], getKlirr("SCOPE.1", 0, ${period})) == 0) + " " + (Double.compare(ch[2], getTHD("SCOPE.1", 0, ${period})) == 0));
+      for (double[] row : f) print(java.util.Arrays.toString(row));
       double[] spectrum = floatFFT(new float[]{1, 2, 3, 4});
       print(spectrum[0] + " " + spectrum[1] + " " + spectrum[2] + " " + spectrum[3] + " " + realFFT(new float[]{1, 1, 1}).length);`);
     const lines = out.trim().split('\n');
@@ -105,7 +108,8 @@ describe('script: GeckoSCRIPT Fourier and parameter lists', function () {
     expect(c1).to.be.closeTo(2, 1e-5);
     expect(phi1).to.be.closeTo(0, 1e-5);
     expect(c2).to.be.closeTo(0, 1e-5);
-    expect(lines[2]).to.equal('8 true true true');
+    // GeckoCIRCUITS returns nine: the eight statistics and the peak-to-peak value
+    expect(lines[2]).to.equal('9 true true true true');
     // over one period: THD 0 (a pure sine on an offset: √ of ≈ 0, NaN when rounding leaves it below
     // 0, as in GeckoCIRCUITS), min −1, max 3; all statistics match the single functions
     const [thd, min, max, shape, ...same] = lines[3].split(' ');
@@ -114,7 +118,15 @@ describe('script: GeckoSCRIPT Fourier and parameter lists', function () {
     expect(Number(max)).to.be.closeTo(3, 1e-4);
     expect(shape).to.equal('true');
     expect(same).to.deep.equal(['true', 'true', 'true']);
-    expect(lines[4]).to.equal('10.0 -2.0 -2.0 2.0 3');
+    // what GeckoCIRCUITS (run headless through GeckoExternal on this circuit saved as .ipes) returns
+    // for getFourier("SCOPE.1", 1, t1, t2, 3), digit for digit
+    expect(lines.slice(4, 8)).to.deep.equal([
+      '[2.0, -1.2277638014821657E-16, -4.47035164441445E-9, 2.6099603042689605E-17]',
+      '[8.311872079502791E-9, 2.0, 8.441442774589003E-26, -1.7306803767880297E-9]',
+      '[1.0, 2.0, 4.47035164441445E-9, 1.7306803767880299E-9]',
+      '[0.0, -6.138819007410828E-17, -1.5707963267948966, 3.1415926385092483]',
+    ]);
+    expect(lines[8]).to.equal('10.0 -2.0 -2.0 2.0 3');
   });
 
   it('lists the short names setParameter accepts, as "name\\t\\tunit\\tdescription", under both names', async () => {
