@@ -8,48 +8,64 @@ import { geckoShortNames } from '../remote/gecko-parameters.js';
 import { findComponent } from '../remote/lookup.js';
 import type { Builtin, Builtins, ScriptHost } from './host.js';
 
-/** Unit and description of each short name (GeckoCIRCUITS' units; descriptions in its words). */
+/**
+ * Unit and description of each short name as GeckoCIRCUITS lists them (its UserParameter unit and
+ * long name; read from GeckoCIRCUITS' own getAccessibleParameters where pesim's circuits have the
+ * element), by element type where they differ.
+ */
 const DESCRIPTIONS: Record<string, [string, string]> = {
-  R: ['Ohm', 'resistance'],
-  L: ['H', 'inductance'],
+  R: ['ohm', 'Resistor R [Ohm]'],
+  L: ['H', 'Inductor L [H]'],
   'iL(0)': ['A', 'initial current'],
-  C: ['F', 'capacitance'],
+  C: ['F', 'Capacitor C [F]'],
   'uC(0)': ['V', 'initial voltage'],
-  uDC: ['V', 'DC value'],
-  uMAX: ['V', 'amplitude'],
-  iMAX: ['A', 'DC value'],
-  ampl: ['A', 'amplitude'],
+  uDC: ['V', 'DC (constant) value of source component'],
+  uMAX: ['V', 'Peak amplitude (sinus/triangle/rect)'],
+  iMAX: ['A', 'DC (constant) value of source component'],
+  ampl: ['A', 'Peak amplitude (sinus/triangle/rect)'],
   f: ['Hz', 'frequency'],
-  offset: ['', 'offset'],
-  phase: ['deg', 'phase shift'],
-  gain: ['', 'gain'],
-  rON: ['Ohm', 'on-resistance'],
-  rOFF: ['Ohm', 'off-resistance'],
+  offset: ['', 'offset of waveform from zero'],
+  phase: ['degrees', 'phase shift of waveform'],
+  gain: ['', 'Gain for direct potential control'],
+  rON: ['ohm', 'on-resistance'],
+  rOFF: ['ohm', 'off-resistance'],
   uF: ['V', 'forward voltage drop'],
   t_rr: ['sec', 'reverse recovery delay'],
   k: ['unitless', 'magnetic coupling k'],
   n1: ['turns', 'winding number primary side'],
   n2: ['turns', 'winding number secondary side'],
-  const: ['', 'constant value'],
-  r0: ['', 'gain'],
+  const: ['', 'Constant value'],
+  r0: ['', 'GAIN'],
   a1: ['', 'coefficient'],
   T: ['sec', 'time constant'],
   min: ['', 'minimum'],
   max: ['', 'maximum'],
   y0: ['', 'initial value'],
-  amplMAX: ['', 'amplitude'],
+  amplMAX: ['', 'Peak amplitude (sinus/triangle/rect)'],
   d: ['', 'duty ratio'],
+};
+const BY_TYPE: Record<string, Record<string, [string, string]>> = {
+  V: { offset: ['V', 'offset of waveform from zero'] },
+  I: { offset: ['A', 'offset of waveform from zero'] },
+  SIGNAL: { phase: ['', 'signal phase delay (degrees)'] },
+};
+/** GeckoCIRCUITS' order of the parameters, where pesim's table has another. */
+const ORDER: Record<string, string[]> = {
+  V: ['uDC', 'f', 'phase', 'gain', 'offset', 'uMAX'],
+  I: ['iMAX', 'f', 'phase', 'gain', 'offset', 'ampl'],
 };
 
 /** The parameters pesim's setParameter accepts for `element`, as GeckoCIRCUITS' getAccessibleParameters lists them. */
 export function accessibleParameters(host: ScriptHost, element: string): string[] {
   const item = findComponent(host.session.circuit(), element);
-  const shortNames = geckoShortNames(item.type).map((names) => names[0]);
+  const order = ORDER[item.type] ?? [];
+  const rank = (name: string): number => (order.includes(name) ? order.indexOf(name) : order.length);
+  const shortNames = geckoShortNames(item.type).map((names) => names[0]).sort((a, b) => rank(a) - rank(b));
   if (shortNames.length === 0) {
     return Object.entries(item.params ?? {}).filter(([, v]) => typeof v === 'number').map(([name]) => `${name}\t\t\t${name}`);
   }
   return shortNames.map((name) => {
-    const [unit, description] = DESCRIPTIONS[name] ?? ['', name];
+    const [unit, description] = BY_TYPE[item.type]?.[name] ?? DESCRIPTIONS[name] ?? ['', name];
     return `${name}\t\t${unit}\t${description}`;
   });
 }
