@@ -8,6 +8,7 @@
 #include "pesim/engine.hpp"
 #include "script.hh"
 #include "simulate.hh"
+#include "step_session.hh"
 
 namespace {
 
@@ -16,6 +17,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("simulateAsync", Napi::Function::New(env, pesim::addon::SimulateAsync, "simulateAsync"));
   exports.Set("steadySync", Napi::Function::New(env, pesim::addon::SteadySync, "steadySync"));
   exports.Set("steadyAsync", Napi::Function::New(env, pesim::addon::SteadyAsync, "steadyAsync"));
+  exports.Set("stepSession", Napi::Function::New(env, pesim::addon::StepSessionNew, "stepSession"));
   exports.Set("validate", Napi::Function::New(env, pesim::addon::Validate, "validate"));
   exports.Set("unusedParameters", Napi::Function::New(env, pesim::addon::UnusedParameters, "unusedParameters"));
   pesim::addon::registerAnalysis(env, exports);

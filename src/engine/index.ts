@@ -5,6 +5,7 @@ export { simulateMany, writeSweepTable } from './simulate-many.js';
 export type { SweepResults, SweepRow, SimulateManyOptions } from './simulate-many.js';
 export type { ResultsTableFormat } from './results-table.js';
 export { steadyState, steadyStateSync } from './steady.js';
+export { StepSession } from './step-session.js';
 export type { SteadyStateOptions } from './steady.js';
 export { RunController } from './controller.js';
 export type { Progress, RunPhase, ControlBuffers } from './controller.js';

@@ -70,6 +70,11 @@ const SHORT_NAMES: Record<string, ShortName[]> = {
   ],
 };
 
+/** The GeckoCIRCUITS short names setParameter accepts for a component of netlist type `type`, each with its alternatives. */
+export function geckoShortNames(type: string): string[][] {
+  return (SHORT_NAMES[type] ?? []).map((s) => [...s.names]);
+}
+
 /** The short-name entry for `param` of a component of netlist type `type` (short names first, then alternatives). */
 export function geckoShortName(type: string, param: string): ShortName | undefined {
   const table = SHORT_NAMES[type] ?? [];

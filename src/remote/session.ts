@@ -70,6 +70,8 @@ export class RemoteSession implements RemoteOperations {
   private changed: Netlist | undefined;
   private running: AbortController | undefined;
   private last: RemoteRun | undefined;
+  /** A run in progress whose results so far stand for the last run (GeckoSCRIPT's step-wise run). */
+  private live: (() => RemoteRun) | undefined;
   private readonly paths: PathPolicy;
 
   constructor(private readonly options: RemoteSessionOptions) {
@@ -82,6 +84,7 @@ export class RemoteSession implements RemoteOperations {
     this.loaded = { ...circuit, path: absolute };
     this.changed = structuredClone(circuit.netlist);
     this.last = undefined;
+    this.live = undefined;
     return {
       path: absolute,
       format: circuit.format,
@@ -115,6 +118,7 @@ export class RemoteSession implements RemoteOperations {
     try {
       const run = await this.options.runner.run(netlist, { signal: abort.signal, onProgress: this.options.onProgress, ...(steady ? { steady } : {}) });
       this.last = run;
+      this.live = undefined;
       return run.id;
     } catch (error) {
       if (abort.signal.aborted || error instanceof CancelledError) throw new RemoteError('CANCELLED', `${operation}: the simulation was stopped by stopSimulation()`);
@@ -137,6 +141,7 @@ export class RemoteSession implements RemoteOperations {
   resetSimulation(): void {
     this.stopSimulation();
     this.last = undefined;
+    this.live = undefined;
     if (this.loaded) this.changed = structuredClone(this.loaded.netlist);
   }
 
@@ -264,7 +269,18 @@ export class RemoteSession implements RemoteOperations {
   }
 
   lastRun(): RemoteRun | undefined {
-    return this.last;
+    return this.live ? this.live() : this.last;
+  }
+
+  /** Makes the results so far of a run in progress (read through `live`) the last run's, until adoptRun. */
+  followRun(live: () => RemoteRun): void {
+    this.live = live;
+  }
+
+  /** Makes `run` the last completed run (a step-wise run that ended); without one, the run followed is dropped. */
+  adoptRun(run: RemoteRun | undefined): void {
+    this.live = undefined;
+    if (run) this.last = run;
   }
 
   isRunning(): boolean {
@@ -272,8 +288,9 @@ export class RemoteSession implements RemoteOperations {
   }
 
   private lastRunOrThrow(operation: string): RemoteRun {
-    if (!this.last) throw new RemoteError('NO_RESULT', `${operation}: no completed simulation; call runSimulation() first`);
-    return this.last;
+    const run = this.lastRun();
+    if (!run) throw new RemoteError('NO_RESULT', `${operation}: no completed simulation; call runSimulation() first`);
+    return run;
   }
 
   private globalName(netlist: Netlist, name: string): string {

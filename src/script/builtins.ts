@@ -1,11 +1,13 @@
 // All host functions of a script, by name: the remote-control session (specification and
-// GeckoSCRIPT names), GeckoSCRIPT's result functions, steady-state detection, global matrices and
+// GeckoSCRIPT names), GeckoSCRIPT's step-wise simulation, its result functions, steady-state detection, global matrices and
 // component lists, and the clock. Java's own library (Math, printing, parsing, ...) is the engine's. Also finds the
 // blocks whose outputs a script reads with getOutput, so that the runs record them.
 import { geckoCircuitListBuiltins } from './gecko-circuit-lists.js';
 import { geckoMatrixBuiltins } from './gecko-matrix.js';
+import { geckoParameterListBuiltins } from './gecko-parameter-list.js';
 import { geckoResultBuiltins } from './gecko-results.js';
 import { geckoSteadyStateBuiltins } from './gecko-steady-state.js';
+import { geckoSteppingBuiltins } from './gecko-stepping.js';
 import type { Builtin, Builtins, ScriptHost } from './host.js';
 import { sessionBuiltins } from './session-builtins.js';
 
@@ -19,8 +21,8 @@ function clockBuiltins(): Builtins {
 
 export function createBuiltins(host: ScriptHost): Builtins {
   return new Map([
-    ...sessionBuiltins(host), ...geckoResultBuiltins(host), ...geckoSteadyStateBuiltins(host), ...geckoMatrixBuiltins(), ...geckoCircuitListBuiltins(host),
-    ...clockBuiltins(),
+    ...sessionBuiltins(host), ...geckoSteppingBuiltins(host.stepping), ...geckoResultBuiltins(host), ...geckoSteadyStateBuiltins(host), ...geckoMatrixBuiltins(), ...geckoCircuitListBuiltins(host),
+    ...geckoParameterListBuiltins(host), ...clockBuiltins(),
   ]);
 }
 

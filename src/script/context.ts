@@ -13,6 +13,7 @@ import { createBuiltins, outputsRead } from './builtins.js';
 import { ScriptError, type SourceText } from './errors.js';
 import { UNSUPPORTED_GECKO_FUNCTIONS } from './gecko-unsupported.js';
 import type { ScriptHost } from './host.js';
+import { GeckoStepping } from './gecko-stepping.js';
 import { embeddedScript } from './ipes-script.js';
 import { ProbingRunner } from './probe-runner.js';
 
@@ -38,10 +39,12 @@ export class ScriptContext {
   readonly session: RemoteSession;
   private readonly probes = new ProbingRunner(new EngineRunner());
   private readonly java: JavaScriptSession;
+  private readonly stepping: GeckoStepping;
 
   constructor(private readonly options: ScriptOptions) {
     this.session = new RemoteSession({ runner: this.probes, baseDir: options.baseDir, onProgress: options.onProgress });
-    const host: ScriptHost = { session: this.session, probes: this.probes, write: options.write };
+    this.stepping = new GeckoStepping(this.session, this.probes, options.write);
+    const host: ScriptHost = { session: this.session, probes: this.probes, stepping: this.stepping, write: options.write };
     const builtins = [...createBuiltins(host).values()];
     this.java = javaScriptSession({
       functions: builtins.map(({ name, signatures }) => ({ name, signatures })),
@@ -60,9 +63,13 @@ export class ScriptContext {
     for (const warning of summary.warnings) if (warning !== NOT_RUN_WARNING) this.options.warn?.(`warning: ${warning}\n`);
   }
 
-  /** Compiles, then runs script text; its variables stay defined for the next call. */
+  /** Compiles, then runs script text (a whole script: a step-wise run it leaves going is released at its end); its variables stay defined for the next call. */
   async run(source: SourceText): Promise<void> {
-    await this.runPiece(source, 'statements');
+    try {
+      await this.runPiece(source, 'statements');
+    } finally {
+      this.stepping.release();
+    }
   }
 
   /**
@@ -101,9 +108,13 @@ export class ScriptContext {
     const script = embeddedScript(await readFile(absolute), path);
     if (script.code.text.trim() === '') throw new ScriptError('runtime', `${path} contains no GeckoSCRIPT code (its <scripterCode> section is empty)`);
     await this.loadCircuit(absolute);
-    await this.runPiece(script.imports, 'declarations');
-    await this.runPiece(script.declarations, 'declarations', true);
-    await this.runPiece(script.code, 'statements', true);
+    try {
+      await this.runPiece(script.imports, 'declarations');
+      await this.runPiece(script.declarations, 'declarations', true);
+      await this.runPiece(script.code, 'statements', true);
+    } finally {
+      this.stepping.release();
+    }
   }
 
   /** Stops a simulation in progress (Ctrl-C); the script stops at its next check. */

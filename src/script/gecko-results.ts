@@ -1,8 +1,12 @@
 // GeckoSCRIPT's result functions over the last run: getOutput(block[, output]) (a control block's
 // output at the end of the run), statistics of a scope signal over [t1, t2] by signal label
 // (getSignalAvg/RMS/THD/Min/Max/Ripple/Klirr/Shape) or by scope and port (getAvg/...), getSignalData
-// and getTimeArray. Statistics are GeckoCIRCUITS' (gecko-characteristics.ts).
+// and getTimeArray; getSignalCharacteristics (all eight statistics); Fourier coefficients by scope
+// and port (getFourier) or signal (getSignalFourier), and realFFT/floatFFT. Statistics are
+// GeckoCIRCUITS' (gecko-characteristics.ts), Fourier analyses too (gecko-fourier.ts). The scope
+// forms without a port read port 0, as AbstractGeckoCustom's do.
 import { geckoCharacteristics, type GeckoCharacteristics } from './gecko-characteristics.js';
+import { geckoFourier, realForward } from './gecko-fourier.js';
 import type { SimulationResult } from '../engine/simulate.js';
 import { ScriptError } from './errors.js';
 import { setGeckoParameter } from '../remote/gecko-parameters.js';
@@ -92,11 +96,34 @@ function statistic(result: SimulationResult, values: Float64Array, t1: number, t
   return STATISTICS[name.replace(/^get(Signal)?/, '')](geckoCharacteristics(result.time, values, t1, t2));
 }
 
+/** getSignalCharacteristics' double[9] (CharacteristicsCalculator.getChannelCharacteristics): avg, rms, thd, min, max, ripple, klirr, shape, peak-to-peak. */
+function characteristics(result: SimulationResult, values: Float64Array, t1: number, t2: number): number[] {
+  window(result, t1, t2, 'getSignalCharacteristics');
+  const c = geckoCharacteristics(result.time, values, t1, t2);
+  return [c.avg, c.rms, c.thd, c.min, c.max, c.ripple, c.klirr, c.shape, c.max - c.min];
+}
+
+/**
+ * The signal getSignalFourier analyses: by its label, as the other getSignal functions take it.
+ * GeckoCIRCUITS' getSignalFourier passes the name on as a scope name (port 0), so a scope's name
+ * is accepted too.
+ */
+function fourierSignal(host: ScriptHost, result: SimulationResult, name: string): Float64Array {
+  const isScope = result.channels.some((c) => c.scope === name) && !result.channels.some((c) => c.label === name);
+  return isScope ? signalByPort(result, name, 0) : signalByLabel(host, result, name);
+}
+
 export function sampled(result: SimulationResult, values: Float64Array, t1: number, t2: number, skip: number, what: string): number[] {
   const [from, to] = window(result, t1, t2, what);
   const out: number[] = [];
   for (let i = from; i < to; i += Math.max(1, skip + 1)) out.push(values[i]);
   return out;
+}
+
+/** Arguments of a scope function whose full form has `arity` arguments: [scope, port (0 when left out), ...rest]. */
+function withPort(args: unknown[], arity: number): [string, number, number, number, number] {
+  const rest = (args.length === arity ? args.slice(1) : [0, ...args.slice(1)]) as [number, number, number, number];
+  return [args[0] as string, ...rest];
 }
 
 export function geckoResultBuiltins(host: ScriptHost): Builtins {
@@ -120,10 +147,29 @@ export function geckoResultBuiltins(host: ScriptHost): Builtins {
       const result = lastResult(host, bySignal);
       return statistic(result, signalByLabel(host, result, a[0] as string), a[1] as number, a[2] as number, bySignal);
     } });
-    list.push({ name: byPort, signatures: [{ params: ['String', 'int', 'double', 'double'], returns: 'double' }], call: (a) => {
+    list.push({ name: byPort, signatures: [{ params: ['String', 'int', 'double', 'double'], returns: 'double' }, { params: ['String', 'double', 'double'], returns: 'double' }], call: (a) => {
       const result = lastResult(host, byPort);
-      return statistic(result, signalByPort(result, a[0] as string, a[1] as number), a[2] as number, a[3] as number, byPort);
+      const [scope, port, t1, t2] = withPort(a, 4);
+      return statistic(result, signalByPort(result, scope, port), t1, t2, byPort);
     } });
+  }
+  list.push({ name: 'getSignalCharacteristics', signatures: [{ params: ['String', 'int', 'double', 'double'], returns: 'double[]' }, { params: ['String', 'double', 'double'], returns: 'double[]' }], call: (a) => {
+    const result = lastResult(host, 'getSignalCharacteristics');
+    const [scope, port, t1, t2] = withPort(a, 4);
+    return characteristics(result, signalByPort(result, scope, port), t1, t2);
+  } });
+  list.push({ name: 'getFourier', signatures: [{ params: ['String', 'int', 'double', 'double', 'int'], returns: 'double[][]' }, { params: ['String', 'double', 'double', 'int'], returns: 'double[][]' }], call: (a) => {
+    const result = lastResult(host, 'getFourier');
+    const [scope, port, t1, t2, harmonics] = withPort(a, 5);
+    return geckoFourier(result.time, signalByPort(result, scope, port), t1, t2, harmonics, 'getFourier');
+  } });
+  list.push({ name: 'getSignalFourier', signatures: [{ params: ['String', 'double', 'double', 'int'], returns: 'double[][]' }], call: (a) => {
+    const result = lastResult(host, 'getSignalFourier');
+    const [name, t1, t2, harmonics] = a as [string, number, number, number];
+    return geckoFourier(result.time, fourierSignal(host, result, name), t1, t2, harmonics, 'getSignalFourier');
+  } });
+  for (const name of ['realFFT', 'floatFFT']) {
+    list.push({ name, signatures: [{ params: ['float[]'], returns: 'float[]' }], call: (a) => realForward(a[0] as number[]) });
   }
   list.push({ name: 'setParameters', signatures: [{ params: ['String', 'String[]', 'double[]'], returns: 'void' }], call: (a) => {
     const [element, names, values] = a as [string, string[], number[]];

@@ -2,10 +2,7 @@
 // provide: a script calling one stops with an error naming the function as GeckoSCRIPT's, rather
 // than as an unknown name.
 export const UNSUPPORTED_GECKO_FUNCTIONS = new Set([
-  'continueSimulation', 'initSimulation', 'simulateStep', 'simulateSteps', 'simulateTime', 'endSimulation',
-  'getAccessibleParameters', 'getParametersNames', 'doOperation', 'setLossFile', 'setNonLinear',
-  'getSignalCharacteristics', 'getFourier', 'getSignalFourier',
-  'realFFT', 'floatFFT',
+  'doOperation', 'setLossFile', 'setNonLinear',
   'createComponent', 'create', 'createConnector', 'deleteComponent', 'delete', 'deleteAllComponents', 'setPosition',
   'getPosition', 'rotate', 'setOrientation', 'setInputNodeName', 'setOutputNodeName', 'getInputNodeName',
   'getOutputNodeName', 'setComponentName', 'getSpecialElements', 'setWorksheetSize', 'getWorksheetSize', 'importFromFile',

@@ -39,15 +39,26 @@ export class ProbingRunner implements SimulationRunner {
     return this.probed.get(result)?.get(signal);
   }
 
-  async run(netlist: Netlist, options: RunOptions): Promise<RemoteRun> {
+  /** `netlist` with the probe scope the wanted blocks need (itself when none), and the probe's signal → channel key. */
+  withProbes(netlist: Netlist): { netlist: Netlist; probes?: Map<string, string> } {
     const recorded = scopeChannels(netlist);
     const wanted = this.wanted;
     const blocks = (netlist.blocks ?? []).filter((b) => wanted === 'all' || wanted.has(b.name.toLowerCase()));
     const missing = [...new Set(blocks.flatMap((b) => b.outputs ?? []))].filter((s) => !recorded.has(s));
-    if (missing.length === 0) return this.inner.run(netlist, options);
+    if (missing.length === 0) return { netlist };
     const probe: ControlBlock = { name: PROBE_SCOPE, type: 'SCOPE', inputs: missing };
-    const run = await this.inner.run({ ...netlist, blocks: [...(netlist.blocks ?? []), probe] }, options);
-    this.probed.set(run.result, new Map(missing.map((s, i) => [s, `${PROBE_SCOPE}.ch${i + 1}`])));
+    return { netlist: { ...netlist, blocks: [...(netlist.blocks ?? []), probe] }, probes: new Map(missing.map((s, i) => [s, `${PROBE_SCOPE}.ch${i + 1}`])) };
+  }
+
+  /** Remembers where the probe scope recorded each signal in `result` (for probedChannel). */
+  remember(result: SimulationResult, probes: Map<string, string> | undefined): void {
+    if (probes) this.probed.set(result, probes);
+  }
+
+  async run(netlist: Netlist, options: RunOptions): Promise<RemoteRun> {
+    const probed = this.withProbes(netlist);
+    const run = await this.inner.run(probed.netlist, options);
+    this.remember(run.result, probed.probes);
     return run;
   }
 }

@@ -1,7 +1,8 @@
 // The specification's scripting functions and their GeckoSCRIPT equivalents over the remote-control
-// session: loadCircuit/openFile, saveCircuit/saveFileAs, runSimulation, stopSimulation,
+// session: loadCircuit/openFile, saveCircuit/saveFileAs, runSteadyState, stopSimulation,
 // resetSimulation, setParameter/getParameter (GeckoCIRCUITS short names or netlist names),
 // global parameters, getMeasurement, getWaveform, exportData, and the time settings.
+// runSimulation, getSimulationTime and endScript are the step-wise run's (gecko-stepping.ts).
 import { extname } from 'node:path';
 import type { RemoteExportFormat } from '../remote/types.js';
 import { ScriptError } from './errors.js';
@@ -31,9 +32,6 @@ export function sessionBuiltins(host: ScriptHost): Builtins {
     { name: 'saveCircuit', signatures: [sig(['String'], 'void')], call: async (a) => {
       await s.saveCircuit(a[0] as string);
     } },
-    { name: 'runSimulation', signatures: [sig([], 'void')], call: async () => {
-      await s.runSimulation();
-    } },
     // The periodic steady state (docs/steady-state.md); returns its periodicity error. The last run
     // is then one settled period; runSteadyState(period) gives the period [s].
     { name: 'runSteadyState', signatures: [sig([], 'double'), sig(['double'], 'double')], call: async (a) => {
@@ -61,17 +59,10 @@ export function sessionBuiltins(host: ScriptHost): Builtins {
     { name: 'set_dt', signatures: [sig(['double'], 'void')], call: (a) => s.setTimeStep(a[0] as number) },
     { name: 'get_Tend', signatures: [sig([], 'double')], call: () => s.getEndTime() },
     { name: 'set_Tend', signatures: [sig(['double'], 'void')], call: (a) => s.setEndTime(a[0] as number) },
-    // GeckoCIRCUITS' endScript only ends a step-wise simulation left running (AbstractGeckoCustom);
-    // pesim has none, so it does nothing, as GeckoCIRCUITS does without one.
-    { name: 'endScript', signatures: [sig([], 'void')], call: () => undefined },
     { name: 'get_Tend_pre', signatures: [sig([], 'double')], call: () => s.getPreSimulationTime() },
     { name: 'set_Tend_pre', signatures: [sig(['double'], 'void')], call: (a) => s.setPreSimulationTime(a[0] as number) },
     { name: 'get_dt_pre', signatures: [sig([], 'double')], call: () => s.getPreSimulationStep() },
     { name: 'set_dt_pre', signatures: [sig(['double'], 'void')], call: (a) => s.setPreSimulationStep(a[0] as number) },
-    { name: 'getSimulationTime', signatures: [sig([], 'double')], call: () => {
-      const time = s.lastRun()?.result.time;
-      return time && time.length > 0 ? time[time.length - 1] : 0;
-    } },
   ];
   const aliases: Array<[string, string]> = [
     ['openFile', 'loadCircuit'], ['saveFileAs', 'saveCircuit'],

@@ -127,6 +127,24 @@ describe('pesim script', function () {
     expect(Number(rows[2].split(',')[1])).to.be.closeTo(u2[u2.length - 1], 5e-5);
   });
 
+  it('runs the scripting guide\'s step-wise example: the load step acts from the next step on', async () => {
+    const fourth = readmeExamples()[3];
+    const r = pesim([scriptFile('stepwise.pss', fourth), '--circuit', buckIpes]);
+    expect(r.status, r.stderr).to.equal(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).to.have.length(2);
+    const [, t1, u1] = /^t = (\S+) s: u2 = (\S+) V$/.exec(lines[0])!;
+    const [, t2, u2, mean] = /^t = (\S+) s: u2 = (\S+) V, mean of the last 0\.2 ms (\S+) V$/.exec(lines[1])!;
+    // up to the load step the run is the plain run at 10 Ohm, sample for sample; getSimulationTime()
+    // is GeckoCIRCUITS' time of the next step, so the last sample is the one before it
+    const plain = await buckWith({ 'R.1.R': 10 });
+    const at = (t: string): number => plain.time.findIndex((x) => x === Number(t));
+    expect(at(t1)).to.be.above(0);
+    expect(Number(u1)).to.equal(plain.signals['SCOPE.1.ch3'][at(t1) - 1]);
+    expect(Number(u2)).to.not.equal(plain.signals['SCOPE.1.ch3'][at(t2) - 1]);
+    expect(Number(mean)).to.be.within(10, 24);
+  });
+
   it('refuses a file outside the script\'s folder, and writes into --output-dir', () => {
     const folder = mkdtempSync(join(dir, 'confined-'));
     const script = scriptFileIn(folder, 'escape.pss', 'PrintWriter w = new PrintWriter("../escaped.txt");\nw.println(1);\nw.close();\n');

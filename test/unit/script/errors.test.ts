@@ -32,7 +32,7 @@ describe('script: errors with positions', () => {
 
   it('names unknown variables and functions, and GeckoSCRIPT functions pesim lacks', async () => {
     await expectError('x = y + 1;', 1, 5, "unknown name 'y'");
-    await expectError('simulateStep();', 1, 1, "the GeckoSCRIPT function 'simulateStep' is not supported by pesim");
+    await expectError('doOperation();', 1, 1, "the GeckoSCRIPT function 'doOperation' is not supported by pesim");
     await expectError('double d = 1;\nd.foo();', 2, 2, "only '.length' or '.clone()' can follow this value");
     await expectError('String s = "a";\ns.foo();', 2, 3, /^unknown method 'foo' with 0 argument\(s\) of String/);
   });

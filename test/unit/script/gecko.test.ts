@@ -55,18 +55,18 @@ describe('script: GeckoSCRIPT', function () {
   });
 
   it('reports errors at the line of the .ipes file', async () => {
-    const file = ipesWith('double a = 1;', 'writeOutputLn(a);\nsimulateStep();');
+    const file = ipesWith('double a = 1;', 'writeOutputLn(a);\ndoOperation();');
     const lines = readFileSync(file, 'utf8').split('\n');
-    const line = lines.indexOf('simulateStep();') + 1;
+    const line = lines.indexOf('doOperation();') + 1;
     try {
       await runIpes(file);
       expect.fail('the script ran');
     } catch (error) {
       expect(error).to.be.instanceOf(ScriptError);
       const e = error as ScriptError;
-      expect(e.reason).to.equal("the GeckoSCRIPT function 'simulateStep' is not supported by pesim");
+      expect(e.reason).to.equal("the GeckoSCRIPT function 'doOperation' is not supported by pesim");
       expect(e.position!.line).to.equal(line);
-      expect(formatScriptError(e)).to.equal(`${file}:${line}:1: ${e.reason}\n    simulateStep();\n    ^`);
+      expect(formatScriptError(e)).to.equal(`${file}:${line}:1: ${e.reason}\n    doOperation();\n    ^`);
     }
   });
 

@@ -9,14 +9,13 @@
 #include "pesim/errors.hpp"
 #include "steady/period.hpp"
 #include "steady/shooting.hpp"
+#include "transient/check_settings.hpp"
 #include "transient/transient.hpp"
 
 #define PESIM_STRINGIFY_(x) #x
 #define PESIM_STRINGIFY(x) PESIM_STRINGIFY_(x)
 
 namespace pesim {
-
-namespace {
 
 void checkSettings(const Settings& s) {
   auto bad = [](const std::string& what) {
@@ -35,8 +34,6 @@ void checkSettings(const Settings& s) {
     bad("'measureTo' must not be before 'measureFrom'");
   }
 }
-
-}  // namespace
 
 std::vector<std::string> validate(const Netlist& netlist) {
   checkSettings(netlist.settings);

@@ -84,13 +84,30 @@ void Recorder::applyGeckoAxis(const GeckoAxis& axis) {
   }
 }
 
+double Recorder::meanValue(const Mean& m) const {
+  // The integral of samples (start, stop] over their time; no samples: 0/0 as in GeckoCIRCUITS.
+  return m.window.stop > m.window.start ? m.sum * dt_ / m.window.seconds : std::nan("");
+}
+
 void Recorder::holdMeans() {
   for (const Mean& m : means_) {
-    // The integral of samples (start, stop] over their time; no samples: 0/0 as in GeckoCIRCUITS.
-    double value = m.window.stop > m.window.start ? m.sum * dt_ / m.window.seconds : std::nan("");
+    const double value = meanValue(m);
     std::fill(outputs_[m.channel].samples, outputs_[m.channel].samples + next_, value);
     // A constant: its window statistics are the value (one sample's accumulator gives exactly that).
     if (windowSteps_ > 0) accumulators_[m.channel] = {value, value * value, value, value, 1};
+  }
+}
+
+void Recorder::addMeasurements(Result& result, const std::vector<Accumulator>& accumulators) const {
+  for (std::size_t c = 0; c < channels_.size(); ++c) {
+    const ScopeChannel& ch = channels_[c];
+    const Accumulator& a = accumulators[c];
+    if (a.count == 0) continue;
+    double count = static_cast<double>(a.count);
+    result.measurements.push_back({ch.key + ".avg", a.sum / count});
+    result.measurements.push_back({ch.key + ".rms", std::sqrt(a.sumSquares / count)});
+    result.measurements.push_back({ch.key + ".min", a.min});
+    result.measurements.push_back({ch.key + ".max", a.max});
   }
 }
 
@@ -104,14 +121,25 @@ void Recorder::finish(Result& result) {
     const ScopeChannel& ch = channels_[c];
     if (!values_[c].empty()) values_[c].resize(next_);
     result.channels.push_back({ch.key, ch.scope, ch.index, ch.label, std::move(values_[c])});
-    const Accumulator& a = accumulators_[c];
-    if (a.count == 0) continue;
-    double count = static_cast<double>(a.count);
-    result.measurements.push_back({ch.key + ".avg", a.sum / count});
-    result.measurements.push_back({ch.key + ".rms", std::sqrt(a.sumSquares / count)});
-    result.measurements.push_back({ch.key + ".min", a.min});
-    result.measurements.push_back({ch.key + ".max", a.max});
   }
+  addMeasurements(result, accumulators_);
+}
+
+void Recorder::copyTo(Result& result) const {
+  result.points = next_;
+  result.time.assign(timeOut_, timeOut_ + next_);
+  for (std::size_t c = 0; c < channels_.size(); ++c) {
+    const ScopeChannel& ch = channels_[c];
+    result.channels.push_back({ch.key, ch.scope, ch.index, ch.label,
+                               std::vector<double>(outputs_[c].samples, outputs_[c].samples + next_)});
+  }
+  std::vector<Accumulator> accumulators = accumulators_;
+  for (const Mean& m : means_) {
+    const double value = meanValue(m);
+    std::fill(result.channels[m.channel].values.begin(), result.channels[m.channel].values.end(), value);
+    if (windowSteps_ > 0) accumulators[m.channel] = {value, value * value, value, value, 1};
+  }
+  addMeasurements(result, accumulators);
 }
 
 }  // namespace pesim

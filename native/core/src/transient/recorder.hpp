@@ -74,6 +74,8 @@ class Recorder {
   void record(long n, double t, const double* signals);
   // Moves the recorded arrays and the measurements into result; call once, after the last step.
   void finish(Result& result);
+  // Copies what is recorded so far into result, as finish() would give it; recording goes on.
+  void copyTo(Result& result) const;
 
  private:
   struct Accumulator {
@@ -110,6 +112,10 @@ class Recorder {
     double sum = 0.0;
   };
   std::vector<Mean> means_;
+  // The value of a mean-value channel from the samples summed so far.
+  double meanValue(const Mean& m) const;
+  // The channels' window measurements from `accumulators` into result.
+  void addMeasurements(Result& result, const std::vector<Accumulator>& accumulators) const;
   long windowSteps_ = 0;  // steps inside the measurement window
   double* timeOut_ = nullptr;  // where the time axis goes: the caller's storage, or time_
   std::vector<double> time_;

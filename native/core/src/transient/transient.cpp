@@ -87,14 +87,22 @@ Transient::Transient(Circuit& circuit, const Settings& settings, const RunContro
   }
 }
 
+Transient::~Transient() = default;
+
 Result Transient::run() {
-  auto started = std::chrono::steady_clock::now();
+  startRun();
+  runMain(clocks_.main.steps);
+  return finishRun();
+}
+
+void Transient::startRun() {
+  started_ = std::chrono::steady_clock::now();
   const Settings& s = settings_;
   const double dtPre = s.dtPre > 0.0 ? s.dtPre : s.dt;
-  const RunClocks clocks = s.timing == Timing::Gecko ? geckoClocks(s.tEnd, s.dt, s.tPre, dtPre) : exactClocks(s);
-  const PhaseClock& pre = clocks.pre;
-  const PhaseClock& main = clocks.main;
-  timeOrigin_ = clocks.timeOrigin;
+  clocks_ = s.timing == Timing::Gecko ? geckoClocks(s.tEnd, s.dt, s.tPre, dtPre) : exactClocks(s);
+  const PhaseClock& pre = clocks_.pre;
+  const PhaseClock& main = clocks_.main;
+  timeOrigin_ = clocks_.timeOrigin;
   const double t0 = pre.steps > 0 ? pre.start : main.start;
   const double dt0 = pre.steps > 0 ? dtPre : s.dt;
 
@@ -114,7 +122,10 @@ Result Transient::run() {
   ControlContext initial{t0, dt0, signals_.data(), x_.data(), true, s.timing == Timing::Gecko};
   latchSourceSignals();
   circuit_.control().evaluate(initial);
-  if (pre.steps > 0) runPhase(pre, 0, nullptr);
+  if (pre.steps > 0) {
+    PhaseCursor cursor = startPhase(pre, 0);
+    runPhase(pre, 0, nullptr, cursor, pre.steps);
+  }
 
   double from = s.measureFrom >= 0.0 ? s.measureFrom : 0.8 * s.tEnd;
   double to = s.measureTo >= 0.0 ? s.measureTo : s.tEnd;
@@ -124,13 +135,23 @@ Result Transient::run() {
   bool gecko = std::any_of(channels.begin(), channels.end(), [](const ScopeChannel& c) { return c.geckoAxis; });
   // Mean-value channels are GeckoCIRCUITS' and count its samples under exact timing as well.
   GeckoAxis axis;
-  if (gecko) axis = s.timing == Timing::Gecko ? clocks.axis : geckoClocks(s.tEnd, s.dt, s.tPre, dtPre).axis;
-  Recorder recorder(channels, main.steps, s.dt, s.maxPoints, from, to, control_.sampleStorage, axis);
-  recorder.record(0, main.start - timeOrigin_, signals_.data());
-  runPhase(main, 1, &recorder);
+  if (gecko) axis = s.timing == Timing::Gecko ? clocks_.axis : geckoClocks(s.tEnd, s.dt, s.tPre, dtPre).axis;
+  recorder_ = std::make_unique<Recorder>(channels, main.steps, s.dt, s.maxPoints, from, to, control_.sampleStorage, axis);
+  recorder_->record(0, main.start - timeOrigin_, signals_.data());
+  mainCursor_ = startPhase(main, 1);
+}
 
+long Transient::runMain(long steps) {
+  steps = std::clamp(steps, 0L, clocks_.main.steps - mainCursor_.n);
+  runPhase(clocks_.main, 1, recorder_.get(), mainCursor_, steps);
+  return steps;
+}
+
+Result Transient::finishRun() {
+  const Settings& s = settings_;
   Result result;
-  recorder.finish(result);
+  recorder_->finish(result);
+  recorder_.reset();
   result.warnings = circuit_.warnings();
   circuit_.control().report(result.warnings);
   // Post-run analyses (CISPR16), which may take a while: a cancel still stops the run.
@@ -138,12 +159,39 @@ Result Transient::run() {
     if (loadFlag(control_, kFlagCancel)) throw Error(ErrorCode::Cancelled, "the run was cancelled", "", "", s.tEnd);
   });
   storeProgress(control_, kProgressPhase, 2.0);
-  stats_.steps = main.steps;
-  stats_.preSteps = pre.steps;
-  stats_.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  stats_.steps = mainCursor_.n;
+  stats_.preSteps = clocks_.pre.steps;
+  stats_.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count();
   result.stats = stats_;
   if (thermal_ != nullptr) result.losses = thermal_->summaries();
   return result;
+}
+
+Result Transient::partialResult() const {
+  Result result;
+  recorder_->copyTo(result);
+  result.warnings = circuit_.warnings();
+  RunStats stats = stats_;
+  stats.steps = mainCursor_.n;
+  stats.preSteps = clocks_.pre.steps;
+  stats.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count();
+  result.stats = stats;
+  if (thermal_ != nullptr) result.losses = thermal_->summaries();
+  return result;
+}
+
+void Transient::continueFrom(Transient& other) {
+  clocks_ = other.clocks_;
+  mainCursor_ = other.mainCursor_;
+  recorder_ = std::move(other.recorder_);
+  started_ = other.started_;
+  timeOrigin_ = other.timeOrigin_;
+  measureFrom_ = other.measureFrom_;
+  measureTo_ = other.measureTo_;
+  startCommitted_ = other.startCommitted_;
+  stats_ = other.stats_;
+  // The thermal network's arrays (its temperatures are then the state the caller copies).
+  if (thermal_ != nullptr) thermal_->start(x_.data(), settings_.dt);
 }
 
 void Transient::begin() {
@@ -212,14 +260,21 @@ void Transient::clearWindowStatistics() {
   if (thermal_ != nullptr) thermal_->clearWindowStatistics();
 }
 
-void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder) {
+Transient::PhaseCursor Transient::startPhase(const PhaseClock& clock, int phase) {
   storeProgress(control_, kProgressPhase, phase);
   storeProgress(control_, kProgressTotalSteps, static_cast<double>(clock.steps));
-  const double dt = clock.dt;
-  double t = clock.start;
-  const bool historyValid = startCommitted_;
+  PhaseCursor cursor;
+  cursor.t = clock.start;
+  cursor.historyValid = startCommitted_;
   startCommitted_ = false;
-  for (long n = 1; n <= clock.steps; ++n) {
+  return cursor;
+}
+
+void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder, PhaseCursor& cursor, long steps) {
+  const double dt = clock.dt;
+  double t = cursor.t;
+  const long last = cursor.n + steps;
+  for (long n = cursor.n + 1; n <= last; ++n) {
     const double previous = t;
     if (clock.accumulate) {
       t += n == 1 ? clock.firstStep : dt;
@@ -230,7 +285,7 @@ void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder)
     }
     // The first step of the run integrates from the initial conditions with backward Euler (no
     // history for the others) unless the start was already such a step.
-    advance(previous, t, dt, n == 1 && !historyValid);
+    advance(previous, t, dt, n == 1 && !cursor.historyValid);
     const double shown = t - timeOrigin_;  // the time users see (and the measurement window's)
     if (thermal_ != nullptr) {
       // Loss statistics cover the steps (t − dt, t] inside the measurement window [from, to].
@@ -242,6 +297,8 @@ void Transient::runPhase(const PhaseClock& clock, int phase, Recorder* recorder)
     circuit_.control().evaluate(ctx);
     if (recorder != nullptr) recorder->record(n, shown, signals_.data());
     if (n % kControlInterval == 0 || n == clock.steps) checkControl(n, clock.steps, shown, phase);
+    cursor.n = n;
+    cursor.t = t;
   }
 }
 

@@ -4,6 +4,7 @@
 // control blocks, record.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <utility>
@@ -29,7 +30,26 @@ class Recorder;
 class Transient {
  public:
   Transient(Circuit& circuit, const Settings& settings, const RunControl& control);
+  ~Transient();
   Result run();
+
+  // run() in three parts, for a run taken step by step (transient/step_session.cpp): startRun()
+  // does all before the main phase (the first step, the pre-simulation) and makes the recorder;
+  // runMain(steps) runs the next steps of the main phase (at most those left) and returns how
+  // many; finishRun() gives the result of what was run. run() is these three in a row.
+  void startRun();
+  long runMain(long steps);
+  Result finishRun();
+  long mainSteps() const { return clocks_.main.steps; }
+  long mainDone() const { return mainCursor_.n; }
+  // The time of the main phase's last step (as users see it: 0 at the start of the main run).
+  double mainTime() const { return mainCursor_.t - timeOrigin_; }
+  // A copy of what the main phase recorded so far; the run goes on.
+  Result partialResult() const;
+  // Continues the run of `other`, a Transient of the same circuit built again with other parameter
+  // values: takes its recorder, clocks, position and statistics. Its state (visitState) is the
+  // caller's to copy.
+  void continueFrom(Transient& other);
 
   // The pieces the periodic steady-state analysis (steady/shooting.cpp) runs a circuit with:
   // The start of a run without pre-simulation: the initial solve (or GeckoCIRCUITS' first step) and
@@ -50,8 +70,16 @@ class Transient {
   Circuit& circuit() { return circuit_; }
 
  private:
-  // Runs the steps of one phase; records when a recorder is given.
-  void runPhase(const PhaseClock& clock, int phase, Recorder* recorder);
+  // Where a phase stands: steps done, time of the last, whether its first step continues
+  // committed history.
+  struct PhaseCursor {
+    long n = 0;
+    double t = 0.0;
+    bool historyValid = false;
+  };
+  PhaseCursor startPhase(const PhaseClock& clock, int phase);
+  // Runs the next `steps` steps of one phase; records when a recorder is given.
+  void runPhase(const PhaseClock& clock, int phase, Recorder* recorder, PhaseCursor& cursor, long steps);
   // The per-step functions are `inline` (defined in transient.cpp, the only file that calls
   // them) so that the compiler inlines them into the time loop: ordinary members of a shared
   // library could be interposed and are called through the PLT instead.
@@ -120,6 +148,11 @@ class Transient {
   Coefficients method_;
   Coefficients backwardEuler_;
   RunStats stats_;
+  // The run in progress (startRun .. finishRun).
+  RunClocks clocks_;
+  PhaseCursor mainCursor_;
+  std::unique_ptr<Recorder> recorder_;
+  std::chrono::steady_clock::time_point started_;
 };
 
 }  // namespace pesim
