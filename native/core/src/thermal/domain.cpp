@@ -190,6 +190,14 @@ void ThermalDomain::start(const double* x, double t, double dt) {
   keepVoltages(x);
 }
 
+void ThermalDomain::resume(const double* x, double dt) {
+  if (network_) network_->initialize(dt);
+  refreshJunctions();
+  std::fill(lateEnergy_.begin(), lateEnergy_.end(), 0.0);
+  for (auto& tracked : tracked_) tracked.loss->start(x);
+  keepVoltages(x);
+}
+
 // GeckoCIRCUITS' thermal network takes a step at its first circuit step too, before any loss is
 // known: each loss source (ThermPvChip's hidden heat-flow source) still holds a heat-flow source's
 // default value, 10 W (AbstractCircuitSource "dcValue"), until ThermPvChip.doCalculation sets its

@@ -32,6 +32,9 @@ class ThermalDomain {
   // Before the first step (which ends at t): remembers device states, solves the initial
   // temperatures; with GeckoCIRCUITS' timing, also GeckoCIRCUITS' thermal step at t (startGecko).
   void start(const double* x, double t, double dt);
+  // The arrays of a domain that continues another run's (whose state the caller then copies in):
+  // as start() without any step.
+  void resume(const double* x, double dt);
   // After the circuit step ending at t has been accepted; `measuring` inside the window.
   void advance(const double* x, double t, double dt, bool firstOfPhase, bool measuring);
 

@@ -191,7 +191,7 @@ void Transient::continueFrom(Transient& other) {
   startCommitted_ = other.startCommitted_;
   stats_ = other.stats_;
   // The thermal network's arrays (its temperatures are then the state the caller copies).
-  if (thermal_ != nullptr) thermal_->start(x_.data(), settings_.dt);
+  if (thermal_ != nullptr) thermal_->resume(x_.data(), settings_.dt);
 }
 
 void Transient::begin() {
