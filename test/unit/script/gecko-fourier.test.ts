@@ -96,7 +96,7 @@ describe('script: GeckoSCRIPT Fourier and parameter lists', function () {
       print(ch.length + " " + (ch[8] == ch[4] - ch[3]) + " " + (ch[0] == getAvg("SCOPE.1", 1, 0, ${period})) + " " + (ch[1] == getRMS("SCOPE.1", 0, ${period})) + " " + (ch0[4] == getMax("SCOPE.1", 0, 0, ${period})));
       print(ch[2] + " " + ch[3] + " " + ch[4] + " " + (ch[7] == getShape("SCOPE.1", 1, 0, ${period})) + " " + (ch[5] == getRipple("SCOPE.1", 1, 0, ${period})) + " " + (Double.compare(ch[6], getKlirr("SCOPE.1", 0, ${period})) == 0) + " " + (Double.compare(ch[2], getTHD("SCOPE.1", 0, ${period})) == 0));
       for (double[] row : f) print(java.util.Arrays.toString(row));
-      double[] spectrum = floatFFT(new float[]{1, 2, 3, 4});
+      float[] spectrum = floatFFT(new float[]{1, 2, 3, 4});
       print(spectrum[0] + " " + spectrum[1] + " " + spectrum[2] + " " + spectrum[3] + " " + realFFT(new float[]{1, 1, 1}).length);`);
     const lines = out.trim().split('\n');
     expect(lines[0]).to.equal('4 4 true true');

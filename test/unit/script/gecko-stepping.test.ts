@@ -46,14 +46,14 @@ describe('script: GeckoSCRIPT step-wise simulation', function () {
       initSimulation();
       for (int i = 0; i < 10; i++) simulateSteps(100);
       endSimulation();
-      double[] pieces = getSignalData("il", 0, 1, 0);
+      float[] pieces = getSignalData("il", 0, 1, 0);
       double[] time = getTimeArray("il", 0, 1, 0);
       initSimulation();
       while (getSimulationTime() < 1e-4 - 1e-12) simulateStep();
       endSimulation();
-      double[] single = getSignalData("il", 0, 1, 0);
+      float[] single = getSignalData("il", 0, 1, 0);
       runSimulation();
-      double[] whole = getSignalData("il", 0, 1, 0);
+      float[] whole = getSignalData("il", 0, 1, 0);
       print(pieces.length + " " + time[time.length - 1] + " " + java.util.Arrays.equals(pieces, whole) + " " + java.util.Arrays.equals(single, whole));
       print(java.util.Arrays.equals(time, getTimeArray("il", 0, 1, 0)) + " " + (getSignalAvg("vout", 0, 1e-4) == getSignalAvg("vout", 0, 1e-4)));`);
     expect(out.trim().split('\n')).to.deep.equal(['1001 9.999999999999999E-5 true true', 'true true']);
@@ -62,11 +62,11 @@ describe('script: GeckoSCRIPT step-wise simulation', function () {
   it('reads the run so far between steps: samples, statistics, getOutput, getSimulationTime', async () => {
     const out = await runScript(`loadCircuit("${buckFile}");
       runSimulation();
-      double[] whole = getSignalData("vout", 0, 1, 0);
+      float[] whole = getSignalData("vout", 0, 1, 0);
       double avg = getSignalAvg("vout", 0, 4e-5);
       initSimulation();
       simulateSteps(500);
-      double[] part = getSignalData("vout", 0, 1, 0);
+      float[] part = getSignalData("vout", 0, 1, 0);
       boolean same = part.length == 501;
       for (int i = 0; i < part.length; i++) same = same && part[i] == whole[i];
       print(getSimulationTime() + " " + same + " " + (getSignalAvg("vout", 0, 4e-5) == avg) + " " + ((float) getOutput("VOLT.1") == part[500]));
@@ -141,7 +141,7 @@ describe('script: GeckoSCRIPT step-wise simulation', function () {
       runSimulation();
       setParameter("R.1", "R", 250);
       continueSimulation();
-      double[] continued = getSignalData("v", 0, 1, 0);
+      float[] continued = getSignalData("v", 0, 1, 0);
       print(continued.length + " " + getSimulationTime());
       setParameter("R.1", "R", 1000);
       set_Tend(1e-3);
@@ -156,7 +156,7 @@ describe('script: GeckoSCRIPT step-wise simulation', function () {
       simulateSteps(200);
       endSimulation();
       continueSimulation();
-      double[] completed = getSignalData("v", 0, 1, 0);
+      float[] completed = getSignalData("v", 0, 1, 0);
       runSimulation();
       print(completed.length + " " + java.util.Arrays.equals(completed, getSignalData("v", 0, 1, 0)));`);
     expect(out.trim().split('\n')).to.deep.equal(['1001 0.001', 'true', '1001 true']);
@@ -206,8 +206,8 @@ describe('script: GeckoSCRIPT step-wise simulation', function () {
       setParameter("GAIN.1", "r0", 5);
       setParameter("V.1", "value", 2);
       simulateSteps(10);
-      double[] k = getSignalData("k", 0, 1, 0);
-      double[] v = getSignalData("v", 0, 1, 0);
+      float[] k = getSignalData("k", 0, 1, 0);
+      float[] v = getSignalData("v", 0, 1, 0);
       print(k[99] + " " + k[100] + " " + k[109]);
       print((v[99] - v[98]) + " " + (v[101] - v[100]));
       endSimulation();`);

@@ -68,6 +68,24 @@ void Compiler::errorAt(const Token& t, const std::string& message) const {
 
 namespace {
 
+// Java's widening primitive conversion (JLS 5.1.2), which a for-each variable may apply to the
+// elements: for (double x : floats).
+bool widens(const Type& from, const Type& to) {
+  if (from.dims != 0 || to.dims != 0 || from.boxed || to.boxed) return false;
+  auto rank = [](Base b) {
+    switch (b) {
+      case Base::Char: return 1;
+      case Base::Int: return 2;
+      case Base::Long: return 3;
+      case Base::Float: return 4;
+      case Base::Double: return 5;
+      default: return 0;
+    }
+  };
+  return rank(from.base) > 0 && rank(to.base) > rank(from.base);
+}
+
+
 bool primitiveName(const std::string& s) {
   return s == "double" || s == "int" || s == "long" || s == "float" || s == "boolean" || s == "short" ||
          s == "byte" || s == "char" || s == "String" || s == "void";
@@ -526,8 +544,8 @@ StmtPtr Compiler::forStatementParse() {
         scopes_.pop_back();
         return loop;
       }
-      if (!array->type().isArray() || array->type().element() != t) {
-        errorAt(at, "a for-each loop over " + typeName(array->type()) + " needs a variable of its element type");
+      if (!array->type().isArray() || !(array->type().element() == t || widens(array->type().element(), t))) {
+        errorAt(at, "a for-each loop over " + typeName(array->type()) + " needs a variable of its element type (or a wider number type)");
       }
       expect(")", "after the for-each header");
       Variable v = declare(name, t, at);

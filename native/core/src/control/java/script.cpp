@@ -43,7 +43,7 @@ script::Error positioned(const char* kind, const std::string& message, int posit
 
 // A parameter typed float takes Java's float values and arrays (GeckoSCRIPT's float[][] matrix);
 // float results read as double (float[] results as double[]).
-HostParameter typeNamed(const std::string& full, bool parameter = false) {
+HostParameter typeNamed(const std::string& full) {
   std::string name = full;
   int dims = 0;
   while (name.size() > 2 && name.compare(name.size() - 2, 2, "[]") == 0) {
@@ -53,7 +53,7 @@ HostParameter typeNamed(const std::string& full, bool parameter = false) {
   HostParameter p;
   p.anyValue = name == "Object" && dims == 0;
   Base base = Base::Void;
-  if (name == "float") base = parameter ? Base::Float : Base::Double;
+  if (name == "float") base = Base::Float;  // float[] getSignalData(…) is assigned to a float[], as in Java
   else if (name == "double") base = Base::Double;
   else if (name == "int") base = Base::Int;
   else if (name == "long") base = Base::Long;
@@ -112,7 +112,7 @@ ScriptSetup typedSetup(script::Setup setup) {
     for (const auto& sig : f.signatures) {
       HostSignature typed;
       typed.result = typeNamed(sig.result).type;
-      for (const auto& p : sig.parameters) typed.parameters.push_back(typeNamed(p, true));
+      for (const auto& p : sig.parameters) typed.parameters.push_back(typeNamed(p));
       h.signatures.push_back(std::move(typed));
     }
     out.functions.push_back(std::move(h));
