@@ -108,12 +108,12 @@ void Transient::startRun() {
 
   if (s.timing == Timing::Gecko) {
     // GeckoCIRCUITS' first step is at t = 0 and is a step like the others (SimulationsKern:
-    // runSimulation steps while t <= tEND from tSTART): a backward-Euler step of dt from the
-    // initial conditions, with the sources at t = 0 and the switches as the gates leave them before
-    // any control (off), committed. The value recorded at t = n·dt is then n + 1 steps from the
-    // initial conditions.
+    // runSimulation steps while t <= tEND from tSTART): a step of dt with the model's method from
+    // the start solve (geckoStartSolve), with the sources at t = 0 and the switches as the gates
+    // leave them before any control (off unless gated by a constant), committed. The value recorded
+    // at t = n·dt is then n + 1 steps from the initial conditions.
     geckoStartSolve(t0);
-    step(t0, dt0, true, signals_.data());
+    step(t0, dt0, false, signals_.data());
     startCommitted_ = true;
   } else {
     initialSolve(t0, dt0);
@@ -199,7 +199,7 @@ void Transient::begin() {
   timeOrigin_ = 0.0;
   if (s.timing == Timing::Gecko) {
     geckoStartSolve(0.0);
-    step(0.0, s.dt, true, signals_.data());  // GeckoCIRCUITS' first step (see run())
+    step(0.0, s.dt, false, signals_.data());  // GeckoCIRCUITS' first step (see run())
     startCommitted_ = true;
   } else {
     initialSolve(0.0, s.dt);

@@ -9,7 +9,7 @@ import { readIpes } from '../../../../src/formats/ipes/index.js';
 import { simulateSync } from '../../../../src/index.js';
 
 const DIR = new URL('../../../fixtures/gecko-probes/', import.meta.url);
-const PROBES = ['edges', 'var', 'dyn', 'sig', 'sig2', 'pwr', 'converters', 'sources', 'thermal', 'controlled', 'transforms', 'pmsm', 'preset'];
+const PROBES = ['edges', 'var', 'dyn', 'sig', 'sig2', 'pwr', 'converters', 'sources', 'thermal', 'controlled', 'transforms', 'pmsm', 'preset', 'pwr-gear'];
 
 /** Where a channel is known to differ, and by how much (a fraction of its full scale). */
 interface Known {
