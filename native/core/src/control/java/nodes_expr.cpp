@@ -160,6 +160,7 @@ class LocalArray final : public ArrayTarget {
   LocalArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
   ArrayRef* place(Exec& ex) const override { return &ex.frame->arrays[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
+  int index() const { return slot_; }
 
  private:
   int slot_;
@@ -170,6 +171,7 @@ class FieldArray final : public ArrayTarget {
   FieldArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
   ArrayRef* place(Exec& ex) const override { return &ex.fieldArrays[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
+  int index() const { return slot_; }
 
  private:
   int slot_;
@@ -282,6 +284,46 @@ class NumberElement final : public NumberTarget {
   const FieldArray* field_ = nullptr;
   std::optional<double> constantIndex_;  // the index when it is a constant (xIN[0], yOUT[1])
 };
+
+// `a[i]` for a number array held in a local or field variable and an index that is a constant or a
+// side-effect-free expression: NumberElement's commonest shape (xIN[0], yOUT[k]), with the
+// variable's slot and the constant index fixed when compiled, so a read is one load of the
+// reference, one bounds check and one load of the element.
+template <bool field, bool constantIndex>
+class VariableElement final : public NumberTarget {
+ public:
+  VariableElement(Type t, int arraySlot, ExprPtr index, int line)
+      : NumberTarget(t, line), arraySlot_(static_cast<std::size_t>(arraySlot)), index_(std::move(index)) {
+    if constexpr (constantIndex) {
+      Exec none;
+      constant_ = index_->number(none);
+    }
+  }
+  // An assignment's place keeps the array alive: its value may assign the variable another array.
+  NumberPlace place(Exec& ex) const override {
+    double* at = slot(ex);
+    return {at, field ? ex.fieldArrays[arraySlot_] : ex.frame->arrays[arraySlot_]};
+  }
+  bool hasSlot() const override { return true; }
+  double* slot(Exec& ex) const override {
+    Array* a = (field ? ex.fieldArrays[arraySlot_] : ex.frame->arrays[arraySlot_]).get();
+    if (a == nullptr) fail("NullPointerException: the array is null", line());
+    return &a->numbers[checkedIndex(*a, constantIndex ? constant_ : index_->number(ex), line())];
+  }
+  double number(Exec& ex) const override { return *slot(ex); }
+  bool sideEffectFree() const override { return true; }
+
+ private:
+  std::size_t arraySlot_;
+  ExprPtr index_;
+  double constant_ = 0.0;
+};
+
+template <bool field>
+std::unique_ptr<NumberTarget> variableElement(Type t, int arraySlot, ExprPtr index, int line) {
+  if (index->constant()) return std::make_unique<VariableElement<field, true>>(t, arraySlot, std::move(index), line);
+  return std::make_unique<VariableElement<field, false>>(t, arraySlot, std::move(index), line);
+}
 
 class RowElement final : public ArrayTarget {
  public:
@@ -835,6 +877,10 @@ ExprPtr timeValue(int line) { return std::make_unique<TimeValue>(scalar(Base::Do
 ExprPtr stepValue(int line) { return std::make_unique<StepValue>(scalar(Base::Double), line); }
 std::unique_ptr<NumberTarget> numberElement(ExprPtr array, ExprPtr index, int line) {
   Type t = array->type().element();
+  if (index->sideEffectFree()) {
+    if (const auto* local = dynamic_cast<const LocalArray*>(array.get())) return variableElement<false>(t, local->index(), std::move(index), line);
+    if (const auto* field = dynamic_cast<const FieldArray*>(array.get())) return variableElement<true>(t, field->index(), std::move(index), line);
+  }
   return std::make_unique<NumberElement>(t, std::move(array), std::move(index), line);
 }
 std::unique_ptr<StringTarget> textElement(ExprPtr array, ExprPtr index, int line) {

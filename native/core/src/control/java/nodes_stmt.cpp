@@ -41,6 +41,8 @@ class ExpressionStatement : public Stmt {
     else evaluateForEffect(*e_, ex);
     return Flow::Normal;
   }
+  // The expression when the statement only evaluates a number (Block runs it without this node).
+  const Expr* numberExpression() const { return number_ ? e_.get() : nullptr; }
 
  private:
   ExprPtr e_;
@@ -55,13 +57,38 @@ Flow runAll(const std::vector<StmtPtr>& body, Exec& ex, std::size_t from = 0) {
   return Flow::Normal;
 }
 
+// A statement block. Its statements that only evaluate a number (assignments, increments, calls
+// of number methods: most of a block's code) are evaluated directly, one virtual call fewer each
+// than through their ExpressionStatement; the others run as statements, in the same order.
 class Block : public Stmt {
  public:
-  Block(std::vector<StmtPtr> body, int line) : Stmt(line), body_(std::move(body)) {}
-  Flow run(Exec& ex) const override { return runAll(body_, ex); }
+  Block(std::vector<StmtPtr> body, int line) : Stmt(line), body_(std::move(body)) {
+    plan_.reserve(body_.size());
+    for (const auto& s : body_) {
+      const auto* expression = dynamic_cast<const ExpressionStatement*>(s.get());
+      const Expr* number = expression != nullptr ? expression->numberExpression() : nullptr;
+      plan_.push_back({number != nullptr ? nullptr : s.get(), number});
+    }
+  }
+  Flow run(Exec& ex) const override {
+    for (const Step& step : plan_) {
+      if (step.number != nullptr) {
+        step.number->number(ex);
+        continue;
+      }
+      Flow f = step.statement->run(ex);
+      if (f != Flow::Normal) return f;
+    }
+    return Flow::Normal;
+  }
 
  private:
+  struct Step {
+    const Stmt* statement;  // null when `number` is evaluated instead
+    const Expr* number;
+  };
   std::vector<StmtPtr> body_;
+  std::vector<Step> plan_;
 };
 
 class If : public Stmt {
