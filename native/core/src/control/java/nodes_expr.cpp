@@ -3,8 +3,10 @@
 // divisor, shifts use the low 5 (int) or 6 (long) bits of the distance, % on doubles is fmod.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "control/java/nodes.hpp"
 
@@ -696,6 +698,14 @@ void clearArray(Array& a) {
   a.modCount = 0;
 }
 
+// True when `a` is a plain array of numbers holding exactly `values`, bit for bit (-0.0 and NaN
+// payloads included): renewing it to `values` would change nothing.
+bool holdsExactly(const Array& a, const std::vector<double>& values) {
+  return !a.ofRows && !a.ofTexts && !a.state && a.modCount == 0 && a.rows.empty() && a.texts.empty() &&
+         a.numbers.size() == values.size() &&
+         (values.empty() || std::memcmp(a.numbers.data(), values.data(), values.size() * sizeof(double)) == 0);
+}
+
 ArrayRef renewed(ArrayRef& made) {
   if (!made || made.use_count() != 1) return nullptr;
   clearArray(*made);
@@ -803,6 +813,7 @@ class ArrayLiteral : public Expr {
       ArrayRef& row = table.rows[i];
       const ArrayLiteral& node = *constantRows_[i];
       if (row && row == node.made_ && row.use_count() == 2) {
+        if (holdsExactly(*row, node.constants_)) continue;  // untouched since: already fresh
         clearArray(*row);
         row->numbers = node.constants_;
       } else {
@@ -828,6 +839,7 @@ class CallMethod : public Expr {
   }
   ArrayRef array(Exec& ex) const override {
     call(ex);
+    if (const ArrayRef* held = std::exchange(ex.returnHeld, nullptr)) return *held;
     return std::move(ex.returnArray);
   }
   std::string text(Exec& ex) const override {
@@ -868,6 +880,10 @@ std::unique_ptr<NumberTarget> localNumber(Type type, int slot, int line) { retur
 std::unique_ptr<NumberTarget> fieldNumber(Type type, int slot, int line) { return std::make_unique<FieldNumber>(type, slot, line); }
 std::unique_ptr<ArrayTarget> localArray(Type type, int slot, int line) { return std::make_unique<LocalArray>(type, slot, line); }
 std::unique_ptr<ArrayTarget> fieldArray(Type type, int slot, int line) { return std::make_unique<FieldArray>(type, slot, line); }
+int fieldArraySlot(const Expr& e) {
+  const auto* field = dynamic_cast<const FieldArray*>(&e);
+  return field != nullptr ? field->index() : -1;
+}
 std::unique_ptr<StringTarget> localString(int slot, int line) { return std::make_unique<LocalString>(slot, line); }
 std::unique_ptr<StringTarget> fieldString(int slot, int line) { return std::make_unique<FieldString>(slot, line); }
 ExprPtr assignString(std::unique_ptr<StringTarget> target, ExprPtr value, bool append, int line) {

@@ -25,6 +25,7 @@ void invoke(Exec& ex, const Method& method, Frame& frame) {
   } restore{ex, ex.frame};
   ex.frame = &frame;
   ex.returnArray.reset();
+  ex.returnHeld = nullptr;
   ex.returnNumber = 0.0;
   for (const auto& s : method.body) {
     if (s->run(ex) == Flow::Return) break;
@@ -209,10 +210,19 @@ class Jump : public Stmt {
 
 class Return : public Stmt {
  public:
-  Return(ExprPtr value, int line) : Stmt(line), value_(std::move(value)) {}
+  Return(ExprPtr value, int line)
+      : Stmt(line), value_(std::move(value)), field_(value_ && value_->type().isReference() ? fieldArraySlot(*value_) : -1) {}
   Flow run(Exec& ex) const override {
+    if (field_ >= 0) {
+      // `return yOUT;` (every step of most blocks): the field, without a reference count change.
+      ex.returnHeld = &ex.fieldArrays[static_cast<std::size_t>(field_)];
+      return Flow::Return;
+    }
     if (value_) {
-      if (value_->type().isReference()) ex.returnArray = value_->array(ex);
+      if (value_->type().isReference()) {
+        ex.returnHeld = nullptr;
+        ex.returnArray = value_->array(ex);
+      }
       else if (value_->type().isString()) ex.returnString = value_->text(ex);
       else ex.returnNumber = value_->number(ex);
     }
@@ -221,6 +231,7 @@ class Return : public Stmt {
 
  private:
   ExprPtr value_;
+  int field_;  // the slot of a returned array field, else -1
 };
 
 void emitLine(Exec& ex, std::string line) {
