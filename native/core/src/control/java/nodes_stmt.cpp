@@ -293,7 +293,11 @@ class TestPassed : public Stmt {
 }  // namespace
 
 StmtPtr expressionStatement(ExprPtr e, int line) { return std::make_unique<ExpressionStatement>(std::move(e), line); }
-StmtPtr blockStatement(std::vector<StmtPtr> body, int line) { return std::make_unique<Block>(std::move(body), line); }
+StmtPtr blockStatement(std::vector<StmtPtr> body, int line) {
+  // A block of one statement runs as that statement (its scope mattered only to the compiler).
+  if (body.size() == 1) return std::move(body.front());
+  return std::make_unique<Block>(std::move(body), line);
+}
 StmtPtr ifStatement(ExprPtr condition, StmtPtr then, StmtPtr otherwise, int line) {
   return std::make_unique<If>(std::move(condition), std::move(then), std::move(otherwise), line);
 }
