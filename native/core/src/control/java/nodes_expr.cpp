@@ -314,6 +314,8 @@ class VariableElement final : public NumberTarget {
   }
   double number(Exec& ex) const override { return *slot(ex); }
   bool sideEffectFree() const override { return true; }
+  std::size_t arraySlot() const { return arraySlot_; }
+  double indexValue() const { return constant_; }
 
  private:
   std::size_t arraySlot_;
@@ -430,32 +432,53 @@ double direct(double a, double b) {
   if constexpr (op == Op::Ge) return a >= b;
 }
 
-// How a DirectBinary reads an operand: through its node, or (the commonest leaves: constants, local
-// and field variables) in place, one virtual call fewer per operand.
-enum class Operand { Node, Constant, Local, Field };
+// How a node reads an operand: through its node, or (the commonest leaves: constants, local and
+// field variables, elements at a constant index of arrays held in variables: xIN[0], yOUT[1]) in
+// place, one virtual call fewer per operand. Element reads check as VariableElement does.
+enum class Operand { Node, Constant, Local, Field, LocalElement, FieldElement };
 
 Operand operandKind(const Expr& e) {
   if (e.constant()) return Operand::Constant;
   if (dynamic_cast<const LocalNumber*>(&e) != nullptr) return Operand::Local;
   if (dynamic_cast<const FieldNumber*>(&e) != nullptr) return Operand::Field;
+  if (dynamic_cast<const VariableElement<false, true>*>(&e) != nullptr) return Operand::LocalElement;
+  if (dynamic_cast<const VariableElement<true, true>*>(&e) != nullptr) return Operand::FieldElement;
   return Operand::Node;
 }
 
 struct OperandRead {
   const Expr* node;
-  std::size_t slot;
-  double constant;
+  std::size_t slot;  // the variable's slot (of the array for elements)
+  double constant;   // the value of a constant, the index of an element
 };
 
 OperandRead operandRead(const Expr& e, Operand kind) {
   OperandRead r{&e, 0, 0.0};
-  if (kind == Operand::Constant) {
-    Exec none;
-    r.constant = e.number(none);
+  switch (kind) {
+    case Operand::Constant: {
+      Exec none;
+      r.constant = e.number(none);
+      break;
+    }
+    case Operand::Local: r.slot = static_cast<std::size_t>(static_cast<const LocalNumber&>(e).index()); break;
+    case Operand::Field: r.slot = static_cast<std::size_t>(static_cast<const FieldNumber&>(e).index()); break;
+    case Operand::LocalElement:
+      r.slot = static_cast<const VariableElement<false, true>&>(e).arraySlot();
+      r.constant = static_cast<const VariableElement<false, true>&>(e).indexValue();
+      break;
+    case Operand::FieldElement:
+      r.slot = static_cast<const VariableElement<true, true>&>(e).arraySlot();
+      r.constant = static_cast<const VariableElement<true, true>&>(e).indexValue();
+      break;
+    case Operand::Node: break;
   }
-  if (kind == Operand::Local) r.slot = static_cast<std::size_t>(static_cast<const LocalNumber&>(e).index());
-  if (kind == Operand::Field) r.slot = static_cast<std::size_t>(static_cast<const FieldNumber&>(e).index());
   return r;
+}
+
+inline double element(const ArrayRef& ref, const OperandRead& r) {
+  const Array* a = ref.get();
+  if (a == nullptr) fail("NullPointerException: the array is null", r.node->line());
+  return a->numbers[checkedIndex(*a, r.constant, r.node->line())];
 }
 
 template <Operand kind>
@@ -463,6 +486,8 @@ double read(const OperandRead& r, Exec& ex) {
   if constexpr (kind == Operand::Constant) return r.constant;
   if constexpr (kind == Operand::Local) return ex.frame->numbers[r.slot];
   if constexpr (kind == Operand::Field) return ex.fieldNumbers[r.slot];
+  if constexpr (kind == Operand::LocalElement) return element(ex.frame->arrays[r.slot], r);
+  if constexpr (kind == Operand::FieldElement) return element(ex.fieldArrays[r.slot], r);
   if constexpr (kind == Operand::Node) return r.node->number(ex);
 }
 
@@ -639,21 +664,19 @@ class AssignNumber final : public Expr {
 };
 
 // `variable = value` for a local or field number variable and a side-effect-free value (AssignNumber's
-// commonest shape, with the variable's slot and a constant value read in place).
-template <bool field, bool constantValue>
+// commonest shape, with the variable's slot fixed, a constant value converted once and a leaf
+// value read in place).
+template <bool field, Operand value>
 class StoreVariable final : public Expr {
  public:
-  StoreVariable(Type t, int slot, ExprPtr value, int line)
-      : Expr(t, line), slot_(static_cast<std::size_t>(slot)), value_(std::move(value)) {
-    if constexpr (constantValue) {
-      Exec none;
-      constant_ = convert(value_->number(none));
-    }
+  StoreVariable(Type t, int slot, ExprPtr v, int line)
+      : Expr(t, line), slot_(static_cast<std::size_t>(slot)), value_(std::move(v)), read_(operandRead(*value_, value)) {
+    if constexpr (value == Operand::Constant) read_.constant = convert(read_.constant);
   }
   double number(Exec& ex) const override {
+    const double v = value == Operand::Constant ? read_.constant : convert(read<value>(read_, ex));
     double& at = field ? ex.fieldNumbers[slot_] : ex.frame->numbers[slot_];
-    if constexpr (constantValue) at = constant_;
-    else at = convert(value_->number(ex));
+    at = v;
     return at;
   }
 
@@ -662,13 +685,61 @@ class StoreVariable final : public Expr {
 
   std::size_t slot_;
   ExprPtr value_;
-  double constant_ = 0.0;
+  OperandRead read_;
 };
 
 template <bool field>
 ExprPtr storeVariable(Type t, int slot, ExprPtr value, int line) {
-  if (value->constant()) return std::make_unique<StoreVariable<field, true>>(t, slot, std::move(value), line);
-  return std::make_unique<StoreVariable<field, false>>(t, slot, std::move(value), line);
+  switch (operandKind(*value)) {
+    case Operand::Constant: return std::make_unique<StoreVariable<field, Operand::Constant>>(t, slot, std::move(value), line);
+    case Operand::Local: return std::make_unique<StoreVariable<field, Operand::Local>>(t, slot, std::move(value), line);
+    case Operand::Field: return std::make_unique<StoreVariable<field, Operand::Field>>(t, slot, std::move(value), line);
+    case Operand::LocalElement: return std::make_unique<StoreVariable<field, Operand::LocalElement>>(t, slot, std::move(value), line);
+    case Operand::FieldElement: return std::make_unique<StoreVariable<field, Operand::FieldElement>>(t, slot, std::move(value), line);
+    default: return std::make_unique<StoreVariable<field, Operand::Node>>(t, slot, std::move(value), line);
+  }
+}
+
+// `array[k] = value` for an array held in a variable, a constant index and a side-effect-free value
+// (yOUT[0] = y):
+// AssignNumber's direct path (the element checked, then the value read) without its virtual calls.
+template <bool field, Operand value>
+class StoreElement final : public Expr {
+ public:
+  StoreElement(Type t, std::size_t arraySlot, double index, int elementLine, ExprPtr v, int line)
+      : Expr(t, line), arraySlot_(arraySlot), index_(index), elementLine_(elementLine), value_(std::move(v)),
+        read_(operandRead(*value_, value)) {}
+  double number(Exec& ex) const override {
+    Array* a = (field ? ex.fieldArrays[arraySlot_] : ex.frame->arrays[arraySlot_]).get();
+    if (a == nullptr) fail("NullPointerException: the array is null", elementLine_);
+    double& at = a->numbers[checkedIndex(*a, index_, elementLine_)];
+    const double v = read<value>(read_, ex);
+    at = type().base == Base::Double ? v : castTo(type().base, v);
+    return at;
+  }
+
+ private:
+  std::size_t arraySlot_;
+  double index_;
+  int elementLine_;  // where the element is written (its failures point there)
+  ExprPtr value_;
+  OperandRead read_;
+};
+
+template <bool field>
+ExprPtr storeElement(const VariableElement<field, true>& target, ExprPtr value, int line) {
+  const Type t = target.type();
+  const std::size_t slot = target.arraySlot();
+  const double index = target.indexValue();
+  const int at = target.line();
+  switch (operandKind(*value)) {
+    case Operand::Constant: return std::make_unique<StoreElement<field, Operand::Constant>>(t, slot, index, at, std::move(value), line);
+    case Operand::Local: return std::make_unique<StoreElement<field, Operand::Local>>(t, slot, index, at, std::move(value), line);
+    case Operand::Field: return std::make_unique<StoreElement<field, Operand::Field>>(t, slot, index, at, std::move(value), line);
+    case Operand::LocalElement: return std::make_unique<StoreElement<field, Operand::LocalElement>>(t, slot, index, at, std::move(value), line);
+    case Operand::FieldElement: return std::make_unique<StoreElement<field, Operand::FieldElement>>(t, slot, index, at, std::move(value), line);
+    default: return std::make_unique<StoreElement<field, Operand::Node>>(t, slot, index, at, std::move(value), line);
+  }
 }
 
 class AssignArray : public Expr {
@@ -977,6 +1048,8 @@ ExprPtr assignNumber(std::unique_ptr<NumberTarget> target, const std::string& op
   if (!compound && value->sideEffectFree()) {
     if (const auto* local = dynamic_cast<const LocalNumber*>(target.get())) return storeVariable<false>(target->type(), local->index(), std::move(value), line);
     if (const auto* field = dynamic_cast<const FieldNumber*>(target.get())) return storeVariable<true>(target->type(), field->index(), std::move(value), line);
+    if (const auto* local = dynamic_cast<const VariableElement<false, true>*>(target.get())) return storeElement(*local, std::move(value), line);
+    if (const auto* field = dynamic_cast<const VariableElement<true, true>*>(target.get())) return storeElement(*field, std::move(value), line);
   }
   return std::make_unique<AssignNumber>(std::move(target), o, compound, std::move(value), operation, line);
 }
