@@ -76,4 +76,15 @@ describe('JAVA control block (GeckoCIRCUITS Java blocks)', function () {
     expect(r.warnings).to.include('CHECK.1 printed: vout = up');
     expect(r.warnings.some((w) => /^CHECK\.1: the Java code failed at t = 0\.005.*\/ by zero; its outputs feed nothing, so the block stopped there$/.test(w))).to.equal(true);
   });
+
+  it('a returned array field is the array the field held at the return, even when finally reassigns the field', () => {
+    const n = javaBuck({ params: { code: 'yOUT[0] = 0.25; return yOUT;' } });
+    n.blocks!.push({ name: 'CHECK.1', type: 'JAVA', inputs: ['vout'], outputs: ['unused'], params: {
+      observer: 1,
+      variables: 'double[] high = {1}, low = {0};\nint n = 0;\ndouble[] pick() { try { return high; } finally { high = low; } }',
+      code: 'n++;\ndouble[] r = pick();\nif (n <= 2) System.out.println("step " + n + ": " + r[0]);\nreturn yOUT;',
+    } });
+    const r = simulateSync(n);
+    expect(r.warnings).to.include.members(['CHECK.1 printed: step 1: 1.0', 'CHECK.1 printed: step 2: 0.0']);
+  });
 });

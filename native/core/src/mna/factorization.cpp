@@ -22,16 +22,17 @@ constexpr double kRefineBelowRcond = 1e-9;
 namespace {
 
 #ifdef PESIM_DENSE_AVX2
-// x = M·b for a column-major n×n M, in blocks of 16 rows held in four registers over all columns:
-// every x[i] is 0.0 plus M(i, j)·b[j] for j = 0, 1, ... in order, a multiplication and an addition
-// each rounded (AVX2 without FMA), the same operations as the portable loop, so the same x. Rows
-// past the last full group of four take the portable loop.
-__attribute__((target("avx2"))) void multiplyAvx2(const double* m, std::size_t n, const double* b, double* x) {
+// x = M·b for a column-major M of `rows` rows (a multiple of 4, the column stride) and n columns,
+// in blocks of 16 rows held in four registers over all columns, then blocks of 4: every x[i] is 0.0
+// plus M(i, j)·b[j] for j = 0, 1, ... in order, a multiplication and an addition each rounded (AVX2
+// without FMA), the same operations as the portable loop, so the same x. x holds `rows` values.
+__attribute__((target("avx2"))) void multiplyAvx2(const double* m, std::size_t rows, std::size_t n, const double* b,
+                                                  double* x) {
   std::size_t i0 = 0;
-  for (; i0 + 16 <= n; i0 += 16) {
+  for (; i0 + 16 <= rows; i0 += 16) {
     __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd(), s2 = _mm256_setzero_pd(), s3 = _mm256_setzero_pd();
     const double* column = m + i0;
-    for (std::size_t j = 0; j < n; ++j, column += n) {
+    for (std::size_t j = 0; j < n; ++j, column += rows) {
       const __m256d bj = _mm256_broadcast_sd(b + j);
       s0 = _mm256_add_pd(s0, _mm256_mul_pd(_mm256_loadu_pd(column), bj));
       s1 = _mm256_add_pd(s1, _mm256_mul_pd(_mm256_loadu_pd(column + 4), bj));
@@ -43,16 +44,11 @@ __attribute__((target("avx2"))) void multiplyAvx2(const double* m, std::size_t n
     _mm256_storeu_pd(x + i0 + 8, s2);
     _mm256_storeu_pd(x + i0 + 12, s3);
   }
-  for (; i0 + 4 <= n; i0 += 4) {
+  for (; i0 + 4 <= rows; i0 += 4) {
     __m256d s0 = _mm256_setzero_pd();
     const double* column = m + i0;
-    for (std::size_t j = 0; j < n; ++j, column += n) s0 = _mm256_add_pd(s0, _mm256_mul_pd(_mm256_loadu_pd(column), _mm256_broadcast_sd(b + j)));
+    for (std::size_t j = 0; j < n; ++j, column += rows) s0 = _mm256_add_pd(s0, _mm256_mul_pd(_mm256_loadu_pd(column), _mm256_broadcast_sd(b + j)));
     _mm256_storeu_pd(x + i0, s0);
-  }
-  for (std::size_t i = i0; i < n; ++i) {
-    double sum = 0.0;
-    for (std::size_t j = 0; j < n; ++j) sum += m[j * n + i] * b[j];
-    x[i] = sum;
   }
 }
 #endif
@@ -70,6 +66,10 @@ using SparseMatrix = Eigen::SparseMatrix<double>;
 // netlist in the Factorizer), so each factorisation only builds its elimination tree.
 using SparseLu = Eigen::SparseLU<SparseMatrix, Eigen::NaturalOrdering<int>>;
 
+// Sizes up to this many unknowns get a FixedDenseFactorization (converters with a few switches and
+// their thermal or filter nodes: 9 to 16 unknowns are common).
+constexpr std::size_t kLargestFixedDense = 16;
+
 // Small dense systems: the inverse of the matrix, computed once per switch state from a
 // partial-pivoting LU of the equilibrated matrix (conditioning.hpp), turns every solve into one
 // matrix-vector product whose rows are independent — several times faster than the two dependent
@@ -85,14 +85,20 @@ class DenseFactorization : public Factorization {
     // The exact reciprocal condition number of the scaled matrix (its inverse is at hand).
     rcond_ = 1.0 / (norm1(as) * norm1(inverse));
     if (singularToWorkingPrecision(rcond_)) return;
-    inverse_.resize(n_ * n_);
+    // The AVX2 product takes rows in groups of four: the columns are padded with zero rows to a
+    // multiple of four (a partial group would take the strided portable loop, as slow as all the
+    // full groups together for 31 unknowns).
+    // Fixed sizes (FixedDenseFactorization) keep the unpadded layout of their unrolled product.
+    rows_ = avx2_ && n_ > kLargestFixedDense ? (n_ + 3) / 4 * 4 : n_;
+    inverse_.assign(rows_ * n_, 0.0);
     for (Eigen::Index j = 0; j < a.rows(); ++j) {
       for (Eigen::Index i = 0; i < a.rows(); ++i) {
-        inverse_[static_cast<std::size_t>(j) * n_ + static_cast<std::size_t>(i)] =
+        inverse_[static_cast<std::size_t>(j) * rows_ + static_cast<std::size_t>(i)] =
             scale.col(i) * inverse(i, j) * scale.row(j);
       }
     }
     work_.resize(n_);
+    padded_.resize(rows_);
   }
 
   void solve(Eigen::Ref<Eigen::VectorXd> b) const override {
@@ -119,7 +125,12 @@ class DenseFactorization : public Factorization {
     } else {
 #ifdef PESIM_DENSE_AVX2
       if (avx2_) {
-        multiplyAvx2(column, n_, b, x);
+        if (rows_ == n_) {
+          multiplyAvx2(column, rows_, n_, b, x);
+        } else {
+          multiplyAvx2(column, rows_, n_, b, padded_.data());
+          std::copy(padded_.begin(), padded_.begin() + static_cast<std::ptrdiff_t>(n_), x);
+        }
         return;
       }
 #endif
@@ -133,10 +144,12 @@ class DenseFactorization : public Factorization {
 
  private:
   std::size_t n_;
-  std::vector<double> inverse_;       // column-major
-  mutable std::vector<double> work_;  // scratch for the in-place solve; a factorisation belongs to one run
-  double rcond_ = 0.0;
   bool avx2_ = useAvx2();
+  std::size_t rows_ = 0;              // rows of inverse_ (n_, padded to a multiple of 4 for AVX2)
+  std::vector<double> inverse_;       // column-major, column stride rows_
+  mutable std::vector<double> work_;  // scratch for the in-place solve; a factorisation belongs to one run
+  mutable std::vector<double> padded_;  // scratch for the AVX2 product's padded rows
+  double rcond_ = 0.0;
 };
 
 // The dense factorisation of an N×N system, N known at compile time (converters: a handful of
@@ -149,9 +162,6 @@ class FixedDenseFactorization final : public DenseFactorization {
   void solve(const double* b, double* x) const override { multiplyFixed<N>(b, x); }
 };
 
-// Sizes up to this many unknowns get a FixedDenseFactorization (converters with a few switches and
-// their thermal or filter nodes: 9 to 16 unknowns are common).
-constexpr std::size_t kLargestFixedDense = 16;
 
 template <std::size_t N = 1>
 std::unique_ptr<DenseFactorization> makeDense(const Eigen::MatrixXd& a) {

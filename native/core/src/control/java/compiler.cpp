@@ -11,6 +11,18 @@
 
 namespace pesim::java {
 
+namespace {
+
+// A method's statements as one Block, which evaluates its number statements directly (nodes_stmt.cpp).
+std::vector<StmtPtr> methodBody(std::vector<StmtPtr> statements) {
+  const int line = statements.empty() ? 0 : statements.front()->line();
+  std::vector<StmtPtr> body;
+  body.push_back(blockStatement(std::move(statements), line));
+  return body;
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------- tokens
 
 const Token& Compiler::peek(std::size_t ahead) const {
@@ -421,7 +433,7 @@ void Compiler::compileMethodBody(Method& m, std::size_t bodyStart) {
     } while (accept(","));
   }
   pos_ = bodyStart + 1;
-  m.body = statementsUntilBrace();
+  m.body = methodBody(statementsUntilBrace());
   expect("}", "to end the method body");
   scopes_.clear();
 }
@@ -879,7 +891,7 @@ CompiledClass Compiler::run(const BlockCode& code) {
   pos_ = 0;
   method_ = initMethod;
   scopes_.assign(1, {});
-  initMethod->body = statementsUntilBrace();
+  initMethod->body = methodBody(statementsUntilBrace());
   if (peek().kind != Tok::End) error("unexpected '}'");
 
   section_ = calc;
@@ -888,7 +900,7 @@ CompiledClass Compiler::run(const BlockCode& code) {
   scopes_.assign(1, {});
   inCalculate_ = true;
   declare("xIN", Type{Base::Double, 1}, peek());  // array slot 0
-  calculate->body = statementsUntilBrace();
+  calculate->body = methodBody(statementsUntilBrace());
   if (peek().kind != Tok::End) error("unexpected '}'");
   inCalculate_ = false;
   return std::move(out_);

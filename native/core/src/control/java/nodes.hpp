@@ -46,6 +46,9 @@ struct Exec {
   int depth = 0;                  // method call depth
   double returnNumber = 0.0;      // value of the last `return expr;`
   ArrayRef returnArray;
+  // `return field;` of an array field: the field itself, read by the caller without taking a
+  // reference (returnArray is then null). Cleared by whoever reads it.
+  const ArrayRef* returnHeld = nullptr;
   std::string returnString;
   std::vector<std::string> printed;  // System.out lines (the first kMaxPrinted)
   std::string pendingLine;           // System.out.print text not yet ended by a newline
@@ -244,6 +247,8 @@ StmtPtr switchStatement(ExprPtr selector, std::vector<std::pair<double, std::siz
                         std::vector<StmtPtr> body, int line);
 StmtPtr jumpStatement(Flow flow, int line);
 StmtPtr returnStatement(ExprPtr value, int line);
+// The field slot of an array field read (`yOUT`), else -1.
+int fieldArraySlot(const Expr& e);
 StmtPtr printStatement(ExprPtr value, bool newline, int line);
 // System.out.print(text) (println when `newline`): complete lines go to the printed list.
 void printText(Exec& ex, const std::string& text, bool newline);

@@ -3,8 +3,10 @@
 // divisor, shifts use the low 5 (int) or 6 (long) bits of the distance, % on doubles is fmod.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "control/java/nodes.hpp"
 
@@ -160,6 +162,7 @@ class LocalArray final : public ArrayTarget {
   LocalArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
   ArrayRef* place(Exec& ex) const override { return &ex.frame->arrays[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
+  int index() const { return slot_; }
 
  private:
   int slot_;
@@ -170,6 +173,7 @@ class FieldArray final : public ArrayTarget {
   FieldArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
   ArrayRef* place(Exec& ex) const override { return &ex.fieldArrays[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
+  int index() const { return slot_; }
 
  private:
   int slot_;
@@ -283,6 +287,48 @@ class NumberElement final : public NumberTarget {
   std::optional<double> constantIndex_;  // the index when it is a constant (xIN[0], yOUT[1])
 };
 
+// `a[i]` for a number array held in a local or field variable and an index that is a constant or a
+// side-effect-free expression: NumberElement's commonest shape (xIN[0], yOUT[k]), with the
+// variable's slot and the constant index fixed when compiled, so a read is one load of the
+// reference, one bounds check and one load of the element.
+template <bool field, bool constantIndex>
+class VariableElement final : public NumberTarget {
+ public:
+  VariableElement(Type t, int arraySlot, ExprPtr index, int line)
+      : NumberTarget(t, line), arraySlot_(static_cast<std::size_t>(arraySlot)), index_(std::move(index)) {
+    if constexpr (constantIndex) {
+      Exec none;
+      constant_ = index_->number(none);
+    }
+  }
+  // An assignment's place keeps the array alive: its value may assign the variable another array.
+  NumberPlace place(Exec& ex) const override {
+    double* at = slot(ex);
+    return {at, field ? ex.fieldArrays[arraySlot_] : ex.frame->arrays[arraySlot_]};
+  }
+  bool hasSlot() const override { return true; }
+  double* slot(Exec& ex) const override {
+    Array* a = (field ? ex.fieldArrays[arraySlot_] : ex.frame->arrays[arraySlot_]).get();
+    if (a == nullptr) fail("NullPointerException: the array is null", line());
+    return &a->numbers[checkedIndex(*a, constantIndex ? constant_ : index_->number(ex), line())];
+  }
+  double number(Exec& ex) const override { return *slot(ex); }
+  bool sideEffectFree() const override { return true; }
+  std::size_t arraySlot() const { return arraySlot_; }
+  double indexValue() const { return constant_; }
+
+ private:
+  std::size_t arraySlot_;
+  ExprPtr index_;
+  double constant_ = 0.0;
+};
+
+template <bool field>
+std::unique_ptr<NumberTarget> variableElement(Type t, int arraySlot, ExprPtr index, int line) {
+  if (index->constant()) return std::make_unique<VariableElement<field, true>>(t, arraySlot, std::move(index), line);
+  return std::make_unique<VariableElement<field, false>>(t, arraySlot, std::move(index), line);
+}
+
 class RowElement final : public ArrayTarget {
  public:
   RowElement(Type t, ExprPtr array, ExprPtr index, int line)
@@ -386,31 +432,99 @@ double direct(double a, double b) {
   if constexpr (op == Op::Ge) return a >= b;
 }
 
-template <Op op, bool constantRight>
+// How a node reads an operand: through its node, or (the commonest leaves: constants, local and
+// field variables, elements at a constant index of arrays held in variables: xIN[0], yOUT[1]) in
+// place, one virtual call fewer per operand. Element reads check as VariableElement does.
+enum class Operand { Node, Constant, Local, Field, LocalElement, FieldElement };
+
+Operand operandKind(const Expr& e) {
+  if (e.constant()) return Operand::Constant;
+  if (dynamic_cast<const LocalNumber*>(&e) != nullptr) return Operand::Local;
+  if (dynamic_cast<const FieldNumber*>(&e) != nullptr) return Operand::Field;
+  if (dynamic_cast<const VariableElement<false, true>*>(&e) != nullptr) return Operand::LocalElement;
+  if (dynamic_cast<const VariableElement<true, true>*>(&e) != nullptr) return Operand::FieldElement;
+  return Operand::Node;
+}
+
+struct OperandRead {
+  const Expr* node;
+  std::size_t slot;  // the variable's slot (of the array for elements)
+  double constant;   // the value of a constant, the index of an element
+};
+
+OperandRead operandRead(const Expr& e, Operand kind) {
+  OperandRead r{&e, 0, 0.0};
+  switch (kind) {
+    case Operand::Constant: {
+      Exec none;
+      r.constant = e.number(none);
+      break;
+    }
+    case Operand::Local: r.slot = static_cast<std::size_t>(static_cast<const LocalNumber&>(e).index()); break;
+    case Operand::Field: r.slot = static_cast<std::size_t>(static_cast<const FieldNumber&>(e).index()); break;
+    case Operand::LocalElement:
+      r.slot = static_cast<const VariableElement<false, true>&>(e).arraySlot();
+      r.constant = static_cast<const VariableElement<false, true>&>(e).indexValue();
+      break;
+    case Operand::FieldElement:
+      r.slot = static_cast<const VariableElement<true, true>&>(e).arraySlot();
+      r.constant = static_cast<const VariableElement<true, true>&>(e).indexValue();
+      break;
+    case Operand::Node: break;
+  }
+  return r;
+}
+
+inline double element(const ArrayRef& ref, const OperandRead& r) {
+  const Array* a = ref.get();
+  if (a == nullptr) fail("NullPointerException: the array is null", r.node->line());
+  return a->numbers[checkedIndex(*a, r.constant, r.node->line())];
+}
+
+template <Operand kind>
+double read(const OperandRead& r, Exec& ex) {
+  if constexpr (kind == Operand::Constant) return r.constant;
+  if constexpr (kind == Operand::Local) return ex.frame->numbers[r.slot];
+  if constexpr (kind == Operand::Field) return ex.fieldNumbers[r.slot];
+  if constexpr (kind == Operand::LocalElement) return element(ex.frame->arrays[r.slot], r);
+  if constexpr (kind == Operand::FieldElement) return element(ex.fieldArrays[r.slot], r);
+  if constexpr (kind == Operand::Node) return r.node->number(ex);
+}
+
+template <Op op, Operand left, Operand right>
 class DirectBinary final : public Expr {
  public:
-  DirectBinary(ExprPtr a, ExprPtr b, Type t, int line) : Expr(t, line), a_(std::move(a)), b_(std::move(b)) {
-    if constexpr (constantRight) {
-      Exec none;
-      right_ = b_->number(none);
-    }
-  }
+  DirectBinary(ExprPtr a, ExprPtr b, Type t, int line)
+      : Expr(t, line), a_(std::move(a)), b_(std::move(b)), left_(operandRead(*a_, left)), right_(operandRead(*b_, right)) {}
   double number(Exec& ex) const override {
-    const double a = a_->number(ex);
-    if constexpr (constantRight) return direct<op>(a, right_);
-    return direct<op>(a, b_->number(ex));
+    const double a = read<left>(left_, ex);  // the left operand first (JLS §15.7.1)
+    return direct<op>(a, read<right>(right_, ex));
   }
   bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
 
  private:
   ExprPtr a_, b_;
-  double right_ = 0.0;
+  OperandRead left_, right_;
 };
 
+template <Op op, Operand left>
+ExprPtr directBinary(ExprPtr a, ExprPtr b, Type t, int line) {
+  switch (operandKind(*b)) {
+    case Operand::Constant: return std::make_unique<DirectBinary<op, left, Operand::Constant>>(std::move(a), std::move(b), t, line);
+    case Operand::Local: return std::make_unique<DirectBinary<op, left, Operand::Local>>(std::move(a), std::move(b), t, line);
+    case Operand::Field: return std::make_unique<DirectBinary<op, left, Operand::Field>>(std::move(a), std::move(b), t, line);
+    default: return std::make_unique<DirectBinary<op, left, Operand::Node>>(std::move(a), std::move(b), t, line);
+  }
+}
+
+// A constant left operand is read through its node (rare: most code puts the constant right).
 template <Op op>
 ExprPtr directBinary(ExprPtr a, ExprPtr b, Type t, int line) {
-  if (b->constant()) return std::make_unique<DirectBinary<op, true>>(std::move(a), std::move(b), t, line);
-  return std::make_unique<DirectBinary<op, false>>(std::move(a), std::move(b), t, line);
+  switch (operandKind(*a)) {
+    case Operand::Local: return directBinary<op, Operand::Local>(std::move(a), std::move(b), t, line);
+    case Operand::Field: return directBinary<op, Operand::Field>(std::move(a), std::move(b), t, line);
+    default: return directBinary<op, Operand::Node>(std::move(a), std::move(b), t, line);
+  }
 }
 
 // int or long arithmetic with `op` fixed at compile time: integral() without apply()'s dispatch.
@@ -550,21 +664,19 @@ class AssignNumber final : public Expr {
 };
 
 // `variable = value` for a local or field number variable and a side-effect-free value (AssignNumber's
-// commonest shape, with the variable's slot and a constant value read in place).
-template <bool field, bool constantValue>
+// commonest shape, with the variable's slot fixed, a constant value converted once and a leaf
+// value read in place).
+template <bool field, Operand value>
 class StoreVariable final : public Expr {
  public:
-  StoreVariable(Type t, int slot, ExprPtr value, int line)
-      : Expr(t, line), slot_(static_cast<std::size_t>(slot)), value_(std::move(value)) {
-    if constexpr (constantValue) {
-      Exec none;
-      constant_ = convert(value_->number(none));
-    }
+  StoreVariable(Type t, int slot, ExprPtr v, int line)
+      : Expr(t, line), slot_(static_cast<std::size_t>(slot)), value_(std::move(v)), read_(operandRead(*value_, value)) {
+    if constexpr (value == Operand::Constant) read_.constant = convert(read_.constant);
   }
   double number(Exec& ex) const override {
+    const double v = value == Operand::Constant ? read_.constant : convert(read<value>(read_, ex));
     double& at = field ? ex.fieldNumbers[slot_] : ex.frame->numbers[slot_];
-    if constexpr (constantValue) at = constant_;
-    else at = convert(value_->number(ex));
+    at = v;
     return at;
   }
 
@@ -573,13 +685,61 @@ class StoreVariable final : public Expr {
 
   std::size_t slot_;
   ExprPtr value_;
-  double constant_ = 0.0;
+  OperandRead read_;
 };
 
 template <bool field>
 ExprPtr storeVariable(Type t, int slot, ExprPtr value, int line) {
-  if (value->constant()) return std::make_unique<StoreVariable<field, true>>(t, slot, std::move(value), line);
-  return std::make_unique<StoreVariable<field, false>>(t, slot, std::move(value), line);
+  switch (operandKind(*value)) {
+    case Operand::Constant: return std::make_unique<StoreVariable<field, Operand::Constant>>(t, slot, std::move(value), line);
+    case Operand::Local: return std::make_unique<StoreVariable<field, Operand::Local>>(t, slot, std::move(value), line);
+    case Operand::Field: return std::make_unique<StoreVariable<field, Operand::Field>>(t, slot, std::move(value), line);
+    case Operand::LocalElement: return std::make_unique<StoreVariable<field, Operand::LocalElement>>(t, slot, std::move(value), line);
+    case Operand::FieldElement: return std::make_unique<StoreVariable<field, Operand::FieldElement>>(t, slot, std::move(value), line);
+    default: return std::make_unique<StoreVariable<field, Operand::Node>>(t, slot, std::move(value), line);
+  }
+}
+
+// `array[k] = value` for an array held in a variable, a constant index and a side-effect-free value
+// (yOUT[0] = y):
+// AssignNumber's direct path (the element checked, then the value read) without its virtual calls.
+template <bool field, Operand value>
+class StoreElement final : public Expr {
+ public:
+  StoreElement(Type t, std::size_t arraySlot, double index, int elementLine, ExprPtr v, int line)
+      : Expr(t, line), arraySlot_(arraySlot), index_(index), elementLine_(elementLine), value_(std::move(v)),
+        read_(operandRead(*value_, value)) {}
+  double number(Exec& ex) const override {
+    Array* a = (field ? ex.fieldArrays[arraySlot_] : ex.frame->arrays[arraySlot_]).get();
+    if (a == nullptr) fail("NullPointerException: the array is null", elementLine_);
+    double& at = a->numbers[checkedIndex(*a, index_, elementLine_)];
+    const double v = read<value>(read_, ex);
+    at = type().base == Base::Double ? v : castTo(type().base, v);
+    return at;
+  }
+
+ private:
+  std::size_t arraySlot_;
+  double index_;
+  int elementLine_;  // where the element is written (its failures point there)
+  ExprPtr value_;
+  OperandRead read_;
+};
+
+template <bool field>
+ExprPtr storeElement(const VariableElement<field, true>& target, ExprPtr value, int line) {
+  const Type t = target.type();
+  const std::size_t slot = target.arraySlot();
+  const double index = target.indexValue();
+  const int at = target.line();
+  switch (operandKind(*value)) {
+    case Operand::Constant: return std::make_unique<StoreElement<field, Operand::Constant>>(t, slot, index, at, std::move(value), line);
+    case Operand::Local: return std::make_unique<StoreElement<field, Operand::Local>>(t, slot, index, at, std::move(value), line);
+    case Operand::Field: return std::make_unique<StoreElement<field, Operand::Field>>(t, slot, index, at, std::move(value), line);
+    case Operand::LocalElement: return std::make_unique<StoreElement<field, Operand::LocalElement>>(t, slot, index, at, std::move(value), line);
+    case Operand::FieldElement: return std::make_unique<StoreElement<field, Operand::FieldElement>>(t, slot, index, at, std::move(value), line);
+    default: return std::make_unique<StoreElement<field, Operand::Node>>(t, slot, index, at, std::move(value), line);
+  }
 }
 
 class AssignArray : public Expr {
@@ -652,6 +812,14 @@ void clearArray(Array& a) {
   a.ofTexts = false;
   a.state.reset();
   a.modCount = 0;
+}
+
+// True when `a` is a plain array of numbers holding exactly `values`, bit for bit (-0.0 and NaN
+// payloads included): renewing it to `values` would change nothing.
+bool holdsExactly(const Array& a, const std::vector<double>& values) {
+  return !a.ofRows && !a.ofTexts && !a.state && a.modCount == 0 && a.rows.empty() && a.texts.empty() &&
+         a.numbers.size() == values.size() &&
+         (values.empty() || std::memcmp(a.numbers.data(), values.data(), values.size() * sizeof(double)) == 0);
 }
 
 ArrayRef renewed(ArrayRef& made) {
@@ -761,6 +929,7 @@ class ArrayLiteral : public Expr {
       ArrayRef& row = table.rows[i];
       const ArrayLiteral& node = *constantRows_[i];
       if (row && row == node.made_ && row.use_count() == 2) {
+        if (holdsExactly(*row, node.constants_)) continue;  // untouched since: already fresh
         clearArray(*row);
         row->numbers = node.constants_;
       } else {
@@ -786,6 +955,7 @@ class CallMethod : public Expr {
   }
   ArrayRef array(Exec& ex) const override {
     call(ex);
+    if (const ArrayRef* held = std::exchange(ex.returnHeld, nullptr)) return *held;
     return std::move(ex.returnArray);
   }
   std::string text(Exec& ex) const override {
@@ -826,6 +996,10 @@ std::unique_ptr<NumberTarget> localNumber(Type type, int slot, int line) { retur
 std::unique_ptr<NumberTarget> fieldNumber(Type type, int slot, int line) { return std::make_unique<FieldNumber>(type, slot, line); }
 std::unique_ptr<ArrayTarget> localArray(Type type, int slot, int line) { return std::make_unique<LocalArray>(type, slot, line); }
 std::unique_ptr<ArrayTarget> fieldArray(Type type, int slot, int line) { return std::make_unique<FieldArray>(type, slot, line); }
+int fieldArraySlot(const Expr& e) {
+  const auto* field = dynamic_cast<const FieldArray*>(&e);
+  return field != nullptr ? field->index() : -1;
+}
 std::unique_ptr<StringTarget> localString(int slot, int line) { return std::make_unique<LocalString>(slot, line); }
 std::unique_ptr<StringTarget> fieldString(int slot, int line) { return std::make_unique<FieldString>(slot, line); }
 ExprPtr assignString(std::unique_ptr<StringTarget> target, ExprPtr value, bool append, int line) {
@@ -835,6 +1009,10 @@ ExprPtr timeValue(int line) { return std::make_unique<TimeValue>(scalar(Base::Do
 ExprPtr stepValue(int line) { return std::make_unique<StepValue>(scalar(Base::Double), line); }
 std::unique_ptr<NumberTarget> numberElement(ExprPtr array, ExprPtr index, int line) {
   Type t = array->type().element();
+  if (index->sideEffectFree()) {
+    if (const auto* local = dynamic_cast<const LocalArray*>(array.get())) return variableElement<false>(t, local->index(), std::move(index), line);
+    if (const auto* field = dynamic_cast<const FieldArray*>(array.get())) return variableElement<true>(t, field->index(), std::move(index), line);
+  }
   return std::make_unique<NumberElement>(t, std::move(array), std::move(index), line);
 }
 std::unique_ptr<StringTarget> textElement(ExprPtr array, ExprPtr index, int line) {
@@ -870,6 +1048,8 @@ ExprPtr assignNumber(std::unique_ptr<NumberTarget> target, const std::string& op
   if (!compound && value->sideEffectFree()) {
     if (const auto* local = dynamic_cast<const LocalNumber*>(target.get())) return storeVariable<false>(target->type(), local->index(), std::move(value), line);
     if (const auto* field = dynamic_cast<const FieldNumber*>(target.get())) return storeVariable<true>(target->type(), field->index(), std::move(value), line);
+    if (const auto* local = dynamic_cast<const VariableElement<false, true>*>(target.get())) return storeElement(*local, std::move(value), line);
+    if (const auto* field = dynamic_cast<const VariableElement<true, true>*>(target.get())) return storeElement(*field, std::move(value), line);
   }
   return std::make_unique<AssignNumber>(std::move(target), o, compound, std::move(value), operation, line);
 }

@@ -1,5 +1,7 @@
 // Statement nodes for switch on strings, try/catch/finally and throw (JLS §14.11, §14.18, §14.20),
 // and for-each loops over strings (see nodes.hpp).
+#include <utility>
+
 #include "control/java/nodes.hpp"
 
 namespace pesim::java {
@@ -65,6 +67,8 @@ class Try : public Stmt {
       throw;
     }
     if (finally_) {
+      // A returned field is the value it had at the return: finally may assign it another array.
+      if (const ArrayRef* held = std::exchange(ex.returnHeld, nullptr)) ex.returnArray = *held;
       Flow g = finally_->run(ex);
       if (g != Flow::Normal) return g;
     }

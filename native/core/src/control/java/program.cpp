@@ -1,6 +1,8 @@
 // Running a compiled Java block (see program.hpp).
 #include "control/java/program.hpp"
 
+#include <utility>
+
 namespace pesim::java {
 
 Program::Program(const BlockCode& code, std::size_t inputs, std::size_t outputs)
@@ -39,9 +41,20 @@ const Array& Program::calculate(double time, double dt) {
   // The call's local arrays end with it, as in Java: arrays the code builds every step are then
   // held by nothing but the node that made them, which renews them next time (nodes_expr.cpp).
   for (std::size_t i = 1; i < calcFrame_.arrays.size(); ++i) calcFrame_.arrays[i].reset();  // [0]: xIN, ours
-  result_ = exec_.returnArray ? std::move(exec_.returnArray) : exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)];
-  if (!result_) throw CodeFailure{"NullPointerException: yOUT is null", 0};
-  return *result_;
+  // A returned field (commonly yOUT) is read in place: it holds its array until the next call.
+  const Array* values = nullptr;
+  if (const ArrayRef* held = std::exchange(exec_.returnHeld, nullptr)) {
+    result_.reset();
+    values = held->get();
+  } else if (exec_.returnArray) {
+    result_ = std::move(exec_.returnArray);
+    values = result_.get();
+  } else {
+    result_.reset();
+    values = exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)].get();
+  }
+  if (values == nullptr) throw CodeFailure{"NullPointerException: yOUT is null", 0};
+  return *values;
 }
 
 }  // namespace pesim::java
