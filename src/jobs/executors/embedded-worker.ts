@@ -1,7 +1,7 @@
 // Piscina task of the embedded executor: runs one simulation with the addon on this worker thread
-// and, when asked, writes the result file here too, so encoding (Parquet, HDF5, CSV) runs in
-// parallel on the workers instead of on the scheduler's thread. Errors return as data because
-// structured cloning drops an Error's `code`.
+// (or a group of them, one after the other: see embedded.ts) and, when asked, writes the result
+// file here too, so encoding (Parquet, HDF5, CSV) runs in parallel on the workers instead of on
+// the scheduler's thread. Errors return as data because structured cloning drops an Error's `code`.
 import { Piscina } from 'piscina';
 import { RunController, simulateSync, steadyStateSync, isDeterministicFailure } from '../../engine/index.js';
 import { writableInWorker, writeResultInWorker } from '../cache/formats/eager.js';
@@ -15,7 +15,55 @@ import { runSummary } from './summary.js';
 let reusable: Float64Array[] = [];
 const REUSE_LIMIT_BYTES = 64 * 1024 * 1024;
 
-export default async function runTask(request: ExecutionRequest): Promise<unknown> {
+/**
+ * What a group task returns: the outcome of each run it made and the time each took on this
+ * thread [ms], in order. Once the runs made take longer than the group's window, the rest are
+ * left for the executor to send again (runs longer than their group size assumed).
+ */
+export interface GroupAnswer {
+  outcomes: ExecutionOutcome[];
+  runMs: number[];
+}
+
+/** A piscina task: one run, or `{ group }`, several runs in one message and one answer. */
+export default function runTasks(task: ExecutionRequest | { group: ExecutionRequest[]; windowMs: number }): Promise<unknown> {
+  return 'group' in task ? runGroup(task.group, task.windowMs) : runTask(task);
+}
+
+async function runGroup(requests: ExecutionRequest[], windowMs: number): Promise<unknown> {
+  const answer: GroupAnswer = { outcomes: [], runMs: [] };
+  const transfer: ArrayBufferLike[] = [];
+  const groupStarted = performance.now();
+  for (const request of requests) {
+    const started = performance.now();
+    if (started - groupStarted > windowMs) break;
+    // A run cancelled while it waited in its group does not start.
+    const outcome = new RunController(request.buffers).cancelled
+      ? { ok: false, error: { code: 'CANCELLED', message: 'cancelled before it started', deterministic: false } }
+      : await runOne(request);
+    answer.runMs.push(performance.now() - started);
+    answer.outcomes.push(outcome as ExecutionOutcome);
+    if ('result' in (outcome as ExecutionOutcome)) transfer.push(...transferOf((outcome as { result: StoredResult }).result));
+  }
+  if (transfer.length === 0) return answer;
+  const movable = { [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: answer };
+  return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+/** The arrays of a result handed back without copying them (piscina's Transferable protocol). */
+function transferOf(result: StoredResult): ArrayBufferLike[] {
+  return [result.time.buffer, ...Object.values(result.signals).map((s) => s.buffer)];
+}
+
+/** One run (the task of a worker file that wraps this one, see test/unit/jobs/workers). */
+export async function runTask(request: ExecutionRequest): Promise<unknown> {
+  const outcome = await runOne(request);
+  if (!('result' in outcome)) return outcome;
+  const movable = { [Piscina.transferableSymbol]: transferOf(outcome.result), [Piscina.valueSymbol]: outcome };
+  return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+async function runOne(request: ExecutionRequest): Promise<ExecutionOutcome> {
   const controller = new RunController(request.buffers);
   try {
     const { netlist, parameters, steady } = request.spec;
@@ -37,14 +85,7 @@ export default async function runTask(request: ExecutionRequest): Promise<unknow
       const written: ExecutionOutcome = { ok: true, written: runSummary(stored) };
       return written;
     }
-    const outcome: ExecutionOutcome = {
-      ok: true,
-      result: stored,
-    };
-    // Hand the arrays over without copying them (piscina's Transferable protocol).
-    const transfer = [result.time.buffer, ...Object.values(signals).map((s) => s.buffer)];
-    const movable = { [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: outcome };
-    return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]);
+    return { ok: true, result: stored };
   } catch (error) {
     const e = error as Error & { code?: string; element?: string; node?: string; time?: number };
     return {

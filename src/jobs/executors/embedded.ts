@@ -1,11 +1,18 @@
 // The embedded executor: a piscina pool of worker threads running the addon. The scheduler hands
-// it no more runs than it has threads, so piscina's own FIFO never reorders our priorities. A worker
+// it no more runs than its capacity, so piscina's own FIFO never reorders our priorities. A worker
 // that dies (process.exit in native code paths, JS heap exhaustion under resourceLimits) fails only
-// its run, as a transient error, and piscina starts a fresh worker. piscina itself is imported
+// its runs, as a transient error, and piscina starts a fresh worker. piscina itself is imported
 // when the threads start, so that a service that defers them does not load it before it listens.
+//
+// Short runs go to the threads in groups (run-groups.ts): a message to a thread and its answer
+// cost the scheduler's thread about as much as a millisecond run itself, so runs that take a few
+// milliseconds are sent several per message and answered together. Runs whose time is not known
+// yet, or that take longer, go one per message, and the capacity is then exactly one run per thread.
 import type { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import type { ExecutionOutcome, ExecutionRequest, Executor } from './types.js';
+import type { GroupAnswer } from './embedded-worker.js';
+import { GROUP_WINDOW_MS, RunGroups } from './run-groups.js';
 
 export interface EmbeddedExecutorOptions {
   threads: number;
@@ -16,6 +23,9 @@ export interface EmbeddedExecutorOptions {
   /** Start the threads on startThreads() or the first run instead of now (a service that wants
    *  to listen first: each thread loads the engine and the result-file codecs, ≈ 1 s of CPU). */
   deferThreads?: boolean;
+  /** Send short runs several per message (default: true with the default worker module, whose
+   *  tasks take groups; a substituted module gets one run per message unless this is set). */
+  groupRuns?: boolean;
 }
 
 function defaultWorkerFile(): string {
@@ -24,15 +34,36 @@ function defaultWorkerFile(): string {
   return fileURLToPath(new URL(`./embedded-worker${extension}`, import.meta.url));
 }
 
+interface Waiting {
+  request: ExecutionRequest;
+  resolve: (outcome: ExecutionOutcome) => void;
+}
+
 export class EmbeddedExecutor implements Executor {
   readonly name = 'embedded';
-  readonly capacity: number;
   private pool?: Promise<Piscina>;
   private closed = false;
+  private readonly groups: RunGroups;
+  private readonly grouping: boolean;
+  /** Runs handed over in this turn of the event loop, sent together at its end. */
+  private waiting: Waiting[] = [];
+  /** Group messages sent and not answered yet. */
+  private groupsInFlight = 0;
+  private readonly capacityListeners: (() => void)[] = [];
 
   constructor(private readonly options: EmbeddedExecutorOptions) {
-    this.capacity = options.threads;
+    this.groups = new RunGroups(options.threads);
+    this.grouping = options.groupRuns ?? options.workerFile === undefined;
     if (!options.deferThreads) this.startThreads();
+  }
+
+  /** Runs it takes at once: one per thread, or two groups per thread once runs are known to be short. */
+  get capacity(): number {
+    return this.grouping ? this.groups.capacity : this.options.threads;
+  }
+
+  onCapacityChange(listener: () => void): void {
+    this.capacityListeners.push(listener);
   }
 
   /** Starts the worker threads (once); they start with the executor unless deferThreads was set. */
@@ -54,16 +85,71 @@ export class EmbeddedExecutor implements Executor {
     return this.pool;
   }
 
-  async run(request: ExecutionRequest): Promise<ExecutionOutcome> {
+  run(request: ExecutionRequest): Promise<ExecutionOutcome> {
+    if (!this.grouping) return this.runAlone(request);
+    return new Promise((resolve) => {
+      // The runs the scheduler starts in one turn (after a group's answer: as many as it held)
+      // are split into messages once that turn is over.
+      if (this.waiting.length === 0) setImmediate(() => this.dispatch());
+      this.waiting.push({ request, resolve });
+    });
+  }
+
+  private dispatch(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const part of this.groups.split(waiting, this.groupsInFlight)) {
+      if (part.length === 1) {
+        const [{ request, resolve }] = part;
+        const started = performance.now();
+        void this.runAlone(request).then((outcome) => {
+          this.learned(this.groups.observe([performance.now() - started]));
+          resolve(outcome);
+        });
+      } else {
+        void this.runGroup(part);
+      }
+    }
+  }
+
+  private async runGroup(part: Waiting[]): Promise<void> {
+    this.groupsInFlight++;
+    let answer: GroupAnswer | undefined;
+    let failure: ExecutionOutcome | undefined;
+    try {
+      const pool = await this.startedPool();
+      answer = (await pool.run({ group: part.map((w) => w.request), windowMs: GROUP_WINDOW_MS })) as GroupAnswer;
+    } catch (error) {
+      failure = crashed(error);
+    } finally {
+      this.groupsInFlight--;
+    }
+    if (!answer) {
+      for (const { resolve } of part) resolve(failure!);
+      return;
+    }
+    this.learned(this.groups.observe(answer.runMs));
+    const made = answer.outcomes.length;
+    part.slice(0, made).forEach(({ resolve }, i) => resolve(answer.outcomes[i]));
+    // The runs the thread left (the group outlasted its window) are sent again, now sized by the
+    // longer runs it saw.
+    const rest = part.slice(made);
+    if (rest.length === 0) return;
+    if (this.waiting.length === 0) setImmediate(() => this.dispatch());
+    this.waiting.push(...rest);
+  }
+
+  /** Tells the scheduler when the capacity grew (a group size learned). */
+  private learned(grew: boolean): void {
+    if (grew) for (const listener of this.capacityListeners) listener();
+  }
+
+  private async runAlone(request: ExecutionRequest): Promise<ExecutionOutcome> {
     try {
       const pool = await this.startedPool();
       return (await pool.run(request)) as ExecutionOutcome;
     } catch (error) {
-      const e = error as Error & { code?: string };
-      return {
-        ok: false,
-        error: { code: 'WORKER_CRASHED', message: `the worker running the task stopped: ${e.message}`, deterministic: false },
-      };
+      return crashed(error);
     }
   }
 
@@ -76,4 +162,12 @@ export class EmbeddedExecutor implements Executor {
     const pool = await this.pool?.catch(() => undefined);
     await pool?.destroy();
   }
+}
+
+function crashed(error: unknown): ExecutionOutcome {
+  const e = error as Error & { code?: string };
+  return {
+    ok: false,
+    error: { code: 'WORKER_CRASHED', message: `the worker running the task stopped: ${e.message}`, deterministic: false },
+  };
 }
