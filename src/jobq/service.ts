@@ -120,7 +120,7 @@ export class JobqService {
     await this.checkSimulator();
     const batchId = randomUUID();
     const tasks = await this.runtime.scheduler.submitMany(inputs.map((input) => ({ ...input, batchId })));
-    this.runtime.recordBatch({ id: batchId, owner: JOBQ_OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() });
+    this.runtime.recordBatchOfTasks({ id: batchId, owner: JOBQ_OWNER, createdAt: new Date().toISOString() });
     return { batchId, tasks };
   }
 

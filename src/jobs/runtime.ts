@@ -75,6 +75,8 @@ export interface RuntimeQueries {
   listTasks(filter: TaskFilter): { tasks: TaskRecord[]; total: number };
   countTasks(owner?: string): Record<TaskState, number>;
   recordBatch(batch: BatchRecord): void;
+  /** A batch of the tasks submitted with its id (their batchId), in submission order; returns how many. */
+  recordBatchOfTasks(batch: Omit<BatchRecord, 'taskIds'>): number;
   batch(id: string): BatchRecord | undefined;
   /** A batch's header, counts per state and results table, at any size. */
   batchResults: SqliteBatchResults;
@@ -111,6 +113,7 @@ function queriesOf(store: Store, storage: StorageHealth): RuntimeQueries {
     listTasks: (filter) => store.tasks.list(filter),
     countTasks: (owner) => store.tasks.countByState(owner),
     recordBatch: (batch) => store.batches.insert(batch),
+    recordBatchOfTasks: (batch) => store.batches.insertOfTasks(batch),
     batch: (id) => store.batches.get(id),
     batchResults: store.batchResults,
     recentLogs: (limit, level) => store.logs.recent(limit, level),

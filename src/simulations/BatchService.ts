@@ -82,7 +82,7 @@ export class BatchService {
       : await this.prepareList(body);
     const tasks = await this.simulations.submitMany(inputs.map((input) => ({ ...input, batchId })));
     const batch: BatchRecord = { id: batchId, owner: SIMULATION_OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() };
-    this.runtime.recordBatch(batch);
+    this.runtime.recordBatchOfTasks(batch);
     return { batch, tasks };
   }
 
@@ -117,7 +117,8 @@ export class BatchService {
   /** Cancels every queued, running or paused simulation of the batch. */
   cancel(id: string): number {
     this.header(id);
-    let cancelled = 0;
+    // The queued runs in one statement; the few running and paused ones below.
+    let cancelled = this.runtime.scheduler.cancelQueuedOfBatch(id);
     for (;;) {
       // Each pass takes a page of the unfinished runs; cancelled ones leave the set.
       const ids = this.runtime.batchResults.idsInStates(id, ['queued', 'running', 'paused'], 10 * STATUS_ENTRIES);

@@ -48,6 +48,11 @@ export interface TaskRepository {
   completedSince(since: string): TaskRecord[];
   /** The latest completedAt of any completed task. */
   newestCompletion(): string | undefined;
+  /**
+   * Every queued task of the batch becomes cancelled at `completedAt` (no retry time), in one
+   * statement; returns how many did.
+   */
+  cancelQueuedOfBatch(batchId: string, completedAt: string): number;
 }
 
 export interface CircuitRepository {
@@ -61,6 +66,8 @@ export interface CircuitRepository {
 
 export interface BatchRepository {
   insert(batch: BatchRecord): void;
+  /** The batch of the tasks stored with its id, in submission order; returns how many it holds. */
+  insertOfTasks(batch: Omit<BatchRecord, 'taskIds'>): number;
   get(id: string): BatchRecord | undefined;
 }
 
