@@ -4,6 +4,7 @@
 import { PRIORITIES, type Priority, type ResultSummary, type TaskProgress, type TaskRecord, type TaskSpec, type TaskState } from './records.js';
 import {
   bool,
+  checkTimestamp,
   columnList,
   decodeRow,
   encodePatch,
@@ -95,6 +96,7 @@ export class SqliteTaskRepository implements TaskRepository {
   private readonly countPriorities: Statement;
   private readonly selectCompletedSince: Statement;
   private readonly selectNewestCompletion: Statement;
+  private readonly cancelQueuedInBatch: Statement;
   private readonly shapes: StatementCache;
   private readonly insertAll: (tasks: TaskRecord[]) => void;
   private readonly updateOne: (id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => TaskRecord;
@@ -115,6 +117,8 @@ export class SqliteTaskRepository implements TaskRepository {
     // completed_at holds toISOString() values, whose text order is their time order.
     this.selectCompletedSince = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE state = 'completed' AND completed_at >= ? ORDER BY seq`);
     this.selectNewestCompletion = db.prepare(`SELECT max(completed_at) AS newest FROM tasks WHERE state = 'completed'`);
+    // Served by the index tasks_batch_state (batch_id, state).
+    this.cancelQueuedInBatch = db.prepare(`UPDATE tasks SET state = 'cancelled', completed_at = ?, retry_at = NULL WHERE batch_id = ? AND state = 'queued'`);
 
     this.insertAll = db.transaction((tasks: TaskRecord[]) => {
       netlistTexts = new Map();
@@ -195,6 +199,10 @@ export class SqliteTaskRepository implements TaskRepository {
   newestCompletion(): string | undefined {
     const row = this.selectNewestCompletion.get() as { newest: string | null };
     return row.newest ?? undefined;
+  }
+
+  cancelQueuedOfBatch(batchId: string, completedAt: string): number {
+    return this.cancelQueuedInBatch.run(checkTimestamp(completedAt, 'task.completedAt'), text('batch_id').encode(batchId, 'batchId')).changes;
   }
 
   countByState(owner?: string): Record<TaskState, number> {
