@@ -31,6 +31,19 @@ export class BatchCounts {
   }
 
   /**
+   * The counts of a batch whose tasks were all just submitted (none stored before them): kept
+   * from now on, so that its first status read counts no rows either.
+   */
+  started(batchId: string, counts: StateCounts): void {
+    this.kept.delete(batchId);
+    this.kept.set(batchId, new Map(Object.entries(counts) as [TaskState, number][]));
+    for (const oldest of this.kept.keys()) {
+      if (this.kept.size <= this.maxKept) break;
+      this.kept.delete(oldest);
+    }
+  }
+
+  /**
    * A committed change of one task of the batch: from `from` (null for a new task, undefined when
    * not known: the batch's counts are then read again from the store) to `to`.
    */

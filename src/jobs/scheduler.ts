@@ -27,6 +27,8 @@ import { ProgressPoll, progressNow, type Running } from './run-progress.js';
 import { isStorageFull, StorageHealth } from './storage.js';
 import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec, TaskState } from './types.js';
 
+const ALL_STATES: TaskState[] = ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled'];
+
 /** How long stop() waits for the runs it cancelled to end [ms]. */
 const STOP_WAIT_MS = 5000;
 /** Default of SchedulerSettings.commitIntervalMs. */
@@ -223,6 +225,7 @@ export class Scheduler {
         this.queue.remove(record.id);
       }
     };
+    this.countNewBatch(records);
     this.inOneCommit(() => {
       this.store.tasks.insertMany(records);
       if (records.length === 1) {
@@ -243,6 +246,17 @@ export class Scheduler {
       this.pump();
     }, forget);
     return records;
+  }
+
+  /**
+   * A submission that makes a whole batch (its tasks share a batch id no stored task has): the
+   * batch's counts are kept from here on, following the commit's state events, so that reading
+   * its status never counts its rows.
+   */
+  private countNewBatch(records: TaskRecord[]): void {
+    const batchId = records[0]?.batchId;
+    if (!batchId || records.some((r) => r.batchId !== batchId)) return;
+    if (this.store.batchResults.idsInStates(batchId, ALL_STATES, 1).length === 0) this.batchCounts.started(batchId, {});
   }
 
   get(id: string): TaskRecord {
