@@ -8,6 +8,7 @@ import type { BatchRecord, CircuitRepository, Store, TaskFilter } from '../store
 import type { SqliteBatchResults } from '../store/batch-results.js';
 import type { LogLevel, LogRecord, TaskRecord, TaskState } from '../store/records.js';
 import { ResultCache, type CacheSettings } from './cache/result-cache.js';
+import { CircuitCheckThread } from './check-thread.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
@@ -100,6 +101,8 @@ export interface Runtime extends RuntimeQueries {
   executor: Executor;
   events: TaskEvents;
   scheduler: Scheduler;
+  /** Circuit checks of large sweeps, off the service's thread (check-thread.ts). */
+  checks: CircuitCheckThread;
   close(): Promise<void>;
 }
 
@@ -166,6 +169,7 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
     const schedulerSettings = { ...settings.scheduler, resultsDir: join(settings.dataDir, 'results'), syncResults: settings.durability === 'full' };
     const storage = new StorageHealth(settings.dataDir, () => store.counters.add('storage.probe', 1));
     const scheduler = new Scheduler(store, executor, cache, events, schedulerSettings, clock, storage);
+    const checks = new CircuitCheckThread();
     const sweep = setInterval(() => {
       try {
         cache.sweep();
@@ -189,11 +193,13 @@ export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions
       executor,
       events,
       scheduler,
+      checks,
       async close() {
         clearInterval(sweep);
         storage.close();
         await scheduler.stop();
         await executor.close();
+        await checks.close();
         store.close();
         await store.whenClosed();
         marker.release();

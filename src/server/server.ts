@@ -171,6 +171,7 @@ export async function startSimulationService(
   setImmediate(() => {
     if (closing) return;
     runtime.executor.startThreads?.();
+    runtime.checks.start();
     Promise.all([preload(), realtime.load()]).catch((error: unknown) => logger.warn({ err: error }, 'preloading the body parser or the STOMP endpoints failed'));
   });
   const close = (): Promise<void> => (closing ??= stopService({ server, rmi, realtime, services, runtime }));

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, validationError } from '../http/errors.js';
 import { checkSubmittedCircuit } from '../jobs/circuit-check.js';
+import { CHECK_THREAD_MIN } from '../jobs/check-thread.js';
 import { batchTable, type BatchTable } from '../jobs/batch-table.js';
 import type { ServiceRuntime } from '../jobs/runtime.js';
 import type { SubmitInput } from '../jobs/scheduler.js';
@@ -160,21 +161,25 @@ export class BatchService {
         throw circuitProblem(error, 'base.parameters');
       }
     };
-    let checked = 0;
-    const pause = async (): Promise<void> => {
-      if (++checked % 250 === 0) await new Promise((resolve) => setImmediate(resolve));
-    };
+    // The parameter sets to check, in the order they are checked (the first that fails is reported).
+    const toCheck: Record<string, number>[] = [];
     if (mode === 'grid') {
       for (const [key, values] of Object.entries(body.sweep!)) {
-        for (const value of new Set(values)) {
-          check({ ...variants[0], [key]: value });
-          await pause();
-        }
+        for (const value of new Set(values)) toCheck.push({ ...variants[0], [key]: value });
       }
     } else {
-      for (const parameters of variants.slice(1)) {
+      toCheck.push(...variants.slice(1));
+    }
+    // Many checks go to the circuit-check thread in one message; only a failing set is checked
+    // again here, for its error.
+    const failing = toCheck.length >= CHECK_THREAD_MIN ? await this.runtime.checks.firstFailing(first.spec.netlist, toCheck) : undefined;
+    if (failing !== undefined && failing >= 0) check(toCheck[failing]);
+    if (failing === undefined || failing >= 0) {
+      // On this thread: the thread could not take them (or, which it should not, disagreed).
+      for (const [i, parameters] of toCheck.entries()) {
         check(parameters);
-        await pause();
+        // Checking 10 000 values takes a second: let other requests through now and then.
+        if (i % 250 === 249) await new Promise((resolve) => setImmediate(resolve));
       }
     }
     const request = first.request as StoredRequest;
