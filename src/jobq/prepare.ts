@@ -154,8 +154,42 @@ export function steadyOptions(value: boolean | SteadyStateOptions | undefined): 
   return options;
 }
 
-/** What the runtime runs for one request; the engine has validated the circuit with its overrides. */
-export function prepareTask(model: LoadedModel, parameters: Record<string, number>, outputVariables: string[] | undefined, hashFile: boolean, maxSteps: number, steady?: SteadyOptions): PreparedTask {
+/**
+ * The netlist a model's tasks run with the given output variables (its probes added, named after
+ * the model file), one object per model and variables: the tasks of a batch share it, so that the
+ * store writes its text once per batch, the cache hashes it once and a group of runs carries it to
+ * a thread once. Read only, as every task's netlist.
+ */
+const taskNetlists = new WeakMap<LoadedModel, Map<string, ReturnType<typeof mapOutputs>>>();
+
+function taskNetlist(model: LoadedModel, outputVariables: string[] | undefined): ReturnType<typeof mapOutputs> {
+  let byVariables = taskNetlists.get(model);
+  if (!byVariables) taskNetlists.set(model, (byVariables = new Map()));
+  const key = outputVariables === undefined ? '' : JSON.stringify(outputVariables);
+  let mapped = byVariables.get(key);
+  if (!mapped) {
+    const { netlist, signals, outputs } = mapOutputs(model.netlist, outputVariables);
+    mapped = { netlist: { ...netlist, name: model.modelFile }, signals, outputs };
+    byVariables.set(key, mapped);
+  }
+  return mapped;
+}
+
+/** The job queue's answer to a circuit the engine refuses with a request's overrides. */
+export function rejectCircuit(error: unknown, spec: TaskSpec, parameters: Record<string, number>, modelFile: string): unknown {
+  const problem = circuitProblemOf(error, { netlist: spec.netlist, overrides: spec.parameters });
+  // A global given as `Vin` is checked as `$Vin`: the error names the key the request used.
+  for (const detail of problem?.kind === 'parameter' ? problem.details : []) {
+    if (detail.field.startsWith('$') && !Object.hasOwn(parameters, detail.field) && Object.hasOwn(parameters, detail.field.slice(1))) detail.field = detail.field.slice(1);
+  }
+  return problem ? circuitRejection(problem, modelFile) : error;
+}
+
+/**
+ * What the runtime runs for one request; the engine has validated the circuit with its overrides,
+ * unless `check` is false (the caller then checks spec.netlist with spec.parameters itself).
+ */
+export function prepareTask(model: LoadedModel, parameters: Record<string, number>, outputVariables: string[] | undefined, hashFile: boolean, maxSteps: number, steady?: SteadyOptions, check = true): PreparedTask {
   // The simulation service's rule and message (its 422 SIMULATION_TOO_LARGE): the model file sets both times.
   // A steady-state task does not simulate the end time (its length is periods of the analysis).
   const tooLarge = steady ? undefined : checkStepLimit(model.netlist.settings, maxSteps, { ratio: 'simulated time / time step of the model', setting: 'orchestration.max_steps' });
@@ -163,21 +197,18 @@ export function prepareTask(model: LoadedModel, parameters: Record<string, numbe
     throw new RequestValidationError([{ loc: ['body', 'model_file'], msg: `Model file ${model.modelFile}: ${tooLarge.message}`, type: 'simulation_too_large' }]);
   }
   const overrides = mapParameters(model.netlist, parameters);
-  const { netlist, signals, outputs } = mapOutputs(model.netlist, outputVariables);
   // The cache index describes entries by the netlist's name: the model file as the client gave it.
-  const spec: TaskSpec = { netlist: { ...netlist, name: model.modelFile }, parameters: overrides };
+  const { netlist, signals, outputs } = taskNetlist(model, outputVariables);
+  const spec: TaskSpec = { netlist, parameters: overrides };
   if (signals) spec.signals = signals;
   if (hashFile) spec.fileDigest = model.digest;
   if (steady) spec.steady = steady;
-  try {
-    checkSubmittedCircuit(spec.netlist, spec.parameters);
-  } catch (error) {
-    const problem = circuitProblemOf(error, { netlist: spec.netlist, overrides: spec.parameters });
-    // A global given as `Vin` is checked as `$Vin`: the error names the key the request used.
-    for (const detail of problem?.kind === 'parameter' ? problem.details : []) {
-      if (detail.field.startsWith('$') && !Object.hasOwn(parameters, detail.field) && Object.hasOwn(parameters, detail.field.slice(1))) detail.field = detail.field.slice(1);
+  if (check) {
+    try {
+      checkSubmittedCircuit(spec.netlist, spec.parameters);
+    } catch (error) {
+      throw rejectCircuit(error, spec, parameters, model.modelFile);
     }
-    throw problem ? circuitRejection(problem, model.modelFile) : error;
   }
   return { spec, outputs };
 }

@@ -85,6 +85,8 @@ export async function startJobq(config: JobqConfig, options: JobqStartOptions = 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.api.port;
   const host = config.api.host.includes(':') ? `[${config.api.host}]` : config.api.host;
+  // The circuit-check thread of large batches loads the engine now, not in the first batch's request.
+  runtime.checks.start();
   const warning = exposureWarning(config);
   if (warning) logger.warn(warning);
   let closing: Promise<void> | undefined;

@@ -2,6 +2,8 @@
 // keys, output variables), submits them to the job runtime as the owner `jobq`, and reads tasks,
 // results, cache, statistics and logs back. Controllers call it; presenters (TaskPresenter,
 // CachePresenter, SystemPresenter) shape what it returns.
+import { CHECK_THREAD_MIN } from '../jobs/check-thread.js';
+import type { CircuitCheck } from '../jobs/check-worker.js';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { batchTable, type BatchTable } from '../jobs/batch-table.js';
@@ -20,6 +22,12 @@ import { prepareTask, steadyOptions } from './prepare.js';
 import type { StoredJobqRequest } from './TaskPresenter.js';
 
 export const JOBQ_OWNER = 'jobq';
+
+/** A batch item's circuit check left for later (submitBatch). */
+interface DeferredCheck {
+  index: number;
+  check: CircuitCheck;
+}
 
 function withIndex(error: unknown, index: number | undefined): unknown {
   if (index !== undefined && error instanceof RequestValidationError) {
@@ -52,7 +60,11 @@ export class JobqService {
    * Checks one request and builds the runtime's submission; `index` names a batch item in errors;
    * `loaded`: the model files a batch has read so far (each is read once per batch).
    */
-  async prepare(request: SimulationRequest, index?: number, loaded?: Map<string, Promise<LoadedModel>>): Promise<SubmitInput> {
+  /**
+   * `deferred`: the circuit check is not made here but added to this list (submitBatch makes the
+   * checks of many items on the circuit-check thread).
+   */
+  async prepare(request: SimulationRequest, index?: number, loaded?: Map<string, Promise<LoadedModel>>, deferred?: DeferredCheck[]): Promise<SubmitInput> {
     try {
       const priority = request.priority ?? 'NORMAL';
       if (!PRIORITIES.includes(priority as Priority)) {
@@ -63,7 +75,8 @@ export class JobqService {
       }
       const model = await this.loadModel(request.model_file, loaded);
       const parameters = request.parameters ?? {};
-      const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files, this.config.orchestration.max_steps, steadyOptions(request.steady));
+      const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files, this.config.orchestration.max_steps, steadyOptions(request.steady), deferred === undefined);
+      deferred?.push({ index: index ?? 0, check: { netlist: prepared.spec.netlist, parameters: prepared.spec.parameters } });
       const stored: StoredJobqRequest = {
         model_file: request.model_file,
         parameters,
@@ -75,6 +88,17 @@ export class JobqService {
     } catch (error) {
       throw withIndex(error, index);
     }
+  }
+
+  /**
+   * Makes the deferred circuit checks on the circuit-check thread; the first item that fails is
+   * prepared again here, with its check, for its error (every item, should the thread not take them).
+   */
+  private async checkDeferred(requests: SimulationRequest[], deferred: DeferredCheck[], loaded: Map<string, Promise<LoadedModel>>): Promise<void> {
+    if (deferred.length === 0) return;
+    const failing = await this.runtime.checks.firstFailing(deferred.map((d) => d.check));
+    if (failing === -1) return;
+    for (const { index } of failing === undefined ? deferred : deferred.slice(failing)) await this.prepare(requests[index], index, loaded);
   }
 
   /** A model file, read once per batch: every item of one submission sees the same version of it. */
@@ -116,7 +140,16 @@ export class JobqService {
     }
     const inputs: SubmitInput[] = [];
     const loaded = new Map<string, Promise<LoadedModel>>();
-    for (const [index, request] of requests.entries()) inputs.push(await this.prepare(request, index, loaded));
+    // The circuit checks of many items go to the circuit-check thread together.
+    const deferred: DeferredCheck[] | undefined = requests.length >= CHECK_THREAD_MIN ? [] : undefined;
+    try {
+      for (const [index, request] of requests.entries()) inputs.push(await this.prepare(request, index, loaded, deferred));
+    } catch (error) {
+      // An earlier item whose circuit fails is the one reported, as when each is checked in turn.
+      if (deferred) await this.checkDeferred(requests, deferred, loaded);
+      throw error;
+    }
+    if (deferred) await this.checkDeferred(requests, deferred, loaded);
     await this.checkSimulator();
     const batchId = randomUUID();
     const tasks = await this.runtime.scheduler.submitMany(inputs.map((input) => ({ ...input, batchId })));

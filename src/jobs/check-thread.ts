@@ -6,7 +6,7 @@
 // it starts: with the simulation threads (start()), or at its first use.
 import type { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
-import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
+import type { CircuitCheck } from './check-worker.js';
 
 /** Fewer checks than this are made on the caller's thread (a message costs more than they do). */
 export const CHECK_THREAD_MIN = 64;
@@ -33,14 +33,13 @@ export class CircuitCheckThread {
   }
 
   /**
-   * The position of the first parameter set the circuit fails with (-1: none), checked on the
-   * thread; undefined when the thread cannot take it (closed, or it failed to start): the caller
-   * then checks on its own thread.
+   * The position of the first check that fails (-1: none), made on the thread; undefined when the
+   * thread cannot take them (closed, or it failed to start): the caller then checks on its own thread.
    */
-  async firstFailing(netlist: Netlist, variants: ParameterOverrides[]): Promise<number | undefined> {
+  async firstFailing(checks: CircuitCheck[]): Promise<number | undefined> {
     try {
       const pool = await this.started();
-      return (await pool.run({ netlist, variants })) as number;
+      return (await pool.run(checks)) as number;
     } catch {
       return undefined;
     }

@@ -172,7 +172,7 @@ export class BatchService {
     }
     // Many checks go to the circuit-check thread in one message; only a failing set is checked
     // again here, for its error.
-    const failing = toCheck.length >= CHECK_THREAD_MIN ? await this.runtime.checks.firstFailing(first.spec.netlist, toCheck) : undefined;
+    const failing = toCheck.length >= CHECK_THREAD_MIN ? await this.runtime.checks.firstFailing(toCheck.map((parameters) => ({ netlist: first.spec.netlist, parameters }))) : undefined;
     if (failing !== undefined && failing >= 0) check(toCheck[failing]);
     if (failing === undefined || failing >= 0) {
       // On this thread: the thread could not take them (or, which it should not, disagreed).
