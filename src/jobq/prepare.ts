@@ -28,8 +28,12 @@ function badParameter(key: string, message: string): JobqError {
   });
 }
 
-/** Maps request keys to override keys and checks them by resolving the netlist once. */
-export function mapParameters(netlist: Netlist, parameters: Record<string, number>): ParameterOverrides {
+/**
+ * Maps request keys to override keys and checks them by resolving the netlist once (not with
+ * `resolve` false: the caller's circuit check resolves it, and a failure there prepares the item
+ * again with this check, for its error).
+ */
+export function mapParameters(netlist: Netlist, parameters: Record<string, number>, resolve = true): ParameterOverrides {
   const owners = new Set([...netlist.elements, ...(netlist.blocks ?? [])].map((item) => item.name));
   const globals = netlist.parameters ?? {};
   const mapped: ParameterOverrides = {};
@@ -48,6 +52,7 @@ export function mapParameters(netlist: Netlist, parameters: Record<string, numbe
     mapped[target] = value;
     origin.set(target, key);
   }
+  if (!resolve) return mapped;
   try {
     resolveNetlist(netlist, mapped);
   } catch (error) {
@@ -196,7 +201,7 @@ export function prepareTask(model: LoadedModel, parameters: Record<string, numbe
   if (tooLarge) {
     throw new RequestValidationError([{ loc: ['body', 'model_file'], msg: `Model file ${model.modelFile}: ${tooLarge.message}`, type: 'simulation_too_large' }]);
   }
-  const overrides = mapParameters(model.netlist, parameters);
+  const overrides = mapParameters(model.netlist, parameters, check);
   // The cache index describes entries by the netlist's name: the model file as the client gave it.
   const { netlist, signals, outputs } = taskNetlist(model, outputVariables);
   const spec: TaskSpec = { netlist, parameters: overrides };
