@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { benchDataDir } from './data-dir.mjs';
 
-const { createRuntime, defaultRuntimeSettings } = await import(new URL('../dist/src/jobs/runtime.js', import.meta.url).href);
+const { createRuntime, defaultRuntimeSettings, remoteExecutorFor } = await import(new URL('../dist/src/jobs/runtime.js', import.meta.url).href);
 const { netlist, runs, workers, cache } = JSON.parse(readFileSync(0, 'utf8'));
 const WARM_UP = 200;
 
@@ -35,7 +35,8 @@ const settings = defaultRuntimeSettings(dir);
 settings.maxConcurrentSimulations = workers;
 settings.cache.enabled = cache;
 settings.scheduler.queueSize = runs + 10;
-const runtime = createRuntime(settings);
+// PESIM_QUEUE=bullmq (bench/scaleout.ts): the runs go to `pesim worker` processes through Redis.
+const runtime = createRuntime(settings, { executor: await remoteExecutorFor(settings) });
 // Start the workers and let V8 compile the hot paths before measuring (in a short warm-up the
 // optimising compiler's threads still take ≈ 0.3 ms of CPU per task).
 await allDone(runtime, await runtime.scheduler.submitMany(sweep(WARM_UP, runs)));
