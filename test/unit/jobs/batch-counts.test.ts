@@ -48,4 +48,25 @@ describe('batch counts', function () {
     counts.of('a');
     expect(reads).to.deep.equal(['a', 'a', 'b', 'c', 'a']);
   });
+  it('keep a new batch from its submission on, so that its first status read counts no rows', async () => {
+    const reads: string[] = [];
+    const counts = new BatchCounts((id) => {
+      reads.push(id);
+      return {};
+    });
+    counts.started('new', {});
+    counts.changed('new', null, 'queued');
+    counts.changed('new', null, 'queued');
+    counts.changed('new', 'queued', 'running');
+    expect(counts.of('new')).to.deep.equal({ queued: 1, running: 1 });
+    expect(reads).to.deep.equal([]);
+    // Through the scheduler: a submission that makes a whole batch.
+    runtime = testRuntime((s) => (s.cache.enabled = false));
+    const tasks = await runtime.scheduler.submitMany(Array.from({ length: 5 }, (_, i) => ({ ...task(buck({ tEnd: 1e-3 }), 'NORMAL', { 'R.1.R': 2 + i * 1e-3 }), batchId: 'fresh' })));
+    const stored = runtime.store.batchResults.countByState('fresh');
+    expect(Object.values(runtime.scheduler.batchStateCounts('fresh')).reduce((a, b) => a + b, 0)).to.equal(5);
+    expect(runtime.scheduler.batchStateCounts('fresh')).to.deep.equal(stored);
+    await Promise.all(tasks.map((t) => waitForState(runtime!, t.id, ['completed'])));
+    expect(runtime.scheduler.batchStateCounts('fresh')).to.deep.equal({ completed: 5 });
+  });
 });
