@@ -38,12 +38,12 @@ async function runGroup(requests: ExecutionRequest[], windowMs: number): Promise
     const started = performance.now();
     if (answer.outcomes.length > 0 && started - groupStarted > windowMs) break;
     // A run cancelled while it waited in its group does not start.
-    const outcome = new RunController(request.buffers).cancelled
+    const outcome: ExecutionOutcome = new RunController(request.buffers).cancelled
       ? { ok: false, error: { code: 'CANCELLED', message: 'cancelled before it started', deterministic: false } }
       : await runOne(request);
     answer.runMs.push(performance.now() - started);
-    answer.outcomes.push(outcome as ExecutionOutcome);
-    if ('result' in (outcome as ExecutionOutcome)) transfer.push(...transferOf((outcome as { result: StoredResult }).result));
+    answer.outcomes.push(outcome);
+    if ('result' in outcome) transfer.push(...transferOf(outcome.result));
   }
   if (transfer.length === 0) return answer;
   const movable = { [Piscina.transferableSymbol]: transfer, [Piscina.valueSymbol]: answer };
