@@ -3,7 +3,8 @@
 // sweep of 1 000 values took the service's thread about as long as running its bookkeeping for
 // the 1 000 runs. Here the checks of one submission go to one thread in one message; the service
 // checks again, itself, only the set that failed (for its error). The thread loads the engine when
-// it starts: with the simulation threads (start()), or at its first use.
+// it starts (with the simulation threads, or at its first use); until then the checks are made on
+// the caller's thread as before.
 import type { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import type { CircuitCheck } from './check-worker.js';
@@ -20,10 +21,18 @@ function workerFile(): string {
 export class CircuitCheckThread {
   private pool?: Promise<Piscina>;
   private closed = false;
+  /** The thread has loaded the engine (it answered its first, empty, task). */
+  private ready = false;
 
-  /** Starts the thread (once), so that the first large sweep does not wait for it to load the engine. */
+  /** Starts the thread (once); until it has loaded the engine, the checks run on the caller's thread. */
   start(): void {
-    this.started().catch(() => undefined); // a thread that cannot start: the checks run on the caller's thread
+    if (this.pool) return;
+    this.started()
+      .then((pool) => pool.run([]))
+      .then(() => {
+        this.ready = true;
+      })
+      .catch(() => undefined); // a thread that cannot start: the checks run on the caller's thread
   }
 
   private started(): Promise<Piscina> {
@@ -34,9 +43,14 @@ export class CircuitCheckThread {
 
   /**
    * The position of the first check that fails (-1: none), made on the thread; undefined when the
-   * thread cannot take them (closed, or it failed to start): the caller then checks on its own thread.
+   * thread cannot take them (not ready yet, closed, or it failed to start): the caller then checks
+   * on its own thread rather than wait for the thread to load the engine.
    */
   async firstFailing(checks: CircuitCheck[]): Promise<number | undefined> {
+    if (!this.ready) {
+      this.start();
+      return undefined;
+    }
     try {
       const pool = await this.started();
       return (await pool.run(checks)) as number;

@@ -24,7 +24,7 @@ describe('job-queue service: large batches', function () {
   const items = (count: number, change: Record<number, Record<string, unknown>> = {}): Record<string, unknown>[] =>
     Array.from({ length: count }, (_, i) => ({ model_file: 'rc.json', parameters: { 'R.1.R': 100 + i }, ...change[i] }));
 
-  it('reports the first failing item: a circuit check made on the thread before a later item that fails otherwise', async () => {
+  it('reports the first failing item: a circuit check (made together with the others) before a later item that fails otherwise', async () => {
     const count = 2 * CHECK_THREAD_MIN;
     const before = (await service.request('GET', '/stats')).body;
     // Item 70: a resistance the engine refuses (a circuit check); item 90: a parameter the model has not.
