@@ -19,9 +19,11 @@ namespace pesim {
 
 namespace {
 
-// Dense LU up to this many unknowns: below it the dense triangular solves beat the sparse
-// bookkeeping (measured in bench/, "dense vs sparse").
-constexpr int kDefaultDenseLimit = 40;
+// Dense LU up to this many unknowns: below it the dense solve (a padded AVX2 product) beats the
+// sparse bookkeeping. Measured on an LC ladder behind a switch (docs/benchmarks.md, "Dense or
+// sparse"): dense is faster up to about 200 unknowns; 128 keeps a cached factorisation at
+// 128 KiB, the 256 the cache holds at most at 32 MiB.
+constexpr int kDefaultDenseLimit = 128;
 // Steps between two looks at the control flags (cancel/pause take effect within them).
 constexpr long kControlInterval = 64;
 constexpr double kGateThreshold = 0.5;
