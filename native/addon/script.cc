@@ -94,6 +94,7 @@ std::vector<script::HostFunction> hostFunctions(const Napi::Array& list) {
       Napi::Object sig = signatures.Get(s).As<Napi::Object>();
       script::HostSignature hs;
       hs.result = sig.Get("returns").As<Napi::String>().Utf8Value();
+      hs.inPlace = sig.Has("inPlace") && sig.Get("inPlace").ToBoolean().Value();
       Napi::Array params = sig.Get("params").As<Napi::Array>();
       for (uint32_t p = 0; p < params.Length(); ++p) hs.parameters.push_back(params.Get(p).As<Napi::String>().Utf8Value());
       h.signatures.push_back(std::move(hs));

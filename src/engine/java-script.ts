@@ -6,6 +6,8 @@ import { bindingFeature } from './binding.js';
 export interface HostSignature {
   params: string[];
   returns: string;
+  /** The result is written into the first argument, an array, which is returned (a Java method that changes its argument in place and returns it). */
+  inPlace?: boolean;
 }
 
 export interface HostFunctionShape {

@@ -169,7 +169,8 @@ export function geckoResultBuiltins(host: ScriptHost): Builtins {
     return geckoFourier(result.time, fourierSignal(host, result, name), t1, t2, harmonics, 'getSignalFourier');
   } });
   for (const name of ['realFFT', 'floatFFT']) {
-    list.push({ name, signatures: [{ params: ['float[]'], returns: 'float[]' }], call: (a) => realForward(a[0] as number[]) });
+    // AbstractGeckoCustom.floatFFT transforms its argument in place and returns it (realFFT calls it).
+    list.push({ name, signatures: [{ params: ['float[]'], returns: 'float[]', inPlace: true }], call: (a) => realForward(a[0] as number[]) });
   }
   list.push({ name: 'setParameters', signatures: [{ params: ['String', 'String[]', 'double[]'], returns: 'void' }], call: (a) => {
     const [element, names, values] = a as [string, string[], number[]];

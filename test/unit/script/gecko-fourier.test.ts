@@ -129,6 +129,16 @@ describe('script: GeckoSCRIPT Fourier and parameter lists', function () {
     expect(lines[8]).to.equal('10.0 -2.0 -2.0 2.0 3');
   });
 
+  it('floatFFT and realFFT transform their argument in place and return it, as GeckoCIRCUITS (AbstractGeckoCustom.floatFFT)', async () => {
+    const out = await runScript(`float[] x = new float[]{1, 2, 3, 4};
+      float[] y = floatFFT(x);
+      print(x[0] + " " + x[1] + " " + x[2] + " " + x[3] + " " + (x == y));
+      float[] z = {1, 1, 1};
+      realFFT(z);
+      print(z[0] + " " + z.length);`);
+    expect(out.trim().split('\n')).to.deep.equal(['10.0 -2.0 -2.0 2.0 true', '3.0 3']);
+  });
+
   it('lists the short names setParameter accepts, as "name\\t\\tunit\\tdescription", under both names', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pesim-params-')), 'sine.json');
     writeFileSync(file, JSON.stringify(sineCircuit()));

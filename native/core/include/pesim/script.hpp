@@ -23,10 +23,13 @@ struct HostValue {
 };
 
 // Java type names: void, int, long, double, float, boolean, String, Object (any value, passed as
-// its text), and arrays of the others (double[], double[][], String[]; float[] reads as double[]).
+// its text), and arrays of the others (double[], double[][], String[], float[]).
 struct HostSignature {
   std::vector<std::string> parameters;
   std::string result;
+  // The result is written into the first argument (an array of the result's type), and that
+  // array is returned: a Java method that changes its argument and returns it.
+  bool inPlace = false;
 };
 struct HostFunction {
   std::string name;

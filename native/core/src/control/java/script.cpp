@@ -112,6 +112,7 @@ ScriptSetup typedSetup(script::Setup setup) {
     for (const auto& sig : f.signatures) {
       HostSignature typed;
       typed.result = typeNamed(sig.result).type;
+      typed.inPlace = sig.inPlace;
       for (const auto& p : sig.parameters) typed.parameters.push_back(typeNamed(p));
       h.signatures.push_back(std::move(typed));
     }
@@ -126,7 +127,14 @@ ScriptSetup typedSetup(script::Setup setup) {
       const HostParameter& p = sig.parameters[i];
       values.push_back(toHost(p.anyValue ? scalar(Base::String) : p.type, args[i]));
     }
-    return fromHost(sig.result, call(function, signature, values));
+    Value result = fromHost(sig.result, call(function, signature, values));
+    if (sig.inPlace && !args.empty() && args[0].ref && result.ref) {
+      // The caller's array takes the values and is what the call returns, as the Java method
+      // returns its own argument.
+      args[0].ref->numbers = std::move(result.ref->numbers);
+      return args[0];
+    }
+    return result;
   };
   out.unsupported = std::move(setup.unsupported);
   out.write = std::move(setup.write);

@@ -29,6 +29,7 @@ struct HostParameter {
 struct HostSignature {
   std::vector<HostParameter> parameters;
   Type result;
+  bool inPlace = false;  // script::HostSignature::inPlace
 };
 struct HostFunction {
   std::string name;
