@@ -16,25 +16,8 @@ using namespace pesim::test;
 
 namespace {
 
-// Buck: 48 V, 20 kHz duty 0.5 gate, L 100 µH, C 100 µF, 5 Ω; SCOPE.1 = [vout, iL].
 Netlist buck(double tEnd, Method method) {
-  Netlist n;
-  n.elements = {element("V.1", "V", {"in", "0"}, {{"value", 48.0}}, {{"waveform", "dc"}}),
-                element("S.1", "S", {"in", "sw"}, {{"ron", 0.01}}),
-                element("D.1", "D", {"0", "sw"}, {{"vf", 0.6}, {"ron", 0.01}}),
-                element("L.1", "L", {"sw", "out"}, {{"L", 100e-6}}),
-                element("C.1", "C", {"out", "0"}, {{"C", 100e-6}}),
-                element("R.1", "R", {"out", "0"}, {{"R", 5.0}})};
-  BlockSpec amp = block("AMP.1", "AMP", {}, {"il"});
-  amp.params.strings["element"] = "L.1";
-  BlockSpec gate = block("GATE.1", "GATE", {"g"}, {});
-  gate.params.strings["target"] = "S.1";
-  n.blocks = {block("SIGNAL.1", "SIGNAL", {}, {"g"}, {{"amplitude", 1.0}, {"frequency", 20e3}, {"duty", 0.5}},
-                    {{"waveform", "rectangle"}}),
-              gate, voltmeter("VOLT.1", "vout", "out", "0"), amp, block("SCOPE.1", "SCOPE", {"vout", "il"}, {})};
-  n.settings.tEnd = tEnd;
-  n.settings.dt = 100e-9;
-  n.settings.method = method;
+  Netlist n = buckConverter(tEnd, method);
   n.settings.maxPoints = 100000000;
   return n;
 }
