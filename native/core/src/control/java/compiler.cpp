@@ -81,20 +81,11 @@ void Compiler::errorAt(const Token& t, const std::string& message) const {
 namespace {
 
 // Java's widening primitive conversion (JLS 5.1.2), which a for-each variable may apply to the
-// elements: for (double x : floats).
+// elements (for (double x : floats)): numeric promotion of the two gives the wider one.
 bool widens(const Type& from, const Type& to) {
   if (from.dims != 0 || to.dims != 0 || from.boxed || to.boxed) return false;
-  auto rank = [](Base b) {
-    switch (b) {
-      case Base::Char: return 1;
-      case Base::Int: return 2;
-      case Base::Long: return 3;
-      case Base::Float: return 4;
-      case Base::Double: return 5;
-      default: return 0;
-    }
-  };
-  return rank(from.base) > 0 && rank(to.base) > rank(from.base);
+  if (!from.isNumeric() || !to.isNumeric() || to.base == Base::Char) return false;
+  return promote(from.base, to.base) == to.base;
 }
 
 
