@@ -179,21 +179,18 @@ void ThermalDomain::keepVoltages(const double* x) {
 }
 
 void ThermalDomain::start(const double* x, double t, double dt) {
+  if (lossesOneStepLate_) startGecko(x, t, dt);
+  else resume(x, dt);
+}
+
+void ThermalDomain::prepare(double dt) {
   if (network_) network_->initialize(dt);
   refreshJunctions();
   std::fill(lateEnergy_.begin(), lateEnergy_.end(), 0.0);
-  if (lossesOneStepLate_) {
-    startGecko(x, t, dt);
-    return;
-  }
-  for (auto& tracked : tracked_) tracked.loss->start(x);
-  keepVoltages(x);
 }
 
 void ThermalDomain::resume(const double* x, double dt) {
-  if (network_) network_->initialize(dt);
-  refreshJunctions();
-  std::fill(lateEnergy_.begin(), lateEnergy_.end(), 0.0);
+  prepare(dt);
   for (auto& tracked : tracked_) tracked.loss->start(x);
   keepVoltages(x);
 }
@@ -205,6 +202,7 @@ void ThermalDomain::resume(const double* x, double dt) {
 // are what the network takes at the next step.
 void ThermalDomain::startGecko(const double* x, double t, double dt) {
   constexpr double kDefaultHeatFlow = 10.0;
+  prepare(dt);
   if (network_) {
     for (const LossSource& source : lossSources_) power_[source.slot] = kDefaultHeatFlow;
     network_->advance(t, dt, backwardEulerCoefficients(), true);

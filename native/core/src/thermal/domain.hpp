@@ -39,6 +39,8 @@ class ThermalDomain {
   void advance(const double* x, double t, double dt, bool firstOfPhase, bool measuring);
 
  private:
+  // The network's matrices for dt, the junction temperatures, no late losses.
+  void prepare(double dt);
   void startGecko(const double* x, double t, double dt);
 
  public:
