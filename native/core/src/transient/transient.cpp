@@ -108,22 +108,7 @@ void Transient::startRun() {
   const double t0 = pre.steps > 0 ? pre.start : main.start;
   const double dt0 = pre.steps > 0 ? dtPre : s.dt;
 
-  if (s.timing == Timing::Gecko) {
-    // GeckoCIRCUITS' first step is at t = 0 and is a step like the others (SimulationsKern:
-    // runSimulation steps while t <= tEND from tSTART): a step of dt with the model's method from
-    // the start solve (geckoStartSolve), with the sources at t = 0 and the switches as the gates
-    // leave them before any control (off unless gated by a constant), committed. The value recorded
-    // at t = n·dt is then n + 1 steps from the initial conditions.
-    geckoStartSolve(t0);
-    step(t0, dt0, false, signals_.data());
-    startCommitted_ = true;
-  } else {
-    initialSolve(t0, dt0);
-  }
-  if (thermal_ != nullptr) thermal_->start(x_.data(), t0, dt0);
-  ControlContext initial{t0, dt0, signals_.data(), x_.data(), true, s.timing == Timing::Gecko};
-  latchSourceSignals();
-  circuit_.control().evaluate(initial);
+  startAt(t0, dt0);
   if (pre.steps > 0) {
     PhaseCursor cursor = startPhase(pre, 0);
     runPhase(pre, 0, nullptr, cursor, pre.steps);
@@ -197,17 +182,26 @@ void Transient::continueFrom(Transient& other) {
 }
 
 void Transient::begin() {
-  const Settings& s = settings_;
   timeOrigin_ = 0.0;
-  if (s.timing == Timing::Gecko) {
-    geckoStartSolve(0.0);
-    step(0.0, s.dt, false, signals_.data());  // GeckoCIRCUITS' first step (see run())
+  startAt(0.0, settings_.dt);
+}
+
+void Transient::startAt(double t0, double dt0) {
+  const bool gecko = settings_.timing == Timing::Gecko;
+  if (gecko) {
+    // GeckoCIRCUITS' first step is at t = 0 and is a step like the others (SimulationsKern:
+    // runSimulation steps while t <= tEND from tSTART): a step of dt with the model's method from
+    // the start solve (geckoStartSolve), with the sources at t = 0 and the switches as the gates
+    // leave them before any control (off unless gated by a constant), committed. The value recorded
+    // at t = n·dt is then n + 1 steps from the initial conditions.
+    geckoStartSolve(t0);
+    step(t0, dt0, false, signals_.data());
     startCommitted_ = true;
   } else {
-    initialSolve(0.0, s.dt);
+    initialSolve(t0, dt0);
   }
-  if (thermal_ != nullptr) thermal_->start(x_.data(), 0.0, s.dt);
-  ControlContext initial{0.0, s.dt, signals_.data(), x_.data(), true, s.timing == Timing::Gecko};
+  if (thermal_ != nullptr) thermal_->start(x_.data(), t0, dt0);
+  ControlContext initial{t0, dt0, signals_.data(), x_.data(), true, gecko};
   latchSourceSignals();
   circuit_.control().evaluate(initial);
 }

@@ -94,6 +94,9 @@ class Transient {
   inline bool finiteSolution() const;
   void initialSolve(double t, double dt);
   void geckoStartSolve(double t0);
+  // The start of a run at t0 (its first step dt0): GeckoCIRCUITS' first step or the initial
+  // solve, the thermal start and the control evaluation at t0.
+  void startAt(double t0, double dt0);
   void stateBits(std::string& bits) const;
   double violation(const std::string& bits) const;
   bool endCycle(double tolerance);
