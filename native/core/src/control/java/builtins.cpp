@@ -2,6 +2,7 @@
 // round(x) = floor(x + 0.5) (NaN → 0), signum, rint (ties to even), floorDiv/floorMod, and
 // random() from a xorshift64* generator seeded per block and run, so runs are reproducible.
 #include "control/java/builtins.hpp"
+#include "control/java/bytecode.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -71,6 +72,24 @@ class MathCall : public Expr {
   double number(Exec& ex) const override {
     double a = args_.empty() ? 0.0 : args_[0]->number(ex);
     double b = args_.size() > 1 ? args_[1]->number(ex) : 0.0;
+    return value(ex, a, b);
+  }
+  // The arguments lowered, the function applied by the bytecode (Native) on their values.
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    Instr i;
+    i.code = Code::Native;
+    i.line = line();
+    i.a = args_.empty() ? kNoReg : lw.number(*args_[0]);
+    i.b = args_.size() > 1 ? lw.number(*args_[1]) : kNoReg;
+    i.node = this;
+    i.fn = [](const Expr& node, Exec& ex, double a, double b) { return static_cast<const MathCall&>(node).value(ex, a, b); };
+    i.d = want != kNoReg ? want : lw.temp();
+    lw.emit(i);
+    return i.d;
+  }
+
+ private:
+  double value(Exec& ex, double a, double b) const {
     Base kind = type().base;
     switch (fn_) {
       case Fn::Abs: return kind == Base::Int && a == -2147483648.0 ? a : castTo(kind, std::fabs(a));  // abs(MIN_VALUE) overflows to itself
@@ -123,7 +142,6 @@ class MathCall : public Expr {
     return 0.0;
   }
 
- private:
   Fn fn_;
   std::vector<ExprPtr> args_;
 };

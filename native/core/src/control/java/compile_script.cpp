@@ -3,6 +3,7 @@
 // first value, skipped imports, the output functions and the host functions.
 #include <algorithm>
 
+#include "control/java/bytecode.hpp"
 #include "control/java/compiler_state.hpp"
 
 namespace pesim::java {
@@ -67,6 +68,7 @@ std::unique_ptr<Method> Compiler::compileScript(std::vector<Token> tokens, const
     throw;
   }
   calls_ = nullptr;
+  lowerMethod(*method);
   return method;
 }
 

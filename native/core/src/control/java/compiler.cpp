@@ -7,6 +7,7 @@
 #include <cctype>
 #include <optional>
 
+#include "control/java/bytecode.hpp"
 #include "control/java/exceptions.hpp"
 
 namespace pesim::java {
@@ -427,6 +428,7 @@ void Compiler::compileMethodBody(Method& m, std::size_t bodyStart) {
   m.body = methodBody(statementsUntilBrace());
   expect("}", "to end the method body");
   scopes_.clear();
+  lowerMethod(m);
 }
 
 // ---------------------------------------------------------------- statements
@@ -894,6 +896,9 @@ CompiledClass Compiler::run(const BlockCode& code) {
   calculate->body = methodBody(statementsUntilBrace());
   if (peek().kind != Tok::End) error("unexpected '}'");
   inCalculate_ = false;
+  lowerMethod(*fieldInit);
+  lowerMethod(*initMethod);
+  lowerMethod(*calculate);
   return std::move(out_);
 }
 

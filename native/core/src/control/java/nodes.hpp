@@ -14,6 +14,9 @@
 namespace pesim::java {
 
 struct Method;
+struct Bytecode;
+class Lowering;  // bytecode.hpp
+using Reg = std::uint32_t;
 
 // A run-time exception of the code (JLS §11: ArithmeticException, ArrayIndexOutOfBounds, ...):
 // "Class: detail" or "Class". `className` is the exception's class, "" for the engine's own limits
@@ -76,6 +79,11 @@ class Expr {
   // may still throw): every array a variable held before it is held after it. Evaluation then
   // reads arrays through their variables without taking a reference of its own.
   virtual bool sideEffectFree() const { return false; }
+  // Lowering into bytecode (bytecode.hpp): the number's slot (`want` a preferred destination),
+  // a jump on its truth, its evaluation for effect. By default the bytecode runs the node itself.
+  virtual Reg lowerNumber(Lowering& lw, Reg want) const;
+  virtual void lowerBranch(Lowering& lw, bool when, int label) const;
+  virtual void lowerEffect(Lowering& lw) const;
 
  private:
   Type type_;
@@ -100,6 +108,10 @@ class NumberTarget : public Expr {
   // expressions are evaluated.
   virtual double* slot(Exec&) const = 0;
   double number(Exec& ex) const override { return *place(ex).at; }
+  // Lowering: the variable's slot (a local or field variable), else ~0; for an element with a
+  // slot, a pointer register holding its address once the emitted code has run (NotLowered else).
+  virtual Reg lowerVariable() const { return ~Reg{0}; }
+  virtual std::uint32_t lowerAddress(Lowering& lw) const;
 };
 
 class ArrayTarget : public Expr {
@@ -107,6 +119,11 @@ class ArrayTarget : public Expr {
   using Expr::Expr;
   virtual ArrayRef* place(Exec&) const = 0;
   ArrayRef array(Exec& ex) const override { return *place(ex); }
+  // Lowering (side-effect-free targets): a pointer register holding the array (possibly null) once
+  // the emitted code has run; NotLowered when the target has no such form.
+  virtual std::uint32_t lowerPointer(Lowering& lw) const;
+  // The slot of a local or field array variable, else ~0.
+  virtual Reg lowerArrayVariable() const { return ~Reg{0}; }
 };
 
 class StringTarget : public Expr {
@@ -152,6 +169,8 @@ class Stmt {
   Stmt(const Stmt&) = delete;
   Stmt& operator=(const Stmt&) = delete;
   virtual Flow run(Exec&) const = 0;
+  // Lowering into bytecode (bytecode.hpp); by default the bytecode runs the node itself.
+  virtual void lower(Lowering& lw) const;
   int line() const { return line_; }
 
  private:
@@ -170,6 +189,7 @@ struct Method {
   int stringSlots = 0;
   std::vector<StmtPtr> body;
   int line = 0;
+  std::shared_ptr<const Bytecode> code;  // the body lowered (bytecode.hpp): what invoke runs
 };
 
 // A zeroed frame with the method's slots.

@@ -8,11 +8,13 @@
 #include <optional>
 #include <utility>
 
+#include "control/java/arith.hpp"
+#include "control/java/bytecode.hpp"
 #include "control/java/nodes.hpp"
 
 namespace pesim::java {
 
-[[noreturn]] void fail(const std::string& message, int line) { throw CodeFailure{message, line}; }
+void fail(const std::string& message, int line) { throw CodeFailure{message, line}; }
 
 std::string Expr::text(Exec& ex) const {
   if (type_.isArray()) {
@@ -27,8 +29,6 @@ std::string Expr::text(Exec& ex) const {
 
 namespace {
 
-enum class Op { Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Ushr, Eq, Ne, Lt, Le, Gt, Ge };
-
 Op opFromText(const std::string& s) {
   static const struct { const char* text; Op op; } kOps[] = {
       {"+", Op::Add}, {"-", Op::Sub}, {"*", Op::Mul}, {"/", Op::Div}, {"%", Op::Rem}, {"&", Op::And},
@@ -38,69 +38,34 @@ Op opFromText(const std::string& s) {
   fail("unknown operator '" + s + "'", 0);
 }
 
-double wrap32(std::int64_t v) { return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v))); }
-
-// Integer operation on int (32-bit) or long (64-bit) operands held exactly in doubles.
-double integral(Op op, bool isLong, double x, double y, int line) {
-  auto a = static_cast<std::int64_t>(x), b = static_cast<std::int64_t>(y);
-  auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-  std::int64_t r = 0;
-  switch (op) {
-    case Op::Add: r = static_cast<std::int64_t>(ua + ub); break;
-    case Op::Sub: r = static_cast<std::int64_t>(ua - ub); break;
-    case Op::Mul: r = isLong ? static_cast<std::int64_t>(ua * ub) : a * b; break;
-    case Op::Div:
-    case Op::Rem:
-      if (b == 0) fail("ArithmeticException: / by zero", line);
-      if (b == -1) r = op == Op::Div ? static_cast<std::int64_t>(0 - ua) : 0;  // MIN / −1 wraps
-      else r = op == Op::Div ? a / b : a % b;
-      break;
-    case Op::And: r = a & b; break;
-    case Op::Or: r = a | b; break;
-    case Op::Xor: r = a ^ b; break;
-    case Op::Shl: r = isLong ? static_cast<std::int64_t>(ua << (b & 63)) : static_cast<std::int64_t>(static_cast<std::uint32_t>(a) << (b & 31)); break;
-    case Op::Shr: r = isLong ? a >> (b & 63) : static_cast<std::int64_t>(static_cast<std::int32_t>(a) >> (b & 31)); break;
-    case Op::Ushr: r = isLong ? static_cast<std::int64_t>(ua >> (b & 63)) : static_cast<std::int64_t>(static_cast<std::uint32_t>(a) >> (b & 31)); break;
-    default: break;
-  }
-  return isLong ? static_cast<double>(r) : wrap32(r);
+// Lowering helpers (bytecode.hpp).
+Instr instr(Code code, int line) {
+  Instr i;
+  i.code = code;
+  i.line = line;
+  return i;
 }
-
-double compare(Op op, double a, double b) {
-  switch (op) {
-    case Op::Eq: return a == b;
-    case Op::Ne: return a != b;
-    case Op::Lt: return a < b;
-    case Op::Le: return a <= b;
-    case Op::Gt: return a > b;
-    case Op::Ge: return a >= b;
-    default: return 0.0;
-  }
+Reg destination(Lowering& lw, Reg want) { return want != kNoReg ? want : lw.temp(); }
+// True when lowering `e` emits no code (a constant or a variable): it cannot fail.
+bool leaf(const Expr& e) {
+  if (e.constant()) return true;
+  const auto* target = dynamic_cast<const NumberTarget*>(&e);
+  return target != nullptr && target->lowerVariable() != kNoReg;
 }
-
-// `kind` is the type the operation is carried out in (the promoted operand type; for shifts the
-// promoted left operand; Boolean for & | ^ == != on booleans).
-double apply(Op op, Base kind, double a, double b, int line) {
-  if (op >= Op::Eq) return compare(op, a, b);
-  switch (kind) {
-    case Base::Int: return integral(op, false, a, b, line);
-    case Base::Long: return integral(op, true, a, b, line);
-    case Base::Boolean:
-      if (op == Op::And) return (a != 0.0) && (b != 0.0);
-      if (op == Op::Or) return (a != 0.0) || (b != 0.0);
-      return (a != 0.0) != (b != 0.0);
-    default: break;
+// The element at `index` of the array in pointer `p` (checked: null, bounds): its address in a
+// pointer register. The null check comes before the index is evaluated, as the nodes do it.
+std::uint32_t elementAddress(Lowering& lw, std::uint32_t p, const Expr& index, int line) {
+  if (!leaf(index)) {
+    Instr check = instr(Code::CheckNull, line);
+    check.a = p;
+    lw.emit(check);
   }
-  double r = 0.0;
-  switch (op) {
-    case Op::Add: r = a + b; break;
-    case Op::Sub: r = a - b; break;
-    case Op::Mul: r = a * b; break;
-    case Op::Div: r = a / b; break;
-    case Op::Rem: r = std::fmod(a, b); break;
-    default: break;
-  }
-  return kind == Base::Float ? castTo(Base::Float, r) : r;
+  Instr i = instr(Code::ElementAddress, line);
+  i.b = lw.number(index);
+  i.a = p;
+  i.d = p;
+  lw.emit(i);
+  return p;
 }
 
 class Constant final : public Expr {
@@ -109,6 +74,10 @@ class Constant final : public Expr {
   double number(Exec&) const override { return v_; }
   bool constant() const override { return true; }
   bool sideEffectFree() const override { return true; }
+  Reg lowerNumber(Lowering& lw, Reg) const override { return lw.constant(v_); }
+  void lowerBranch(Lowering& lw, bool when, int label) const override {
+    if ((v_ != 0.0) == when) lw.jump(Code::Jump, label);
+  }
 
  private:
   double v_;
@@ -137,6 +106,8 @@ class LocalNumber final : public NumberTarget {
   double* slot(Exec& ex) const override { return &ex.frame->numbers[static_cast<std::size_t>(slot_)]; }
   double number(Exec& ex) const override { return ex.frame->numbers[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
+  Reg lowerVariable() const override { return makeReg(Space::Frame, static_cast<std::uint32_t>(slot_)); }
+  Reg lowerNumber(Lowering&, Reg) const override { return lowerVariable(); }
   int index() const { return slot_; }
 
  private:
@@ -151,6 +122,8 @@ class FieldNumber final : public NumberTarget {
   double* slot(Exec& ex) const override { return &ex.fieldNumbers[static_cast<std::size_t>(slot_)]; }
   double number(Exec& ex) const override { return ex.fieldNumbers[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
+  Reg lowerVariable() const override { return makeReg(Space::Field, static_cast<std::uint32_t>(slot_)); }
+  Reg lowerNumber(Lowering&, Reg) const override { return lowerVariable(); }
   int index() const { return slot_; }
 
  private:
@@ -162,6 +135,14 @@ class LocalArray final : public ArrayTarget {
   LocalArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
   ArrayRef* place(Exec& ex) const override { return &ex.frame->arrays[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
+  Reg lowerArrayVariable() const override { return makeReg(Space::Frame, static_cast<std::uint32_t>(slot_)); }
+  std::uint32_t lowerPointer(Lowering& lw) const override {
+    Instr i = instr(Code::ArrayPointer, line());
+    i.d = lw.pointer();
+    i.a = makeReg(Space::Frame, static_cast<std::uint32_t>(slot_));
+    lw.emit(i);
+    return i.d;
+  }
   int index() const { return slot_; }
 
  private:
@@ -173,6 +154,14 @@ class FieldArray final : public ArrayTarget {
   FieldArray(Type t, int slot, int line) : ArrayTarget(t, line), slot_(slot) {}
   ArrayRef* place(Exec& ex) const override { return &ex.fieldArrays[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
+  Reg lowerArrayVariable() const override { return makeReg(Space::Field, static_cast<std::uint32_t>(slot_)); }
+  std::uint32_t lowerPointer(Lowering& lw) const override {
+    Instr i = instr(Code::ArrayPointer, line());
+    i.d = lw.pointer();
+    i.a = makeReg(Space::Field, static_cast<std::uint32_t>(slot_));
+    lw.emit(i);
+    return i.d;
+  }
   int index() const { return slot_; }
 
  private:
@@ -220,6 +209,12 @@ class TimeValue : public Expr {
   using Expr::Expr;
   double number(Exec& ex) const override { return ex.time; }
   bool sideEffectFree() const override { return true; }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    Instr i = instr(Code::Time, line());
+    i.d = destination(lw, want);
+    lw.emit(i);
+    return i.d;
+  }
 };
 
 class StepValue : public Expr {
@@ -227,6 +222,12 @@ class StepValue : public Expr {
   using Expr::Expr;
   double number(Exec& ex) const override { return ex.dt; }
   bool sideEffectFree() const override { return true; }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    Instr i = instr(Code::Step, line());
+    i.d = destination(lw, want);
+    lw.emit(i);
+    return i.d;
+  }
 };
 
 ArrayRef checkedArray(const Expr& e, Exec& ex, int line) {
@@ -278,6 +279,20 @@ class NumberElement final : public NumberTarget {
     return a->numbers[checkedIndex(*a, index_->number(ex), line())];
   }
   bool sideEffectFree() const override { return array_->sideEffectFree() && index_->sideEffectFree(); }
+  // Through the variables that hold the array (the slot() path); otherwise through the node.
+  std::uint32_t lowerAddress(Lowering& lw) const override {
+    if (held_ == nullptr) throw NotLowered{};
+    return elementAddress(lw, held_->lowerPointer(lw), *index_, line());
+  }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    if (held_ == nullptr) return Expr::lowerNumber(lw, want);
+    const std::uint32_t p = lowerAddress(lw);
+    Instr i = instr(Code::LoadPointer, line());
+    i.a = p;
+    i.d = destination(lw, want);
+    lw.emit(i);
+    return i.d;
+  }
 
  private:
   ExprPtr array_, index_;
@@ -314,6 +329,38 @@ class VariableElement final : public NumberTarget {
   }
   double number(Exec& ex) const override { return *slot(ex); }
   bool sideEffectFree() const override { return true; }
+  Reg arrayReg() const { return makeReg(field ? Space::Field : Space::Frame, static_cast<std::uint32_t>(arraySlot_)); }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    if constexpr (constantIndex) {
+      Instr i = instr(Code::LoadElementK, line());
+      i.a = arrayReg();
+      i.k = constant_;
+      i.d = destination(lw, want);
+      lw.emit(i);
+      return i.d;
+    }
+    if (leaf(*index_)) {
+      Instr i = instr(Code::LoadElement, line());
+      i.a = arrayReg();
+      i.b = lw.number(*index_);
+      i.d = destination(lw, want);
+      lw.emit(i);
+      return i.d;
+    }
+    const std::uint32_t p = lowerAddress(lw);
+    Instr i = instr(Code::LoadPointer, line());
+    i.a = p;
+    i.d = destination(lw, want);
+    lw.emit(i);
+    return i.d;
+  }
+  std::uint32_t lowerAddress(Lowering& lw) const override {
+    Instr i = instr(Code::ArrayPointer, line());
+    i.d = lw.pointer();
+    i.a = arrayReg();
+    lw.emit(i);
+    return elementAddress(lw, i.d, *index_, line());
+  }
   std::size_t arraySlot() const { return arraySlot_; }
   double indexValue() const { return constant_; }
 
@@ -345,6 +392,23 @@ class RowElement final : public ArrayTarget {
     return a->rows[checkedIndex(*a, index_->number(ex), line())];
   }
   bool sideEffectFree() const override { return array_->sideEffectFree() && index_->sideEffectFree(); }
+  // The row of an array held through variables (side-effect-free), as place() reaches it.
+  std::uint32_t lowerPointer(Lowering& lw) const override {
+    const auto* outer = dynamic_cast<const ArrayTarget*>(array_.get());
+    if (outer == nullptr || !sideEffectFree()) throw NotLowered{};
+    const std::uint32_t p = outer->lowerPointer(lw);
+    if (!leaf(*index_)) {
+      Instr check = instr(Code::CheckNull, line());
+      check.a = p;
+      lw.emit(check);
+    }
+    Instr i = instr(Code::Row, line());
+    i.b = lw.number(*index_);
+    i.a = p;
+    i.d = p;
+    lw.emit(i);
+    return p;
+  }
 
  private:
   ExprPtr array_, index_;
@@ -381,16 +445,19 @@ class Length : public Expr {
 class Unary final : public Expr {
  public:
   Unary(char op, ExprPtr e, Type t, int line) : Expr(t, line), op_(op), e_(std::move(e)) {}
-  double number(Exec& ex) const override {
-    double v = e_->number(ex);
-    switch (op_) {
-      case '-':
-        if (type().base == Base::Int) return wrap32(-static_cast<std::int64_t>(v));
-        return type().base == Base::Long ? integral(Op::Sub, true, 0.0, v, line()) : -v;
-      case '!': return v != 0.0 ? 0.0 : 1.0;
-      case '~': return type().base == Base::Int ? wrap32(~static_cast<std::int64_t>(v)) : static_cast<double>(~static_cast<std::int64_t>(v));
-      default: return v;
-    }
+  double number(Exec& ex) const override { return unaryValue(op_, type().base, e_->number(ex), line()); }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    Instr i = instr(Code::Unary, line());
+    i.a = lw.number(*e_);
+    i.k = op_;
+    i.kind = type().base;
+    i.d = destination(lw, want);
+    lw.emit(i);
+    return i.d;
+  }
+  void lowerBranch(Lowering& lw, bool when, int label) const override {
+    if (op_ == '!') lw.branch(*e_, !when, label);
+    else Expr::lowerBranch(lw, when, label);
   }
   bool sideEffectFree() const override { return e_->sideEffectFree(); }
 
@@ -408,6 +475,16 @@ class Binary final : public Expr {
     return apply(op_, kind_, a, b_->number(ex), line());
   }
   bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    Instr i = instr(Code::Arith, line());
+    i.a = lw.number(*a_);
+    i.b = lw.number(*b_);
+    i.op = op_;
+    i.kind = kind_;
+    i.d = destination(lw, want);
+    lw.emit(i);
+    return i.d;
+  }
 
  private:
   Op op_;
@@ -501,6 +578,38 @@ class DirectBinary final : public Expr {
     return direct<op>(a, read<right>(right_, ex));
   }
   bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    Instr i = instr(Code::Compare, line());
+    if constexpr (op == Op::Add) i.code = Code::Add;
+    if constexpr (op == Op::Sub) i.code = Code::Sub;
+    if constexpr (op == Op::Mul) i.code = Code::Mul;
+    if constexpr (op == Op::Div) i.code = Code::Div;
+    i.op = op;
+    i.a = lw.number(*a_);
+    i.b = lw.number(*b_);
+    i.d = destination(lw, want);
+    lw.emit(i);
+    return i.d;
+  }
+  // A comparison jumps on its operands (compare-and-branch); NaN makes every test but != false.
+  void lowerBranch(Lowering& lw, bool when, int label) const override {
+    if constexpr (op < Op::Eq) {
+      Expr::lowerBranch(lw, when, label);
+    } else {
+      const Reg a = lw.number(*a_);
+      const Reg b = lw.number(*b_);
+      Code c = Code::JumpEq;
+      switch (op) {
+        case Op::Eq: c = when ? Code::JumpEq : Code::JumpNe; break;
+        case Op::Ne: c = when ? Code::JumpNe : Code::JumpEq; break;
+        case Op::Lt: c = when ? Code::JumpLt : Code::JumpNotLt; break;
+        case Op::Le: c = when ? Code::JumpLe : Code::JumpNotLe; break;
+        case Op::Gt: c = when ? Code::JumpGt : Code::JumpNotGt; break;
+        default: c = when ? Code::JumpGe : Code::JumpNotGe; break;
+      }
+      lw.jump(c, label, a, b);
+    }
+  }
 
  private:
   ExprPtr a_, b_;
@@ -537,6 +646,16 @@ class IntegralBinary final : public Expr {
     return integral(op, isLong, a, b_->number(ex), line());
   }
   bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    Instr i = instr(op == Op::Add && !isLong ? Code::AddInt : Code::Arith, line());
+    i.a = lw.number(*a_);
+    i.b = lw.number(*b_);
+    i.op = op;
+    i.kind = isLong ? Base::Long : Base::Int;
+    i.d = destination(lw, want);
+    lw.emit(i);
+    return i.d;
+  }
 
  private:
   ExprPtr a_, b_;
@@ -597,6 +716,36 @@ class Logical final : public Expr {
     return b_->number(ex) != 0.0 ? 1.0 : 0.0;
   }
   bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
+  // Short-circuit jumps: `a && b` is false as soon as a is, `a || b` true as soon as a is.
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    const Reg d = destination(lw, want);
+    const int decided = lw.label(), end = lw.label();
+    lw.branch(*a_, !and_, decided);
+    Instr truth = instr(Code::Truth, line());
+    truth.a = lw.number(*b_);
+    truth.d = d;
+    lw.emit(truth);
+    lw.jump(Code::Jump, end);
+    lw.place(decided);
+    Instr set = instr(Code::Move, line());
+    set.a = lw.constant(and_ ? 0.0 : 1.0);
+    set.d = d;
+    lw.emit(set);
+    lw.place(end);
+    return d;
+  }
+  void lowerBranch(Lowering& lw, bool when, int label) const override {
+    if (and_ == when) {
+      // and-when-true / or-when-false: both operands must decide it
+      const int skip = lw.label();
+      lw.branch(*a_, !when, skip);
+      lw.branch(*b_, when, label);
+      lw.place(skip);
+    } else {
+      lw.branch(*a_, when, label);
+      lw.branch(*b_, when, label);
+    }
+  }
 
  private:
   bool and_;
@@ -608,6 +757,17 @@ class Conditional final : public Expr {
   Conditional(ExprPtr c, ExprPtr a, ExprPtr b, Type t, int line)
       : Expr(t, line), c_(std::move(c)), a_(std::move(a)), b_(std::move(b)) {}
   double number(Exec& ex) const override { return castTo(type().base, c_->number(ex) != 0.0 ? a_->number(ex) : b_->number(ex)); }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    const Reg d = destination(lw, want);
+    const int otherwise = lw.label(), end = lw.label();
+    lw.branch(*c_, false, otherwise);
+    lw.convert(d, lw.number(*a_, type().base == Base::Double ? d : kNoReg), type().base, line());
+    lw.jump(Code::Jump, end);
+    lw.place(otherwise);
+    lw.convert(d, lw.number(*b_, type().base == Base::Double ? d : kNoReg), type().base, line());
+    lw.place(end);
+    return d;
+  }
   ArrayRef array(Exec& ex) const override { return c_->number(ex) != 0.0 ? a_->array(ex) : b_->array(ex); }
   std::string text(Exec& ex) const override {
     if (type().isString()) return c_->number(ex) != 0.0 ? a_->text(ex) : b_->text(ex);
@@ -623,12 +783,18 @@ class Cast final : public Expr {
  public:
   Cast(Base to, ExprPtr e, int line) : Expr(scalar(to), line), e_(std::move(e)), fromLong_(e_->type().base == Base::Long) {}
   double number(Exec& ex) const override {
-    const double v = e_->number(ex);
-    // long to int keeps the low 32 bits (JLS §5.1.3); from a floating value it saturates.
-    if (fromLong_ && type().base == Base::Int) return wrap32(static_cast<std::int64_t>(v));
-    return castTo(type().base, v);
+    return castValue(type().base, fromLong_, e_->number(ex));
   }
   bool sideEffectFree() const override { return e_->sideEffectFree(); }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    Instr i = instr(Code::Cast, line());
+    i.a = lw.number(*e_);
+    i.kind = type().base;
+    i.flag = fromLong_;
+    i.d = destination(lw, want);
+    lw.emit(i);
+    return i.d;
+  }
 
  private:
   ExprPtr e_;
@@ -645,8 +811,57 @@ class AssignNumber final : public Expr {
     NumberPlace p = target_->place(ex);
     return store(p.at, ex);
   }
+  Reg lowerNumber(Lowering& lw, Reg want) const override { return lowered(lw, want, true); }
+  void lowerEffect(Lowering& lw) const override { lowered(lw, kNoReg, false); }
 
  private:
+  // A variable's slot stays where it is whatever the value does; an element's only while the
+  // value is side-effect-free (direct_), otherwise the node runs it.
+  Reg lowered(Lowering& lw, Reg want, bool needed) const {
+    const Reg variable = target_->lowerVariable();
+    if (variable == kNoReg && !direct_) return needed ? Expr::lowerNumber(lw, want) : (Expr::lowerEffect(lw), kNoReg);
+    const std::uint32_t p = variable == kNoReg ? target_->lowerAddress(lw) : 0;
+    // A double variable receives the value's last operation directly: every read of the value
+    // comes before that write.
+    const bool inPlace = variable != kNoReg && !compound_ && type().base == Base::Double;
+    const Reg value = lw.number(*value_, inPlace ? variable : kNoReg);
+    Reg v = value;
+    if (compound_) {
+      if (variable == kNoReg) {
+        Instr load = instr(Code::LoadPointer, line());
+        load.a = p;
+        load.d = lw.temp();
+        lw.emit(load);
+        v = load.d;
+      } else {
+        v = variable;
+      }
+      Instr op = instr(Code::Arith, line());
+      op.op = op_;
+      op.kind = operation_;
+      op.a = v;
+      op.b = value;
+      op.d = lw.temp();
+      lw.emit(op);
+      v = op.d;
+    }
+    if (variable != kNoReg) {
+      lw.convert(variable, v, type().base, line());
+      return variable;
+    }
+    Instr store = instr(Code::StorePointer, line());
+    store.kind = type().base;
+    store.a = v;
+    store.d = p;
+    lw.emit(store);
+    if (!needed) return kNoReg;
+    Instr load = instr(Code::LoadPointer, line());
+    load.a = p;
+    load.d = destination(lw, want);
+    lw.emit(load);
+    return load.d;
+  }
+
   double store(double* at, Exec& ex) const {
     double v = value_->number(ex);
     if (compound_) v = apply(op_, operation_, *at, v, line());
@@ -678,6 +893,16 @@ class StoreVariable final : public Expr {
     double& at = field ? ex.fieldNumbers[slot_] : ex.frame->numbers[slot_];
     at = v;
     return at;
+  }
+  // A double variable receives the value's last operation directly (load-op-store).
+  Reg lowerNumber(Lowering& lw, Reg) const override {
+    const Reg variable = makeReg(field ? Space::Field : Space::Frame, static_cast<std::uint32_t>(slot_));
+    if (type().base == Base::Double) {
+      lw.into(*value_, variable);
+      return variable;
+    }
+    lw.convert(variable, lw.number(*value_), type().base, line());
+    return variable;
   }
 
  private:
@@ -717,6 +942,52 @@ class StoreElement final : public Expr {
     at = type().base == Base::Double ? v : castTo(type().base, v);
     return at;
   }
+  Reg lowerNumber(Lowering& lw, Reg want) const override { return lowered(lw, want, true); }
+  void lowerEffect(Lowering& lw) const override { lowered(lw, kNoReg, false); }
+
+ private:
+  // The element is checked before the value is read: a value that cannot fail (a constant or a
+  // variable) is stored in one instruction, any other through the element's address.
+  Reg lowered(Lowering& lw, Reg want, bool needed) const {
+    const Reg array = makeReg(field ? Space::Field : Space::Frame, static_cast<std::uint32_t>(arraySlot_));
+    std::uint32_t p = 0;
+    if (value == Operand::Constant || value == Operand::Local || value == Operand::Field) {
+      Instr i = instr(Code::StoreElementK, elementLine_);
+      i.a = array;
+      i.k = index_;
+      i.b = lw.number(*value_);
+      i.kind = type().base;
+      lw.emit(i);
+      if (!needed) return kNoReg;
+      Instr load = instr(Code::LoadElementK, elementLine_);
+      load.a = array;
+      load.k = index_;
+      load.d = destination(lw, want);
+      lw.emit(load);
+      return load.d;
+    }
+    Instr pointer = instr(Code::ArrayPointer, elementLine_);
+    pointer.d = p = lw.pointer();
+    pointer.a = array;
+    lw.emit(pointer);
+    Instr address = instr(Code::ElementAddress, elementLine_);
+    address.a = address.d = p;
+    address.b = lw.constant(index_);
+    lw.emit(address);
+    Instr store = instr(Code::StorePointer, line());
+    store.a = lw.number(*value_);
+    store.d = p;
+    store.kind = type().base;
+    lw.emit(store);
+    if (!needed) return kNoReg;
+    Instr load = instr(Code::LoadPointer, line());
+    load.a = p;
+    load.d = destination(lw, want);
+    lw.emit(load);
+    return load.d;
+  }
+
+ public:
 
  private:
   std::size_t arraySlot_;
@@ -755,6 +1026,15 @@ class AssignArray : public Expr {
     array(ex);
     return 0.0;
   }
+  // `variable = array value`: the value made by its node, stored by the bytecode.
+  void lowerEffect(Lowering& lw) const override {
+    const Reg variable = target_->lowerArrayVariable();
+    if (variable == kNoReg) return Expr::lowerEffect(lw);
+    Instr i = instr(Code::AssignArray, line());
+    i.d = variable;
+    i.node = value_.get();
+    lw.emit(i);
+  }
 
  private:
   std::unique_ptr<ArrayTarget> target_;
@@ -770,12 +1050,25 @@ class Increment : public Expr {
     NumberPlace p = target_->place(ex);
     return add(p.at);
   }
+  Reg lowerNumber(Lowering& lw, Reg want) const override { return lowered(lw, destination(lw, want)); }
+  void lowerEffect(Lowering& lw) const override { lowered(lw, kNoReg); }
 
  private:
+  Reg lowered(Lowering& lw, Reg result) const {
+    const Reg variable = target_->lowerVariable();
+    if (variable == kNoReg && !target_->hasSlot()) return result == kNoReg ? (Expr::lowerEffect(lw), kNoReg) : Expr::lowerNumber(lw, result);
+    Instr i = instr(variable != kNoReg ? Code::Increment : Code::IncrementAt, line());
+    i.a = variable != kNoReg ? variable : target_->lowerAddress(lw);
+    i.k = delta_;
+    i.kind = type().base;
+    i.flag = prefix_;
+    i.d = result;
+    lw.emit(i);
+    return result;
+  }
   double add(double* at) const {
     double before = *at;
-    Base b = type().base;
-    double after = b == Base::Int || b == Base::Long ? apply(Op::Add, b, before, delta_, line()) : castTo(b, before + delta_);
+    double after = incremented(type().base, before, delta_, line());
     *at = after;
     return prefix_ ? after : before;
   }

@@ -1,5 +1,6 @@
 // Statement nodes of compiled Java blocks (see nodes.hpp): blocks, if, loops, switch with
 // fall-through, break/continue/return, and System.out printing into the block's message list.
+#include "control/java/bytecode.hpp"
 #include "control/java/nodes.hpp"
 
 namespace pesim::java {
@@ -27,6 +28,10 @@ void invoke(Exec& ex, const Method& method, Frame& frame) {
   ex.returnArray.reset();
   ex.returnHeld = nullptr;
   ex.returnNumber = 0.0;
+  if (method.code) {
+    execute(*method.code, ex, frame);
+    return;
+  }
   for (const auto& s : method.body) {
     if (s->run(ex) == Flow::Return) break;
   }
@@ -42,6 +47,7 @@ class ExpressionStatement : public Stmt {
     else evaluateForEffect(*e_, ex);
     return Flow::Normal;
   }
+  void lower(Lowering& lw) const override { lw.effect(*e_); }
   // The expression when the statement only evaluates a number (Block runs it without this node).
   const Expr* numberExpression() const { return number_ ? e_.get() : nullptr; }
 
@@ -82,6 +88,9 @@ class Block : public Stmt {
     }
     return Flow::Normal;
   }
+  void lower(Lowering& lw) const override {
+    for (const auto& s : body_) lw.statement(*s);
+  }
 
  private:
   struct Step {
@@ -99,6 +108,20 @@ class If : public Stmt {
   Flow run(Exec& ex) const override {
     if (c_->number(ex) != 0.0) return then_->run(ex);
     return otherwise_ ? otherwise_->run(ex) : Flow::Normal;
+  }
+  void lower(Lowering& lw) const override {
+    const int otherwise = lw.label();
+    lw.branch(*c_, false, otherwise);
+    lw.statement(*then_);
+    if (!otherwise_) {
+      lw.place(otherwise);
+      return;
+    }
+    const int end = lw.label();
+    lw.jump(Code::Jump, end);
+    lw.place(otherwise);
+    lw.statement(*otherwise_);
+    lw.place(end);
   }
 
  private:
@@ -118,6 +141,21 @@ class While : public Stmt {
       if (f == Flow::Return) return f;
     } while (c_->number(ex) != 0.0);
     return Flow::Normal;
+  }
+  void lower(Lowering& lw) const override {
+    const int top = lw.label(), next = lw.label(), end = lw.label();
+    if (testFirst_) lw.branch(*c_, false, end);
+    lw.place(top);
+    Instr spend;
+    spend.code = Code::Spend;
+    spend.line = line();
+    lw.emit(spend);
+    lw.enterBreakable(end, next);
+    lw.statement(*body_);
+    lw.leaveBreakable();
+    lw.place(next);
+    lw.branch(*c_, true, top);
+    lw.place(end);
   }
 
  private:
@@ -140,6 +178,23 @@ class For : public Stmt {
       for (const auto& u : update_) evaluateForEffect(*u, ex);
     }
     return Flow::Normal;
+  }
+  void lower(Lowering& lw) const override {
+    for (const auto& s : init_) lw.statement(*s);
+    const int top = lw.label(), next = lw.label(), end = lw.label();
+    lw.place(top);
+    if (c_) lw.branch(*c_, false, end);
+    Instr spend;
+    spend.code = Code::Spend;
+    spend.line = line();
+    lw.emit(spend);
+    lw.enterBreakable(end, next);
+    lw.statement(*body_);
+    lw.leaveBreakable();
+    lw.place(next);
+    for (const auto& u : update_) lw.effect(*u);
+    lw.jump(Code::Jump, top);
+    lw.place(end);
   }
 
  private:
@@ -203,6 +258,11 @@ class Jump : public Stmt {
  public:
   Jump(Flow f, int line) : Stmt(line), f_(f) {}
   Flow run(Exec&) const override { return f_; }
+  void lower(Lowering& lw) const override {
+    const int target = f_ == Flow::Break ? lw.breakLabel() : f_ == Flow::Continue ? lw.continueLabel() : -1;
+    if (target < 0) return lw.fallback(*this);
+    lw.jump(Code::Jump, target);
+  }
 
  private:
   Flow f_;
@@ -227,6 +287,22 @@ class Return : public Stmt {
       else ex.returnNumber = value_->number(ex);
     }
     return Flow::Return;
+  }
+  void lower(Lowering& lw) const override {
+    Instr i;
+    i.line = line();
+    if (field_ >= 0) {
+      i.code = Code::ReturnHeld;
+      i.a = makeReg(Space::Field, static_cast<std::uint32_t>(field_));
+    } else if (!value_) {
+      i.code = Code::Return;
+    } else if (!value_->type().isReference() && !value_->type().isString()) {
+      i.code = Code::ReturnNumber;
+      i.a = lw.number(*value_);
+    } else {
+      return lw.fallback(*this);
+    }
+    lw.emit(i);
   }
 
  private:

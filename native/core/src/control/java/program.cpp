@@ -5,8 +5,11 @@
 
 namespace pesim::java {
 
-Program::Program(const BlockCode& code, std::size_t inputs, std::size_t outputs)
+Program::Program(const BlockCode& code, std::size_t inputs, std::size_t outputs, Execution execution)
     : compiled_(compileBlock(code, static_cast<int>(outputs))), outputCount_(outputs) {
+  if (execution == Execution::Nodes) {
+    for (auto& m : compiled_.methods) m->code.reset();
+  }
   exec_.fieldNumbers.assign(static_cast<std::size_t>(compiled_.fieldNumbers), 0.0);
   exec_.fieldArrays.resize(static_cast<std::size_t>(compiled_.fieldArrays));
   exec_.fieldStrings.resize(static_cast<std::size_t>(compiled_.fieldStrings));

@@ -13,8 +13,11 @@ namespace pesim::java {
 
 class Program {
  public:
+  // How the methods run: as their bytecode (bytecode.hpp), or through their nodes (the reference
+  // the bytecode is tested against).
+  enum class Execution { Bytecode, Nodes };
   // Throws CodeError.
-  Program(const BlockCode& code, std::size_t inputs, std::size_t outputs);
+  Program(const BlockCode& code, std::size_t inputs, std::size_t outputs, Execution execution = Execution::Bytecode);
 
   // Field initializers and init(); throws CodeFailure.
   void start(std::uint64_t seed);
@@ -26,6 +29,7 @@ class Program {
   // The current contents of yOUT (outputs before the first step).
   const Array& outputs() const { return *exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)]; }
   const Exec& state() const { return exec_; }
+  const CompiledClass& compiled() const { return compiled_; }
 
  private:
   void run(const Method& m, Frame& frame);

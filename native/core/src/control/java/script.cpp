@@ -2,6 +2,8 @@
 // running them with the statement count, errors with their line and column, and host calls.
 #include "control/java/script.hpp"
 
+#include "control/java/bytecode.hpp"
+
 #include <limits>
 #include <stdexcept>
 
@@ -30,6 +32,14 @@ class Counted : public Stmt {
   Flow run(Exec& ex) const override {
     if (++count_->steps >= count_->nextCheck) count_->check(line());
     return statement_->run(ex);
+  }
+  void lower(Lowering& lw) const override {
+    Instr i;
+    i.code = Code::Count;
+    i.line = line();
+    i.node = count_;
+    lw.emit(i);
+    lw.statement(*statement_);
   }
 
  private:

@@ -1,0 +1,218 @@
+// Lowering compiled methods into bytecode (see bytecode.hpp): the Lowering builder, the default
+// lowering of nodes (run through the node itself) and lowerMethod.
+#include "control/java/bytecode.hpp"
+
+#include <cstring>
+
+namespace pesim::java {
+
+Lowering::Lowering(Method& method) : method_(method) {}
+
+Reg Lowering::number(const Expr& e, Reg want) { return e.lowerNumber(*this, want); }
+
+void Lowering::into(const Expr& e, Reg dest) {
+  const Reg r = e.lowerNumber(*this, dest);
+  if (r == dest) return;
+  Instr i;
+  i.code = Code::Move;
+  i.d = dest;
+  i.a = r;
+  emit(i);
+}
+
+void Lowering::branch(const Expr& condition, bool when, int label) { condition.lowerBranch(*this, when, label); }
+
+void Lowering::effect(const Expr& e) { e.lowerEffect(*this); }
+
+void Lowering::statement(const Stmt& s) {
+  // The statement's expressions start with every temporary and pointer free: none is live
+  // across statements.
+  temps_ = 0;
+  pointers_ = 0;
+  const std::size_t codeSize = code_.code.size();
+  const std::size_t breakableDepth = breakables_.size();
+  try {
+    s.lower(*this);
+  } catch (const NotLowered&) {
+    code_.code.resize(codeSize);
+    breakables_.resize(breakableDepth);
+    temps_ = 0;
+    pointers_ = 0;
+    fallback(s);
+  }
+}
+
+Reg Lowering::constant(double v) {
+  // Bitwise equal constants share a slot (-0.0 and 0.0 do not).
+  for (std::size_t i = 0; i < code_.constants.size(); ++i) {
+    if (std::memcmp(&code_.constants[i], &v, sizeof v) == 0) return makeReg(Space::Constant, static_cast<std::uint32_t>(i));
+  }
+  code_.constants.push_back(v);
+  return makeReg(Space::Constant, static_cast<std::uint32_t>(code_.constants.size() - 1));
+}
+
+Reg Lowering::temp() {
+  const std::uint32_t index = static_cast<std::uint32_t>(method_.numberSlots) + temps_++;
+  if (temps_ > maxTemps_) maxTemps_ = temps_;
+  return makeReg(Space::Frame, index);
+}
+
+std::uint32_t Lowering::pointer() {
+  if (pointers_ == kPointers) throw NotLowered{};
+  return pointers_++;
+}
+
+int Lowering::label() {
+  labels_.push_back(-1);
+  return static_cast<int>(labels_.size() - 1);
+}
+
+void Lowering::place(int label) { labels_[static_cast<std::size_t>(label)] = static_cast<std::int64_t>(code_.code.size()); }
+
+void Lowering::emit(const Instr& i) { code_.code.push_back(i); }
+
+void Lowering::jump(Code code, int label, Reg a, Reg b) {
+  Instr i;
+  i.code = code;
+  i.target = static_cast<std::uint32_t>(label);
+  i.a = a;
+  i.b = b;
+  emit(i);
+}
+
+void Lowering::convert(Reg dest, Reg value, Base kind, int line) {
+  Instr i;
+  i.line = line;
+  i.d = dest;
+  i.a = value;
+  i.kind = kind;
+  if (value >> kSpaceShift == static_cast<Reg>(Space::Constant)) {
+    i.code = Code::Move;
+    i.a = constant(castTo(kind, code_.constants[value & kIndexMask]));
+  } else {
+    i.code = kind == Base::Double ? Code::Move : Code::Convert;
+  }
+  if (i.code == Code::Move && i.a == dest) return;
+  emit(i);
+}
+
+void Lowering::fallback(const Stmt& s) {
+  Instr i;
+  i.code = Code::Statement;
+  i.node = &s;
+  i.line = s.line();
+  const int b = breakLabel(), c = continueLabel();
+  i.target = b < 0 ? kNoReg : static_cast<std::uint32_t>(b);
+  i.b = c < 0 ? kNoReg : static_cast<std::uint32_t>(c);
+  emit(i);
+}
+
+void Lowering::enterBreakable(int breakLabel, int continueLabel) { breakables_.push_back({breakLabel, continueLabel}); }
+void Lowering::leaveBreakable() { breakables_.pop_back(); }
+int Lowering::breakLabel() const { return breakables_.empty() ? -1 : breakables_.back().breakLabel; }
+int Lowering::continueLabel() const {
+  for (auto it = breakables_.rbegin(); it != breakables_.rend(); ++it) {
+    if (it->continueLabel >= 0) return it->continueLabel;
+  }
+  return -1;
+}
+
+std::shared_ptr<const Bytecode> Lowering::finish() {
+  Instr end;
+  end.code = Code::Return;
+  emit(end);
+  auto resolve = [&](std::uint32_t label) { return static_cast<std::uint32_t>(labels_[label]); };
+  for (Instr& i : code_.code) {
+    if (i.code == Code::Statement) {
+      if (i.target != kNoReg) i.target = resolve(i.target);
+      if (i.b != kNoReg) i.b = resolve(i.b);
+    } else if (i.code >= Code::Jump && i.code <= Code::JumpNotGe) {
+      i.target = resolve(i.target);
+    }
+  }
+  return std::make_shared<const Bytecode>(std::move(code_));
+}
+
+// ---------------------------------------------------------------- default lowerings
+
+Reg Expr::lowerNumber(Lowering& lw, Reg want) const {
+  Instr i;
+  i.code = Code::Node;
+  i.d = want != kNoReg ? want : lw.temp();
+  i.node = this;
+  i.line = line();
+  lw.emit(i);
+  return i.d;
+}
+
+void Expr::lowerBranch(Lowering& lw, bool when, int label) const {
+  const Reg r = lw.number(*this);
+  lw.jump(when ? Code::JumpNonZero : Code::JumpZero, label, r);
+}
+
+void Expr::lowerEffect(Lowering& lw) const {
+  if (!type().isReference() && !type().isString()) {
+    lw.number(*this);
+    return;
+  }
+  Instr i;
+  i.code = Code::Effect;
+  i.node = this;
+  i.line = line();
+  lw.emit(i);
+}
+
+std::uint32_t NumberTarget::lowerAddress(Lowering&) const { throw NotLowered{}; }
+std::uint32_t ArrayTarget::lowerPointer(Lowering&) const { throw NotLowered{}; }
+
+void Stmt::lower(Lowering& lw) const { lw.fallback(*this); }
+
+void lowerMethod(Method& method) {
+  if (method.code) return;
+  Lowering lw(method);
+  for (const auto& s : method.body) lw.statement(*s);
+  method.code = lw.finish();
+  method.numberSlots += lw.temporaries();
+}
+
+}  // namespace pesim::java
+
+namespace pesim::java {
+
+namespace {
+
+const char* codeName(Code c) {
+  static const char* const kNames[] = {
+#define PESIM_JAVA_CODE_NAME(name) #name,
+      PESIM_JAVA_CODES(PESIM_JAVA_CODE_NAME)
+#undef PESIM_JAVA_CODE_NAME
+  };
+  return kNames[static_cast<std::size_t>(c)];
+}
+
+std::string regText(Reg r) {
+  if (r == kNoReg) return "-";
+  static const char* const kSpaces[] = {"f", "g", "c", "?"};
+  return std::string(kSpaces[r >> kSpaceShift]) + std::to_string(r & kIndexMask);
+}
+
+}  // namespace
+
+std::string listing(const Bytecode& code) {
+  std::string out;
+  for (std::size_t n = 0; n < code.code.size(); ++n) {
+    const Instr& i = code.code[n];
+    out += std::to_string(n) + ": " + codeName(i.code) + " d=" + regText(i.d) + " a=" + regText(i.a) + " b=" + regText(i.b);
+    if (i.code >= Code::Jump && i.code <= Code::JumpNotGe) out += " -> " + std::to_string(i.target);
+    out += "\n";
+  }
+  return out;
+}
+
+std::size_t fallbacks(const Bytecode& code) {
+  std::size_t n = 0;
+  for (const Instr& i : code.code) n += i.code == Code::Node || i.code == Code::Effect || i.code == Code::Statement ? 1 : 0;
+  return n;
+}
+
+}  // namespace pesim::java

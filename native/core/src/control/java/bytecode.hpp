@@ -1,0 +1,147 @@
+// The fast form of a compiled method: its statement and expression nodes lowered to a flat
+// register bytecode run by one dispatch loop (bytecode_run.cpp), so that a Java block's step costs
+// a few instructions per operation instead of a virtual call per node. Numbers live in typed slots:
+// the frame's numbers (locals, then the temporaries of the bytecode), the fields, or the code's
+// constants. Array elements are read and written through the variables that hold the arrays,
+// without reference counting; jumps carry the comparisons of conditions (compare-and-branch).
+//
+// Each node lowers itself (Expr::lowerNumber, Stmt::lower, ...); a node with no lowering of its
+// own is run by the bytecode through the node (the Node, Effect and Statement instructions), so
+// every construct of the language keeps one implementation and the fast path covers the
+// arithmetic, conditions, loops, element access, Math and assignments that the hot code is made of.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "control/java/arith.hpp"
+#include "control/java/nodes.hpp"
+
+namespace pesim::java {
+
+// A number operand: a slot of the frame's numbers, of the fields or of the constants, the space in
+// the top two bits. Array variables use the same encoding over the array slots (Frame or Field).
+enum class Space : std::uint32_t { Frame = 0, Field = 1, Constant = 2 };
+constexpr int kSpaceShift = 30;
+constexpr Reg kIndexMask = (Reg{1} << kSpaceShift) - 1;
+constexpr Reg kNoReg = ~Reg{0};
+constexpr Reg makeReg(Space s, std::uint32_t index) { return (static_cast<Reg>(s) << kSpaceShift) | index; }
+
+// Pointer registers (an array or an element reached through variables) of one statement.
+constexpr std::uint32_t kPointers = 16;
+
+// The instructions, by name (the X-macro keeps the enum, the interpreter's dispatch table and the
+// listing in one order):
+//   numbers (d = ...): Move d=a; Convert d=castTo(kind, a); Add Sub Mul Div (double); AddInt (int +,
+//   wrapping); Arith d=apply(op, kind, a, b); Compare d=(a op b); Truth d=(a != 0); Unary
+//   d=unaryValue(op char in k, kind, a); Cast d=castValue(kind, flag: from long, a); Time, Step
+//   d=time, dt; Native d=fn(node, a, b) (a node's own operation on lowered operands: Math.*);
+//   Node d=node->number() (a node without a lowering of its own); Effect: evaluateForEffect(node);
+//   Increment a+=k (x++ on a variable of type kind; d, if any, the value before, or after when
+//   flag); IncrementAt the same on the element at pointer a.
+//   jumps to `target`: Jump; JumpZero, JumpNonZero on a; JumpEq .. JumpNotGe on a op b.
+//   arrays (`a` an array variable; p[n] pointer registers): LoadElementK d=a[k]; LoadElement
+//   d=a[b]; StoreElementK a[k]=castTo(kind, b); ArrayPointer p[d]=a (may be null); CheckNull p[a];
+//   Row p[d]=p[a][b] (a row); LoadAt d=p[a][b]; ElementAddress p[d]=&p[a][b]; LoadPointer d=*p[a];
+//   StorePointer *p[d]=castTo(kind, a); AssignArray: array variable d = node->array().
+//   statements: Statement node->run() (Return ends the method, Break / Continue jump to target / b);
+//   Spend (a loop iteration against the budget); Count (a script statement: node the
+//   StatementCount); Return; ReturnNumber a; ReturnHeld (the field array a, held).
+#define PESIM_JAVA_CODES(X)                                                                                              \
+  X(Move) X(Convert) X(Add) X(Sub) X(Mul) X(Div) X(AddInt) X(Arith) X(Compare) X(Truth) X(Unary) X(Cast) X(Time)       \
+  X(Step) X(Native) X(Node) X(Effect) X(Increment) X(IncrementAt) X(Jump) X(JumpZero) X(JumpNonZero) X(JumpEq)         \
+  X(JumpNe) X(JumpLt) X(JumpLe) X(JumpGt) X(JumpGe) X(JumpNotLt) X(JumpNotLe) X(JumpNotGt) X(JumpNotGe)                \
+  X(LoadElementK) X(LoadElement) X(StoreElementK) X(ArrayPointer) X(CheckNull) X(Row) X(LoadAt) X(ElementAddress)      \
+  X(LoadPointer) X(StorePointer) X(AssignArray) X(Statement) X(Spend) X(Count) X(Return) X(ReturnNumber) X(ReturnHeld)
+
+enum class Code : std::uint8_t {
+#define PESIM_JAVA_CODE_ENUM(name) name,
+  PESIM_JAVA_CODES(PESIM_JAVA_CODE_ENUM)
+#undef PESIM_JAVA_CODE_ENUM
+};
+
+using NativeOp = double (*)(const Expr& node, Exec& ex, double a, double b);
+
+struct Instr {
+  Code code = Code::Move;
+  Op op = Op::Add;
+  Base kind = Base::Double;
+  bool flag = false;
+  int line = 0;
+  Reg d = kNoReg, a = kNoReg, b = kNoReg;
+  std::uint32_t target = 0;
+  double k = 0.0;
+  const void* node = nullptr;
+  NativeOp fn = nullptr;
+};
+
+struct Bytecode {
+  std::vector<Instr> code;
+  std::vector<double> constants;
+};
+
+// Thrown by a node that cannot lower itself here (e.g. too many pointer registers): the statement
+// being lowered then runs through its node.
+struct NotLowered {};
+
+// Builds the bytecode of one method; the nodes call it to lower themselves.
+class Lowering {
+ public:
+  explicit Lowering(Method& method);
+
+  // The value of a number expression: a slot holding it (`want` when given and the expression
+  // computes into it, else a temporary, a variable or a constant).
+  Reg number(const Expr& e, Reg want = kNoReg);
+  // The value of `e` into `dest`.
+  void into(const Expr& e, Reg dest);
+  // Jumps to `label` when the truth of `condition` is `when`.
+  void branch(const Expr& condition, bool when, int label);
+  // Evaluates `e` for its effect only (an expression statement, a for update).
+  void effect(const Expr& e);
+  void statement(const Stmt& s);
+
+  Reg constant(double v);
+  Reg temp();
+  std::uint32_t pointer();
+  int label();
+  void place(int label);
+  void emit(const Instr& i);
+  void jump(Code code, int label, Reg a = kNoReg, Reg b = kNoReg);
+  // dest = castTo(kind, value): a Move for doubles, a converted constant for constants.
+  void convert(Reg dest, Reg value, Base kind, int line);
+  // A node run as a statement (Statement instruction) with the enclosing break and continue targets.
+  void fallback(const Stmt& s);
+
+  // break and continue targets of the enclosing loops and switches (-1: none).
+  void enterBreakable(int breakLabel, int continueLabel);
+  void leaveBreakable();
+  int breakLabel() const;
+  int continueLabel() const;
+
+  std::shared_ptr<const Bytecode> finish();
+  int temporaries() const { return maxTemps_; }
+
+ private:
+  Method& method_;
+  Bytecode code_;
+  std::vector<std::int64_t> labels_;  // code position of each label (-1 until placed)
+  struct Breakable {
+    int breakLabel, continueLabel;
+  };
+  std::vector<Breakable> breakables_;
+  std::uint32_t temps_ = 0, maxTemps_ = 0;
+  std::uint32_t pointers_ = 0;
+};
+
+// Lowers the method's body into method.code (once; adds its temporaries to its number slots).
+void lowerMethod(Method& method);
+// A readable listing of the code (one instruction a line), for tests and diagnostics.
+std::string listing(const Bytecode& code);
+// The instructions that run a node (Node, Effect, Statement): 0 when the method runs entirely as bytecode.
+std::size_t fallbacks(const Bytecode& code);
+// Runs the method's bytecode in `frame` (ex.frame is `frame`).
+void execute(const Bytecode& code, Exec& ex, Frame& frame);
+
+}  // namespace pesim::java
