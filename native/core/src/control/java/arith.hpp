@@ -31,7 +31,13 @@ inline double integral(Op op, bool isLong, double x, double y, int line) {
     case Op::Rem:
       if (b == 0) fail("ArithmeticException: / by zero", line);
       if (b == -1) r = op == Op::Div ? static_cast<std::int64_t>(0 - ua) : 0;  // MIN / −1 wraps
-      else r = op == Op::Div ? a / b : a % b;
+      else if (!isLong) {
+        // int operands: the 32-bit division (the same quotient and remainder, several times faster)
+        const auto a32 = static_cast<std::int32_t>(a), b32 = static_cast<std::int32_t>(b);
+        r = op == Op::Div ? a32 / b32 : a32 % b32;
+      } else {
+        r = op == Op::Div ? a / b : a % b;
+      }
       break;
     case Op::And: r = a & b; break;
     case Op::Or: r = a | b; break;

@@ -34,27 +34,28 @@ constexpr std::uint32_t kPointers = 16;
 
 // The instructions, by name (the X-macro keeps the enum, the interpreter's dispatch table and the
 // listing in one order):
-//   numbers (d = ...): Move d=a; Convert d=castTo(kind, a); Add Sub Mul Div (double); AddInt (int +,
-//   wrapping); Arith d=apply(op, kind, a, b); Compare d=(a op b); Truth d=(a != 0); Unary
+//   numbers (d = ...): Move d=a; Convert d=castTo(kind, a); Add Sub Mul Div (double); AddInt SubInt
+//   MulInt DivInt RemInt (int: integral()); Arith d=apply(op, kind, a, b); Compare d=(a op b); Truth d=(a != 0); Unary
 //   d=unaryValue(op char in k, kind, a); Cast d=castValue(kind, flag: from long, a); Time, Step
 //   d=time, dt; Native d=fn(node, a, b) (a node's own operation on lowered operands: Math.*);
 //   Node d=node->number() (a node without a lowering of its own); Effect: evaluateForEffect(node);
 //   Increment a+=k (x++ on a variable of type kind; d, if any, the value before, or after when
 //   flag); IncrementAt the same on the element at pointer a.
 //   jumps to `target`: Jump; JumpZero, JumpNonZero on a; JumpEq .. JumpNotGe on a op b.
-//   arrays (`a` an array variable; p[n] pointer registers): LoadElementK d=a[k]; LoadElement
-//   d=a[b]; StoreElementK a[k]=castTo(kind, b); ArrayPointer p[d]=a (may be null); CheckNull p[a];
-//   Row p[d]=p[a][b] (a row); LoadAt d=p[a][b]; ElementAddress p[d]=&p[a][b]; LoadPointer d=*p[a];
+//   arrays (`a` an array variable; p[n] pointer registers; K: the constant index k, also in target
+//   as an integer): LoadElementK d=a[k]; LoadElement d=a[b]; StoreElementK a[k]=castTo(kind, b);
+//   ElementAddressK p[d]=&a[k]; ArrayPointer p[d]=a (may be null); CheckNull p[a]; RowOf p[d]=a[b]
+//   (a row); Row p[d]=p[a][b]; LoadAt d=p[a][b]; ElementAddress p[d]=&p[a][b]; LoadPointer d=*p[a];
 //   StorePointer *p[d]=castTo(kind, a); AssignArray: array variable d = node->array().
 //   statements: Statement node->run() (Return ends the method, Break / Continue jump to target / b);
 //   Spend (a loop iteration against the budget); Count (a script statement: node the
 //   StatementCount); Return; ReturnNumber a; ReturnHeld (the field array a, held).
 #define PESIM_JAVA_CODES(X)                                                                                              \
-  X(Move) X(Convert) X(Add) X(Sub) X(Mul) X(Div) X(AddInt) X(Arith) X(Compare) X(Truth) X(Unary) X(Cast) X(Time)       \
-  X(Step) X(Native) X(Node) X(Effect) X(Increment) X(IncrementAt) X(Jump) X(JumpZero) X(JumpNonZero) X(JumpEq)         \
+  X(Move) X(Convert) X(Add) X(Sub) X(Mul) X(Div) X(AddInt) X(SubInt) X(MulInt) X(DivInt) X(RemInt) X(Arith)         \
+  X(Compare) X(Truth) X(Unary) X(Cast) X(Time) X(Step) X(Native) X(Node) X(Effect) X(Increment) X(IncrementAt) X(Jump) X(JumpZero) X(JumpNonZero) X(JumpEq)         \
   X(JumpNe) X(JumpLt) X(JumpLe) X(JumpGt) X(JumpGe) X(JumpNotLt) X(JumpNotLe) X(JumpNotGt) X(JumpNotGe)                \
-  X(LoadElementK) X(LoadElement) X(StoreElementK) X(ArrayPointer) X(CheckNull) X(Row) X(LoadAt) X(ElementAddress)      \
-  X(LoadPointer) X(StorePointer) X(AssignArray) X(Statement) X(Spend) X(Count) X(Return) X(ReturnNumber) X(ReturnHeld)
+  X(LoadElementK) X(LoadElement) X(StoreElementK) X(ElementAddressK) X(ArrayPointer) X(CheckNull) X(RowOf) X(Row)  \
+  X(LoadAt) X(ElementAddress) X(LoadPointer) X(StorePointer) X(AssignArray) X(Statement) X(Spend) X(Count) X(Return) X(ReturnNumber) X(ReturnHeld)
 
 enum class Code : std::uint8_t {
 #define PESIM_JAVA_CODE_ENUM(name) name,
@@ -81,6 +82,14 @@ struct Bytecode {
   std::vector<Instr> code;
   std::vector<double> constants;
 };
+
+// The element index `k` as the integer the K instructions carry (in `target`); false when it is
+// negative or too large (the instruction with the index as an operand checks it then).
+inline bool constantIndex(double k, std::uint32_t& index) {
+  if (!(k >= 0.0 && k < 2147483648.0) || k != static_cast<double>(static_cast<std::uint32_t>(k))) return false;
+  index = static_cast<std::uint32_t>(k);
+  return true;
+}
 
 // Thrown by a node that cannot lower itself here (e.g. too many pointer registers): the statement
 // being lowered then runs through its node.

@@ -26,6 +26,12 @@ inline std::size_t checkedIndex(const Array& a, double index, int line) {
   return static_cast<std::size_t>(index);
 }
 
+// A constant index (i->target, i->k) into an array of numbers: its length is its numbers' count.
+inline std::size_t checkedIndexK(const Array& a, const Instr* i) {
+  if (i->target >= a.numbers.size()) outOfBounds(a, i->k, i->line);
+  return i->target;
+}
+
 inline Array& checked(Array* a, int line) {
   if (a == nullptr) nullArray(line);
   return *a;
@@ -79,6 +85,10 @@ next:
   OP(Mul) NUM(i->d) = NUM(i->a) * NUM(i->b); NEXT();
   OP(Div) NUM(i->d) = NUM(i->a) / NUM(i->b); NEXT();
   OP(AddInt) NUM(i->d) = integral(Op::Add, false, NUM(i->a), NUM(i->b), i->line); NEXT();
+  OP(SubInt) NUM(i->d) = integral(Op::Sub, false, NUM(i->a), NUM(i->b), i->line); NEXT();
+  OP(MulInt) NUM(i->d) = integral(Op::Mul, false, NUM(i->a), NUM(i->b), i->line); NEXT();
+  OP(DivInt) NUM(i->d) = integral(Op::Div, false, NUM(i->a), NUM(i->b), i->line); NEXT();
+  OP(RemInt) NUM(i->d) = integral(Op::Rem, false, NUM(i->a), NUM(i->b), i->line); NEXT();
   OP(Arith) NUM(i->d) = apply(i->op, i->kind, NUM(i->a), NUM(i->b), i->line); NEXT();
   OP(Compare) NUM(i->d) = compare(i->op, NUM(i->a), NUM(i->b)) ? 1.0 : 0.0; NEXT();
   OP(Truth) NUM(i->d) = NUM(i->a) != 0.0 ? 1.0 : 0.0; NEXT();
@@ -132,7 +142,7 @@ next:
   OP(JumpNotGe) if (!(NUM(i->a) >= NUM(i->b))) pc = code + i->target; NEXT();
   OP(LoadElementK) {
     Array& a = checked(ARR(i->a).get(), i->line);
-    NUM(i->d) = a.numbers[checkedIndex(a, i->k, i->line)];
+    NUM(i->d) = a.numbers[checkedIndexK(a, i)];
     NEXT();
   }
   OP(LoadElement) {
@@ -142,12 +152,22 @@ next:
   }
   OP(StoreElementK) {
     Array& a = checked(ARR(i->a).get(), i->line);
-    double& at = a.numbers[checkedIndex(a, i->k, i->line)];
+    double& at = a.numbers[checkedIndexK(a, i)];
     at = converted(i->kind, NUM(i->b));
+    NEXT();
+  }
+  OP(ElementAddressK) {
+    Array& a = checked(ARR(i->a).get(), i->line);
+    pointers[i->d] = &a.numbers[checkedIndexK(a, i)];
     NEXT();
   }
   OP(ArrayPointer) pointers[i->d] = ARR(i->a).get(); NEXT();
   OP(CheckNull) checked(PTR(i->a), i->line); NEXT();
+  OP(RowOf) {
+    Array& a = checked(ARR(i->a).get(), i->line);
+    pointers[i->d] = a.rows[checkedIndex(a, NUM(i->b), i->line)].get();
+    NEXT();
+  }
   OP(Row) {
     Array& a = checked(PTR(i->a), i->line);
     pointers[i->d] = a.rows[checkedIndex(a, NUM(i->b), i->line)].get();

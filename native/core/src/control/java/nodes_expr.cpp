@@ -68,6 +68,21 @@ std::uint32_t elementAddress(Lowering& lw, std::uint32_t p, const Expr& index, i
   return p;
 }
 
+// The element at `index` of the array in pointer `p`, read (checked as elementAddress does).
+Reg loadAt(Lowering& lw, std::uint32_t p, const Expr& index, Reg want, int line) {
+  if (!leaf(index)) {
+    Instr check = instr(Code::CheckNull, line);
+    check.a = p;
+    lw.emit(check);
+  }
+  Instr i = instr(Code::LoadAt, line);
+  i.b = lw.number(index);
+  i.a = p;
+  i.d = destination(lw, want);
+  lw.emit(i);
+  return i.d;
+}
+
 class Constant final : public Expr {
  public:
   Constant(Type t, double v, int line) : Expr(t, line), v_(v) {}
@@ -286,12 +301,7 @@ class NumberElement final : public NumberTarget {
   }
   Reg lowerNumber(Lowering& lw, Reg want) const override {
     if (held_ == nullptr) return Expr::lowerNumber(lw, want);
-    const std::uint32_t p = lowerAddress(lw);
-    Instr i = instr(Code::LoadPointer, line());
-    i.a = p;
-    i.d = destination(lw, want);
-    lw.emit(i);
-    return i.d;
+    return loadAt(lw, held_->lowerPointer(lw), *index_, want, line());
   }
 
  private:
@@ -331,10 +341,12 @@ class VariableElement final : public NumberTarget {
   bool sideEffectFree() const override { return true; }
   Reg arrayReg() const { return makeReg(field ? Space::Field : Space::Frame, static_cast<std::uint32_t>(arraySlot_)); }
   Reg lowerNumber(Lowering& lw, Reg want) const override {
-    if constexpr (constantIndex) {
+    std::uint32_t k = 0;
+    if (constantIndex && pesim::java::constantIndex(constant_, k)) {
       Instr i = instr(Code::LoadElementK, line());
       i.a = arrayReg();
       i.k = constant_;
+      i.target = k;
       i.d = destination(lw, want);
       lw.emit(i);
       return i.d;
@@ -347,12 +359,11 @@ class VariableElement final : public NumberTarget {
       lw.emit(i);
       return i.d;
     }
-    const std::uint32_t p = lowerAddress(lw);
-    Instr i = instr(Code::LoadPointer, line());
-    i.a = p;
-    i.d = destination(lw, want);
-    lw.emit(i);
-    return i.d;
+    Instr pointer = instr(Code::ArrayPointer, line());
+    pointer.d = lw.pointer();
+    pointer.a = arrayReg();
+    lw.emit(pointer);
+    return loadAt(lw, pointer.d, *index_, want, line());
   }
   std::uint32_t lowerAddress(Lowering& lw) const override {
     Instr i = instr(Code::ArrayPointer, line());
@@ -396,6 +407,14 @@ class RowElement final : public ArrayTarget {
   std::uint32_t lowerPointer(Lowering& lw) const override {
     const auto* outer = dynamic_cast<const ArrayTarget*>(array_.get());
     if (outer == nullptr || !sideEffectFree()) throw NotLowered{};
+    if (outer->lowerArrayVariable() != kNoReg && leaf(*index_)) {
+      Instr i = instr(Code::RowOf, line());
+      i.a = outer->lowerArrayVariable();
+      i.b = lw.number(*index_);
+      i.d = lw.pointer();
+      lw.emit(i);
+      return i.d;
+    }
     const std::uint32_t p = outer->lowerPointer(lw);
     if (!leaf(*index_)) {
       Instr check = instr(Code::CheckNull, line());
@@ -647,7 +666,15 @@ class IntegralBinary final : public Expr {
   }
   bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
   Reg lowerNumber(Lowering& lw, Reg want) const override {
-    Instr i = instr(op == Op::Add && !isLong ? Code::AddInt : Code::Arith, line());
+    Code code = Code::Arith;
+    if (!isLong) {
+      if constexpr (op == Op::Add) code = Code::AddInt;
+      if constexpr (op == Op::Sub) code = Code::SubInt;
+      if constexpr (op == Op::Mul) code = Code::MulInt;
+      if constexpr (op == Op::Div) code = Code::DivInt;
+      if constexpr (op == Op::Rem) code = Code::RemInt;
+    }
+    Instr i = instr(code, line());
     i.a = lw.number(*a_);
     i.b = lw.number(*b_);
     i.op = op;
@@ -951,8 +978,11 @@ class StoreElement final : public Expr {
   Reg lowered(Lowering& lw, Reg want, bool needed) const {
     const Reg array = makeReg(field ? Space::Field : Space::Frame, static_cast<std::uint32_t>(arraySlot_));
     std::uint32_t p = 0;
-    if (value == Operand::Constant || value == Operand::Local || value == Operand::Field) {
+    std::uint32_t k = 0;
+    const bool integerIndex = constantIndex(index_, k);
+    if (integerIndex && (value == Operand::Constant || value == Operand::Local || value == Operand::Field)) {
       Instr i = instr(Code::StoreElementK, elementLine_);
+      i.target = k;
       i.a = array;
       i.k = index_;
       i.b = lw.number(*value_);
@@ -962,18 +992,28 @@ class StoreElement final : public Expr {
       Instr load = instr(Code::LoadElementK, elementLine_);
       load.a = array;
       load.k = index_;
+      load.target = k;
       load.d = destination(lw, want);
       lw.emit(load);
       return load.d;
     }
-    Instr pointer = instr(Code::ArrayPointer, elementLine_);
-    pointer.d = p = lw.pointer();
-    pointer.a = array;
-    lw.emit(pointer);
-    Instr address = instr(Code::ElementAddress, elementLine_);
-    address.a = address.d = p;
-    address.b = lw.constant(index_);
-    lw.emit(address);
+    if (integerIndex) {
+      Instr address = instr(Code::ElementAddressK, elementLine_);
+      address.d = p = lw.pointer();
+      address.a = array;
+      address.k = index_;
+      address.target = k;
+      lw.emit(address);
+    } else {
+      Instr pointer = instr(Code::ArrayPointer, elementLine_);
+      pointer.d = p = lw.pointer();
+      pointer.a = array;
+      lw.emit(pointer);
+      Instr address = instr(Code::ElementAddress, elementLine_);
+      address.a = address.d = p;
+      address.b = lw.constant(index_);
+      lw.emit(address);
+    }
     Instr store = instr(Code::StorePointer, line());
     store.a = lw.number(*value_);
     store.d = p;
@@ -1109,10 +1149,21 @@ void clearArray(Array& a) {
 
 // True when `a` is a plain array of numbers holding exactly `values`, bit for bit (-0.0 and NaN
 // payloads included): renewing it to `values` would change nothing.
+// Bitwise equality of n doubles, inline (the rows of a table are short: a call of memcmp each costs more).
+bool sameBits(const double* a, const double* b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a + i, sizeof x);
+    std::memcpy(&y, b + i, sizeof y);
+    if (x != y) return false;
+  }
+  return true;
+}
+
 bool holdsExactly(const Array& a, const std::vector<double>& values) {
   return !a.ofRows && !a.ofTexts && !a.state && a.modCount == 0 && a.rows.empty() && a.texts.empty() &&
          a.numbers.size() == values.size() &&
-         (values.empty() || std::memcmp(a.numbers.data(), values.data(), values.size() * sizeof(double)) == 0);
+         sameBits(a.numbers.data(), values.data(), values.size());
 }
 
 ArrayRef renewed(ArrayRef& made) {
