@@ -74,6 +74,14 @@ class MathCall : public Expr {
     double b = args_.size() > 1 ? args_[1]->number(ex) : 0.0;
     return value(ex, a, b);
   }
+  // A library function assigns, allocates and calls nothing of the code's (Math.random only
+  // advances the generator's state).
+  bool sideEffectFree() const override {
+    for (const auto& a : args_) {
+      if (!a->sideEffectFree()) return false;
+    }
+    return true;
+  }
   // The arguments lowered, the function applied by the bytecode (Native) on their values.
   Reg lowerNumber(Lowering& lw, Reg want) const override {
     Instr i;

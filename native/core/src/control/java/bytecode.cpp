@@ -3,6 +3,7 @@
 #include "control/java/bytecode.hpp"
 
 #include <cstring>
+#include <typeinfo>
 
 namespace pesim::java {
 
@@ -27,16 +28,18 @@ void Lowering::effect(const Expr& e) { e.lowerEffect(*this); }
 void Lowering::statement(const Stmt& s) {
   // The statement's expressions start with every temporary and pointer free: none is live
   // across statements.
-  temps_ = 0;
+  temps_ = keptTemps_;
   pointers_ = 0;
   const std::size_t codeSize = code_.code.size();
   const std::size_t breakableDepth = breakables_.size();
+  const std::uint32_t kept = keptTemps_;
   try {
     s.lower(*this);
   } catch (const NotLowered&) {
     code_.code.resize(codeSize);
     breakables_.resize(breakableDepth);
-    temps_ = 0;
+    keptTemps_ = kept;
+    temps_ = kept;
     pointers_ = 0;
     fallback(s);
   }
@@ -55,6 +58,18 @@ Reg Lowering::temp() {
   const std::uint32_t index = static_cast<std::uint32_t>(method_.numberSlots) + temps_++;
   if (temps_ > maxTemps_) maxTemps_ = temps_;
   return makeReg(Space::Frame, index);
+}
+
+std::uint32_t Lowering::keepTemporaries() {
+  const std::uint32_t before = keptTemps_;
+  keptTemps_ = temps_;
+  return before;
+}
+
+void Lowering::restoreTemporaries(std::uint32_t kept) { keptTemps_ = kept; }
+
+Reg Lowering::arrayTemp() {
+  return makeReg(Space::Frame, static_cast<std::uint32_t>(method_.arraySlots) + arrayTemps_++);
 }
 
 std::uint32_t Lowering::pointer() {
@@ -126,7 +141,7 @@ std::shared_ptr<const Bytecode> Lowering::finish() {
     if (i.code == Code::Statement) {
       if (i.target != kNoReg) i.target = resolve(i.target);
       if (i.b != kNoReg) i.b = resolve(i.b);
-    } else if (i.code >= Code::Jump && i.code <= Code::JumpNotGe) {
+    } else if ((i.code >= Code::Jump && i.code <= Code::JumpNotGe) || i.code == Code::ForEachNext) {
       i.target = resolve(i.target);
     }
   }
@@ -173,6 +188,7 @@ void lowerMethod(Method& method) {
   for (const auto& s : method.body) lw.statement(*s);
   method.code = lw.finish();
   method.numberSlots += lw.temporaries();
+  method.arraySlots += lw.arrayTemporaries();
 }
 
 }  // namespace pesim::java
@@ -203,7 +219,9 @@ std::string listing(const Bytecode& code) {
   for (std::size_t n = 0; n < code.code.size(); ++n) {
     const Instr& i = code.code[n];
     out += std::to_string(n) + ": " + codeName(i.code) + " d=" + regText(i.d) + " a=" + regText(i.a) + " b=" + regText(i.b);
-    if (i.code >= Code::Jump && i.code <= Code::JumpNotGe) out += " -> " + std::to_string(i.target);
+    if ((i.code >= Code::Jump && i.code <= Code::JumpNotGe) || i.code == Code::ForEachNext) out += " -> " + std::to_string(i.target);
+    if (i.code == Code::Node || i.code == Code::Effect) out += std::string(" ") + typeid(*static_cast<const Expr*>(i.node)).name();
+    if (i.code == Code::Statement) out += std::string(" ") + typeid(*static_cast<const Stmt*>(i.node)).name();
     out += "\n";
   }
   return out;

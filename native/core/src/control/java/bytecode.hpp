@@ -46,7 +46,11 @@ constexpr std::uint32_t kPointers = 16;
 //   as an integer): LoadElementK d=a[k]; LoadElement d=a[b]; StoreElementK a[k]=castTo(kind, b);
 //   ElementAddressK p[d]=&a[k]; ArrayPointer p[d]=a (may be null); CheckNull p[a]; RowOf p[d]=a[b]
 //   (a row); Row p[d]=p[a][b]; LoadAt d=p[a][b]; ElementAddress p[d]=&p[a][b]; LoadPointer d=*p[a];
-//   StorePointer *p[d]=castTo(kind, a); AssignArray: array variable d = node->array().
+//   StorePointer *p[d]=castTo(kind, a); Length d=p[a].length; AssignArray: array variable
+//   d = node->array(); HoldArray: array slot d = the array variable a, or node->array() (a for-each's
+//   array, null checked); ForEachNext: when the index b has reached the length of the array in
+//   slot a, jump to target, else spend an iteration and d = castTo(kind, element b), b += 1;
+//   ReleaseArray: array slot d = null.
 //   statements: Statement node->run() (Return ends the method, Break / Continue jump to target / b);
 //   Spend (a loop iteration against the budget); Count (a script statement: node the
 //   StatementCount); Return; ReturnNumber a; ReturnHeld (the field array a, held).
@@ -55,7 +59,7 @@ constexpr std::uint32_t kPointers = 16;
   X(Compare) X(Truth) X(Unary) X(Cast) X(Time) X(Step) X(Native) X(Node) X(Effect) X(Increment) X(IncrementAt) X(Jump) X(JumpZero) X(JumpNonZero) X(JumpEq)         \
   X(JumpNe) X(JumpLt) X(JumpLe) X(JumpGt) X(JumpGe) X(JumpNotLt) X(JumpNotLe) X(JumpNotGt) X(JumpNotGe)                \
   X(LoadElementK) X(LoadElement) X(StoreElementK) X(ElementAddressK) X(ArrayPointer) X(CheckNull) X(RowOf) X(Row)  \
-  X(LoadAt) X(ElementAddress) X(LoadPointer) X(StorePointer) X(AssignArray) X(Statement) X(Spend) X(Count) X(Return) X(ReturnNumber) X(ReturnHeld)
+  X(LoadAt) X(ElementAddress) X(LoadPointer) X(Length) X(HoldArray) X(ForEachNext) X(ReleaseArray) X(StorePointer) X(AssignArray) X(Statement) X(Spend) X(Count) X(Return) X(ReturnNumber) X(ReturnHeld)
 
 enum class Code : std::uint8_t {
 #define PESIM_JAVA_CODE_ENUM(name) name,
@@ -91,6 +95,31 @@ inline bool constantIndex(double k, std::uint32_t& index) {
   return true;
 }
 
+// The instruction of `op` carried out in `kind`: the double or int arithmetic codes where there is
+// one, else Arith (apply()).
+inline Code arithmeticCode(Op op, Base kind) {
+  if (kind == Base::Double) {
+    switch (op) {
+      case Op::Add: return Code::Add;
+      case Op::Sub: return Code::Sub;
+      case Op::Mul: return Code::Mul;
+      case Op::Div: return Code::Div;
+      default: return Code::Arith;
+    }
+  }
+  if (kind == Base::Int) {
+    switch (op) {
+      case Op::Add: return Code::AddInt;
+      case Op::Sub: return Code::SubInt;
+      case Op::Mul: return Code::MulInt;
+      case Op::Div: return Code::DivInt;
+      case Op::Rem: return Code::RemInt;
+      default: return Code::Arith;
+    }
+  }
+  return Code::Arith;
+}
+
 // Thrown by a node that cannot lower itself here (e.g. too many pointer registers): the statement
 // being lowered then runs through its node.
 struct NotLowered {};
@@ -113,6 +142,12 @@ class Lowering {
 
   Reg constant(double v);
   Reg temp();
+  // Temporaries taken until now stay taken through the statements lowered next (a loop's
+  // counter); returns what restoreTemporaries takes back.
+  std::uint32_t keepTemporaries();
+  void restoreTemporaries(std::uint32_t kept);
+  // A hidden array slot of the frame (a for-each's array): its reference lives there.
+  Reg arrayTemp();
   std::uint32_t pointer();
   int label();
   void place(int label);
@@ -130,7 +165,8 @@ class Lowering {
   int continueLabel() const;
 
   std::shared_ptr<const Bytecode> finish();
-  int temporaries() const { return maxTemps_; }
+  int temporaries() const { return static_cast<int>(maxTemps_); }
+  int arrayTemporaries() const { return static_cast<int>(arrayTemps_); }
 
  private:
   Method& method_;
@@ -141,6 +177,8 @@ class Lowering {
   };
   std::vector<Breakable> breakables_;
   std::uint32_t temps_ = 0, maxTemps_ = 0;
+  std::uint32_t keptTemps_ = 0;  // temporaries live across statements
+  std::uint32_t arrayTemps_ = 0;
   std::uint32_t pointers_ = 0;
 };
 

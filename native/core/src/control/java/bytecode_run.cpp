@@ -183,6 +183,27 @@ next:
     pointers[i->d] = &a.numbers[checkedIndex(a, NUM(i->b), i->line)];
     NEXT();
   }
+  OP(Length) NUM(i->d) = static_cast<double>(checked(PTR(i->a), i->line).length()); NEXT();
+  OP(HoldArray) {
+    ArrayRef held = i->node != nullptr ? static_cast<const Expr*>(i->node)->array(ex) : ARR(i->a);
+    RELOAD();
+    if (!held) nullArray(i->line);
+    ARR(i->d) = std::move(held);
+    NEXT();
+  }
+  OP(ForEachNext) {
+    const Array& a = *ARR(i->a);
+    double& index = NUM(i->b);
+    if (!(index < static_cast<double>(a.length()))) {
+      pc = code + i->target;
+      NEXT();
+    }
+    spend(ex, i->line);
+    NUM(i->d) = castTo(i->kind, a.numbers[static_cast<std::size_t>(index)]);
+    index += 1.0;
+    NEXT();
+  }
+  OP(ReleaseArray) ARR(i->d).reset(); NEXT();
   OP(LoadPointer) NUM(i->d) = *static_cast<double*>(pointers[i->a]); NEXT();
   OP(StorePointer) *static_cast<double*>(pointers[i->d]) = converted(i->kind, NUM(i->a)); NEXT();
   OP(AssignArray) {

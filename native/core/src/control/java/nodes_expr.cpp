@@ -456,6 +456,15 @@ class Length : public Expr {
   Length(ExprPtr a, int line) : Expr(scalar(Base::Int), line), a_(std::move(a)) {}
   double number(Exec& ex) const override { return static_cast<double>(checkedArray(*a_, ex, line())->length()); }
   bool sideEffectFree() const override { return a_->sideEffectFree(); }
+  Reg lowerNumber(Lowering& lw, Reg want) const override {
+    const auto* target = dynamic_cast<const ArrayTarget*>(a_.get());
+    if (target == nullptr || !a_->sideEffectFree()) return Expr::lowerNumber(lw, want);
+    Instr i = instr(Code::Length, line());
+    i.a = target->lowerPointer(lw);
+    i.d = destination(lw, want);
+    lw.emit(i);
+    return i.d;
+  }
 
  private:
   ExprPtr a_;
@@ -495,7 +504,7 @@ class Binary final : public Expr {
   }
   bool sideEffectFree() const override { return a_->sideEffectFree() && b_->sideEffectFree(); }
   Reg lowerNumber(Lowering& lw, Reg want) const override {
-    Instr i = instr(Code::Arith, line());
+    Instr i = instr(op_ < Op::Eq ? arithmeticCode(op_, kind_) : Code::Arith, line());
     i.a = lw.number(*a_);
     i.b = lw.number(*b_);
     i.op = op_;
@@ -863,12 +872,13 @@ class AssignNumber final : public Expr {
       } else {
         v = variable;
       }
-      Instr op = instr(Code::Arith, line());
+      // The operation straight into a double variable (load-op-store), else into a temporary.
+      Instr op = instr(arithmeticCode(op_, operation_), line());
       op.op = op_;
       op.kind = operation_;
       op.a = v;
       op.b = value;
-      op.d = lw.temp();
+      op.d = variable != kNoReg && type().base == Base::Double && operation_ == Base::Double ? variable : lw.temp();
       lw.emit(op);
       v = op.d;
     }

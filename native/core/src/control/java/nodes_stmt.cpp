@@ -221,6 +221,49 @@ class ForEach : public Stmt {
     }
     return Flow::Normal;
   }
+  // Over an array of numbers into a variable: the array held in a hidden slot of the frame, as
+  // run() holds it, for the length of the loop.
+  void lower(Lowering& lw) const override {
+    const Reg variable = number_ ? number_->lowerVariable() : kNoReg;
+    if (variable == kNoReg) return lw.fallback(*this);
+    const auto* held = dynamic_cast<const ArrayTarget*>(array_.get());
+    const Reg source = held != nullptr ? held->lowerArrayVariable() : kNoReg;
+    Instr hold;
+    hold.code = Code::HoldArray;
+    hold.line = line();
+    hold.d = lw.arrayTemp();
+    hold.a = source;
+    hold.node = source == kNoReg ? array_.get() : nullptr;
+    lw.emit(hold);
+    const Reg index = lw.temp();
+    const std::uint32_t kept = lw.keepTemporaries();
+    Instr start;
+    start.code = Code::Move;
+    start.d = index;
+    start.a = lw.constant(0.0);
+    lw.emit(start);
+    const int top = lw.label(), end = lw.label();
+    lw.place(top);
+    Instr next;
+    next.code = Code::ForEachNext;
+    next.line = line();
+    next.a = hold.d;
+    next.b = index;
+    next.d = variable;
+    next.kind = number_->type().base;
+    next.target = static_cast<std::uint32_t>(end);
+    lw.emit(next);
+    lw.enterBreakable(end, top);
+    lw.statement(*body_);
+    lw.leaveBreakable();
+    lw.jump(Code::Jump, top);
+    lw.place(end);
+    lw.restoreTemporaries(kept);
+    Instr release;
+    release.code = Code::ReleaseArray;
+    release.d = hold.d;
+    lw.emit(release);
+  }
 
  private:
   std::unique_ptr<NumberTarget> number_;
