@@ -132,7 +132,22 @@ int Lowering::continueLabel() const {
   return -1;
 }
 
+void Lowering::tableAssigned(Reg variable, const Expr& literal) { tables_.push_back({variable, &literal}); }
+void Lowering::tableRead(Reg variable) { tableReads_.push_back(variable); }
+
 std::shared_ptr<const Bytecode> Lowering::finish() {
+  // A table whose variable the code mentions only to assign it once and to read its elements:
+  // nothing can write its rows (the compiler counts each mention it makes in arrayMentions; a
+  // read the bytecode runs through its node is not seen here and keeps the table compared).
+  for (const Table& t : tables_) {
+    if (!tableLiteral(*t.literal)) continue;
+    const std::size_t slot = t.variable & kIndexMask;
+    std::size_t assigned = 0, reads = 0;
+    for (const Table& u : tables_) assigned += u.variable == t.variable ? 1 : 0;
+    for (Reg r : tableReads_) reads += r == t.variable ? 1 : 0;
+    const int mentions = slot < method_.arrayMentions.size() ? method_.arrayMentions[slot] : 0;
+    if (assigned == 1 && static_cast<int>(reads + 1) == mentions) markTableUnwritten(*t.literal);
+  }
   Instr end;
   end.code = Code::Return;
   emit(end);

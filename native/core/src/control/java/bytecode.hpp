@@ -164,6 +164,11 @@ class Lowering {
   int breakLabel() const;
   int continueLabel() const;
 
+  // A local array variable assigned a table literal, and one read of an element of a row of a
+  // local array variable: a table whose every mention is one assignment and such reads is only read.
+  void tableAssigned(Reg variable, const Expr& literal);
+  void tableRead(Reg variable);
+
   std::shared_ptr<const Bytecode> finish();
   int temporaries() const { return static_cast<int>(maxTemps_); }
   int arrayTemporaries() const { return static_cast<int>(arrayTemps_); }
@@ -179,6 +184,12 @@ class Lowering {
   std::uint32_t temps_ = 0, maxTemps_ = 0;
   std::uint32_t keptTemps_ = 0;  // temporaries live across statements
   std::uint32_t arrayTemps_ = 0;
+  struct Table {
+    Reg variable;
+    const Expr* literal;
+  };
+  std::vector<Table> tables_;
+  std::vector<Reg> tableReads_;
   std::uint32_t pointers_ = 0;
 };
 

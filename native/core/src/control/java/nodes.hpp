@@ -190,6 +190,7 @@ struct Method {
   std::vector<StmtPtr> body;
   int line = 0;
   std::shared_ptr<const Bytecode> code;  // the body lowered (bytecode.hpp): what invoke runs
+  std::vector<int> arrayMentions;        // per local array slot: the variable's nodes the compiler made
 };
 
 // A zeroed frame with the method's slots.
@@ -236,6 +237,10 @@ ExprPtr increment(std::unique_ptr<NumberTarget> target, double delta, bool prefi
 ExprPtr concat(std::vector<ExprPtr> parts, int line);
 ExprPtr newArray(Type type, std::vector<ExprPtr> lengths, int line);
 ExprPtr arrayLiteral(Type type, std::vector<ExprPtr> items, int line);
+// Tells a table literal (an array literal of rows of constants) that no code can write its rows
+// or reach them but to read elements: it is then renewed without comparing its rows.
+void markTableUnwritten(const Expr& literal);
+bool tableLiteral(const Expr& e);  // an array literal of rows of constants
 ExprPtr callMethod(const Method& method, std::vector<ExprPtr> arguments, int line);
 ExprPtr callMath(const std::string& name, std::vector<ExprPtr> arguments, Type type, int line);
 // nodes_arrays.cpp: System.arraycopy (5 arguments, checked by the compiler), Arrays.fill,

@@ -301,8 +301,10 @@ class NumberElement final : public NumberTarget {
   }
   Reg lowerNumber(Lowering& lw, Reg want) const override {
     if (held_ == nullptr) return Expr::lowerNumber(lw, want);
+    reportTableRead(lw);
     return loadAt(lw, held_->lowerPointer(lw), *index_, want, line());
   }
+  void reportTableRead(Lowering& lw) const;  // after RowElement
 
  private:
   ExprPtr array_, index_;
@@ -403,6 +405,11 @@ class RowElement final : public ArrayTarget {
     return a->rows[checkedIndex(*a, index_->number(ex), line())];
   }
   bool sideEffectFree() const override { return array_->sideEffectFree() && index_->sideEffectFree(); }
+  // The local array variable whose row this is, else ~0.
+  Reg outerLocalVariable() const {
+    const auto* local = dynamic_cast<const LocalArray*>(array_.get());
+    return local != nullptr ? local->lowerArrayVariable() : kNoReg;
+  }
   // The row of an array held through variables (side-effect-free), as place() reaches it.
   std::uint32_t lowerPointer(Lowering& lw) const override {
     const auto* outer = dynamic_cast<const ArrayTarget*>(array_.get());
@@ -432,6 +439,13 @@ class RowElement final : public ArrayTarget {
  private:
   ExprPtr array_, index_;
 };
+
+void NumberElement::reportTableRead(Lowering& lw) const {
+  if (const auto* row = dynamic_cast<const RowElement*>(held_)) {
+    const Reg variable = row->outerLocalVariable();
+    if (variable != kNoReg) lw.tableRead(variable);
+  }
+}
 
 class TextElement : public StringTarget {
  public:
@@ -1080,6 +1094,7 @@ class AssignArray : public Expr {
   void lowerEffect(Lowering& lw) const override {
     const Reg variable = target_->lowerArrayVariable();
     if (variable == kNoReg) return Expr::lowerEffect(lw);
+    if (variable >> kSpaceShift == static_cast<Reg>(Space::Frame)) lw.tableAssigned(variable, *value_);
     Instr i = instr(Code::AssignArray, line());
     i.d = variable;
     i.node = value_.get();
@@ -1254,7 +1269,7 @@ class ArrayLiteral : public Expr {
     }
   }
   ArrayRef array(Exec& ex) const override {
-    if (!constantRows_.empty() && made_ && made_.use_count() == 1) return renewTable(ex);
+    if (!constantRows_.empty() && made_ && made_.use_count() == 1) return rowsUnwritten_ ? made_ : renewTable(ex);
     ArrayRef a = renewed(made_);
     if (!a) made_ = a = std::make_shared<Array>();
     if (allConstant_) {
@@ -1297,6 +1312,13 @@ class ArrayLiteral : public Expr {
   bool allConstant_ = false;
   std::vector<double> constants_;
   std::vector<const ArrayLiteral*> constantRows_;  // a table of rows of constants: the rows' nodes
+  // Set when compiled: no code can write the rows or reach them but to read elements (bytecode.cpp),
+  // so the table made last is still as made.
+  mutable bool rowsUnwritten_ = false;
+  friend void pesim::java::markTableUnwritten(const Expr& literal);
+
+ public:
+  bool isTable() const { return !constantRows_.empty(); }
   mutable ArrayRef made_;  // the last array made (renewed)
 };
 
@@ -1416,6 +1438,13 @@ ExprPtr increment(std::unique_ptr<NumberTarget> target, double delta, bool prefi
 ExprPtr concat(std::vector<ExprPtr> parts, int line) { return std::make_unique<Concat>(std::move(parts), line); }
 ExprPtr newArray(Type type, std::vector<ExprPtr> lengths, int line) { return std::make_unique<NewArray>(type, std::move(lengths), line); }
 ExprPtr arrayLiteral(Type type, std::vector<ExprPtr> items, int line) { return std::make_unique<ArrayLiteral>(type, std::move(items), line); }
+bool tableLiteral(const Expr& e) {
+  const auto* table = dynamic_cast<const ArrayLiteral*>(&e);
+  return table != nullptr && table->isTable();
+}
+void markTableUnwritten(const Expr& literal) {
+  if (const auto* table = dynamic_cast<const ArrayLiteral*>(&literal)) table->rowsUnwritten_ = true;
+}
 ExprPtr callMethod(const Method& method, std::vector<ExprPtr> arguments, int line) {
   return std::make_unique<CallMethod>(method, std::move(arguments), line);
 }
