@@ -6,7 +6,9 @@
 #include "control/java/bytecode.hpp"
 #include "control/java/script.hpp"
 
-#if defined(__GNUC__) || defined(__clang__)
+// Threaded dispatch where the compiler has computed gotos (GCC, Clang); a switch elsewhere (and
+// with PESIM_JAVA_SWITCH_DISPATCH defined, to test that form).
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(PESIM_JAVA_SWITCH_DISPATCH)
 #define PESIM_JAVA_THREADED 1
 #endif
 

@@ -103,9 +103,11 @@ ExprPtr Compiler::variableExpr(const Variable& v, int line) {
   }
   if (v.type.isReference()) {
     // Counted for the lowering's proof that a local table is only read (bytecode.cpp).
-    std::vector<int>& mentions = method_->arrayMentions;  // (method_: locals exist only in methods)
-    if (mentions.size() <= static_cast<std::size_t>(v.slot)) mentions.resize(static_cast<std::size_t>(v.slot) + 1, 0);
-    ++mentions[static_cast<std::size_t>(v.slot)];
+    if (method_ != nullptr) {
+      std::vector<int>& mentions = method_->arrayMentions;
+      if (mentions.size() <= static_cast<std::size_t>(v.slot)) mentions.resize(static_cast<std::size_t>(v.slot) + 1, 0);
+      ++mentions[static_cast<std::size_t>(v.slot)];
+    }
     return localArray(v.type, v.slot, line);
   }
   return localNumber(v.type, v.slot, line);
