@@ -274,6 +274,11 @@ const std::vector<Block> kTypicalBlocks = {
      "do { acc -= 0.5; i--; } while (i > 15);\nfor (int a = 0, b = 10; a < b; a += 2, b--) { if (a == b - 3) continue; acc += a * b; }\n"
      "for (double v : yOUT) acc += v * 0.001;\nstate = (state + 1) % 5;\nboolean flag = acc > 100 && state != 2 || xIN[0] < 0;\n"
      "yOUT[0] = acc; yOUT[1] = flag ? 1 : 0; yOUT[2] = !flag ? state : -state;\nreturn yOUT;", 1, 3},
+    {"state_machine", "static int mode; static double timer;", "mode = 1;",
+     "timer += dt;\nswitch (mode) {\n  case 0: yOUT[0] = 0; if (xIN[0] > 0.5) { mode = 1; timer = 0; } break;\n"
+     "  case 1: yOUT[0] = 1; if (timer > 5e-6) mode = 2;\n  case 2: yOUT[0] += 0.5; if (xIN[0] < -0.5) mode = 3; break;\n"
+     "  case 3: case 4: mode = 0; break;\n  default: mode = -1;\n}\nfor (int i = 0; i < 3; i++) { switch (i) { case 1: continue; default: yOUT[1] += i; } }\n"
+     "yOUT[2] = mode;\nreturn yOUT;", 1, 3},
 };
 
 // Code that mixes the fast path with constructs the bytecode runs through their nodes (methods,

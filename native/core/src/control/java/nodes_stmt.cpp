@@ -1,5 +1,7 @@
 // Statement nodes of compiled Java blocks (see nodes.hpp): blocks, if, loops, switch with
 // fall-through, break/continue/return, and System.out printing into the block's message list.
+#include <vector>
+
 #include "control/java/bytecode.hpp"
 #include "control/java/nodes.hpp"
 
@@ -288,6 +290,27 @@ class Switch : public Stmt {
     if (start < 0) return Flow::Normal;
     Flow f = runAll(body_, ex, static_cast<std::size_t>(start));
     return f == Flow::Break ? Flow::Normal : f;
+  }
+  // The selector compared with each label in order (the first equal one wins), then the body with
+  // each case's label before its first statement; break leaves it, continue goes to the loop.
+  void lower(Lowering& lw) const override {
+    const Reg selector = lw.number(*selector_);
+    const int end = lw.label();
+    std::vector<int> starts(body_.size() + 1, -1);
+    auto startOf = [&](std::size_t at) {
+      if (starts[at] < 0) starts[at] = lw.label();
+      return starts[at];
+    };
+    for (const auto& [label, at] : labels_) lw.jump(Code::JumpEq, startOf(at), selector, lw.constant(label));
+    lw.jump(Code::Jump, default_ >= 0 ? startOf(static_cast<std::size_t>(default_)) : end);
+    lw.enterBreakable(end, -1);
+    for (std::size_t i = 0; i < body_.size(); ++i) {
+      if (starts[i] >= 0) lw.place(starts[i]);
+      lw.statement(*body_[i]);
+    }
+    lw.leaveBreakable();
+    if (starts[body_.size()] >= 0) lw.place(starts[body_.size()]);
+    lw.place(end);
   }
 
  private:
