@@ -215,8 +215,10 @@ namespace {
 const char* codeName(Code c) {
   static const char* const kNames[] = {
 #define PESIM_JAVA_CODE_NAME(name) #name,
-      PESIM_JAVA_CODES(PESIM_JAVA_CODE_NAME)
+#define PESIM_JAVA_JUMP_NAME(name, condition) #name,
+      PESIM_JAVA_CODES(PESIM_JAVA_CODE_NAME, PESIM_JAVA_JUMP_NAME)
 #undef PESIM_JAVA_CODE_NAME
+#undef PESIM_JAVA_JUMP_NAME
   };
   return kNames[static_cast<std::size_t>(c)];
 }

@@ -54,17 +54,31 @@ constexpr std::uint32_t kPointers = 16;
 //   statements: Statement node->run() (Return ends the method, Break / Continue jump to target / b);
 //   Spend (a loop iteration against the budget); Count (a script statement: node the
 //   StatementCount); Return; ReturnNumber a; ReturnHeld (the field array a, held).
-#define PESIM_JAVA_CODES(X)                                                                                              \
+#define PESIM_JAVA_STEP_CODES(X)                                                                                         \
   X(Move) X(Convert) X(Add) X(Sub) X(Mul) X(Div) X(AddInt) X(SubInt) X(MulInt) X(DivInt) X(RemInt) X(Arith)         \
-  X(Compare) X(Truth) X(Unary) X(Cast) X(Time) X(Step) X(Native) X(Node) X(Effect) X(Increment) X(IncrementAt) X(Jump) X(JumpZero) X(JumpNonZero) X(JumpEq)         \
-  X(JumpNe) X(JumpLt) X(JumpLe) X(JumpGt) X(JumpGe) X(JumpNotLt) X(JumpNotLe) X(JumpNotGt) X(JumpNotGe)                \
-  X(LoadElementK) X(LoadElement) X(StoreElementK) X(ElementAddressK) X(ArrayPointer) X(CheckNull) X(RowOf) X(Row)  \
-  X(LoadAt) X(ElementAddress) X(LoadPointer) X(Length) X(HoldArray) X(ForEachNext) X(ReleaseArray) X(StorePointer) X(AssignArray) X(Statement) X(Spend) X(Count) X(Return) X(ReturnNumber) X(ReturnHeld)
+  X(Compare) X(Truth) X(Unary) X(Cast) X(Time) X(Step) X(Native) X(Node) X(Effect) X(Increment) X(IncrementAt)      \
+  X(Jump)
+// The conditional jumps with their conditions on the operands A (a) and B (b).
+#define PESIM_JAVA_JUMP_CODES(X)                                                                                         \
+  X(JumpZero, A == 0.0) X(JumpNonZero, A != 0.0) X(JumpEq, A == B) X(JumpNe, A != B) X(JumpLt, A < B)                \
+  X(JumpLe, A <= B) X(JumpGt, A > B) X(JumpGe, A >= B) X(JumpNotLt, !(A < B)) X(JumpNotLe, !(A <= B))                \
+  X(JumpNotGt, !(A > B)) X(JumpNotGe, !(A >= B))
+#define PESIM_JAVA_ARRAY_CODES(X)                                                                                        \
+  X(LoadElementK) X(LoadElement) X(StoreElementK) X(ElementAddressK) X(ArrayPointer) X(CheckNull) X(RowOf) X(Row)    \
+  X(LoadAt) X(ElementAddress) X(LoadPointer) X(Length) X(HoldArray) X(ForEachNext) X(ReleaseArray) X(StorePointer)  \
+  X(AssignArray) X(Spend) X(Count)
+// The instructions that may end the method (the interpreter runs them in its loop).
+#define PESIM_JAVA_END_CODES(X) X(Statement) X(Return) X(ReturnNumber) X(ReturnHeld)
+// Every code in one order: X(name) for each, but J(name, condition) for the conditional jumps.
+#define PESIM_JAVA_CODES(X, J) \
+  PESIM_JAVA_STEP_CODES(X) PESIM_JAVA_JUMP_CODES(J) PESIM_JAVA_ARRAY_CODES(X) PESIM_JAVA_END_CODES(X)
 
 enum class Code : std::uint8_t {
 #define PESIM_JAVA_CODE_ENUM(name) name,
-  PESIM_JAVA_CODES(PESIM_JAVA_CODE_ENUM)
+#define PESIM_JAVA_JUMP_ENUM(name, condition) name,
+  PESIM_JAVA_CODES(PESIM_JAVA_CODE_ENUM, PESIM_JAVA_JUMP_ENUM)
 #undef PESIM_JAVA_CODE_ENUM
+#undef PESIM_JAVA_JUMP_ENUM
 };
 
 using NativeOp = double (*)(const Expr& node, Exec& ex, double a, double b);

@@ -1,15 +1,29 @@
-// The bytecode interpreter (see bytecode.hpp): one switch over flat instructions. Every operation
-// is the one its node performs (arith.hpp, castTo, the nodes' own checks and messages), so a
-// method gives the same results, bit for bit, and the same failures as its nodes.
+// The bytecode interpreter (see bytecode.hpp): one dispatch loop over flat instructions, each
+// instruction's work a small function inlined into it. Every operation is the one its node
+// performs (arith.hpp, castTo, the nodes' own checks and messages), so a method gives the same
+// results, bit for bit, and the same failures as its nodes.
 #include <string>
 
 #include "control/java/bytecode.hpp"
 #include "control/java/script.hpp"
 
-// Threaded dispatch where the compiler has computed gotos (GCC, Clang); a switch elsewhere (and
-// with PESIM_JAVA_SWITCH_DISPATCH defined, to test that form).
+// Threaded dispatch where the compiler has computed gotos (GCC, Clang): each instruction jumps
+// straight to the next one's code. A switch elsewhere (and with PESIM_JAVA_SWITCH_DISPATCH
+// defined, to test that form).
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(PESIM_JAVA_SWITCH_DISPATCH)
 #define PESIM_JAVA_THREADED 1
+#endif
+// GCC would merge the instructions' identical dispatch tails into a few shared jumps
+// (cross-jumping), which the branch predictor then cannot tell apart: 25 % slower on if/else code.
+#if defined(__GNUC__) && !defined(__clang__)
+#define PESIM_JAVA_DISPATCH_LOOP __attribute__((optimize("no-crossjumping")))
+#else
+#define PESIM_JAVA_DISPATCH_LOOP
+#endif
+#if defined(_MSC_VER)
+#define PESIM_JAVA_STEP static __forceinline const Instr*
+#else
+#define PESIM_JAVA_STEP [[gnu::always_inline]] static inline const Instr*
 #endif
 
 namespace pesim::java {
@@ -41,36 +55,182 @@ inline Array& checked(Array* a, int line) {
 
 inline double converted(Base kind, double v) { return kind == Base::Double ? v : castTo(kind, v); }
 
+// The state of one run of a method's code: where its operands live.
+struct Machine {
+  // The pointer registers are written before they are read (each statement's code sets them).
+  Machine(Exec& e, const Bytecode& bytecode, Frame& frame)
+      : ex(e), code(bytecode.code.data()),
+        numbers{frame.numbers.data(), e.fieldNumbers.data(), const_cast<double*>(bytecode.constants.data())},
+        arrays{frame.arrays.data(), e.fieldArrays.data()} {}
+
+  Exec& ex;
+  const Instr* code;
+  double* numbers[3];  // by Space: the frame's numbers, the fields, the constants
+  ArrayRef* arrays[2];
+  void* pointers[kPointers];
+
+  double& number(Reg r) { return numbers[r >> kSpaceShift][r & kIndexMask]; }
+  ArrayRef& array(Reg r) { return arrays[r >> kSpaceShift][r & kIndexMask]; }
+  Array* pointer(std::uint32_t p) const { return static_cast<Array*>(pointers[p]); }
+  double*& element(std::uint32_t p) { return reinterpret_cast<double*&>(pointers[p]); }
+  // A node run from the bytecode may run other code: the field vectors are read again after it.
+  void reload() {
+    numbers[1] = ex.fieldNumbers.data();
+    arrays[1] = ex.fieldArrays.data();
+  }
+};
+
+// Each instruction's work (bytecode.hpp lists them): `next` is the following instruction, the
+// result the one to run after it.
+struct Steps {
+  PESIM_JAVA_STEP Move(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a), next; }
+  PESIM_JAVA_STEP Convert(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = converted(i->kind, m.number(i->a)), next; }
+  PESIM_JAVA_STEP Add(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a) + m.number(i->b), next; }
+  PESIM_JAVA_STEP Sub(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a) - m.number(i->b), next; }
+  PESIM_JAVA_STEP Mul(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a) * m.number(i->b), next; }
+  PESIM_JAVA_STEP Div(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a) / m.number(i->b), next; }
+  PESIM_JAVA_STEP AddInt(Machine& m, const Instr* i, const Instr* next) { return integer(Op::Add, m, i, next); }
+  PESIM_JAVA_STEP SubInt(Machine& m, const Instr* i, const Instr* next) { return integer(Op::Sub, m, i, next); }
+  PESIM_JAVA_STEP MulInt(Machine& m, const Instr* i, const Instr* next) { return integer(Op::Mul, m, i, next); }
+  PESIM_JAVA_STEP DivInt(Machine& m, const Instr* i, const Instr* next) { return integer(Op::Div, m, i, next); }
+  PESIM_JAVA_STEP RemInt(Machine& m, const Instr* i, const Instr* next) { return integer(Op::Rem, m, i, next); }
+  PESIM_JAVA_STEP integer(Op op, Machine& m, const Instr* i, const Instr* next) {
+    return m.number(i->d) = integral(op, false, m.number(i->a), m.number(i->b), i->line), next;
+  }
+  PESIM_JAVA_STEP Arith(Machine& m, const Instr* i, const Instr* next) {
+    return m.number(i->d) = apply(i->op, i->kind, m.number(i->a), m.number(i->b), i->line), next;
+  }
+  PESIM_JAVA_STEP Compare(Machine& m, const Instr* i, const Instr* next) {
+    return m.number(i->d) = compare(i->op, m.number(i->a), m.number(i->b)) ? 1.0 : 0.0, next;
+  }
+  PESIM_JAVA_STEP Truth(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a) != 0.0 ? 1.0 : 0.0, next; }
+  PESIM_JAVA_STEP Unary(Machine& m, const Instr* i, const Instr* next) {
+    return m.number(i->d) = unaryValue(static_cast<char>(i->k), i->kind, m.number(i->a), i->line), next;
+  }
+  PESIM_JAVA_STEP Cast(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = castValue(i->kind, i->flag, m.number(i->a)), next; }
+  PESIM_JAVA_STEP Time(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.ex.time, next; }
+  PESIM_JAVA_STEP Step(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.ex.dt, next; }
+  PESIM_JAVA_STEP Native(Machine& m, const Instr* i, const Instr* next) {
+    const double a = i->a == kNoReg ? 0.0 : m.number(i->a);
+    return m.number(i->d) = i->fn(*static_cast<const Expr*>(i->node), m.ex, a, i->b == kNoReg ? 0.0 : m.number(i->b)), next;
+  }
+  PESIM_JAVA_STEP Node(Machine& m, const Instr* i, const Instr* next) {
+    const double v = static_cast<const Expr*>(i->node)->number(m.ex);
+    m.reload();
+    return m.number(i->d) = v, next;
+  }
+  PESIM_JAVA_STEP Effect(Machine& m, const Instr* i, const Instr* next) {
+    evaluateForEffect(*static_cast<const Expr*>(i->node), m.ex);
+    m.reload();
+    return next;
+  }
+  PESIM_JAVA_STEP Increment(Machine& m, const Instr* i, const Instr* next) { return increment(m, m.number(i->a), i, next); }
+  PESIM_JAVA_STEP IncrementAt(Machine& m, const Instr* i, const Instr* next) { return increment(m, *m.element(i->a), i, next); }
+  PESIM_JAVA_STEP increment(Machine& m, double& at, const Instr* i, const Instr* next) {
+    const double before = at;
+    const double after = incremented(i->kind, before, i->k, i->line);
+    at = after;
+    if (i->d != kNoReg) m.number(i->d) = i->flag ? after : before;
+    return next;
+  }
+  PESIM_JAVA_STEP Jump(Machine& m, const Instr* i, const Instr*) { return m.code + i->target; }
+  PESIM_JAVA_STEP LoadElementK(Machine& m, const Instr* i, const Instr* next) {
+    Array& a = checked(m.array(i->a).get(), i->line);
+    return m.number(i->d) = a.numbers[checkedIndexK(a, i)], next;
+  }
+  PESIM_JAVA_STEP LoadElement(Machine& m, const Instr* i, const Instr* next) {
+    Array& a = checked(m.array(i->a).get(), i->line);
+    return m.number(i->d) = a.numbers[checkedIndex(a, m.number(i->b), i->line)], next;
+  }
+  PESIM_JAVA_STEP StoreElementK(Machine& m, const Instr* i, const Instr* next) {
+    Array& a = checked(m.array(i->a).get(), i->line);
+    double& at = a.numbers[checkedIndexK(a, i)];
+    return at = converted(i->kind, m.number(i->b)), next;
+  }
+  PESIM_JAVA_STEP ElementAddressK(Machine& m, const Instr* i, const Instr* next) {
+    Array& a = checked(m.array(i->a).get(), i->line);
+    return m.element(i->d) = &a.numbers[checkedIndexK(a, i)], next;
+  }
+  PESIM_JAVA_STEP ArrayPointer(Machine& m, const Instr* i, const Instr* next) { return m.pointers[i->d] = m.array(i->a).get(), next; }
+  PESIM_JAVA_STEP CheckNull(Machine& m, const Instr* i, const Instr* next) { return checked(m.pointer(i->a), i->line), next; }
+  PESIM_JAVA_STEP RowOf(Machine& m, const Instr* i, const Instr* next) { return row(m, m.array(i->a).get(), i, next); }
+  PESIM_JAVA_STEP Row(Machine& m, const Instr* i, const Instr* next) { return row(m, m.pointer(i->a), i, next); }
+  PESIM_JAVA_STEP row(Machine& m, Array* outer, const Instr* i, const Instr* next) {
+    Array& a = checked(outer, i->line);
+    return m.pointers[i->d] = a.rows[checkedIndex(a, m.number(i->b), i->line)].get(), next;
+  }
+  PESIM_JAVA_STEP LoadAt(Machine& m, const Instr* i, const Instr* next) {
+    Array& a = checked(m.pointer(i->a), i->line);
+    return m.number(i->d) = a.numbers[checkedIndex(a, m.number(i->b), i->line)], next;
+  }
+  PESIM_JAVA_STEP ElementAddress(Machine& m, const Instr* i, const Instr* next) {
+    Array& a = checked(m.pointer(i->a), i->line);
+    return m.element(i->d) = &a.numbers[checkedIndex(a, m.number(i->b), i->line)], next;
+  }
+  PESIM_JAVA_STEP LoadPointer(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = *m.element(i->a), next; }
+  PESIM_JAVA_STEP StorePointer(Machine& m, const Instr* i, const Instr* next) { return *m.element(i->d) = converted(i->kind, m.number(i->a)), next; }
+  PESIM_JAVA_STEP Length(Machine& m, const Instr* i, const Instr* next) {
+    return m.number(i->d) = static_cast<double>(checked(m.pointer(i->a), i->line).length()), next;
+  }
+  PESIM_JAVA_STEP HoldArray(Machine& m, const Instr* i, const Instr* next) {
+    ArrayRef held = i->node != nullptr ? static_cast<const Expr*>(i->node)->array(m.ex) : m.array(i->a);
+    m.reload();
+    if (!held) nullArray(i->line);
+    m.array(i->d) = std::move(held);
+    return next;
+  }
+  PESIM_JAVA_STEP ForEachNext(Machine& m, const Instr* i, const Instr* next) {
+    const Array& a = *m.array(i->a);
+    double& index = m.number(i->b);
+    if (!(index < static_cast<double>(a.length()))) return m.code + i->target;
+    spend(m.ex, i->line);
+    m.number(i->d) = castTo(i->kind, a.numbers[static_cast<std::size_t>(index)]);
+    index += 1.0;
+    return next;
+  }
+  PESIM_JAVA_STEP ReleaseArray(Machine& m, const Instr* i, const Instr* next) { return m.array(i->d).reset(), next; }
+  PESIM_JAVA_STEP AssignArray(Machine& m, const Instr* i, const Instr* next) {
+    ArrayRef v = static_cast<const Expr*>(i->node)->array(m.ex);
+    m.reload();
+    m.array(i->d) = std::move(v);
+    return next;
+  }
+  PESIM_JAVA_STEP Spend(Machine& m, const Instr* i, const Instr* next) { return spend(m.ex, i->line), next; }
+  PESIM_JAVA_STEP Count(Machine&, const Instr* i, const Instr* next) {
+    auto* count = static_cast<StatementCount*>(const_cast<void*>(i->node));
+    if (++count->steps >= count->nextCheck) count->check(i->line);
+    return next;
+  }
+  // A statement run by its node: Return ends the method (null), Break / Continue jump to the
+  // enclosing loop's or switch's target; with none, the method's body is left.
+  static const Instr* statement(Machine& m, const Instr* i, const Instr* next) {
+    const Flow f = static_cast<const Stmt*>(i->node)->run(m.ex);
+    m.reload();
+    if (f == Flow::Normal) return next;
+    const std::uint32_t to = f == Flow::Break ? i->target : f == Flow::Continue ? i->b : kNoReg;
+    return to == kNoReg ? nullptr : m.code + to;
+  }
+};
+
 }  // namespace
 
-void execute(const Bytecode& bytecode, Exec& ex, Frame& frame) {
-  const Instr* const code = bytecode.code.data();
-  double* numbers[3] = {frame.numbers.data(), ex.fieldNumbers.data(), const_cast<double*>(bytecode.constants.data())};
-  ArrayRef* arrays[2] = {frame.arrays.data(), ex.fieldArrays.data()};
-  void* pointers[kPointers];
-#define NUM(r) numbers[(r) >> kSpaceShift][(r) & kIndexMask]
-#define ARR(r) arrays[(r) >> kSpaceShift][(r) & kIndexMask]
-#define PTR(p) static_cast<Array*>(pointers[p])
-  // A node run from the bytecode may run other code: the field vectors are read again after it.
-#define RELOAD()                          \
-  do {                                    \
-    numbers[1] = ex.fieldNumbers.data();  \
-    arrays[1] = ex.fieldArrays.data();    \
-  } while (0)
-  const Instr* pc = code;
+PESIM_JAVA_DISPATCH_LOOP void execute(const Bytecode& bytecode, Exec& ex, Frame& frame) {
+  Machine m(ex, bytecode, frame);
+  const Instr* pc = m.code;
   const Instr* i = nullptr;
 #ifdef PESIM_JAVA_THREADED
-  // Threaded dispatch: each instruction jumps straight to the next one's code.
   static const void* const kTargets[] = {
 #define PESIM_JAVA_CODE_TARGET(name) &&op_##name,
-      PESIM_JAVA_CODES(PESIM_JAVA_CODE_TARGET)
+#define PESIM_JAVA_JUMP_TARGET(name, condition) &&op_##name,
+      PESIM_JAVA_CODES(PESIM_JAVA_CODE_TARGET, PESIM_JAVA_JUMP_TARGET)
 #undef PESIM_JAVA_CODE_TARGET
+#undef PESIM_JAVA_JUMP_TARGET
   };
 #define OP(name) op_##name:
-#define NEXT()                                                \
-  do {                                                        \
-    i = pc++;                                                 \
-    goto* kTargets[static_cast<std::size_t>(i->code)];        \
+#define NEXT()                                         \
+  do {                                                 \
+    i = pc++;                                          \
+    goto* kTargets[static_cast<std::size_t>(i->code)]; \
   } while (0)
   NEXT();
 #else
@@ -80,168 +240,35 @@ next:
   i = pc++;
   switch (i->code) {
 #endif
-  OP(Move) NUM(i->d) = NUM(i->a); NEXT();
-  OP(Convert) NUM(i->d) = converted(i->kind, NUM(i->a)); NEXT();
-  OP(Add) NUM(i->d) = NUM(i->a) + NUM(i->b); NEXT();
-  OP(Sub) NUM(i->d) = NUM(i->a) - NUM(i->b); NEXT();
-  OP(Mul) NUM(i->d) = NUM(i->a) * NUM(i->b); NEXT();
-  OP(Div) NUM(i->d) = NUM(i->a) / NUM(i->b); NEXT();
-  OP(AddInt) NUM(i->d) = integral(Op::Add, false, NUM(i->a), NUM(i->b), i->line); NEXT();
-  OP(SubInt) NUM(i->d) = integral(Op::Sub, false, NUM(i->a), NUM(i->b), i->line); NEXT();
-  OP(MulInt) NUM(i->d) = integral(Op::Mul, false, NUM(i->a), NUM(i->b), i->line); NEXT();
-  OP(DivInt) NUM(i->d) = integral(Op::Div, false, NUM(i->a), NUM(i->b), i->line); NEXT();
-  OP(RemInt) NUM(i->d) = integral(Op::Rem, false, NUM(i->a), NUM(i->b), i->line); NEXT();
-  OP(Arith) NUM(i->d) = apply(i->op, i->kind, NUM(i->a), NUM(i->b), i->line); NEXT();
-  OP(Compare) NUM(i->d) = compare(i->op, NUM(i->a), NUM(i->b)) ? 1.0 : 0.0; NEXT();
-  OP(Truth) NUM(i->d) = NUM(i->a) != 0.0 ? 1.0 : 0.0; NEXT();
-  OP(Unary) NUM(i->d) = unaryValue(static_cast<char>(i->k), i->kind, NUM(i->a), i->line); NEXT();
-  OP(Cast) NUM(i->d) = castValue(i->kind, i->flag, NUM(i->a)); NEXT();
-  OP(Time) NUM(i->d) = ex.time; NEXT();
-  OP(Step) NUM(i->d) = ex.dt; NEXT();
-  OP(Native) {
-    const double a = i->a == kNoReg ? 0.0 : NUM(i->a);
-    NUM(i->d) = i->fn(*static_cast<const Expr*>(i->node), ex, a, i->b == kNoReg ? 0.0 : NUM(i->b));
-    NEXT();
-  }
-  OP(Node) {
-    const double v = static_cast<const Expr*>(i->node)->number(ex);
-    RELOAD();
-    NUM(i->d) = v;
-    NEXT();
-  }
-  OP(Effect)
-    evaluateForEffect(*static_cast<const Expr*>(i->node), ex);
-    RELOAD();
-    NEXT();
-  OP(Increment) {
-    double& at = NUM(i->a);
-    const double before = at;
-    const double after = incremented(i->kind, before, i->k, i->line);
-    at = after;
-    if (i->d != kNoReg) NUM(i->d) = i->flag ? after : before;
-    NEXT();
-  }
-  OP(IncrementAt) {
-    double& at = *static_cast<double*>(pointers[i->a]);
-    const double before = at;
-    const double after = incremented(i->kind, before, i->k, i->line);
-    at = after;
-    if (i->d != kNoReg) NUM(i->d) = i->flag ? after : before;
-    NEXT();
-  }
-  OP(Jump) pc = code + i->target; NEXT();
-  OP(JumpZero) if (NUM(i->a) == 0.0) pc = code + i->target; NEXT();
-  OP(JumpNonZero) if (NUM(i->a) != 0.0) pc = code + i->target; NEXT();
-  OP(JumpEq) if (NUM(i->a) == NUM(i->b)) pc = code + i->target; NEXT();
-  OP(JumpNe) if (NUM(i->a) != NUM(i->b)) pc = code + i->target; NEXT();
-  OP(JumpLt) if (NUM(i->a) < NUM(i->b)) pc = code + i->target; NEXT();
-  OP(JumpLe) if (NUM(i->a) <= NUM(i->b)) pc = code + i->target; NEXT();
-  OP(JumpGt) if (NUM(i->a) > NUM(i->b)) pc = code + i->target; NEXT();
-  OP(JumpGe) if (NUM(i->a) >= NUM(i->b)) pc = code + i->target; NEXT();
-  OP(JumpNotLt) if (!(NUM(i->a) < NUM(i->b))) pc = code + i->target; NEXT();
-  OP(JumpNotLe) if (!(NUM(i->a) <= NUM(i->b))) pc = code + i->target; NEXT();
-  OP(JumpNotGt) if (!(NUM(i->a) > NUM(i->b))) pc = code + i->target; NEXT();
-  OP(JumpNotGe) if (!(NUM(i->a) >= NUM(i->b))) pc = code + i->target; NEXT();
-  OP(LoadElementK) {
-    Array& a = checked(ARR(i->a).get(), i->line);
-    NUM(i->d) = a.numbers[checkedIndexK(a, i)];
-    NEXT();
-  }
-  OP(LoadElement) {
-    Array& a = checked(ARR(i->a).get(), i->line);
-    NUM(i->d) = a.numbers[checkedIndex(a, NUM(i->b), i->line)];
-    NEXT();
-  }
-  OP(StoreElementK) {
-    Array& a = checked(ARR(i->a).get(), i->line);
-    double& at = a.numbers[checkedIndexK(a, i)];
-    at = converted(i->kind, NUM(i->b));
-    NEXT();
-  }
-  OP(ElementAddressK) {
-    Array& a = checked(ARR(i->a).get(), i->line);
-    pointers[i->d] = &a.numbers[checkedIndexK(a, i)];
-    NEXT();
-  }
-  OP(ArrayPointer) pointers[i->d] = ARR(i->a).get(); NEXT();
-  OP(CheckNull) checked(PTR(i->a), i->line); NEXT();
-  OP(RowOf) {
-    Array& a = checked(ARR(i->a).get(), i->line);
-    pointers[i->d] = a.rows[checkedIndex(a, NUM(i->b), i->line)].get();
-    NEXT();
-  }
-  OP(Row) {
-    Array& a = checked(PTR(i->a), i->line);
-    pointers[i->d] = a.rows[checkedIndex(a, NUM(i->b), i->line)].get();
-    NEXT();
-  }
-  OP(LoadAt) {
-    Array& a = checked(PTR(i->a), i->line);
-    NUM(i->d) = a.numbers[checkedIndex(a, NUM(i->b), i->line)];
-    NEXT();
-  }
-  OP(ElementAddress) {
-    Array& a = checked(PTR(i->a), i->line);
-    pointers[i->d] = &a.numbers[checkedIndex(a, NUM(i->b), i->line)];
-    NEXT();
-  }
-  OP(Length) NUM(i->d) = static_cast<double>(checked(PTR(i->a), i->line).length()); NEXT();
-  OP(HoldArray) {
-    ArrayRef held = i->node != nullptr ? static_cast<const Expr*>(i->node)->array(ex) : ARR(i->a);
-    RELOAD();
-    if (!held) nullArray(i->line);
-    ARR(i->d) = std::move(held);
-    NEXT();
-  }
-  OP(ForEachNext) {
-    const Array& a = *ARR(i->a);
-    double& index = NUM(i->b);
-    if (!(index < static_cast<double>(a.length()))) {
-      pc = code + i->target;
-      NEXT();
-    }
-    spend(ex, i->line);
-    NUM(i->d) = castTo(i->kind, a.numbers[static_cast<std::size_t>(index)]);
-    index += 1.0;
-    NEXT();
-  }
-  OP(ReleaseArray) ARR(i->d).reset(); NEXT();
-  OP(LoadPointer) NUM(i->d) = *static_cast<double*>(pointers[i->a]); NEXT();
-  OP(StorePointer) *static_cast<double*>(pointers[i->d]) = converted(i->kind, NUM(i->a)); NEXT();
-  OP(AssignArray) {
-    ArrayRef v = static_cast<const Expr*>(i->node)->array(ex);
-    RELOAD();
-    ARR(i->d) = std::move(v);
-    NEXT();
-  }
-  OP(Statement) {
-    const Flow f = static_cast<const Stmt*>(i->node)->run(ex);
-    RELOAD();
-    if (f == Flow::Normal) NEXT();
-    // Break / continue of an enclosing loop or switch; with none, the method's body is left.
-    const std::uint32_t to = f == Flow::Break ? i->target : f == Flow::Continue ? i->b : kNoReg;
-    if (to == kNoReg) return;
-    pc = code + to;
-    NEXT();
-  }
-  OP(Spend) spend(ex, i->line); NEXT();
-  OP(Count) {
-    auto* count = static_cast<StatementCount*>(const_cast<void*>(i->node));
-    if (++count->steps >= count->nextCheck) count->check(i->line);
-    NEXT();
-  }
+#define PESIM_JAVA_CODE_RUN(name) \
+  OP(name) pc = Steps::name(m, i, pc); \
+  NEXT();
+  PESIM_JAVA_STEP_CODES(PESIM_JAVA_CODE_RUN)
+  PESIM_JAVA_ARRAY_CODES(PESIM_JAVA_CODE_RUN)
+#undef PESIM_JAVA_CODE_RUN
+  // Conditional jumps as branches (a select would make the next dispatch wait for the comparison).
+#define A m.number(i->a)
+#define B m.number(i->b)
+#define PESIM_JAVA_JUMP_RUN(name, condition) \
+  OP(name) if (condition) pc = m.code + i->target; \
+  NEXT();
+  PESIM_JAVA_JUMP_CODES(PESIM_JAVA_JUMP_RUN)
+#undef PESIM_JAVA_JUMP_RUN
+#undef A
+#undef B
+  OP(Statement) pc = Steps::statement(m, i, pc);
+  if (pc == nullptr) return;
+  NEXT();
   OP(Return) return;
-  OP(ReturnNumber) ex.returnNumber = NUM(i->a); return;
-  OP(ReturnHeld) ex.returnHeld = &ARR(i->a); return;
+  OP(ReturnNumber) ex.returnNumber = m.number(i->a);
+  return;
+  OP(ReturnHeld) ex.returnHeld = &m.array(i->a);
+  return;
 #ifndef PESIM_JAVA_THREADED
   }
 #endif
 #undef OP
 #undef NEXT
-#undef RELOAD
-#undef NUM
-#undef ARR
-#undef PTR
 }
 
 }  // namespace pesim::java
