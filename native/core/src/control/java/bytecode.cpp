@@ -132,6 +132,22 @@ int Lowering::continueLabel() const {
   return -1;
 }
 
+static_assert(static_cast<int>(Code::JumpNotGeK) - static_cast<int>(Code::JumpEqK) ==
+                  static_cast<int>(Code::JumpNotGe) - static_cast<int>(Code::JumpEq),
+              "the K jumps follow the order of JumpEq .. JumpNotGe");
+
+// A constant operand carried in the instruction (MoveK, the K jumps): one load fewer.
+void Lowering::withConstant(Instr& i) const {
+  auto isConstant = [](Reg r) { return r != kNoReg && r >> kSpaceShift == static_cast<Reg>(Space::Constant); };
+  if (i.code == Code::Move && isConstant(i.a)) {
+    i.code = Code::MoveK;
+    i.k = code_.constants[i.a & kIndexMask];
+  } else if (i.code >= Code::JumpEq && i.code <= Code::JumpNotGe && isConstant(i.b)) {
+    i.code = static_cast<Code>(static_cast<int>(i.code) - static_cast<int>(Code::JumpEq) + static_cast<int>(Code::JumpEqK));
+    i.k = code_.constants[i.b & kIndexMask];
+  }
+}
+
 void Lowering::tableAssigned(Reg variable, const Expr& literal) { tables_.push_back({variable, &literal}); }
 void Lowering::tableRead(Reg variable) { tableReads_.push_back(variable); }
 
@@ -153,10 +169,11 @@ std::shared_ptr<const Bytecode> Lowering::finish() {
   emit(end);
   auto resolve = [&](std::uint32_t label) { return static_cast<std::uint32_t>(labels_[label]); };
   for (Instr& i : code_.code) {
+    withConstant(i);
     if (i.code == Code::Statement) {
       if (i.target != kNoReg) i.target = resolve(i.target);
       if (i.b != kNoReg) i.b = resolve(i.b);
-    } else if ((i.code >= Code::Jump && i.code <= Code::JumpNotGe) || i.code == Code::ForEachNext) {
+    } else if ((i.code >= Code::Jump && i.code <= Code::JumpNotGeK) || i.code == Code::ForEachNext) {
       i.target = resolve(i.target);
     }
   }
@@ -236,7 +253,7 @@ std::string listing(const Bytecode& code) {
   for (std::size_t n = 0; n < code.code.size(); ++n) {
     const Instr& i = code.code[n];
     out += std::to_string(n) + ": " + codeName(i.code) + " d=" + regText(i.d) + " a=" + regText(i.a) + " b=" + regText(i.b);
-    if ((i.code >= Code::Jump && i.code <= Code::JumpNotGe) || i.code == Code::ForEachNext) out += " -> " + std::to_string(i.target);
+    if ((i.code >= Code::Jump && i.code <= Code::JumpNotGeK) || i.code == Code::ForEachNext) out += " -> " + std::to_string(i.target);
     if (i.code == Code::Node || i.code == Code::Effect) out += std::string(" ") + typeid(*static_cast<const Expr*>(i.node)).name();
     if (i.code == Code::Statement) out += std::string(" ") + typeid(*static_cast<const Stmt*>(i.node)).name();
     out += "\n";

@@ -34,14 +34,15 @@ constexpr std::uint32_t kPointers = 16;
 
 // The instructions, by name (the X-macro keeps the enum, the interpreter's dispatch table and the
 // listing in one order):
-//   numbers (d = ...): Move d=a; Convert d=castTo(kind, a); Add Sub Mul Div (double); AddInt SubInt
+//   numbers (d = ...): Move d=a; MoveK d=k; Convert d=castTo(kind, a); Add Sub Mul Div (double); AddInt SubInt
 //   MulInt DivInt RemInt (int: integral()); Arith d=apply(op, kind, a, b); Compare d=(a op b); Truth d=(a != 0); Unary
 //   d=unaryValue(op char in k, kind, a); Cast d=castValue(kind, flag: from long, a); Time, Step
 //   d=time, dt; Native d=fn(node, a, b) (a node's own operation on lowered operands: Math.*);
 //   Node d=node->number() (a node without a lowering of its own); Effect: evaluateForEffect(node);
 //   Increment a+=k (x++ on a variable of type kind; d, if any, the value before, or after when
 //   flag); IncrementAt the same on the element at pointer a.
-//   jumps to `target`: Jump; JumpZero, JumpNonZero on a; JumpEq .. JumpNotGe on a op b.
+//   jumps to `target`: Jump; JumpZero, JumpNonZero on a; JumpEq .. JumpNotGe on a op b; JumpEqK ..
+//   JumpNotGeK on a op k.
 //   arrays (`a` an array variable; p[n] pointer registers; K: the constant index k, also in target
 //   as an integer): LoadElementK d=a[k]; LoadElement d=a[b]; StoreElementK a[k]=castTo(kind, b);
 //   ElementAddressK p[d]=&a[k]; ArrayPointer p[d]=a (may be null); CheckNull p[a]; RowOf p[d]=a[b]
@@ -57,12 +58,15 @@ constexpr std::uint32_t kPointers = 16;
 #define PESIM_JAVA_STEP_CODES(X)                                                                                         \
   X(Move) X(Convert) X(Add) X(Sub) X(Mul) X(Div) X(AddInt) X(SubInt) X(MulInt) X(DivInt) X(RemInt) X(Arith)         \
   X(Compare) X(Truth) X(Unary) X(Cast) X(Time) X(Step) X(Native) X(Node) X(Effect) X(Increment) X(IncrementAt)      \
-  X(Jump)
-// The conditional jumps with their conditions on the operands A (a) and B (b).
+  X(MoveK) X(Jump)
+// The conditional jumps with their conditions on the operands A (a) and B (b); the K forms compare
+// with the constant K (k) instead of B, in the same order as JumpEq .. JumpNotGe.
 #define PESIM_JAVA_JUMP_CODES(X)                                                                                         \
   X(JumpZero, A == 0.0) X(JumpNonZero, A != 0.0) X(JumpEq, A == B) X(JumpNe, A != B) X(JumpLt, A < B)                \
   X(JumpLe, A <= B) X(JumpGt, A > B) X(JumpGe, A >= B) X(JumpNotLt, !(A < B)) X(JumpNotLe, !(A <= B))                \
-  X(JumpNotGt, !(A > B)) X(JumpNotGe, !(A >= B))
+  X(JumpNotGt, !(A > B)) X(JumpNotGe, !(A >= B)) X(JumpEqK, A == K) X(JumpNeK, A != K) X(JumpLtK, A < K)            \
+  X(JumpLeK, A <= K) X(JumpGtK, A > K) X(JumpGeK, A >= K) X(JumpNotLtK, !(A < K)) X(JumpNotLeK, !(A <= K))          \
+  X(JumpNotGtK, !(A > K)) X(JumpNotGeK, !(A >= K))
 #define PESIM_JAVA_ARRAY_CODES(X)                                                                                        \
   X(LoadElementK) X(LoadElement) X(StoreElementK) X(ElementAddressK) X(ArrayPointer) X(CheckNull) X(RowOf) X(Row)    \
   X(LoadAt) X(ElementAddress) X(LoadPointer) X(Length) X(HoldArray) X(ForEachNext) X(ReleaseArray) X(StorePointer)  \
@@ -188,6 +192,8 @@ class Lowering {
   int arrayTemporaries() const { return static_cast<int>(arrayTemps_); }
 
  private:
+  void withConstant(Instr& i) const;
+
   Method& method_;
   Bytecode code_;
   std::vector<std::int64_t> labels_;  // code position of each label (-1 until placed)

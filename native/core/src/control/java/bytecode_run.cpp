@@ -84,6 +84,7 @@ struct Machine {
 // result the one to run after it.
 struct Steps {
   PESIM_JAVA_STEP Move(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a), next; }
+  PESIM_JAVA_STEP MoveK(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = i->k, next; }
   PESIM_JAVA_STEP Convert(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = converted(i->kind, m.number(i->a)), next; }
   PESIM_JAVA_STEP Add(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a) + m.number(i->b), next; }
   PESIM_JAVA_STEP Sub(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a) - m.number(i->b), next; }
@@ -249,6 +250,7 @@ next:
   // Conditional jumps as branches (a select would make the next dispatch wait for the comparison).
 #define A m.number(i->a)
 #define B m.number(i->b)
+#define K i->k
 #define PESIM_JAVA_JUMP_RUN(name, condition) \
   OP(name) if (condition) pc = m.code + i->target; \
   NEXT();
@@ -256,6 +258,7 @@ next:
 #undef PESIM_JAVA_JUMP_RUN
 #undef A
 #undef B
+#undef K
   OP(Statement) pc = Steps::statement(m, i, pc);
   if (pc == nullptr) return;
   NEXT();
