@@ -34,9 +34,9 @@ constexpr std::uint32_t kPointers = 16;
 
 // The instructions, by name (the X-macro keeps the enum, the interpreter's dispatch table and the
 // listing in one order):
-//   numbers (d = ...): Move d=a; MoveK d=k; Convert d=castTo(kind, a); Add Sub Mul Div (double); AddInt SubInt
-//   MulInt DivInt RemInt (int: integral()); Arith d=apply(op, kind, a, b); Compare d=(a op b); Truth d=(a != 0); Unary
-//   d=unaryValue(op char in k, kind, a); Cast d=castValue(kind, flag: from long, a); Time, Step
+//   numbers (d = ...): Move d=a; MoveK d=k; Convert d=castTo(kind, a); Add Sub Mul Div (double);
+//   AddInt SubInt MulInt DivInt RemInt (int: integral()); Arith d=apply(op, kind, a, b); Compare
+//   d=(a op b); Truth d=(a != 0); Unary d=unaryValue(op char in k, kind, a); Cast d=castValue(kind, flag: from long, a); Time, Step
 //   d=time, dt; Native d=fn(node, a, b) (a node's own operation on lowered operands: Math.*);
 //   Node d=node->number() (a node without a lowering of its own); Effect: evaluateForEffect(node);
 //   Increment a+=k (x++ on a variable of type kind; d, if any, the value before, or after when
