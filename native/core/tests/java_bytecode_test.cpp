@@ -297,6 +297,9 @@ const std::vector<Block> kMixedBlocks = {
      "int k = n++ % 3;\nacc[k] += xIN[0]; acc[(k + 1) % 3] -= 0.5 * acc[k]; acc[k]++; ++acc[2];\n"
      "double a = 1; a += a++ + ++a; int j = 5; j -= j-- - --j; j *= 3; j /= 2; j %= 5; j <<= 2; j >>= 1; j |= 8; j &= 13; j ^= 6;\n"
      "yOUT[0] = acc[0]; yOUT[1] = acc[1]; yOUT[2] = acc[2]; yOUT[3] = a + j; yOUT[4] = n;\nreturn yOUT;", 1, 5},
+    {"compound_with_side_effects", "static double s; static String t = \"\"; static double bump() { s = 5; t = \"x\"; return 1; }", "",
+     "s = xIN[0]; s += bump(); double local = xIN[0]; local *= (local = 3) + bump();\nt += bump();\n"
+     "yOUT[0] = s; yOUT[1] = local; yOUT[2] = t.length();\nreturn yOUT;", 1, 3},
     {"nan_and_infinity", "", "",
      "double x = xIN[0] > 0.5 ? Double.NaN : xIN[0] < -0.5 ? Double.POSITIVE_INFINITY : xIN[0];\n"
      "int c = 0; if (x < 1) c += 1; if (!(x >= 1)) c += 2; if (x == x) c += 4; if (x != x) c += 8; if (x > 1 || x <= 1) c += 16;\n"

@@ -207,8 +207,10 @@ class AssignString : public Expr {
       : Expr(scalar(Base::String), line), target_(std::move(target)), value_(std::move(value)), append_(append) {}
   std::string text(Exec& ex) const override {
     std::string* at = target_->place(ex);
+    // `s += value`: the text s had before the value is evaluated (JLS §15.26.2).
+    std::string before = append_ ? *at : std::string();
     std::string v = value_->text(ex);
-    if (append_) *at = shownText(*at) + shownText(v);
+    if (append_) *at = shownText(before) + shownText(v);
     else *at = std::move(v);
     return *at;
   }
@@ -871,6 +873,15 @@ class AssignNumber final : public Expr {
     const Reg variable = target_->lowerVariable();
     if (variable == kNoReg && !direct_) return needed ? Expr::lowerNumber(lw, want) : (Expr::lowerEffect(lw), kNoReg);
     const std::uint32_t p = variable == kNoReg ? target_->lowerAddress(lw) : 0;
+    // A compound assignment operates on the variable's value from before the right-hand side,
+    // which may change it (JLS §15.26.2): kept in a temporary unless the value is side-effect-free.
+    Reg before = variable;
+    if (compound_ && variable != kNoReg && !value_->sideEffectFree()) {
+      Instr keep = instr(Code::Move, line());
+      keep.a = variable;
+      keep.d = before = lw.temp();
+      lw.emit(keep);
+    }
     // A double variable receives the value's last operation directly: every read of the value
     // comes before that write.
     const bool inPlace = variable != kNoReg && !compound_ && type().base == Base::Double;
@@ -884,7 +895,7 @@ class AssignNumber final : public Expr {
         lw.emit(load);
         v = load.d;
       } else {
-        v = variable;
+        v = before;
       }
       // The operation straight into a double variable (load-op-store), else into a temporary.
       Instr op = instr(arithmeticCode(op_, operation_), line());
@@ -914,8 +925,11 @@ class AssignNumber final : public Expr {
   }
 
   double store(double* at, Exec& ex) const {
+    // A compound assignment operates on the target's value from before the right-hand side is
+    // evaluated (JLS §15.26.2: the right-hand side may change it).
+    const double before = *at;
     double v = value_->number(ex);
-    if (compound_) v = apply(op_, operation_, *at, v, line());
+    if (compound_) v = apply(op_, operation_, before, v, line());
     *at = type().base == Base::Double ? v : castTo(type().base, v);
     return *at;
   }
