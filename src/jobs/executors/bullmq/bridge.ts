@@ -5,9 +5,9 @@
 // - the runs of one message go to Redis with one Queue.addBulk;
 // - QueueEvents brings progress, which is written straight into the run's shared progress buffer
 //   (the scheduler reads it as for local runs), and the jobs' ends;
-// - the ends heard of in one turn fetch their results in one pipeline, and the result files (a few
-//   hundred KiB each for a short run) are written here;
-// - the ends go back to the service together, at most ENDS_WINDOW_MS after the first of them.
+// - the result files of the ends heard of in one turn (a few hundred KiB each for a short run) go
+//   from Redis straight into their files (result-reader.ts), pipelined on one connection;
+// - the ends go back to the service several to a message, at most one message per ENDS_WINDOW_MS.
 // Pause and cancel set in the runs' shared flags go out on the control channel. A worker keeps each
 // outcome, with the result file's bytes, in the job's result key and BullMQ removes the job when it
 // completes, so a job whose end this thread did not hear of (an event trimmed, or lost in a Redis
@@ -16,11 +16,12 @@ import { randomBytes } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { FLAG_CANCEL, FLAG_PAUSE, PROGRESS_PAUSED, PROGRESS_PHASE, PROGRESS_STEP, PROGRESS_TIME, PROGRESS_TOTAL_STEPS } from '../../../engine/types.js';
-import { writeFileAtomicSync } from '../../cache/formats/index.js';
 import type { ExecutionFailure, ExecutionOutcome, ResultTarget } from '../types.js';
 import type { BridgeEnd, BridgeOptions, BridgeRun, BridgeState } from './bridge-messages.js';
 import { closeConnection, redisConnection, withinMs } from './connection.js';
 import { LiveWorkers } from './live-workers.js';
+import { parseRedisUrl } from './redis-url.js';
+import { ResultReader } from './result-reader.js';
 import {
   BULLMQ_PRIORITY, CONTROL_CHANNEL, controlKey, KEY_PREFIX, parseJobResult, QUEUE_NAME, RESULT_BYTES, RESULT_OUTCOME, resultKey,
   type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult,
@@ -48,7 +49,7 @@ export interface BridgeListener {
 
 const EVENTS_KEPT = 1000;
 const CONTROL_POLL_MS = 50;
-/** The ends of runs go back to the service at most this long after the first of them [ms]. */
+/** The ends of runs go back to the service in one message per this time at most [ms]. */
 export const ENDS_WINDOW_MS = 20;
 /** How long closing waits for Redis before it lets go. */
 const CLOSE_WAIT_MS = 3000;
@@ -63,6 +64,8 @@ export class RedisBridge {
    * does not copy BullMQ's scripts (ioredis copies a connection's scripts into every pipeline).
    */
   private readonly plain: Redis;
+  /** The result files' bytes, straight from Redis into the files. */
+  private readonly reader: ResultReader;
   private readonly workers: LiveWorkers;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly controlTimer: NodeJS.Timeout;
@@ -71,6 +74,8 @@ export class RedisBridge {
   private toCollect: { jobId: string; result: RunJobResult | undefined }[] = [];
   private ends: BridgeEnd[] = [];
   private endsTimer: NodeJS.Timeout | undefined;
+  /** When the last ends were sent [performance.now() ms]. */
+  private lastEndsAt = Number.NEGATIVE_INFINITY;
   private lastState = '';
   private closed = false;
 
@@ -80,6 +85,7 @@ export class RedisBridge {
     for (const event of ['ready', 'close', 'end', 'reconnecting']) this.client.on(event, () => this.report());
     this.plain = redisConnection(options.redisUrl, `pesim:service:${options.serviceId}:results`);
     this.plain.on('error', () => undefined);
+    this.reader = new ResultReader(parseRedisUrl(options.redisUrl), `pesim:service:${options.serviceId}:files`);
     this.queue = new Queue(QUEUE_NAME, { connection: this.client, prefix: KEY_PREFIX, streams: { events: { maxLen: EVENTS_KEPT } } });
     // QueueEvents blocks on a duplicate of the connection, which it closes itself.
     this.events = new QueueEvents(QUEUE_NAME, { connection: this.client, prefix: KEY_PREFIX });
@@ -147,6 +153,7 @@ export class RedisBridge {
     await withinMs(CLOSE_WAIT_MS, Promise.allSettled([this.events.close(), this.queue.close()]));
     // With Redis away the QueueEvents connection may still be waiting to reconnect: dropped here.
     await withinMs(CLOSE_WAIT_MS, this.events.disconnect());
+    this.reader.close();
     await Promise.all([closeConnection(this.client, CLOSE_WAIT_MS), closeConnection(this.plain, CLOSE_WAIT_MS)]);
   }
 
@@ -175,40 +182,32 @@ export class RedisBridge {
   }
 
   /**
-   * The result keys of the jobs that ended in this turn, read and deleted in one pipeline; the
-   * result files are written where the scheduler wants them. A job without its outcome (found by
-   * reconcile) takes it from its key.
+   * The jobs that ended in this turn: the outcomes not known from their event (found by reconcile)
+   * read from their result keys in one pipeline, the result files fetched straight into place
+   * (result-reader.ts: one pipelined connection), then the keys deleted with one command.
    */
   private async collect(): Promise<void> {
     const batch = this.toCollect;
     this.toCollect = [];
-    const pipeline = this.plain.pipeline();
-    for (const { jobId } of batch) pipeline.hmgetBuffer(resultKey(jobId), RESULT_OUTCOME, RESULT_BYTES).del(resultKey(jobId));
-    let replies: [Error | null, unknown][] | null;
-    try {
-      replies = await pipeline.exec();
-    } catch (error) {
-      replies = batch.map(() => [error as Error, null]);
+    const unknown = batch.filter((job) => job.result === undefined);
+    if (unknown.length > 0) {
+      const replies = await this.plain.pipeline(unknown.map(({ jobId }) => ['hget', resultKey(jobId), RESULT_OUTCOME])).exec().catch(() => null);
+      unknown.forEach((job, i) => (job.result = parseJobResult((replies?.[i]?.[1] as string | null | undefined) ?? null)));
     }
-    batch.forEach(({ jobId, result }, i) => {
-      const [error, fields] = replies?.[2 * i] ?? [new Error('no answer from Redis'), null];
-      const [outcome, bytes] = (fields ?? [null, null]) as (Buffer | null)[];
-      this.settle(jobId, this.outcomeOf(jobId, error, result ?? parseJobResult(outcome), bytes));
-    });
+    await Promise.all(batch.map(async ({ jobId, result }) => this.settle(jobId, await this.outcomeOf(jobId, result))));
+    void this.plain.del(...batch.map(({ jobId }) => resultKey(jobId))).catch(() => undefined);
   }
 
-  private outcomeOf(jobId: string, error: Error | null, result: RunJobResult | undefined, bytes: Buffer | null): ExecutionOutcome {
+  private async outcomeOf(jobId: string, result: RunJobResult | undefined): Promise<ExecutionOutcome> {
     const output = this.inFlight.get(jobId)?.output;
-    if (error) return { ok: false, error: { code: 'RESULT_WRITE_FAILED', message: `the result could not be fetched: ${error.message}`, deterministic: false } };
     if (!result) return { ok: false, error: lost('the job left no result in Redis') };
     if (!result.ok) return { ok: false, error: result.error };
     if (!output) return { ok: false, error: { code: 'EXECUTOR_ERROR', message: 'the BullMQ executor needs a result file target', deterministic: true } };
-    if (bytes === null) return { ok: false, error: lost('the result of the run is no longer in Redis') };
     try {
-      writeFileAtomicSync(output.path, bytes, { sync: output.sync });
-      return { ok: true, written: result.summary };
-    } catch (failure) {
-      return { ok: false, error: { code: 'RESULT_WRITE_FAILED', message: `the result could not be written: ${(failure as Error).message}`, deterministic: false } };
+      const found = await this.reader.fetch(resultKey(jobId), RESULT_BYTES, output.path, output.sync);
+      return found ? { ok: true, written: result.summary } : { ok: false, error: lost('the result of the run is no longer in Redis') };
+    } catch (error) {
+      return { ok: false, error: { code: 'RESULT_WRITE_FAILED', message: `the result could not be fetched or written: ${(error as Error).message}`, deterministic: false } };
     }
   }
 
@@ -220,14 +219,21 @@ export class RedisBridge {
     this.end(run.id, outcome);
   }
 
+  /**
+   * A run's end, sent with the others of this turn; at most one message per ENDS_WINDOW_MS, so that
+   * at a high rate of short runs the service's thread wakes once for several ends.
+   */
   private end(id: number, outcome: ExecutionOutcome): void {
     this.ends.push({ id, outcome });
-    this.endsTimer ??= setTimeout(() => {
+    if (this.endsTimer) return;
+    const wait = Math.max(0, this.lastEndsAt + ENDS_WINDOW_MS - performance.now());
+    this.endsTimer = setTimeout(() => {
       this.endsTimer = undefined;
+      this.lastEndsAt = performance.now();
       const ends = this.ends;
       this.ends = [];
       this.listener.ended(ends);
-    }, ENDS_WINDOW_MS);
+    }, wait);
   }
 
   private progressed(jobId: string, progress: RunJobProgress): void {
