@@ -75,7 +75,8 @@ export class SqliteBatchResults {
 
   constructor(db: Db) {
     this.selectHeader = db.prepare('SELECT id, owner, created_at AS createdAt FROM batches WHERE id = ?');
-    this.selectCounts = db.prepare('SELECT state, count(*) AS n FROM tasks WHERE batch_id = ? GROUP BY state');
+    // Kept by the triggers of schema version 4 (no count over the batch's rows).
+    this.selectCounts = db.prepare('SELECT state, n FROM batch_counts WHERE batch_id = ? AND n > 0');
     this.selectPage = db.prepare(
       `SELECT bt.position AS position, t.id AS id, t.state AS state, ${PARAMETERS} AS parameters, t.summary AS summary, t.run_ms AS run_ms, t.error_code AS error_code, t.error_message AS error_message ${FROM_BATCH} WHERE bt.batch_id = ? AND bt.position >= ? ORDER BY bt.position LIMIT ?`,
     );

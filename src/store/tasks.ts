@@ -27,6 +27,7 @@ import {
   type Row,
 } from './codec.js';
 import { notFound, rethrowConflict } from './errors.js';
+import { joinTemplate, splitTask, TaskTemplates, type ParsedTemplates } from './task-templates.js';
 import { sqlLimit, sqlOffset, StatementCache, updateSql, type Db, type Statement } from './statements.js';
 import type { TaskFilter, TaskRepository } from './types.js';
 
@@ -36,40 +37,12 @@ function zeroStates(): Record<TaskState, number> {
 }
 export const TASK_STATES = Object.keys(zeroStates()) as TaskState[];
 
-/**
- * The JSON of each netlist object, kept during one insertMany only: the tasks of a sweep share one
- * netlist object, which is then encoded once instead of once per task. Not kept longer, since a
- * netlist object may be changed in place afterwards (a remote-control session's).
- */
-let netlistTexts: Map<object, string> | undefined;
-
-/** The spec column: as json(), with the netlist's text taken from netlistTexts when it is there. */
-function specCodec(column: string): FieldCodec<TaskSpec> {
-  const plain = json<TaskSpec>(column, 'object');
-  return {
-    column,
-    encode: (spec, field) => {
-      const { netlist, ...rest } = (spec ?? {}) as TaskSpec;
-      if (!netlistTexts || typeof netlist !== 'object' || netlist === null) return plain.encode(spec, field);
-      let netlistText = netlistTexts.get(netlist);
-      if (netlistText === undefined) {
-        netlistText = toJson(netlist, `${field}.netlist`);
-        netlistTexts.set(netlist, netlistText);
-      }
-      const restText = toJson(rest, field);
-      return restText === '{}' ? `{"netlist":${netlistText}}` : `{"netlist":${netlistText},${restText.slice(1)}`;
-    },
-    decode: plain.decode,
-  };
-}
-
-const TASK: RecordCodec<TaskRecord> = {
+/** The fields of a task row beside its spec and request (which may be split with a template). */
+const FIELDS: RecordCodec<Omit<TaskRecord, 'spec' | 'request'>> = {
   id: text('id'),
   owner: text('owner'),
   priority: oneOf('priority', PRIORITIES),
   state: oneOf('state', TASK_STATES),
-  spec: specCodec('spec'),
-  request: optionalJson('request'),
   batchId: nullableText('batch_id'),
   submittedAt: timestamp('submitted_at'),
   startedAt: nullableTimestamp('started_at'),
@@ -84,13 +57,32 @@ const TASK: RecordCodec<TaskRecord> = {
   progress: nullableJson<TaskProgress>('progress', 'object'),
   summary: nullableExactJson<ResultSummary>('summary'),
 };
+const SPEC = json<TaskSpec>('spec', 'object');
+const REQUEST = optionalJson('request');
+/** A whole record, spec and request held by the row itself (patches, and rows without a template). */
+const TASK: RecordCodec<TaskRecord> = { ...FIELDS, spec: SPEC, request: REQUEST };
 
-const COLUMNS = columnList(TASK);
+/** Selected columns: the record's, and the template a row points at (NULL: none). */
+const COLUMNS = `${columnList(TASK)}, template_id`;
+const INSERT = `INSERT INTO tasks (${COLUMNS}) VALUES (${parameterList(TASK)}, @template_id)`;
+
+/** A selected row. */
+type TaskRow = Row & { template_id: number | null; spec: string; request: string | null };
+
+/**
+ * A patch that sets the spec or the request sets both whole (the row then has no template): a
+ * template's part is shared with other tasks and never changed for one.
+ */
+function wholeSpecAndRequest(current: TaskRecord, patch: Partial<Omit<TaskRecord, 'id'>>): Partial<Omit<TaskRecord, 'id'>> {
+  if (patch.spec === undefined && patch.request === undefined) return patch;
+  return { spec: current.spec, request: current.request, ...patch };
+}
 
 export class SqliteTaskRepository implements TaskRepository {
   private readonly insertRow: Statement;
   private readonly selectById: Statement;
   private readonly selectInStates: Statement;
+  private readonly selectQueuedPage: Statement;
   private readonly countStates: Statement;
   private readonly countStatesOfOwner: Statement;
   private readonly countPriorities: Statement;
@@ -98,20 +90,27 @@ export class SqliteTaskRepository implements TaskRepository {
   private readonly selectNewestCompletion: Statement;
   private readonly cancelQueuedInBatch: Statement;
   private readonly shapes: StatementCache;
-  private readonly insertAll: (tasks: TaskRecord[]) => void;
+  private readonly templates: TaskTemplates;
+  private readonly insertAll: (tasks: TaskRecord[]) => number[];
   private readonly updateOne: (id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => TaskRecord;
   private readonly db: Db;
   private readonly listPage: (filter: TaskFilter) => { tasks: TaskRecord[]; total: number };
 
   constructor(db: Db) {
     this.db = db;
-    this.insertRow = db.prepare(`INSERT INTO tasks (${COLUMNS}) VALUES (${parameterList(TASK)})`);
+    this.templates = new TaskTemplates(db);
+    this.insertRow = db.prepare(INSERT);
     this.selectById = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE id = ?`);
     this.selectInStates = db.prepare(
       `SELECT ${COLUMNS} FROM tasks WHERE state IN (SELECT value FROM json_each(?)) ORDER BY priority_rank, seq`,
     );
-    this.countStates = db.prepare('SELECT state, count(*) AS n FROM tasks GROUP BY state');
-    this.countStatesOfOwner = db.prepare('SELECT state, count(*) AS n FROM tasks WHERE owner = ? GROUP BY state');
+    // Served by the index tasks_schedule (state, priority_rank, seq).
+    this.selectQueuedPage = db.prepare(
+      `SELECT seq AS seq_, ${COLUMNS} FROM tasks WHERE state = 'queued' AND priority_rank = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    );
+    // Kept by the triggers of schema version 4 (no count over the rows).
+    this.countStates = db.prepare('SELECT state, sum(n) AS n FROM task_counts GROUP BY state');
+    this.countStatesOfOwner = db.prepare('SELECT state, n FROM task_counts WHERE owner = ?');
     this.countPriorities = db.prepare('SELECT priority_rank AS rank, count(*) AS n FROM tasks WHERE state = ? GROUP BY priority_rank');
     this.shapes = new StatementCache(db);
     // completed_at holds toISOString() values, whose text order is their time order.
@@ -120,34 +119,83 @@ export class SqliteTaskRepository implements TaskRepository {
     // Served by the index tasks_batch_state (batch_id, state).
     this.cancelQueuedInBatch = db.prepare(`UPDATE tasks SET state = 'cancelled', completed_at = ?, retry_at = NULL WHERE batch_id = ? AND state = 'queued'`);
 
-    this.insertAll = db.transaction((tasks: TaskRecord[]) => {
-      netlistTexts = new Map();
-      try {
-        for (const task of tasks) this.insert(task);
-      } finally {
-        netlistTexts = undefined;
-      }
-    });
+    this.insertAll = db.transaction((tasks: TaskRecord[]) => this.insertIn(tasks));
     this.updateOne = db.transaction((id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => this.updateIn(id, patch));
     this.listPage = db.transaction((filter: TaskFilter) => this.listIn(filter));
   }
 
   insert(task: TaskRecord): void {
-    const row = encodeRecord('task', TASK, task);
-    try {
-      this.insertRow.run(row);
-    } catch (error) {
-      rethrowConflict(error, 'task', task.id);
-    }
+    this.insertMany([task]);
   }
 
-  insertMany(tasks: TaskRecord[]): void {
-    this.insertAll(tasks);
+  insertMany(tasks: TaskRecord[]): number[] {
+    return this.db.inTransaction ? this.insertIn(tasks) : this.insertAll(tasks);
+  }
+
+  /**
+   * Tasks that share their netlist and the rest of their spec and request with another task of
+   * the call are stored with one template (task-templates.ts); the others whole.
+   */
+  private insertIn(tasks: TaskRecord[]): number[] {
+    const netlists = new Map<object, number>();
+    const splits = tasks.length > 1 ? tasks.map((task) => splitTask(task, netlists)) : [];
+    const members = new Map<string, number>();
+    for (const split of splits) if (split) members.set(split.key, (members.get(split.key) ?? 0) + 1);
+    const templateIds = new Map<string, number>();
+    const seqs: number[] = [];
+    for (const [i, task] of tasks.entries()) {
+      const split = splits[i];
+      let row: Row;
+      if (split && members.get(split.key)! > 1) {
+        let templateId = templateIds.get(split.key);
+        if (templateId === undefined) {
+          templateId = this.templates.insert(split.template());
+          templateIds.set(split.key, templateId);
+        }
+        row = encodeRecord('task', FIELDS, task);
+        row.spec = split.ownSpec;
+        row.request = split.ownRequest;
+        row.template_id = templateId;
+      } else {
+        row = encodeRecord('task', TASK, task);
+        row.template_id = null;
+      }
+      try {
+        seqs.push(Number(this.insertRow.run(row).lastInsertRowid));
+      } catch (error) {
+        rethrowConflict(error, 'task', task.id);
+      }
+    }
+    return seqs;
+  }
+
+  /** The record of a selected row; `parsed`: the templates met in the same read. */
+  private decode(row: TaskRow, parsed: ParsedTemplates = new Map()): TaskRecord {
+    const record = decodeRow(FIELDS, row) as TaskRecord;
+    if (row.template_id === null) {
+      record.spec = SPEC.decode(row.spec);
+      record.request = REQUEST.decode(row.request);
+    } else {
+      Object.assign(record, joinTemplate(this.templates, parsed, row.template_id, row.spec, row.request));
+    }
+    return record;
+  }
+
+  private decodeAll(rows: TaskRow[]): TaskRecord[] {
+    const parsed: ParsedTemplates = new Map();
+    return rows.map((row) => this.decode(row, parsed));
   }
 
   get(id: string): TaskRecord | undefined {
-    const row = this.selectById.get(id) as Row | undefined;
-    return row && decodeRow(TASK, row);
+    const row = this.selectById.get(id) as TaskRow | undefined;
+    return row && this.decode(row);
+  }
+
+  /** Up to `limit` queued tasks of the priority after the sequence number `afterSeq`, in order, with their sequence numbers. */
+  queuedPage(priority: Priority, afterSeq: number, limit: number): { task: TaskRecord; seq: number }[] {
+    const rows = this.selectQueuedPage.all(PRIORITIES.indexOf(priority), afterSeq, sqlLimit(limit)) as (TaskRow & { seq_: number })[];
+    const tasks = this.decodeAll(rows);
+    return rows.map((row, i) => ({ task: tasks[i], seq: row.seq_ }));
   }
 
   update(id: string, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord {
@@ -159,7 +207,8 @@ export class SqliteTaskRepository implements TaskRepository {
    * one UPDATE statement, without reading and decoding the row (spec, request) back first.
    */
   updateFrom(current: TaskRecord, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord {
-    const { row, stored } = encodePatch<TaskRecord>('task', TASK, patch, 'id');
+    const { row, stored } = encodePatch<TaskRecord>('task', TASK, wholeSpecAndRequest(current, patch), 'id');
+    if (row.spec !== undefined) row.template_id = null;
     const columns = Object.keys(row);
     if (columns.length === 0) {
       if (!this.selectById.get(current.id)) throw notFound('task', current.id);
@@ -170,9 +219,10 @@ export class SqliteTaskRepository implements TaskRepository {
   }
 
   private updateIn(id: string, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord {
-    const { row, stored } = encodePatch<TaskRecord>('task', TASK, patch, 'id');
     const current = this.get(id);
     if (!current) throw notFound('task', id);
+    const { row, stored } = encodePatch<TaskRecord>('task', TASK, wholeSpecAndRequest(current, patch), 'id');
+    if (row.spec !== undefined) row.template_id = null;
     const columns = Object.keys(row);
     if (columns.length > 0) this.statementFor(columns).run({ ...row, id });
     return { ...current, ...stored };
@@ -188,12 +238,11 @@ export class SqliteTaskRepository implements TaskRepository {
 
   inStates(states: TaskState[]): TaskRecord[] {
     if (states.length === 0) return [];
-    const rows = this.selectInStates.all(toJson(states, 'states')) as Row[];
-    return rows.map((row) => decodeRow(TASK, row));
+    return this.decodeAll(this.selectInStates.all(toJson(states, 'states')) as TaskRow[]);
   }
 
   completedSince(since: string): TaskRecord[] {
-    return (this.selectCompletedSince.all(since) as Row[]).map((row) => decodeRow(TASK, row));
+    return this.decodeAll(this.selectCompletedSince.all(since) as TaskRow[]);
   }
 
   newestCompletion(): string | undefined {
@@ -238,8 +287,8 @@ export class SqliteTaskRepository implements TaskRepository {
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const page = this.shapes.get(`list:${shape}`, () => `SELECT ${COLUMNS} FROM tasks ${clause} ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
     const count = this.shapes.get(`count:${shape}`, () => `SELECT count(*) FROM tasks ${clause}`).pluck();
-    const rows = page.all({ ...params, limit: sqlLimit(filter.limit), offset: sqlOffset(filter.offset) }) as Row[];
+    const rows = page.all({ ...params, limit: sqlLimit(filter.limit), offset: sqlOffset(filter.offset) }) as TaskRow[];
     const total = (shape === '' ? count.get() : count.get(params)) as number;
-    return { tasks: rows.map((row) => decodeRow(TASK, row)), total };
+    return { tasks: this.decodeAll(rows), total };
   }
 }
