@@ -89,6 +89,7 @@ export class SqliteTaskRepository implements TaskRepository {
   private readonly selectCompletedSince: Statement;
   private readonly selectNewestCompletion: Statement;
   private readonly cancelQueuedInBatch: Statement;
+  private readonly selectQueuedOfBatch: Statement;
   private readonly shapes: StatementCache;
   private readonly templates: TaskTemplates;
   private readonly insertAll: (tasks: TaskRecord[]) => number[];
@@ -116,7 +117,8 @@ export class SqliteTaskRepository implements TaskRepository {
     // completed_at holds toISOString() values, whose text order is their time order.
     this.selectCompletedSince = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE state = 'completed' AND completed_at >= ? ORDER BY seq`);
     this.selectNewestCompletion = db.prepare(`SELECT max(completed_at) AS newest FROM tasks WHERE state = 'completed'`);
-    // Served by the index tasks_batch_state (batch_id, state).
+    // Served by the index tasks_batch_state (batch_id, state); rowid (seq) order within it.
+    this.selectQueuedOfBatch = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE batch_id = ? AND state = 'queued' ORDER BY seq`);
     this.cancelQueuedInBatch = db.prepare(`UPDATE tasks SET state = 'cancelled', completed_at = ?, retry_at = NULL WHERE batch_id = ? AND state = 'queued'`);
 
     this.insertAll = db.transaction((tasks: TaskRecord[]) => this.insertIn(tasks));
@@ -248,6 +250,10 @@ export class SqliteTaskRepository implements TaskRepository {
   newestCompletion(): string | undefined {
     const row = this.selectNewestCompletion.get() as { newest: string | null };
     return row.newest ?? undefined;
+  }
+
+  queuedOfBatch(batchId: string): TaskRecord[] {
+    return this.decodeAll(this.selectQueuedOfBatch.all(batchId) as TaskRow[]);
   }
 
   cancelQueuedOfBatch(batchId: string, completedAt: string): number {

@@ -51,6 +51,8 @@ export interface TaskRepository {
   completedSince(since: string): TaskRecord[];
   /** The latest completedAt of any completed task. */
   newestCompletion(): string | undefined;
+  /** The queued tasks of the batch, in submission order. */
+  queuedOfBatch(batchId: string): TaskRecord[];
   /**
    * Every queued task of the batch becomes cancelled at `completedAt` (no retry time), in one
    * statement; returns how many did.
