@@ -35,43 +35,73 @@ function withoutParameters(value: Record<string, unknown>): { shared: Record<str
   return { shared: { ...value, parameters: null }, own: { parameters: value.parameters } };
 }
 
-/** Splits the tasks of one submission; `netlists` numbers the netlist objects met in it. */
-export function splitTask(task: TaskRecord, netlists: Map<object, number>): SplitTask | undefined {
-  const spec = task.spec as unknown;
-  if (!isPlainObject(spec)) return undefined; // the whole-row path reports it
-  const { netlist, ...rest } = spec as unknown as TaskSpec;
-  let netlistKey: string;
-  if (isPlainObject(netlist)) {
-    let n = netlists.get(netlist);
-    if (n === undefined) {
-      n = netlists.size;
-      netlists.set(netlist, n);
+/** What one insert has met: objects numbered by identity, and the text key of each identity key. */
+export class SplitMemo {
+  private readonly objects = new Map<object, number>();
+  private readonly texts = new Map<string, string>();
+
+  /**
+   * A key of the value's parts: objects by identity, other values by value; of the parts named in
+   * `own` only whether they are there.
+   */
+  identityKey(value: Record<string, unknown>, own: string[]): string {
+    let key = '';
+    for (const name in value) {
+      const part = value[name];
+      if (own.includes(name)) {
+        key += `${JSON.stringify(name)}?${part === undefined ? 0 : 1},`;
+        continue;
+      }
+      if (typeof part === 'object' && part !== null) {
+        let n = this.objects.get(part);
+        if (n === undefined) this.objects.set(part, (n = this.objects.size));
+        key += `${JSON.stringify(name)}#${n},`;
+      } else {
+        key += `${JSON.stringify(name)}=${typeof part === 'string' ? JSON.stringify(part) : String(part)},`;
+      }
     }
-    netlistKey = String(n);
-  } else {
-    return undefined;
+    return key;
   }
-  const specParts = withoutParameters(spec);
-  const restKey = toJson({ ...rest, parameters: undefined }, 'task.spec');
-  let requestKey: string;
-  let ownRequest: string | null;
-  let requestTemplate: () => string | null;
+
+  /** The text key for an identity key, made once (`text` encodes what the identity key stands for). */
+  textKey(identityKey: string, text: () => string): string {
+    let key = this.texts.get(identityKey);
+    if (key === undefined) this.texts.set(identityKey, (key = text()));
+    return key;
+  }
+}
+
+const ownParameters = (value: Record<string, unknown>, field: string): string =>
+  value.parameters === undefined ? '{}' : `{"parameters":${toJson(value.parameters, `${field}.parameters`)}}`;
+
+/**
+ * Splits a task of a submission. Tasks whose netlist is the same object and whose other parts are
+ * the same objects or values share a key at the cost of a string concatenation; parts that are
+ * equal but not the same objects (a request's fresh `{}`) are compared by their JSON once per such
+ * combination.
+ */
+export function splitTask(task: TaskRecord, memo: SplitMemo): SplitTask | undefined {
+  const spec = task.spec as unknown;
+  if (!isPlainObject(spec) || !isPlainObject(spec.netlist)) return undefined; // the whole-row path reports it
   const request = task.request;
-  if (isPlainObject(request)) {
-    const parts = withoutParameters(request);
-    requestKey = toJson(parts.shared, 'task.request');
-    ownRequest = toJson(parts.own, 'task.request');
-    requestTemplate = () => requestKey;
-  } else {
-    requestKey = '';
-    ownRequest = request === undefined ? null : toJson(request, 'task.request');
-    requestTemplate = () => null;
-  }
+  const requestIsObject = isPlainObject(request);
+  const specKey = memo.identityKey(spec, ['parameters']);
+  const requestKey = requestIsObject ? memo.identityKey(request, ['parameters']) : '-';
+  const key = memo.textKey(`${specKey}\n${requestKey}`, () => {
+    const { netlist, ...rest } = spec;
+    const netlistKey = memo.identityKey({ netlist }, []);
+    const restText = toJson(withoutParameters(rest).shared, 'task.spec');
+    const requestText = requestIsObject ? toJson(withoutParameters(request).shared, 'task.request') : '-';
+    return `${netlistKey}\n${restText}\n${requestText}`;
+  });
   return {
-    key: `${netlistKey}\n${restKey}\n${requestKey}`,
-    template: () => ({ spec: toJson(specParts.shared, 'task.spec'), request: requestTemplate() }),
-    ownSpec: toJson(specParts.own, 'task.spec'),
-    ownRequest,
+    key,
+    template: () => ({
+      spec: toJson(withoutParameters(spec).shared, 'task.spec'),
+      request: requestIsObject ? toJson(withoutParameters(request).shared, 'task.request') : null,
+    }),
+    ownSpec: ownParameters(spec, 'task.spec'),
+    ownRequest: requestIsObject ? ownParameters(request, 'task.request') : request === undefined ? null : toJson(request, 'task.request'),
   };
 }
 

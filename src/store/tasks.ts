@@ -27,7 +27,7 @@ import {
   type Row,
 } from './codec.js';
 import { notFound, rethrowConflict } from './errors.js';
-import { joinTemplate, splitTask, TaskTemplates, type ParsedTemplates } from './task-templates.js';
+import { joinTemplate, SplitMemo, splitTask, TaskTemplates, type ParsedTemplates, type SplitTask } from './task-templates.js';
 import { sqlLimit, sqlOffset, StatementCache, updateSql, type Db, type Statement } from './statements.js';
 import type { TaskFilter, TaskRepository } from './types.js';
 
@@ -64,10 +64,63 @@ const TASK: RecordCodec<TaskRecord> = { ...FIELDS, spec: SPEC, request: REQUEST 
 
 /** Selected columns: the record's, and the template a row points at (NULL: none). */
 const COLUMNS = `${columnList(TASK)}, template_id`;
-const INSERT = `INSERT INTO tasks (${COLUMNS}) VALUES (${parameterList(TASK)}, @template_id)`;
+/** Columns of an insert, bound by position (binding by name cost ≈ 3 µs of a row's ≈ 10 µs). */
+const INSERT_COLUMNS = [...Object.values(TASK).map((codec) => codec.column), 'template_id'];
+const INSERT = `INSERT INTO tasks (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`;
+
+/** What a new queued task's row holds in each column, in insertFreshRows (json_each row `value`). */
+const FRESH_VALUES: Record<string, string> = {
+  id: 'value->>0', owner: '@owner', priority: '@priority', state: "'queued'", spec: 'value->>1', request: 'value->>2',
+  batch_id: '@batch', submitted_at: 'value->>3', started_at: 'NULL', completed_at: 'NULL', attempts: '0', error_code: 'NULL',
+  error_message: 'NULL', cache_hit: '0', cache_key: 'value->>4', run_ms: 'NULL', retry_at: 'NULL', progress: 'NULL', summary: 'NULL',
+  template_id: '@template',
+};
+
+/** New queued tasks in a row that share a template, owner, priority and batch. */
+interface FreshGroup {
+  key: string;
+  templateId: number;
+  tasks: TaskRecord[];
+  splits: SplitTask[];
+}
+
+/** A task as submitted: queued, never started, nothing recorded of a run. */
+function isFresh(t: TaskRecord): boolean {
+  return t.state === 'queued' && t.startedAt === null && t.completedAt === null && t.attempts === 0 && t.errorCode === null && t.errorMessage === null
+    && t.cacheHit === false && t.runMs === null && t.retryAt === null && t.progress === null && t.summary === null;
+}
 
 /** A selected row. */
 type TaskRow = Row & { template_id: number | null; spec: string; request: string | null };
+
+/** Tasks added per owner and state, and per batch and state (one upsert each after an insert). */
+class Counts {
+  private readonly owners = new Map<string, Map<TaskState, number>>();
+  private readonly batches = new Map<string, Map<TaskState, number>>();
+
+  add(owner: string, batchId: string | null, state: TaskState): void {
+    Counts.bump(this.owners, owner, state);
+    if (batchId !== null) Counts.bump(this.batches, batchId, state);
+  }
+
+  byOwner(): [string, TaskState, number][] {
+    return Counts.rows(this.owners);
+  }
+
+  byBatch(): [string, TaskState, number][] {
+    return Counts.rows(this.batches);
+  }
+
+  private static bump(map: Map<string, Map<TaskState, number>>, key: string, state: TaskState): void {
+    let states = map.get(key);
+    if (!states) map.set(key, (states = new Map()));
+    states.set(state, (states.get(state) ?? 0) + 1);
+  }
+
+  private static rows(map: Map<string, Map<TaskState, number>>): [string, TaskState, number][] {
+    return [...map].flatMap(([key, states]) => [...states].map(([state, n]): [string, TaskState, number] => [key, state, n]));
+  }
+}
 
 /**
  * A patch that sets the spec or the request sets both whole (the row then has no template): a
@@ -90,6 +143,9 @@ export class SqliteTaskRepository implements TaskRepository {
   private readonly selectNewestCompletion: Statement;
   private readonly cancelQueuedInBatch: Statement;
   private readonly selectQueuedOfBatch: Statement;
+  private readonly insertFreshRows: Statement;
+  private readonly addOwnerCount: Statement;
+  private readonly addBatchCount: Statement;
   private readonly shapes: StatementCache;
   private readonly templates: TaskTemplates;
   private readonly insertAll: (tasks: TaskRecord[]) => number[];
@@ -121,6 +177,12 @@ export class SqliteTaskRepository implements TaskRepository {
     this.selectQueuedOfBatch = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE batch_id = ? AND state = 'queued' ORDER BY seq`);
     this.cancelQueuedInBatch = db.prepare(`UPDATE tasks SET state = 'cancelled', completed_at = ?, retry_at = NULL WHERE batch_id = ? AND state = 'queued'`);
 
+    // The counts of inserted tasks (updates and deletes are counted by triggers: schema.ts, version 4).
+    this.addOwnerCount = db.prepare('INSERT INTO task_counts (owner, state, n) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
+    this.addBatchCount = db.prepare('INSERT INTO batch_counts (batch_id, state, n) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
+    this.insertFreshRows = db.prepare(
+      `INSERT INTO tasks (${INSERT_COLUMNS.join(', ')}) SELECT ${INSERT_COLUMNS.map((column) => FRESH_VALUES[column]).join(', ')} FROM json_each(@rows) ORDER BY key`,
+    );
     this.insertAll = db.transaction((tasks: TaskRecord[]) => this.insertIn(tasks));
     this.updateOne = db.transaction((id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => this.updateIn(id, patch));
     this.listPage = db.transaction((filter: TaskFilter) => this.listIn(filter));
@@ -136,39 +198,96 @@ export class SqliteTaskRepository implements TaskRepository {
 
   /**
    * Tasks that share their netlist and the rest of their spec and request with another task of
-   * the call are stored with one template (task-templates.ts); the others whole.
+   * the call are stored with one template (task-templates.ts); the others whole. New queued tasks
+   * of one template, owner, priority and batch in a row (a sweep) go in with one statement.
    */
   private insertIn(tasks: TaskRecord[]): number[] {
-    const netlists = new Map<object, number>();
-    const splits = tasks.length > 1 ? tasks.map((task) => splitTask(task, netlists)) : [];
+    const memo = new SplitMemo();
+    const splits = tasks.length > 1 ? tasks.map((task) => splitTask(task, memo)) : [];
     const members = new Map<string, number>();
     for (const split of splits) if (split) members.set(split.key, (members.get(split.key) ?? 0) + 1);
     const templateIds = new Map<string, number>();
     const seqs: number[] = [];
+    const added = new Counts();
+    let group: FreshGroup | undefined;
+    const flush = (): void => {
+      if (group) for (const seq of this.insertGroup(group)) seqs.push(seq);
+      group = undefined;
+    };
     for (const [i, task] of tasks.entries()) {
       const split = splits[i];
-      let row: Row;
-      if (split && members.get(split.key)! > 1) {
+      if (!split || members.get(split.key)! < 2) {
+        flush();
+        seqs.push(this.insertOne(task));
+      } else {
         let templateId = templateIds.get(split.key);
         if (templateId === undefined) {
           templateId = this.templates.insert(split.template());
           templateIds.set(split.key, templateId);
         }
-        row = encodeRecord('task', FIELDS, task);
-        row.spec = split.ownSpec;
-        row.request = split.ownRequest;
-        row.template_id = templateId;
-      } else {
-        row = encodeRecord('task', TASK, task);
-        row.template_id = null;
+        if (isFresh(task)) {
+          const key = `${templateId}\n${task.owner}\n${task.priority}\n${task.batchId}`;
+          if (group && group.key !== key) flush();
+          group ??= { key, templateId, tasks: [], splits: [] };
+          group.tasks.push(task);
+          group.splits.push(split);
+        } else {
+          flush();
+          seqs.push(this.insertOne(task, split, templateId));
+        }
       }
-      try {
-        seqs.push(Number(this.insertRow.run(row).lastInsertRowid));
-      } catch (error) {
-        rethrowConflict(error, 'task', task.id);
-      }
+      added.add(task.owner, task.batchId, task.state);
     }
+    flush();
+    for (const [owner, state, n] of added.byOwner()) this.addOwnerCount.run(owner, state, n);
+    for (const [batchId, state, n] of added.byBatch()) this.addBatchCount.run(batchId, state, n);
     return seqs;
+  }
+
+  /** One task, whole or with its template; returns its sequence number. */
+  private insertOne(task: TaskRecord, split?: SplitTask, templateId?: number): number {
+    let row: Row;
+    if (split && templateId !== undefined) {
+      row = encodeRecord('task', FIELDS, task);
+      row.spec = split.ownSpec;
+      row.request = split.ownRequest;
+      row.template_id = templateId;
+    } else {
+      row = encodeRecord('task', TASK, task);
+      row.template_id = null;
+    }
+    try {
+      return Number(this.insertRow.run(INSERT_COLUMNS.map((column) => row[column])).lastInsertRowid);
+    } catch (error) {
+      rethrowConflict(error, 'task', task.id);
+    }
+  }
+
+  /**
+   * New queued tasks of one template, owner, priority and batch with one statement (their rows as
+   * one JSON array: ≈ 40 % less time than a statement per row); the rows' sequence numbers follow
+   * each other. Should a row be refused, the group goes again row by row, for the error of the one.
+   */
+  private insertGroup(group: FreshGroup): number[] {
+    const first = group.tasks[0];
+    const rows: unknown[][] = new Array(group.tasks.length);
+    let lastTime = '';
+    for (const [i, task] of group.tasks.entries()) {
+      if (task.submittedAt !== lastTime) lastTime = checkTimestamp(task.submittedAt, 'task.submittedAt');
+      rows[i] = [FIELDS.id.encode(task.id, 'task.id'), group.splits[i].ownSpec, group.splits[i].ownRequest, lastTime, FIELDS.cacheKey.encode(task.cacheKey, 'task.cacheKey')];
+    }
+    const constants = {
+      owner: FIELDS.owner.encode(first.owner, 'task.owner'),
+      priority: FIELDS.priority.encode(first.priority, 'task.priority'),
+      batch: FIELDS.batchId.encode(first.batchId, 'task.batchId'),
+      template: group.templateId,
+    };
+    try {
+      const last = Number(this.insertFreshRows.run({ ...constants, rows: JSON.stringify(rows) }).lastInsertRowid);
+      return rows.map((_, i) => last - rows.length + 1 + i);
+    } catch {
+      return group.tasks.map((task, i) => this.insertOne(task, group.splits[i], group.templateId));
+    }
   }
 
   /** The record of a selected row; `parsed`: the templates met in the same read. */

@@ -75,6 +75,24 @@ describe('store: task templates and kept counts (schema 4)', () => {
     expect(t.store.tasks.get('d')!.request).to.equal(null);
   });
 
+  it('shares a template between requests equal but not the same objects, never between different ones', () => {
+    const netlist = rcStep('trapezoidal', 1e-6);
+    const item = (id: string, request: unknown): TaskRecord => taskRecord(id, { spec: { netlist, parameters: { x: 1 } }, request });
+    const tasks = [
+      item('j0', { model_file: 'a.json', parameters: { x: 1 }, metadata: {} }),
+      item('j1', { model_file: 'a.json', parameters: { x: 2 }, metadata: {} }),
+      item('j2', { model_file: 'a.json', metadata: {} }), // no parameters: not the template of j0, j1
+      item('j3', { model_file: 'a.json', metadata: {} }),
+      item('j4', { model_file: 'b.json', parameters: { x: 1 }, metadata: { tag: 1 } }),
+      item('j5', { model_file: 'b.json', parameters: { x: 1 }, metadata: { tag: 2 } }),
+    ];
+    t.store.tasks.insertMany(tasks);
+    expect(count('SELECT count(*) FROM task_templates')).to.equal(2);
+    expect(count("SELECT group_concat(id) FROM tasks WHERE template_id IS NULL")).to.equal('j4,j5');
+    for (const task of tasks) expect(t.store.tasks.get(task.id)).to.deep.equal(task);
+    expect(t.store.tasks.get('j2')!.request).to.not.have.property('parameters');
+  });
+
   it('writes a changed spec or request whole, leaving the other tasks of the template as they were', () => {
     const tasks = sweep(3);
     t.store.tasks.insertMany(tasks);
