@@ -257,6 +257,37 @@ export async function bigBatch(threads = 2): Promise<BigBatchFigures> {
   }
 }
 
+/** `pesim jobq` takes a 100 000-item POST /simulations/batch; its statistics (GET /stats) are read while it runs. */
+export async function jobqBigBatch(threads = 2): Promise<BigBatchFigures> {
+  const runs = BIG_BATCH.resistances * BIG_BATCH.capacitances;
+  const dataDir = benchDataDir('throughput-jobq-big-');
+  const settings = { dataDir, modelsDir: join(dataDir, 'models'), threads, queueSize: runs, models: { 'rc.json': rcStep('backward-euler', 1e-5, 1e-4) } };
+  const { child, url } = await startChild('./jobq-server.mjs', settings);
+  try {
+    const body = Array.from({ length: runs }, (_, i) => ({
+      model_file: 'rc.json',
+      parameters: { 'R.1.R': 100 + (i % BIG_BATCH.resistances), 'C.1.C': 1e-6 * (1 + Math.floor(i / BIG_BATCH.resistances) / 100) },
+    }));
+    const started = performance.now();
+    const answer = await request<{ batch_id: string; batch_size: number }>(`${url}/simulations/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const submitMs = performance.now() - started;
+    if (answer.batch_size !== runs) throw new Error(`the batch has ${answer.batch_size} tasks, not ${runs}`);
+    const statusMs: number[] = [];
+    let completed = 0;
+    const until = performance.now() + STATUS_WINDOW_MS;
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      const stats = await request<{ queue: { pending: number; running: number; completed: number } }>(`${url}/stats`);
+      statusMs.push(performance.now() - t0);
+      completed = stats.queue.completed;
+      await sleep(100);
+    }
+    return { runs, submitMs, statusMs, cancelMs: Number.NaN, completedBeforeCancel: completed };
+  } finally {
+    await stopChild(child);
+  }
+}
+
 // ---- the section ----
 
 const ms = (v: number): string => v.toFixed(3);
@@ -304,7 +335,11 @@ export async function benchSection(): Promise<string[]> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  if (process.argv.includes('--big-batch')) console.log(JSON.stringify(await bigBatch()));
+  // --big-batch: only the 100 000-run batches (figures as JSON lines: `pesim serve`, then `pesim jobq`).
+  if (process.argv.includes('--big-batch')) {
+    if (!process.argv.includes('--jobq-only')) console.log(JSON.stringify(await bigBatch()));
+    if (!process.argv.includes('--serve-only')) console.log(JSON.stringify(await jobqBigBatch()));
+  }
   else console.log((await benchSection()).join('\n'));
   process.exit(0);
 }
