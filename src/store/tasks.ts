@@ -18,11 +18,9 @@ import {
   nullableTimestamp,
   oneOf,
   optionalJson,
-  parameterList,
   text,
   timestamp,
   toJson,
-  type FieldCodec,
   type RecordCodec,
   type Row,
 } from './codec.js';
