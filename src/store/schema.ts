@@ -12,7 +12,8 @@
  * - tasks is rebuilt (every row copied, the sequence kept) to take template_id and to check its
  *   enumerations with OR chains: an IN list is built into a lookup table at each execution of the
  *   statement, which cost ≈ 3 µs of the ≈ 10 µs insert of a row.
- * - batch_tasks is rebuilt without its index by task id (see there).
+ * - batch_tasks is rebuilt without its index by task id, and a batch of one submission has no rows
+ *   there at all (batches.listed = 0: its tasks are those with its batch_id, in seq order).
  * - task_counts and batch_counts: tasks per owner and state, and per batch and state, kept in the
  *   same transaction as every change of a task, so that reading them never counts rows (the status
  *   of a batch of 100 000 runs, the statistics of a service). Triggers keep them on update and
@@ -79,6 +80,11 @@ CREATE TABLE batch_tasks_v4 (
 INSERT INTO batch_tasks_v4 (batch_id, position, task_id) SELECT batch_id, position, task_id FROM batch_tasks;
 DROP TABLE batch_tasks;
 ALTER TABLE batch_tasks_v4 RENAME TO batch_tasks;
+
+-- listed 1: the batch's tasks are its batch_tasks rows (positions as given, every batch before this
+-- version); 0: they are the tasks whose batch_id is the batch's, in submission (seq) order, read by
+-- the index tasks_batch: a batch of one submission then writes no row per task.
+ALTER TABLE batches ADD COLUMN listed INTEGER NOT NULL DEFAULT 1 CHECK (listed = 0 OR listed = 1);
 
 CREATE TABLE task_counts (
   owner TEXT NOT NULL,
