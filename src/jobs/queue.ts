@@ -17,6 +17,8 @@ export interface QueuedTask {
   seq: number;
   /** Not before this time [ms]; 0: at once. */
   readyAt: number;
+  /** Read from the store but started already (its start not yet written): passed over. */
+  started?: boolean;
 }
 
 /** The next queued tasks of a priority after a sequence number, in order (at most `limit`). */
@@ -131,11 +133,26 @@ export class PriorityQueue {
     const page = this.pageIn(priority, lane.cursor, this.pageSize);
     if (page.length < this.pageSize) lane.complete = true;
     for (const task of page) {
-      if (this.byId.has(task.id)) continue; // held already (cannot be, as the cursor only grows)
-      lane.entries.push(this.entry(lane, task));
       lane.cursor = Math.max(lane.cursor, task.seq);
+      // Held already, or started: only after a rewind can the store still show such a task queued.
+      if (task.started || this.byId.has(task.id)) continue;
+      lane.entries.push(this.entry(lane, task));
     }
     return page.length > 0;
+  }
+
+  /**
+   * After a submission rolled back: the store will give its sequence numbers to other tasks, so
+   * each lane goes back to the last task it holds and looks in the store again from there.
+   */
+  rewind(): void {
+    if (!this.pageIn) return;
+    for (const lane of this.lanes.values()) {
+      let cursor = 0;
+      for (let i = lane.head; i < lane.entries.length; i++) if (!lane.entries[i].removed) cursor = Math.max(cursor, lane.entries[i].seq);
+      lane.cursor = cursor;
+      lane.complete = false;
+    }
   }
 
   /** Earliest readyAt among waiting entries, if any is in the future. */
@@ -154,7 +171,7 @@ export class PriorityQueue {
     return true;
   }
 
-  private entry(lane: Lane, task: QueuedTask): Entry {
+  private entry(lane: Lane, task: Omit<QueuedTask, 'started'>): Entry {
     const e: Entry = { id: task.id, seq: task.seq, readyAt: task.readyAt, removed: false, lane };
     this.byId.set(task.id, e);
     if (task.readyAt > 0) this.delayed.add(e);

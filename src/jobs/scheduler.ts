@@ -140,6 +140,8 @@ export class Scheduler {
   /** The next stored queued tasks of a priority, kept as the queue's records (PriorityQueue). */
   private pageIn(priority: Priority, afterSeq: number, limit: number): QueuedTask[] {
     return this.store.tasks.queuedPage(priority, afterSeq, limit).map(({ task, seq }) => {
+      // A run whose start waits for its commit (after a rewind: queue.ts) is not queued again.
+      if (this.running.has(task.id)) return { id: task.id, seq, readyAt: 0, started: true };
       this.waiting.set(task.id, task);
       this.seqs.set(task.id, seq);
       return { id: task.id, seq, readyAt: task.retryAt ? Date.parse(task.retryAt) : 0 };
@@ -227,6 +229,7 @@ export class Scheduler {
         this.waiting.delete(record.id);
         this.queue.remove(record.id);
       }
+      this.queue.rewind();
     };
     this.inOneCommit(() => {
       const seqs = this.store.tasks.insertMany(records);

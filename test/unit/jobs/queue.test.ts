@@ -96,6 +96,22 @@ describe('jobs: the ready queue', () => {
       expect(q.push('later', 'NORMAL', 9)).to.equal(true);
     });
 
+    it('after a rewind looks in the store again from the last task it holds, passing over started ones', () => {
+      stored = Array.from({ length: 3 }, (_, i) => ({ id: `t${i}`, seq: i + 1, readyAt: 0, priority: 'NORMAL' as Priority }));
+      const running = new Set<string>();
+      const q = new PriorityQueue((priority, afterSeq, limit) => pageIn(priority, afterSeq, limit).map((t) => ({ ...t, started: running.has(t.id) })), 2);
+      expect(q.popReady(0)).to.equal('t0'); // started; its start is written: it leaves the store's queued set
+      stored = stored.filter((t) => t.id !== 't0');
+      expect(q.popReady(0)).to.equal('t1'); // started; its start not yet written: the store still shows it queued
+      running.add('t1');
+      // A submission rolled back; the store gives its sequence number to the next task.
+      stored.push({ id: 'next', seq: 4, readyAt: 0, priority: 'NORMAL' });
+      q.rewind();
+      const order: string[] = [];
+      for (let id = take(q); id !== undefined; id = take(q)) order.push(id);
+      expect(order).to.deep.equal(['t2', 'next']);
+    });
+
     it('pages past tasks waiting for a retry to the ready ones behind them', () => {
       stored = [
         ...Array.from({ length: 3 }, (_, i) => ({ id: `wait${i}`, seq: i + 1, readyAt: 5000, priority: 'HIGH' as Priority })),
