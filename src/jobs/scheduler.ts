@@ -26,7 +26,6 @@ import { ProgressPoll, progressNow, type Running } from './run-progress.js';
 import { isStorageFull, StorageHealth } from './storage.js';
 import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec, TaskState } from './types.js';
 
-
 /** How long stop() waits for the runs it cancelled to end [ms]. */
 const STOP_WAIT_MS = 5000;
 /** Default of SchedulerSettings.commitIntervalMs. */
