@@ -215,6 +215,8 @@ export interface BigBatchFigures {
   runs: number;
   /** POST until its 202 (checked, stored, queued) [ms]. */
   submitMs: number;
+  /** CPU time of the service's main thread meanwhile [ms]: what the submission cost it, whatever the machine's load. */
+  submitCpuMs: number;
   /** GET /batch/{id} (the default page of 1 000 entries) while the batch runs [ms]. */
   statusMs: number[];
   /** DELETE /batch/{id} of the unfinished rest [ms]. */
@@ -234,9 +236,11 @@ export async function bigBatch(threads = 2): Promise<BigBatchFigures> {
       'R.1.R': Array.from({ length: BIG_BATCH.resistances }, (_, i) => 100 + i),
       'C.1.C': Array.from({ length: BIG_BATCH.capacitances }, (_, i) => 1e-6 * (1 + i / 100)),
     };
+    const cpu0 = threadCpuMs(child.pid!);
     const started = performance.now();
     const { batchId } = await request<{ batchId: string }>(`${url}/api/v1/simulations/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ base: { circuitFile }, sweep }) });
     const submitMs = performance.now() - started;
+    const submitCpuMs = threadCpuMs(child.pid!) - cpu0;
     const statusMs: number[] = [];
     let completed = 0;
     const until = performance.now() + STATUS_WINDOW_MS;
@@ -251,7 +255,7 @@ export async function bigBatch(threads = 2): Promise<BigBatchFigures> {
     const t0 = performance.now();
     const cancelled = await fetch(`${url}/api/v1/simulations/batch/${batchId}`, { method: 'DELETE' });
     if (cancelled.status !== 204) throw new Error(`DELETE answered ${cancelled.status}`);
-    return { runs, submitMs, statusMs, cancelMs: performance.now() - t0, completedBeforeCancel: completed };
+    return { runs, submitMs, submitCpuMs, statusMs, cancelMs: performance.now() - t0, completedBeforeCancel: completed };
   } finally {
     await stopChild(child);
   }
@@ -268,9 +272,11 @@ export async function jobqBigBatch(threads = 2): Promise<BigBatchFigures> {
       model_file: 'rc.json',
       parameters: { 'R.1.R': 100 + (i % BIG_BATCH.resistances), 'C.1.C': 1e-6 * (1 + Math.floor(i / BIG_BATCH.resistances) / 100) },
     }));
+    const cpu0 = threadCpuMs(child.pid!);
     const started = performance.now();
     const answer = await request<{ batch_id: string; batch_size: number }>(`${url}/simulations/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const submitMs = performance.now() - started;
+    const submitCpuMs = threadCpuMs(child.pid!) - cpu0;
     if (answer.batch_size !== runs) throw new Error(`the batch has ${answer.batch_size} tasks, not ${runs}`);
     const statusMs: number[] = [];
     let completed = 0;
@@ -282,7 +288,7 @@ export async function jobqBigBatch(threads = 2): Promise<BigBatchFigures> {
       completed = stats.queue.completed;
       await sleep(100);
     }
-    return { runs, submitMs, statusMs, cancelMs: Number.NaN, completedBeforeCancel: completed };
+    return { runs, submitMs, submitCpuMs, statusMs, cancelMs: Number.NaN, completedBeforeCancel: completed };
   } finally {
     await stopChild(child);
   }
@@ -299,7 +305,7 @@ export function bigBatchLine(big: BigBatchFigures, jobq = false): string {
     : `A ${big.runs.toLocaleString('en')}-run sweep in one request (grid of ${BIG_BATCH.resistances} × ${BIG_BATCH.capacitances} values of a tiny RC circuit, 10 steps each; \`pesim serve\` on 2 threads): queued in`;
   const status = jobq ? 'its status (GET /stats, counts of the queue)' : 'its status (GET /api/v1/simulations/batch/{id}, counts of the whole batch and the first 1 000 entries)';
   const cancel = jobq ? '' : `; DELETE of the unfinished rest: ${(big.cancelMs / 1000).toFixed(2)} s`;
-  return `${what} ${(big.submitMs / 1000).toFixed(2)} s (target < 2 s: ${big.submitMs < 2000 ? 'met' : 'MISSED'}); ${status} answered in ${statusP50.toFixed(1)} ms p50, ${statusMax.toFixed(1)} ms at most over ${big.statusMs.length} reads in ${STATUS_WINDOW_MS / 1000} s while ${big.completedBeforeCancel.toLocaleString('en')} runs completed (target < 50 ms: ${statusMax < 50 ? 'met' : 'MISSED'})${cancel}.`;
+  return `${what} ${(big.submitMs / 1000).toFixed(2)} s (target < 2 s: ${big.submitMs < 2000 ? 'met' : 'MISSED'}; ${(big.submitCpuMs / 1000).toFixed(2)} s of the service thread's CPU); ${status} answered in ${statusP50.toFixed(1)} ms p50, ${statusMax.toFixed(1)} ms at most over ${big.statusMs.length} reads in ${STATUS_WINDOW_MS / 1000} s while ${big.completedBeforeCancel.toLocaleString('en')} runs completed (target < 50 ms: ${statusMax < 50 ? 'met' : 'MISSED'})${cancel}.`;
 }
 
 const ms = (v: number): string => v.toFixed(3);
