@@ -14,7 +14,7 @@ const ALLOWED = {
   xmlrpc: ['errors', 'threads'],
   engine: ['errors', 'formats'],
   store: ['errors', 'formats', 'engine'],
-  jobs: ['errors', 'store', 'engine', 'formats', 'xmlrpc'],
+  jobs: ['errors', 'store', 'engine', 'formats', 'xmlrpc', 'threads'],
   http: ['errors', 'jobs', 'store', 'engine', 'formats', 'threads'],
   remote: ['errors', 'jobs', 'store', 'engine', 'formats'],
   ...Object.fromEntries(FEATURES.map((f) => [f, ['errors', 'http', 'remote', 'jobs', 'store', 'engine', 'formats', ...FEATURES]])),

@@ -4,7 +4,10 @@
 // and the speed-up of two threads over one is printed as JSON (the median of `rounds`), with the
 // wall time per run on each. It bounds the runtime's speed-up:
 // on a machine whose two cores slow each other down (shared caches, memory bandwidth, a
-// hypervisor), two engine threads give less than twice the throughput of one.
+// hypervisor), two engine threads give less than twice the throughput of one. It also prints the
+// engine's CPU time per run on one thread (cpuMsPerRun, the thread's own /proc schedstat): unlike
+// the wall time it leaves out the time the thread waits for a core on a busy machine, so it is the
+// engine's part to take out of a runtime's CPU time (bench/throughput.ts).
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -18,27 +21,34 @@ const source = `
     const run = () => { const r = simulateSync(workerData.netlist, { reuse }); reuse = [r.time, ...Object.values(r.signals)]; };
     for (let i = 0; i < 50; i++) run();
     parentPort.postMessage('ready');
-    parentPort.once('message', () => { for (let i = 0; i < workerData.runs; i++) run(); parentPort.postMessage('done'); });
+    // CPU time of this thread [ns] (Linux; NaN elsewhere).
+    const cpuNs = () => { try { return Number(require('node:fs').readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]); } catch { return NaN; } };
+    parentPort.once('message', () => { const cpu0 = cpuNs(); for (let i = 0; i < workerData.runs; i++) run(); parentPort.postMessage(cpuNs() - cpu0); });
   });`;
 
-async function wallPerRun(threads) {
+/** Wall time per run and the threads' CPU time per run [ms] on `threads` threads. */
+async function perRun(threads) {
   const workers = Array.from({ length: threads }, () => new Worker(source, { eval: true, workerData: { netlist, runs: runs / threads } }));
   await Promise.all(workers.map((w) => new Promise((resolve) => w.once('message', resolve))));
   const started = performance.now();
-  await Promise.all(workers.map((w) => new Promise((resolve) => { w.once('message', resolve); w.postMessage('go'); })));
+  const cpuNs = await Promise.all(workers.map((w) => new Promise((resolve) => { w.once('message', resolve); w.postMessage('go'); })));
   const ms = (performance.now() - started) / runs;
   await Promise.all(workers.map((w) => w.terminate()));
-  return ms;
+  return { ms, cpuMs: cpuNs.reduce((sum, ns) => sum + ns, 0) / 1e6 / runs };
 }
 
 const ratios = [];
 const ones = [];
 const twos = [];
+const cpus = [];
 for (let round = 0; round < rounds; round++) {
-  ones.push(await wallPerRun(1));
-  twos.push(await wallPerRun(2));
+  const one = await perRun(1);
+  ones.push(one.ms);
+  cpus.push(one.cpuMs);
+  twos.push((await perRun(2)).ms);
   ratios.push(ones.at(-1) / twos.at(-1));
 }
 const middle = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-// msPerRun: wall time per run on 1 and on 2 threads (medians), for the engine's runs per second.
-console.log(JSON.stringify({ speedup: middle(ratios), ratios, msPerRun: { 1: middle(ones), 2: middle(twos) } }));
+// msPerRun: wall time per run on 1 and on 2 threads (medians), for the engine's runs per second;
+// cpuMsPerRun: the engine thread's CPU time per run (median of the one-thread rounds).
+console.log(JSON.stringify({ speedup: middle(ratios), ratios, msPerRun: { 1: middle(ones), 2: middle(twos) }, cpuMsPerRun: middle(cpus) }));

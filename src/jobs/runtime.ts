@@ -148,7 +148,7 @@ export async function remoteExecutorFor(settings: RuntimeSettings): Promise<Exec
   if (queue?.backend !== 'bullmq' || !queue.redisUrl) return undefined;
   const { BullmqExecutor } = await importQueueModule(() => import('./executors/bullmq/executor.js'));
   const maxResultBytes = Math.floor(queue.maxResultMb * 1024 * 1024);
-  return new BullmqExecutor({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
+  return BullmqExecutor.start({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
 }
 
 function embeddedExecutor(settings: RuntimeSettings, deferThreads: boolean): Executor {

@@ -13,7 +13,7 @@ export interface ThreadAnswer {
  * The thread's module `<base>.js`, compiled; under tsx (tests) the `.ts` source, loaded through
  * require() by a bootstrap module, since a thread's own entry module does not go through tsx's loader.
  */
-function threadEntry(base: URL): URL {
+export function threadEntry(base: URL): URL {
   if (!import.meta.url.endsWith('.ts')) return new URL(`${base.href}.js`);
   const source = fileURLToPath(`${base.href}.ts`);
   const bootstrap = `import { createRequire } from 'node:module'; createRequire(${JSON.stringify(source)})(${JSON.stringify(source)});`;

@@ -1,5 +1,6 @@
 // Scale-out through BullMQ on a real redis-server with two `pesim worker` processes: a run through
-// the simulation service gives the same result as the engine in this process, its progress reaches
+// the simulation service gives the same result as the engine in this process, a sweep handed over
+// at once completes each run once and leaves no job or result key in Redis, its progress reaches
 // the service's event bus and SSE stream, health reports Redis and the workers, a result above the size
 // limit fails with an error naming the limit, and `pesim worker` refuses a wrong Redis URL naming the
 // setting and ends by itself on SIGTERM, its connections closed and its heartbeat key removed.
@@ -56,6 +57,28 @@ describe('scale-out: runs on worker processes through BullMQ', function () {
     expect(exported.status).to.equal(200);
     const rows = String(exported.body).trim().split('\n');
     expect(rows.length - 1).to.equal(local.time.length);
+  });
+
+  it('completes a sweep handed over at once, each run once, and leaves nothing of its jobs in Redis', async () => {
+    const runtime = h.handle.runtime;
+    const tasks = await runtime.scheduler.submitMany(Array.from({ length: 40 }, (_, i) => ({
+      owner: 'simulation', priority: 'NORMAL' as const, spec: { netlist: buck({ tEnd: 2e-4 }), parameters: { 'R.1.R': 2 + i * 0.1 } }, request: {}, modelName: 'buck',
+    })));
+    const deadline = Date.now() + 60_000;
+    while (tasks.some((t) => runtime.scheduler.get(t.id).state !== 'completed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const records = tasks.map((t) => runtime.scheduler.get(t.id));
+    expect(records.map((t) => t.state)).to.deep.equal(tasks.map(() => 'completed'));
+    expect(records.map((t) => t.attempts)).to.deep.equal(tasks.map(() => 1));
+    const completions = runtime.store.logs.recent(1000).filter((l) => l.message.startsWith('completed'));
+    for (const t of records) expect(completions.filter((l) => l.taskId === t.id), t.id).to.have.length(1);
+    // BullMQ removed each job as it completed; the service read and deleted each result key.
+    const connection = redisConnection(redis.url, 'pesim:test');
+    try {
+      expect(await connection.keys('pesim:result:*')).to.deep.equal([]);
+      expect(await connection.zcard('pesim:runs:completed')).to.equal(0);
+    } finally {
+      await closeConnection(connection, 1000);
+    }
   });
 
   it('brings a running simulation\'s progress from the worker to the event bus and its SSE stream', async () => {

@@ -61,20 +61,21 @@ async function exited(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
 export class TestRedis {
   readonly dir = mkdtempSync(join(tmpdir(), 'pesim-redis-'));
   private child: ChildProcess | undefined;
-  constructor(readonly port: number) {}
+  /** `options`: further redis-server options (such as --requirepass). */
+  constructor(readonly port: number, private readonly options: string[] = []) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}/0`;
   }
 
-  static async start(): Promise<TestRedis> {
-    const redis = new TestRedis(await freePort());
+  static async start(options: string[] = []): Promise<TestRedis> {
+    const redis = new TestRedis(await freePort(), options);
     await redis.launch();
     return redis;
   }
 
   async launch(): Promise<void> {
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', this.dir];
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', this.dir, ...this.options];
     this.child = spawn('redis-server', args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     await waitForOutput(this.child, /Ready to accept connections/, 10_000);
   }

@@ -76,6 +76,8 @@ class Element {
 
  protected:
   int node(std::size_t i) const { return nodes_[i]; }
+  // voltage() for the elements that always have two terminals (no bounds check in the time loop).
+  double terminalVoltage(const double* x) const { return nodeVoltage(x, nodes_[0]) - nodeVoltage(x, nodes_[1]); }
   // currentFromSolution() of an element whose current is its branch unknown.
   bool branchCurrent(int& plus, int& minus) const {
     plus = branch();

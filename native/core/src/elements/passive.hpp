@@ -2,6 +2,8 @@
 // magnetic coupling K between two inductors.
 #pragma once
 
+#include <limits>
+
 #include "elements/element.hpp"
 
 namespace pesim {
@@ -12,7 +14,7 @@ class Resistor final : public Element {
   Resistor(std::string name, std::vector<int> nodes, double r);
   void declare(Pattern& pattern) override { slots_.declare(pattern, node(0), node(1)); }
   void stampMatrix(double* values, const StepContext&) const override { slots_.stamp(values, g_); }
-  double current(const double* x) const override { return g_ * voltage(x); }
+  double current(const double* x) const override { return g_ * terminalVoltage(x); }
 
  private:
   double g_;
@@ -29,19 +31,25 @@ class Capacitor final : public Element {
   // stampRhs and commit run every step: defined here so the time loop's calls inline them.
   bool hasRhs() const override { return true; }
   void stampRhs(double* rhs, const StepContext& step) override {
-    geq_ = step.k.a0 * c_ / step.dt;
-    ieq_ = -(c_ / step.dt) * (step.k.a1 * v_ + step.k.a2 * vPrev_) - step.k.b1 * i_;
+    if (step.dt != dt_ || step.k.a0 != a0_) {
+      // Divided when the step or the method changes, not at every solve (the same quotients).
+      dt_ = step.dt;
+      a0_ = step.k.a0;
+      cOverDt_ = c_ / step.dt;
+      geq_ = step.k.a0 * c_ / step.dt;
+    }
+    ieq_ = -cOverDt_ * (step.k.a1 * v_ + step.k.a2 * vPrev_) - step.k.b1 * i_;
     // i = geq·v − ieq: the constant part −ieq flows from a to b.
     addSourceCurrent(rhs, node(0), node(1), -ieq_);
   }
   bool hasHistory() const override { return true; }
   void commit(const double* x, const StepContext&) override {
-    double v = voltage(x);
+    double v = terminalVoltage(x);
     i_ = geq_ * v - ieq_;
     vPrev_ = v_;
     v_ = v;
   }
-  double current(const double* x) const override { return geq_ * voltage(x) - ieq_; }
+  double current(const double* x) const override { return geq_ * terminalVoltage(x) - ieq_; }
   // A capacitor with an initial voltage is a source of it in GeckoCIRCUITS' start step and keeps
   // it (NetListLK.ersetze_C_durch_Udc_Fuer_init); one starting at 0 V starts from that step's voltage.
   void adoptStartSolution(const double* x) override {
@@ -57,6 +65,8 @@ class Capacitor final : public Element {
   double c_;
   double v_, vPrev_, i_ = 0.0;  // v(n), v(n−1), i(n)
   double geq_ = 0.0, ieq_ = 0.0;
+  // The dt and a0 that geq_ and cOverDt_ = C/dt were divided for (NaN: none yet).
+  double dt_ = std::numeric_limits<double>::quiet_NaN(), a0_ = 0.0, cOverDt_ = 0.0;
   ConductanceSlots slots_;
 };
 
@@ -71,13 +81,17 @@ class Inductor final : public Element {
   void stampMatrix(double* values, const StepContext& step) const override;
   bool hasRhs() const override { return true; }
   void stampRhs(double* rhs, const StepContext& step) override {
-    rhs[branch()] += (l_ / step.dt) * (step.k.a1 * i_ + step.k.a2 * iPrev_) + step.k.b1 * v_;
+    if (step.dt != dt_) {
+      dt_ = step.dt;
+      lOverDt_ = l_ / step.dt;  // divided when the step changes, not at every solve
+    }
+    rhs[branch()] += lOverDt_ * (step.k.a1 * i_ + step.k.a2 * iPrev_) + step.k.b1 * v_;
   }
   bool hasHistory() const override { return true; }
   void commit(const double* x, const StepContext&) override {
     iPrev_ = i_;
     i_ = x[branch()];
-    v_ = voltage(x);
+    v_ = terminalVoltage(x);
   }
   double current(const double* x) const override { return x[branch()]; }
   bool currentFromSolution(int& plus, int& minus) const override { return branchCurrent(plus, minus); }
@@ -95,6 +109,7 @@ class Inductor final : public Element {
  private:
   double l_;
   double i_, iPrev_, v_ = 0.0;
+  double dt_ = std::numeric_limits<double>::quiet_NaN(), lOverDt_ = 0.0;  // L/dt for dt_ (NaN: none yet)
   BranchSlots slots_;
   int selfSlot_ = kNoSlot;
 };

@@ -68,7 +68,12 @@ class CurrentSource final : public Element {
   void stampMatrix(double*, const StepContext&) const override {}
   bool hasRhs() const override { return true; }
   void stampRhs(double* rhs, const StepContext& step) override {
-    value_ = waveform_.value(step.t, step.signals);
+    // A time function is evaluated once per time point (a step re-solved after a change of device
+    // state reuses it); a control signal is read at every solve.
+    if (waveform_.kind() == Waveform::Kind::Signal || step.t != valueTime_) {
+      value_ = waveform_.value(step.t, step.signals);
+      valueTime_ = step.t;
+    }
     addSourceCurrent(rhs, node(0), node(1), value_);
   }
   double current(const double*) const override { return value_; }
@@ -77,6 +82,7 @@ class CurrentSource final : public Element {
  private:
   Waveform waveform_;
   double value_ = 0.0;
+  double valueTime_ = std::numeric_limits<double>::quiet_NaN();  // the time of value_ (NaN: none)
 };
 
 // E: v(a) − v(b) = gain·(v(c) − v(d)).

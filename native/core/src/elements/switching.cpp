@@ -10,7 +10,8 @@ namespace pesim {
 
 SwitchingDevice::SwitchingDevice(std::string name, std::vector<int> nodes, double ron, double roff,
                                  double vf, bool vfOff)
-    : StateDevice(std::move(name), std::move(nodes)), ron_(ron), roff_(roff), vf_(vf), vfOff_(vfOff) {}
+    : StateDevice(std::move(name), std::move(nodes)), ron_(ron), roff_(roff), vf_(vf), vfOff_(vfOff),
+      onSource_(-vf / ron), offSource_(-vf / roff) {}
 
 namespace {
 
@@ -85,22 +86,6 @@ void Thyristor::commit(const double* x, const StepContext& step) {
   } else if (negativeSince_ < 0.0) {
     negativeSince_ = step.t;
   }
-}
-
-bool Igbt::applyGate(bool gate) {
-  gate_ = gate;
-  if (!gate && on()) {
-    setOn(false);
-    return true;
-  }
-  return false;
-}
-
-bool Igbt::settle(const double* x, const StepContext& step) {
-  bool wantOn = gate_ && forwardBiased(x, step);
-  if (wantOn == on()) return false;
-  setOn(wantOn);
-  return true;
 }
 
 VoltageControlledSwitch::VoltageControlledSwitch(std::string name, std::vector<int> nodes,

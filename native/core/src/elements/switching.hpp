@@ -23,15 +23,15 @@ class SwitchingDevice : public StateDevice {
   }
   bool hasRhs() const override { return vf_ != 0.0; }
   void stampRhs(double* rhs, const StepContext&) override {
-    if (on()) addSourceCurrent(rhs, node(0), node(1), -vf_ / ron_);
-    else if (vfOff_) addSourceCurrent(rhs, node(0), node(1), -vf_ / roff_);
+    if (on()) addSourceCurrent(rhs, node(0), node(1), onSource_);
+    else if (vfOff_) addSourceCurrent(rhs, node(0), node(1), offSource_);
   }
   // The current as GeckoCIRCUITS reports it (LKMatrices.berechneBauteilStroeme, LK_D/LK_IGBT/
   // LK_THYR: (u − uf)/rD in either state): an off diode-like device shows (v − vf)/Roff, although
   // its off state is stamped as Roff alone (its leakage reads −vf/Roff at v = 0, as GeckoCIRCUITS'
   // AMP and loss calculation show it).
   double current(const double* x) const override {
-    return on() ? (voltage(x) - vf_) / ron_ : (voltage(x) - offVoltage()) / roff_;
+    return on() ? (terminalVoltage(x) - vf_) / ron_ : (terminalVoltage(x) - offVoltage()) / roff_;
   }
   // The voltage in series with Roff: vf with vfOff, else 0.
   double offVoltage() const { return vfOff_ ? vf_ : 0.0; }
@@ -43,7 +43,8 @@ class SwitchingDevice : public StateDevice {
   // v > forwardScale·vf − acceptance.
   bool forwardBiased(const double* x, const StepContext& step) const {
     const double threshold = step.forwardScale * vf_;
-    return on() ? voltage(x) >= threshold + step.acceptance : voltage(x) > threshold - step.acceptance;
+    const double v = terminalVoltage(x);
+    return on() ? v >= threshold + step.acceptance : v > threshold - step.acceptance;
   }
   double forwardVoltage() const { return vf_; }
   double onResistance() const { return ron_; }
@@ -55,6 +56,8 @@ class SwitchingDevice : public StateDevice {
  private:
   double ron_, roff_, vf_;
   bool vfOff_;
+  // The source currents −vf/Ron and −vf/Roff of stampRhs, divided once instead of every step.
+  double onSource_, offSource_;
   ConductanceSlots slots_;
 };
 
@@ -121,8 +124,21 @@ class Igbt final : public SwitchingDevice {
  public:
   using SwitchingDevice::SwitchingDevice;
   bool acceptsGate() const override { return true; }
-  bool applyGate(bool gate) override;
-  bool settle(const double* x, const StepContext& step) override;
+  // applyGate and settle run every step: defined here so the time loop's calls inline them.
+  bool applyGate(bool gate) override {
+    gate_ = gate;
+    if (!gate && on()) {
+      setOn(false);
+      return true;
+    }
+    return false;
+  }
+  bool settle(const double* x, const StepContext& step) override {
+    bool wantOn = gate_ && forwardBiased(x, step);
+    if (wantOn == on()) return false;
+    setOn(wantOn);
+    return true;
+  }
   double violation(const double* x, int solvedState) const override;
   void visitState(StateVisitor& visitor) override {
     StateDevice::visitState(visitor);

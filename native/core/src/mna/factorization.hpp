@@ -37,7 +37,13 @@ class Factorization {
   void refine(const double* b, double* x) const;
 
  private:
-  std::vector<std::pair<int, int>> refineEntries_;
+  // The matrix by rows (compressed sparse rows), each row's entries in slot order: a residual row
+  // b_i − Σ a_ij·x_j sums in a register in the order the slots were stamped. The rows are stored
+  // shortest first, so that the loop over a row's entries repeats the same count from row to
+  // row (predicted branches) instead of changing it at every row.
+  std::vector<int> refineRows_;      // the k-th stored row is matrix row refineRows_[k]
+  std::vector<int> refineRowStart_;  // its entries: refineRowStart_[k] .. refineRowStart_[k + 1] − 1
+  std::vector<int> refineColumns_;
   std::vector<double> refineValues_;
   mutable std::vector<double> residual_;
   mutable std::vector<double> correction_;

@@ -118,12 +118,12 @@ class Transient {
   Factorizer factorizer_;
   LuCache cache_;
   // The elements called every step, in netlist order (typed_list.hpp: the common types inline).
-  TypedList<Element, Capacitor, Inductor, VoltageSource, Diode> rhsElements_;
+  TypedList<Element, Capacitor, Inductor, VoltageSource, Diode, Igbt, CurrentSource> rhsElements_;
   TypedList<Element, Capacitor, Inductor> historyElements_;
-  TypedList<StateDevice, Diode, VoltageControlledSwitch> settling_;
+  TypedList<StateDevice, Diode, Igbt, VoltageControlledSwitch, GatedSwitch> settling_;
   // Devices whose state is set at the start of a step: by a gate signal (gateSignals_[i] for
   // gated_[i]), or decided from time.
-  TypedList<StateDevice, GatedSwitch> gated_;
+  TypedList<StateDevice, Igbt, GatedSwitch> gated_;
   std::vector<int> gateSignals_;
   TypedList<StateDevice, VoltageControlledSwitch> deciding_;
   // The devices the last settle changed: index in settling_ and the state (key character) before.

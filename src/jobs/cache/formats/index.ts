@@ -163,6 +163,47 @@ export function writeFileAtomicSyncWith(path: string, write: (fd: number) => num
 }
 
 /**
+ * A file written in pieces with writeFileAtomicSync's protocol (temporary file beside `path`, fsync
+ * when asked, rename into place): commit() publishes it, abort() removes what was written.
+ */
+export class AtomicFileSync {
+  private readonly temporary: string;
+  private fd: number;
+
+  constructor(private readonly path: string) {
+    this.temporary = temporaryPath(path);
+    this.fd = openSync(this.temporary, 'w');
+  }
+
+  write(bytes: Uint8Array, offset: number, length: number): void {
+    for (let done = 0; done < length; ) done += writeSync(this.fd, bytes, offset + done, length - done);
+  }
+
+  commit(options: WriteOptions = {}): void {
+    try {
+      if (options.sync !== false) fsyncSync(this.fd);
+      this.closeFile();
+      renameSync(this.temporary, this.path);
+    } catch (error) {
+      this.abort();
+      throw error;
+    }
+  }
+
+  abort(): void {
+    this.closeFile();
+    rmSync(this.temporary, { force: true });
+  }
+
+  private closeFile(): void {
+    if (this.fd < 0) return;
+    const fd = this.fd;
+    this.fd = -1;
+    closeSync(fd);
+  }
+}
+
+/**
  * Reads a result file of the given format (the compression is found in the file). A missing or
  * unreadable file fails with the file system's error; a file whose content is not a result of
  * that format (truncated, garbage, another format) fails with CORRUPT_RESULT.

@@ -13,9 +13,17 @@ export async function importQueueModule<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    const missing = code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find package '(bullmq|ioredis)'/.exec(message)?.[1] : undefined;
-    if (!missing) throw error;
-    throw new Error(`the Redis queue back end needs the packages bullmq and ioredis, and ${missing} is not installed: run \`${QUEUE_PACKAGES_INSTALL}\` in the project that uses pesim`, { cause: error });
+    throw queuePackageError(error);
   }
+}
+
+/**
+ * The error of a failed load: for a missing bullmq or ioredis (an import's "Cannot find package",
+ * or a require's "Cannot find module", as a thread's module reports it), what to install instead.
+ */
+export function queuePackageError(error: unknown): Error {
+  const message = (error as Error | undefined)?.message ?? '';
+  const missing = /Cannot find (?:package|module) '(bullmq|ioredis)'/.exec(message)?.[1];
+  if (!missing) return error as Error;
+  return new Error(`the Redis queue back end needs the packages bullmq and ioredis, and ${missing} is not installed: run \`${QUEUE_PACKAGES_INSTALL}\` in the project that uses pesim`, { cause: error });
 }

@@ -20,10 +20,17 @@ export const CONTROL_CHANNEL = 'pesim:control';
 export function controlKey(jobId: string): string {
   return `pesim:control:${jobId}`;
 }
-/** The result file's bytes of a job, written by the worker, read and deleted by the service. */
+/**
+ * A job's outcome, written by the worker before the job completes, read and deleted by the service:
+ * a hash of RESULT_OUTCOME (the RunJobResult as JSON) and, for a run that made one, RESULT_BYTES
+ * (the result file's bytes). BullMQ removes a job as it completes, so this key is what is left of
+ * a job whose completion the service did not hear of.
+ */
 export function resultKey(jobId: string): string {
   return `pesim:result:${jobId}`;
 }
+export const RESULT_OUTCOME = 'outcome';
+export const RESULT_BYTES = 'bytes';
 /** A result nobody collected (its service gone for good) is dropped after this. */
 export const RESULT_TTL_MS = 24 * 3600 * 1000;
 /** The ids of workers that have beaten (a set; ids whose heartbeat key expired are dropped by readers). */
@@ -48,12 +55,24 @@ export interface RunJobData {
 }
 
 /**
- * A job's return value: the run's summary and where its result file's bytes wait (resultKey), or
- * the run's failure. The bytes go to their own key, raw, rather than into the return value: BullMQ
- * serialises a return value as JSON twice and copies it into its events stream as well, which for
- * a result of several hundred KiB cost more than the run (see bench/scaleout.ts).
+ * A job's return value (and its result key's RESULT_OUTCOME): the run's summary and where its
+ * result file's bytes wait (resultKey), or the run's failure. The bytes go to the result key, raw,
+ * rather than into the return value: BullMQ serialises a return value as JSON twice and copies it
+ * into its events stream as well, which for a result of several hundred KiB cost more than the run
+ * (see bench/scaleout.ts).
  */
 export type RunJobResult = { ok: true; summary: RunSummary; resultKey: string; bytes: number; worker: string } | { ok: false; error: ExecutionFailure; worker: string };
+
+/** A result key's RESULT_OUTCOME, or undefined for none or for text that is not one. */
+export function parseJobResult(text: Buffer | string | null): RunJobResult | undefined {
+  if (text === null) return undefined;
+  try {
+    const value = JSON.parse(text.toString()) as RunJobResult | null;
+    return typeof value === 'object' && value !== null && typeof value.ok === 'boolean' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface ControlMessage {
   jobId: string;

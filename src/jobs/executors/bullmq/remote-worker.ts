@@ -17,7 +17,7 @@ import type { RunSummary } from '../types.js';
 import { runSummary } from '../summary.js';
 import { closeConnection, redisConnection, withinMs } from './connection.js';
 import {
-  CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, RESULT_TTL_MS, resultKey, resultTooLarge, WORKER_SET, workerKey,
+  CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, RESULT_BYTES, RESULT_OUTCOME, RESULT_TTL_MS, resultKey, resultTooLarge, WORKER_SET, workerKey,
   type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult, type WorkerBeat,
 } from './protocol.js';
 import type { RemoteWorkerOptions } from './worker-options.js';
@@ -144,25 +144,36 @@ export class RemoteWorker {
     }, this.options.progressIntervalMs);
     const path = join(this.scratch, `${randomBytes(8).toString('hex')}${fileExtension(data.format, data.compression)}`);
     try {
-      const output = { path, format: data.format, compression: data.compression, sync: false };
-      const outcome = await this.pool.run({ taskId: data.taskId, spec: data.spec, buffers: controller.buffers, output });
-      if (!outcome.ok) return { ok: false, error: outcome.error, worker: this.id };
-      let summary: RunSummary;
-      if ('written' in outcome) {
-        summary = outcome.written;
-      } else {
-        await writeResult(path, outcome.result, data.format, data.compression, { sync: false });
-        summary = runSummary(outcome.result);
-      }
-      const bytes = readFileSync(path);
-      if (bytes.length > data.maxResultBytes) return { ok: false, error: resultTooLarge(bytes.length, data.maxResultBytes), worker: this.id };
-      await this.client.set(resultKey(jobId), bytes, 'PX', RESULT_TTL_MS);
-      return { ok: true, summary, resultKey: resultKey(jobId), bytes: bytes.length, worker: this.id };
+      const { result, bytes } = await this.runJob(data, controller, path, jobId);
+      // The outcome waits in the result key before the job completes (protocol.ts: resultKey).
+      const fields: Record<string, string | Buffer> = { [RESULT_OUTCOME]: JSON.stringify(result) };
+      if (bytes) fields[RESULT_BYTES] = bytes;
+      const replies = await this.client.multi().hset(resultKey(jobId), fields).pexpire(resultKey(jobId), RESULT_TTL_MS).exec();
+      const refused = replies?.find(([error]) => error)?.[0];
+      if (refused) throw refused; // the job fails in BullMQ, and the service retries the task
+      return result;
     } finally {
       clearInterval(report);
       this.running.delete(jobId);
       rmSync(path, { force: true });
     }
+  }
+
+  /** Runs a job's simulation into `path`: its outcome, and the result file's bytes for a run that made one. */
+  private async runJob(data: RunJobData, controller: RunController, path: string, jobId: string): Promise<{ result: RunJobResult; bytes?: Buffer }> {
+    const output = { path, format: data.format, compression: data.compression, sync: false };
+    const outcome = await this.pool.run({ taskId: data.taskId, spec: data.spec, buffers: controller.buffers, output });
+    if (!outcome.ok) return { result: { ok: false, error: outcome.error, worker: this.id } };
+    let summary: RunSummary;
+    if ('written' in outcome) {
+      summary = outcome.written;
+    } else {
+      await writeResult(path, outcome.result, data.format, data.compression, { sync: false });
+      summary = runSummary(outcome.result);
+    }
+    const bytes = readFileSync(path);
+    if (bytes.length > data.maxResultBytes) return { result: { ok: false, error: resultTooLarge(bytes.length, data.maxResultBytes), worker: this.id } };
+    return { result: { ok: true, summary, resultKey: resultKey(jobId), bytes: bytes.length, worker: this.id }, bytes };
   }
 }
 

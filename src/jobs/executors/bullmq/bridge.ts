@@ -1,0 +1,313 @@
+// The Redis side of a service in BullMQ mode, on a thread of its own (bridge-thread.ts; the
+// service's BullmqExecutor talks to it in messages). Each run becomes one BullMQ job (attempts = 1,
+// our priority mapped) that some `pesim worker` takes. Everything a run costs in Redis happens
+// here, off the service's thread, and in batches:
+// - the runs of one message go to Redis with one Queue.addBulk;
+// - QueueEvents brings progress, which is written straight into the run's shared progress buffer
+//   (the scheduler reads it as for local runs), and the jobs' ends;
+// - the result files of the ends heard of in one turn (a few hundred KiB each for a short run) go
+//   from Redis straight into their files (result-reader.ts), pipelined on one connection;
+// - the ends go back to the service several to a message, at most one message per ENDS_WINDOW_MS.
+// Pause and cancel set in the runs' shared flags go out on the control channel. A worker keeps each
+// outcome, with the result file's bytes, in the job's result key and BullMQ removes the job when it
+// completes, so a job whose end this thread did not hear of (an event trimmed, or lost in a Redis
+// crash) is settled from its state or its result key (reconcile). See protocol.ts for who owns what.
+import { randomBytes } from 'node:crypto';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { FLAG_CANCEL, FLAG_PAUSE, PROGRESS_PAUSED, PROGRESS_PHASE, PROGRESS_STEP, PROGRESS_TIME, PROGRESS_TOTAL_STEPS } from '../../../engine/types.js';
+import type { ExecutionFailure, ExecutionOutcome, ResultTarget } from '../types.js';
+import type { BridgeEnd, BridgeOptions, BridgeRun, BridgeState } from './bridge-messages.js';
+import { closeConnection, redisConnection, withinMs } from './connection.js';
+import { LiveWorkers } from './live-workers.js';
+import { parseRedisUrl } from './redis-url.js';
+import { ResultReader } from './result-reader.js';
+import {
+  BULLMQ_PRIORITY, CONTROL_CHANNEL, controlKey, KEY_PREFIX, parseJobResult, QUEUE_NAME, RESULT_BYTES, RESULT_OUTCOME, resultKey,
+  type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult,
+} from './protocol.js';
+
+interface InFlight {
+  /** The run's number on the service's side. */
+  id: number;
+  output: ResultTarget | undefined;
+  flags: Int32Array;
+  progress: Float64Array;
+  sentCancel: boolean;
+  sentPause: boolean;
+  addedAt: number;
+  /** The job's end is being handled (its event and a reconcile round may both see it). */
+  collecting: boolean;
+}
+
+export interface BridgeListener {
+  /** Ends of runs, several at a time. */
+  ended(ends: BridgeEnd[]): void;
+  /** Redis reachable or not, and the live workers' census, whenever one of them changes. */
+  changed(state: BridgeState): void;
+}
+
+const EVENTS_KEPT = 1000;
+const CONTROL_POLL_MS = 50;
+/** The ends of runs go back to the service in one message per this time at most [ms]. */
+export const ENDS_WINDOW_MS = 20;
+/** How long closing waits for Redis before it lets go. */
+const CLOSE_WAIT_MS = 3000;
+
+export class RedisBridge {
+  private readonly queue: Queue<RunJobData, RunJobResult>;
+  private readonly events: QueueEvents;
+  /** The Queue's connection, also for the heartbeat reads. */
+  private readonly client: Redis;
+  /**
+   * Result keys and control messages: a connection BullMQ does not use, so that a pipeline on it
+   * does not copy BullMQ's scripts (ioredis copies a connection's scripts into every pipeline).
+   */
+  private readonly plain: Redis;
+  /** The result files' bytes, straight from Redis into the files. */
+  private readonly reader: ResultReader;
+  private readonly workers: LiveWorkers;
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly controlTimer: NodeJS.Timeout;
+  private readonly reconcileTimer: NodeJS.Timeout;
+  /** Jobs whose end was heard of in this turn, collected together at its end. */
+  private toCollect: { jobId: string; result: RunJobResult | undefined }[] = [];
+  private ends: BridgeEnd[] = [];
+  private endsTimer: NodeJS.Timeout | undefined;
+  /** When the last ends were sent [performance.now() ms]. */
+  private lastEndsAt = Number.NEGATIVE_INFINITY;
+  private lastState = '';
+  private closed = false;
+
+  constructor(private readonly options: BridgeOptions, private readonly listener: BridgeListener) {
+    this.client = redisConnection(options.redisUrl, `pesim:service:${options.serviceId}`);
+    this.client.on('error', () => undefined); // connection errors: ioredis reconnects; health shows Redis DOWN
+    for (const event of ['ready', 'close', 'end', 'reconnecting']) this.client.on(event, () => this.report());
+    this.plain = redisConnection(options.redisUrl, `pesim:service:${options.serviceId}:results`);
+    this.plain.on('error', () => undefined);
+    this.reader = new ResultReader(parseRedisUrl(options.redisUrl), `pesim:service:${options.serviceId}:files`);
+    this.queue = new Queue(QUEUE_NAME, { connection: this.client, prefix: KEY_PREFIX, streams: { events: { maxLen: EVENTS_KEPT } } });
+    // QueueEvents blocks on a duplicate of the connection, which it closes itself.
+    this.events = new QueueEvents(QUEUE_NAME, { connection: this.client, prefix: KEY_PREFIX });
+    this.queue.on('error', () => undefined);
+    this.events.on('error', () => undefined);
+    this.workers = new LiveWorkers(this.client, options.censusIntervalMs ?? 1000);
+    this.workers.onChange(() => this.report());
+    this.events.on('completed', ({ jobId, returnvalue }) => this.completed(jobId, returnvalue as unknown as RunJobResult));
+    this.events.on('failed', ({ jobId, failedReason }) => this.settle(jobId, { ok: false, error: lost(`the job failed in BullMQ: ${failedReason}`) }));
+    this.events.on('progress', ({ jobId, data }) => this.progressed(jobId, data as unknown as RunJobProgress));
+    this.controlTimer = setInterval(() => this.forwardControl(), CONTROL_POLL_MS);
+    this.reconcileTimer = setInterval(() => void this.reconcile(), options.reconcileIntervalMs ?? 5000);
+    void this.removeStaleJobs();
+  }
+
+  /** Hands the runs to Redis, as one addBulk. */
+  add(runs: BridgeRun[]): void {
+    if (this.closed) {
+      for (const run of runs) this.end(run.id, { ok: false, error: lost('the service is stopping') });
+      return;
+    }
+    const jobs = runs.map((run) => {
+      const jobId = `${this.options.serviceId}.${run.taskId}.${randomBytes(4).toString('hex')}`;
+      const format = run.output?.format ?? 'parquet';
+      const compression = run.output?.compression ?? 'snappy';
+      this.inFlight.set(jobId, {
+        id: run.id,
+        output: run.output,
+        flags: new Int32Array(run.buffers.flags),
+        progress: new Float64Array(run.buffers.progress),
+        sentCancel: false,
+        sentPause: false,
+        addedAt: Date.now(),
+        collecting: false,
+      });
+      const data: RunJobData = { taskId: run.taskId, spec: run.spec, format, compression, maxResultBytes: this.options.maxResultBytes };
+      const priority = BULLMQ_PRIORITY[run.priority ?? 'NORMAL'];
+      // BullMQ removes a job as it completes: its outcome waits in its result key (protocol.ts).
+      return { name: 'run', data, opts: { jobId, priority, attempts: 1, removeOnComplete: true, removeOnFail: { age: 3600 } } };
+    });
+    this.queue.addBulk(jobs).catch((error: Error) => {
+      for (const job of jobs) this.settle(job.opts.jobId, { ok: false, error: lost(`the run could not be handed to Redis: ${error.message}`) });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.controlTimer);
+    clearInterval(this.reconcileTimer);
+    if (this.endsTimer) clearTimeout(this.endsTimer);
+    this.workers.close();
+    const jobIds = [...this.inFlight.keys()];
+    this.inFlight.clear();
+    // Jobs still waiting are withdrawn and running ones told to stop (their tasks run again on the
+    // next start); with Redis away, the next start does it instead of this close waiting for Redis.
+    if (this.client.status === 'ready') {
+      await withinMs(CLOSE_WAIT_MS, (async () => {
+        for (const jobId of jobIds) {
+          const removed = await this.queue.remove(jobId).catch(() => 0);
+          if (!removed) await this.publish({ jobId, cancel: true, pause: false }).catch(() => undefined);
+        }
+      })());
+    }
+    await withinMs(CLOSE_WAIT_MS, Promise.allSettled([this.events.close(), this.queue.close()]));
+    // With Redis away the QueueEvents connection may still be waiting to reconnect: dropped here.
+    await withinMs(CLOSE_WAIT_MS, this.events.disconnect());
+    this.reader.close();
+    await Promise.all([closeConnection(this.client, CLOSE_WAIT_MS), closeConnection(this.plain, CLOSE_WAIT_MS)]);
+  }
+
+  /** Tells the listener Redis's reachability and the census when either changed. */
+  private report(): void {
+    const { workers, slots } = this.workers.current;
+    const state: BridgeState = { redis: !this.closed && this.client.status === 'ready' ? 'UP' : 'DOWN', workers, slots };
+    const text = JSON.stringify(state);
+    if (text === this.lastState) return;
+    this.lastState = text;
+    this.listener.changed(state);
+  }
+
+  /** A job's end (its event, or its state found by reconcile): collected with the others of this turn. */
+  private completed(jobId: string, result: RunJobResult | undefined): void {
+    const run = this.inFlight.get(jobId);
+    if (!run) {
+      // A job of an earlier process of this service: its result is not wanted any more.
+      if (jobId.startsWith(`${this.options.serviceId}.`)) void this.plain.del(resultKey(jobId)).catch(() => undefined);
+      return;
+    }
+    if (run.collecting) return;
+    run.collecting = true;
+    if (this.toCollect.length === 0) setImmediate(() => void this.collect());
+    this.toCollect.push({ jobId, result });
+  }
+
+  /**
+   * The jobs that ended in this turn: the outcomes not known from their event (found by reconcile)
+   * read from their result keys in one pipeline, the result files fetched straight into place
+   * (result-reader.ts: one pipelined connection), then the keys deleted with one command.
+   */
+  private async collect(): Promise<void> {
+    const batch = this.toCollect;
+    this.toCollect = [];
+    const unknown = batch.filter((job) => job.result === undefined);
+    if (unknown.length > 0) {
+      const replies = await this.plain.pipeline(unknown.map(({ jobId }) => ['hget', resultKey(jobId), RESULT_OUTCOME])).exec().catch(() => null);
+      unknown.forEach((job, i) => (job.result = parseJobResult((replies?.[i]?.[1] as string | null | undefined) ?? null)));
+    }
+    await Promise.all(batch.map(async ({ jobId, result }) => this.settle(jobId, await this.outcomeOf(jobId, result))));
+    void this.plain.del(...batch.map(({ jobId }) => resultKey(jobId))).catch(() => undefined);
+  }
+
+  private async outcomeOf(jobId: string, result: RunJobResult | undefined): Promise<ExecutionOutcome> {
+    const output = this.inFlight.get(jobId)?.output;
+    if (!result) return { ok: false, error: lost('the job left no result in Redis') };
+    if (!result.ok) return { ok: false, error: result.error };
+    if (!output) return { ok: false, error: { code: 'EXECUTOR_ERROR', message: 'the BullMQ executor needs a result file target', deterministic: true } };
+    try {
+      const found = await this.reader.fetch(resultKey(jobId), RESULT_BYTES, output.path, output.sync);
+      return found ? { ok: true, written: result.summary } : { ok: false, error: lost('the result of the run is no longer in Redis') };
+    } catch (error) {
+      return { ok: false, error: { code: 'RESULT_WRITE_FAILED', message: `the result could not be fetched or written: ${(error as Error).message}`, deterministic: false } };
+    }
+  }
+
+  private settle(jobId: string, outcome: ExecutionOutcome): void {
+    const run = this.inFlight.get(jobId);
+    if (!run) return;
+    this.inFlight.delete(jobId);
+    if (run.sentCancel || run.sentPause) void this.plain.del(controlKey(jobId)).catch(() => undefined);
+    this.end(run.id, outcome);
+  }
+
+  /**
+   * A run's end, sent with the others of this turn; at most one message per ENDS_WINDOW_MS, so that
+   * at a high rate of short runs the service's thread wakes once for several ends.
+   */
+  private end(id: number, outcome: ExecutionOutcome): void {
+    this.ends.push({ id, outcome });
+    if (this.endsTimer) return;
+    const wait = Math.max(0, this.lastEndsAt + ENDS_WINDOW_MS - performance.now());
+    this.endsTimer = setTimeout(() => {
+      this.endsTimer = undefined;
+      this.lastEndsAt = performance.now();
+      const ends = this.ends;
+      this.ends = [];
+      this.listener.ended(ends);
+    }, wait);
+  }
+
+  private progressed(jobId: string, progress: RunJobProgress): void {
+    const run = this.inFlight.get(jobId);
+    if (!run || typeof progress !== 'object' || progress === null) return;
+    run.progress[PROGRESS_STEP] = progress.step;
+    run.progress[PROGRESS_TOTAL_STEPS] = progress.totalSteps;
+    run.progress[PROGRESS_TIME] = progress.time;
+    run.progress[PROGRESS_PHASE] = progress.phase;
+    run.progress[PROGRESS_PAUSED] = progress.paused ? 1 : 0;
+  }
+
+  /** Sends the pause and cancel flags the scheduler set since the last look. */
+  private forwardControl(): void {
+    for (const [jobId, run] of this.inFlight) {
+      const cancel = Atomics.load(run.flags, FLAG_CANCEL) === 1;
+      const pause = Atomics.load(run.flags, FLAG_PAUSE) === 1;
+      if (cancel === run.sentCancel && pause === run.sentPause) continue;
+      run.sentCancel = cancel;
+      run.sentPause = pause;
+      void this.publish({ jobId, cancel, pause }).catch(() => undefined);
+      // A job no worker has taken yet is withdrawn at once.
+      if (cancel) void this.queue.remove(jobId).then((removed) => removed && this.settle(jobId, { ok: false, error: cancelled() }), () => undefined);
+    }
+  }
+
+  private async publish(message: ControlMessage): Promise<void> {
+    await this.plain.set(controlKey(message.jobId), JSON.stringify(message), 'PX', 3_600_000);
+    await this.plain.publish(CONTROL_CHANNEL, JSON.stringify(message));
+  }
+
+  /**
+   * Jobs whose end this thread did not hear of (events lost when Redis crashed) settle from their
+   * state: a completed job is gone from the queue (removed as it completed) and its outcome waits
+   * in its result key; without one, the job was lost.
+   */
+  private async reconcile(): Promise<void> {
+    if (this.client.status !== 'ready' || this.closed) return;
+    const old = Date.now() - (this.options.reconcileIntervalMs ?? 5000);
+    for (const [jobId, run] of this.inFlight) {
+      if (run.addedAt > old || run.collecting) continue;
+      try {
+        const state = await this.queue.getJobState(jobId);
+        if (state === 'completed' || state === 'unknown') {
+          if ((await this.plain.exists(resultKey(jobId))) === 1) this.completed(jobId, undefined);
+          else if (state === 'unknown') this.settle(jobId, { ok: false, error: lost('the job is no longer in Redis') });
+        } else if (state === 'failed') {
+          this.settle(jobId, { ok: false, error: lost('the job failed in BullMQ') });
+        }
+      } catch {
+        return; // Redis went away again; the next round retries
+      }
+    }
+  }
+
+  /** Jobs of an earlier process of this service: waiting ones are removed, running ones stopped. */
+  private async removeStaleJobs(): Promise<void> {
+    try {
+      const jobs = await this.queue.getJobs(['waiting', 'prioritized', 'delayed', 'active'], 0, -1);
+      for (const job of jobs) {
+        if (!job.id?.startsWith(`${this.options.serviceId}.`) || this.inFlight.has(job.id)) continue;
+        const removed = await this.queue.remove(job.id).catch(() => 0);
+        if (!removed) await this.publish({ jobId: job.id, cancel: true, pause: false });
+      }
+    } catch {
+      // Redis not reachable at start-up: the stale jobs finish, and their results are ignored.
+    }
+  }
+}
+
+function lost(message: string): ExecutionFailure {
+  return { code: 'WORKER_LOST', message, deterministic: false };
+}
+
+function cancelled(): ExecutionFailure {
+  return { code: 'CANCELLED', message: 'cancelled before a worker took it', deterministic: true };
+}
