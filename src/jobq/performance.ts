@@ -18,8 +18,9 @@ export interface PerformanceFigures {
 }
 
 export class PerformanceTracker {
-  private readonly unfinished = new Set<string>();
   private busySince: number | undefined;
+  /** Whether a look at the store's counts for the end of the busy time is due this turn. */
+  private idleCheckScheduled = false;
   /** Increments not stored yet: stored together once per turn of the event loop (three commits
    *  per completed task cost the service thread more than the task's own records). */
   private readonly unsaved = new Map<string, number>();
@@ -27,13 +28,12 @@ export class PerformanceTracker {
   private readonly listener = (task: TaskRecord): void => this.onState(task);
 
   constructor(
-    private readonly runtime: Pick<RuntimeQueries, 'tasksInStates' | 'addToCounters' | 'counter'>,
+    private readonly runtime: Pick<RuntimeQueries, 'countTasks' | 'addToCounters' | 'counter'>,
     private readonly events: TaskEvents,
     private readonly owner: string,
     private readonly now: () => number = Date.now,
   ) {
-    for (const task of runtime.tasksInStates(['queued', 'running', 'paused'])) if (task.owner === owner) this.unfinished.add(task.id);
-    if (this.unfinished.size > 0) this.busySince = now();
+    if (this.unfinishedCount() > 0) this.busySince = now();
     events.on('state', this.listener);
   }
 
@@ -45,14 +45,31 @@ export class PerformanceTracker {
         this.add(RUN_MS, task.runMs ?? 0);
         if (task.startedAt && task.completedAt) this.add(DURATION_MS, Math.max(0, Date.parse(task.completedAt) - Date.parse(task.startedAt)));
       }
-      if (this.unfinished.delete(task.id) && this.unfinished.size === 0 && this.busySince !== undefined) {
-        this.add(BUSY_MS, this.now() - this.busySince);
-        this.busySince = undefined;
-      }
-    } else if (!this.unfinished.has(task.id)) {
-      this.unfinished.add(task.id);
+      this.scheduleIdleCheck();
+    } else {
       this.busySince ??= this.now();
     }
+  }
+
+  /** The owner's queued, running and paused tasks, from the counts the store keeps. */
+  private unfinishedCount(): number {
+    const counts = this.runtime.countTasks(this.owner);
+    return counts.queued + counts.running + counts.paused;
+  }
+
+  /**
+   * After the events of this turn (a commit announces many at once), books the busy time if none
+   * of the owner's tasks is left unfinished: one look at the counts per turn, not per task.
+   */
+  private scheduleIdleCheck(): void {
+    if (this.idleCheckScheduled || this.busySince === undefined) return;
+    this.idleCheckScheduled = true;
+    setImmediate(() => {
+      this.idleCheckScheduled = false;
+      if (this.busySince === undefined || this.unfinishedCount() > 0) return;
+      this.add(BUSY_MS, this.now() - this.busySince);
+      this.busySince = undefined;
+    });
   }
 
   private add(name: string, delta: number): void {

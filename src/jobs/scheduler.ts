@@ -14,12 +14,11 @@ import type { Store } from '../store/types.js';
 import type { ResultCache } from './cache/result-cache.js';
 import type { NetlistMemo } from './cache/key.js';
 import { retryDelayMs } from './backoff.js';
-import { BatchCounts, type StateCounts } from './batch-counts.js';
 import { systemClock, type Clock } from './clock.js';
 import { InvalidStateError, QueueFullError, TaskNotFoundError } from './errors.js';
 import type { TaskEvents } from './events.js';
 import type { ExecutionFailure, ExecutionOutcome, Executor, RunSummary } from './executors/types.js';
-import { PriorityQueue } from './queue.js';
+import { PriorityQueue, type QueuedTask } from './queue.js';
 import { progressOf } from './progress.js';
 import { ResultKeeper } from './result-keeping.js';
 import { PendingWrites, type PendingWrite } from './pending-writes.js';
@@ -27,18 +26,13 @@ import { ProgressPoll, progressNow, type Running } from './run-progress.js';
 import { isStorageFull, StorageHealth } from './storage.js';
 import type { CacheEntryRecord, Compression, Priority, StorageFormat, StoredResult, TaskRecord, TaskSpec, TaskState } from './types.js';
 
-const ALL_STATES: TaskState[] = ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled'];
-
 /** How long stop() waits for the runs it cancelled to end [ms]. */
 const STOP_WAIT_MS = 5000;
 /** Default of SchedulerSettings.commitIntervalMs. */
 const COMMIT_INTERVAL_MS = 5;
 
-/** A change of a task's record: `from` is its previous state (null: new; undefined: not known). */
-interface StateChange {
-  record: TaskRecord;
-  from: TaskState | null | undefined;
-}
+/** Tasks per state, states without tasks left out. */
+export type StateCounts = Partial<Record<TaskState, number>>;
 
 export interface SchedulerSettings {
   /** Unfinished tasks (queued, running, paused) accepted at most; beyond: QueueFullError. */
@@ -60,6 +54,11 @@ export interface SchedulerSettings {
   /** Flush each result file to the device before its task completes (durability `full`). */
   syncResults: boolean;
   /**
+   * Queued tasks of one priority held in memory at most (default 512); the others wait in the
+   * store and are paged in as the held ones start.
+   */
+  queueWindow?: number;
+  /**
    * The starts and ends of runs are written to the store together at most this often (one commit
    * for all of them; default 5 ms): at thousands of runs per second a commit per run was the
    * service thread's largest cost. Runs start at once; their records follow within this time.
@@ -77,25 +76,22 @@ export interface SubmitInput {
   modelName: string;
 }
 
-/** The store's queued tasks of a batch are not the scheduler's (cancelQueuedOfBatch rolls back). */
-class QueuedSetMismatch extends Error {}
-
 export class Scheduler {
-  private readonly queue = new PriorityQueue();
+  /** The queued tasks held in memory: a window of each priority, the rest paged in from the store. */
+  private readonly queue: PriorityQueue;
   private readonly running = new Map<string, Running>();
-  /** Submission order of the unfinished tasks (retries go back in at their place). */
-  private readonly order = new Map<string, number>();
-  /** Stored records of the queued tasks: only this scheduler changes them, so starting a task
-   *  needs no read and decode of its row. */
+  /** Store sequence numbers (order within a priority) of the tasks held: queued in the window, or running. */
+  private readonly seqs = new Map<string, number>();
+  /** Stored records of the queued tasks the queue holds: only this scheduler changes them, so
+   *  starting a task needs no read and decode of its row. */
   private readonly waiting = new Map<string, TaskRecord>();
-  private sequence = 0;
   private wakeUp: unknown;
   private stopping = false;
   private pumping = false;
   /** Called when the last run in progress ends (stop() waits for them). */
   private idleWaiters: (() => void)[] = [];
   /** Set inside inOneCommit: state events wait there for the commit. */
-  private deferredEvents: StateChange[] | undefined;
+  private deferredEvents: TaskRecord[] | undefined;
   /** Set inside inOneCommit: the tasks started in it (their starts are undone when it fails). */
   private startedInCommit: TaskRecord[] | undefined;
   /** Starts and ends of runs waiting for the next commit (defer). */
@@ -104,7 +100,6 @@ export class Scheduler {
   readonly storage: StorageHealth;
   private readonly results: ResultKeeper;
   private readonly progressPoll: ProgressPoll;
-  private readonly batchCounts: BatchCounts;
 
   constructor(
     private readonly store: Store,
@@ -120,27 +115,36 @@ export class Scheduler {
     executor.onCapacityChange?.(() => this.pump());
     this.results = new ResultKeeper(settings, cache, this.storage);
     this.pending = new PendingWrites(settings.commitIntervalMs ?? COMMIT_INTERVAL_MS, () => this.commitPending());
-    this.batchCounts = new BatchCounts((batchId) => store.batchResults.countByState(batchId));
+    this.queue = new PriorityQueue((priority, afterSeq, limit) => this.pageIn(priority, afterSeq, limit), settings.queueWindow);
     this.progressPoll = new ProgressPoll(this.running, store, events, this.storage, clock, settings.progressIntervalMs);
   }
 
-  /** Recovers tasks left queued, running or paused by a previous process, then starts dispatching. */
+  /**
+   * Recovers tasks left running or paused by a previous process (queued again, or failed once
+   * their attempts are used up), then starts dispatching; the queued tasks are paged in from the
+   * store as they come up.
+   */
   start(): void {
-    for (const task of this.store.tasks.inStates(['queued', 'running', 'paused'])) {
-      this.order.set(task.id, this.sequence++);
-      if (task.state !== 'queued') {
-        // Interrupted mid-run: the attempt counts; it runs again unless its retries are used up.
-        if (task.attempts > this.settings.retryAttempts) {
-          this.transition(task.id, { state: 'failed', completedAt: this.isoNow(), errorCode: 'INTERRUPTED', errorMessage: 'the service stopped during every attempt' });
-          continue;
-        }
-        this.waiting.set(task.id, this.transition(task.id, { state: 'queued', progress: null }));
+    for (const task of this.store.tasks.inStates(['running', 'paused'])) {
+      // Interrupted mid-run: the attempt counts; it runs again unless its retries are used up.
+      if (task.attempts > this.settings.retryAttempts) {
+        this.transition(task.id, { state: 'failed', completedAt: this.isoNow(), errorCode: 'INTERRUPTED', errorMessage: 'the service stopped during every attempt' }, undefined, task);
       } else {
-        this.waiting.set(task.id, task);
+        this.transition(task.id, { state: 'queued', progress: null }, undefined, task);
       }
-      this.queue.push(task.id, task.priority, task.retryAt ? Date.parse(task.retryAt) : 0);
     }
     this.pump();
+  }
+
+  /** The next stored queued tasks of a priority, kept as the queue's records (PriorityQueue). */
+  private pageIn(priority: Priority, afterSeq: number, limit: number): QueuedTask[] {
+    return this.store.tasks.queuedPage(priority, afterSeq, limit).map(({ task, seq }) => {
+      // A run whose start waits for its commit (after a rewind: queue.ts) is not queued again.
+      if (this.running.has(task.id)) return { id: task.id, seq, readyAt: 0, started: true };
+      this.waiting.set(task.id, task);
+      this.seqs.set(task.id, seq);
+      return { id: task.id, seq, readyAt: task.retryAt ? Date.parse(task.retryAt) : 0 };
+    });
   }
 
   /** Stops dispatching and stops the runs in progress; they stay recorded as running and are re-queued by the next start(). */
@@ -187,9 +191,9 @@ export class Scheduler {
 
   /** Accepts all inputs or none (queue capacity is checked for the whole set). */
   async submitMany(inputs: SubmitInput[]): Promise<TaskRecord[]> {
-    // Unfinished tasks (queued, running, paused) are exactly those with a submission order here:
-    // counting them in the store would scan the whole table on every submission.
-    const unfinished = this.order.size;
+    // From the counts the store keeps (no count over the rows).
+    const counts = this.store.tasks.countByState();
+    const unfinished = counts.queued + counts.running + counts.paused;
     if (unfinished + inputs.length > this.settings.queueSize) {
       throw new QueueFullError(this.settings.queueSize, Math.max(1, Math.ceil(this.settings.retryDelayMs / 1000)));
     }
@@ -220,14 +224,14 @@ export class Scheduler {
     // state events follow the commit: the submitted records first, then the starts.
     const forget = (): void => {
       for (const record of records) {
-        this.order.delete(record.id);
+        this.seqs.delete(record.id);
         this.waiting.delete(record.id);
         this.queue.remove(record.id);
       }
+      this.queue.rewind();
     };
-    this.countNewBatch(records);
     this.inOneCommit(() => {
-      this.store.tasks.insertMany(records);
+      const seqs = this.store.tasks.insertMany(records);
       if (records.length === 1) {
         this.log('INFO', records[0].cacheHit ? 'completed from the result cache' : `queued (${records[0].priority})`, records[0].id);
       } else {
@@ -236,27 +240,16 @@ export class Scheduler {
         const batch = records[0].batchId ? ` of batch ${records[0].batchId}` : '';
         this.log('INFO', `queued ${records.length - hitCount} tasks${batch}${hitCount > 0 ? `, ${hitCount} completed from the result cache` : ''} (${records[0].id} … ${records[records.length - 1].id})`, null);
       }
-      for (const record of records) this.deferredEvents!.push({ record, from: null });
-      for (const record of records) {
-        if (record.state !== 'queued') continue;
-        this.order.set(record.id, this.sequence++);
+      for (const record of records) this.deferredEvents!.push(record);
+      for (const [i, record] of records.entries()) {
+        // Held when the queue has room at the end of its priority; else paged in in its turn.
+        if (record.state !== 'queued' || !this.queue.push(record.id, record.priority, seqs[i])) continue;
+        this.seqs.set(record.id, seqs[i]);
         this.waiting.set(record.id, record);
-        this.queue.push(record.id, record.priority);
       }
       this.pump();
     }, forget);
     return records;
-  }
-
-  /**
-   * A submission that makes a whole batch (its tasks share a batch id no stored task has): the
-   * batch's counts are kept from here on, following the commit's state events, so that reading
-   * its status never counts its rows.
-   */
-  private countNewBatch(records: TaskRecord[]): void {
-    const batchId = records[0]?.batchId;
-    if (!batchId || records.some((r) => r.batchId !== batchId)) return;
-    if (this.store.batchResults.idsInStates(batchId, ALL_STATES, 1).length === 0) this.batchCounts.started(batchId, {});
   }
 
   get(id: string): TaskRecord {
@@ -301,6 +294,7 @@ export class Scheduler {
       this.queue.remove(id);
       this.waiting.delete(id);
     }
+    this.seqs.delete(id);
     return updated;
   }
 
@@ -321,33 +315,30 @@ export class Scheduler {
   }
 
   /**
-   * Cancels the queued tasks of a batch (waiting for their start or a retry) with one statement
-   * and one log line, where cancel() takes a statement and a log line per task (seconds for a
-   * batch of 100 000); each still gets its state event. Returns how many it cancelled; its running
-   * and paused tasks are left to cancel(). Should the store not hold the same queued tasks as the
-   * scheduler, nothing changes and 0 is returned (cancel() then takes each).
+   * Cancels the queued tasks of a batch (waiting for their start or a retry, held or still in the
+   * store) with one statement and one log line, where cancel() takes a statement and a log line
+   * per task (seconds for a batch of 100 000); each still gets its state event. Returns how many
+   * it cancelled; its running and paused tasks are left to cancel().
    */
   cancelQueuedOfBatch(batchId: string): number {
     let queued: TaskRecord[] = [];
     try {
       this.inOneCommit(() => {
         // Inside the commit: the starts and ends waiting for it are written first.
-        queued = [...this.waiting.values()].filter((task) => task.batchId === batchId);
+        queued = this.store.tasks.queuedOfBatch(batchId);
         if (queued.length === 0) return;
         const completedAt = this.isoNow();
         const changed = this.store.tasks.cancelQueuedOfBatch(batchId, completedAt);
-        if (changed !== queued.length) throw new QueuedSetMismatch();
         this.log('INFO', `cancelled ${changed} queued tasks of batch ${batchId}`, null);
-        for (const task of queued) this.deferredEvents!.push({ record: { ...task, state: 'cancelled', completedAt, retryAt: null }, from: 'queued' });
+        for (const task of queued) this.deferredEvents!.push({ ...task, state: 'cancelled', completedAt, retryAt: null });
       });
     } catch (error) {
-      if (error instanceof QueuedSetMismatch) return 0;
       throw this.storage.failed(error);
     }
     for (const { id } of queued) {
       this.queue.remove(id);
       this.waiting.delete(id);
-      this.order.delete(id);
+      this.seqs.delete(id);
     }
     return queued.length;
   }
@@ -467,9 +458,15 @@ export class Scheduler {
     }
   }
 
-  private requeue(task: TaskRecord): void {
-    this.waiting.set(task.id, task);
-    this.queue.insertOrdered(task.id, task.priority, task.retryAt ? Date.parse(task.retryAt) : 0, (other) => this.order.get(other) ?? Number.MAX_SAFE_INTEGER);
+  /** A queued task back in the queue at its place (or left to be paged in from the store). */
+  private requeue(task: TaskRecord, readyAt = task.retryAt ? Date.parse(task.retryAt) : 0): void {
+    const seq = this.seqs.get(task.id);
+    if (seq !== undefined && this.queue.insertOrdered(task.id, task.priority, seq, readyAt)) {
+      this.waiting.set(task.id, task);
+    } else {
+      this.waiting.delete(task.id);
+      this.seqs.delete(task.id);
+    }
   }
 
   private startTask(id: string): void {
@@ -625,7 +622,7 @@ export class Scheduler {
     }
     // The writes waiting for the timer go first: the store sees every task's changes in order.
     if (this.pending.size > 0) this.commitPending();
-    const events: StateChange[] = [];
+    const events: TaskRecord[] = [];
     const started: TaskRecord[] = [];
     this.deferredEvents = events;
     this.startedInCommit = started;
@@ -644,18 +641,12 @@ export class Scheduler {
       this.deferredEvents = undefined;
       this.startedInCommit = undefined;
     }
-    for (const change of events) this.announce(change);
+    for (const record of events) this.events.emit('state', record);
   }
 
-  /** A committed change: counted for its batch, then told to the bus. */
-  private announce({ record, from }: StateChange): void {
-    this.batchCounts.changed(record.batchId, from, record.state);
-    this.events.emit('state', record);
-  }
-
-  /** The tasks of a batch per state, as committed (batch-counts.ts). */
+  /** The tasks of a batch per state, as committed: counts the store keeps (no count over its rows). */
   batchStateCounts(batchId: string): StateCounts {
-    return this.batchCounts.of(batchId);
+    return this.store.batchResults.countByState(batchId);
   }
 
   private complete(task: TaskRecord, { measurements, signals, stats, steady }: RunSummary): void {
@@ -688,8 +679,7 @@ export class Scheduler {
       { level: 'WARNING', message: `attempt ${task.attempts} failed (${error.code}: ${error.message}); retry in ${delay} ms` },
       task,
     );
-    this.waiting.set(task.id, queued);
-    this.queue.insertOrdered(task.id, task.priority, readyAt, (other) => this.order.get(other) ?? Number.MAX_SAFE_INTEGER);
+    this.requeue(queued, readyAt);
   }
 
   /**
@@ -715,10 +705,9 @@ export class Scheduler {
     } catch (error) {
       throw this.storage.failed(error);
     }
-    if (updated.state === 'completed' || updated.state === 'failed' || updated.state === 'cancelled') this.order.delete(id);
-    const change = { record: updated, from: current?.state };
-    if (this.deferredEvents) this.deferredEvents.push(change);
-    else this.announce(change);
+    if (updated.state === 'completed' || updated.state === 'failed' || updated.state === 'cancelled') this.seqs.delete(id);
+    if (this.deferredEvents) this.deferredEvents.push(updated);
+    else this.events.emit('state', updated);
     return updated;
   }
 

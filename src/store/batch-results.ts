@@ -6,7 +6,7 @@
 // user gave), else the overrides of its spec.
 import { parseExact } from './exact-json.js';
 import type { ResultSummary, TaskProgress, TaskState } from './records.js';
-import type { Db, Statement } from './statements.js';
+import { sqlOffset, type Db, type Statement } from './statements.js';
 
 export interface BatchHeader {
   id: string;
@@ -52,6 +52,20 @@ export const RESULT_PAGE_ROWS = 1000;
 
 const PARAMETERS = "coalesce(json_extract(t.request, '$.parameters'), json_extract(t.spec, '$.parameters'))";
 const FROM_BATCH = 'FROM batch_tasks bt JOIN tasks t ON t.id = bt.task_id';
+const PAGE_COLUMNS = `t.id AS id, t.state AS state, ${PARAMETERS} AS parameters, t.summary AS summary, t.run_ms AS run_ms, t.error_code AS error_code, t.error_message AS error_message`;
+const ENTRY_COLUMNS = `t.id AS id, t.state AS state, ${PARAMETERS} AS parameters, t.progress AS progress, t.error_message AS error_message`;
+
+/** The statements of one form of batch: its tasks listed in batch_tasks, or those of its batch_id in seq order. */
+interface FormStatements {
+  /** Listed: (id, from position, limit), rows with their `position`; by seq: (id, limit, offset). */
+  page: Statement;
+  /** (id, after, limit): the rows after `after` (a position, or a seq), for reading all of them; rows carry `next`. */
+  pageAfter: Statement;
+  parameterNames: Statement;
+  measurementNames: Statement;
+  /** (id, limit, offset). */
+  entries: Statement;
+}
 
 interface PageRow {
   position: number;
@@ -67,29 +81,50 @@ interface PageRow {
 export class SqliteBatchResults {
   private readonly selectHeader: Statement;
   private readonly selectCounts: Statement;
-  private readonly selectPage: Statement;
-  private readonly selectParameterNames: Statement;
-  private readonly selectMeasurementNames: Statement;
+  private readonly selectListed: Statement;
+  private readonly listed: FormStatements;
+  private readonly bySeq: FormStatements;
   private readonly selectIdsInStates: Statement;
-  private readonly selectEntries: Statement;
 
   constructor(db: Db) {
     this.selectHeader = db.prepare('SELECT id, owner, created_at AS createdAt FROM batches WHERE id = ?');
-    this.selectCounts = db.prepare('SELECT state, count(*) AS n FROM tasks WHERE batch_id = ? GROUP BY state');
-    this.selectPage = db.prepare(
-      `SELECT bt.position AS position, t.id AS id, t.state AS state, ${PARAMETERS} AS parameters, t.summary AS summary, t.run_ms AS run_ms, t.error_code AS error_code, t.error_message AS error_message ${FROM_BATCH} WHERE bt.batch_id = ? AND bt.position >= ? ORDER BY bt.position LIMIT ?`,
-    );
-    this.selectParameterNames = db.prepare(
-      `SELECT j.key AS key FROM batch_tasks bt JOIN tasks t ON t.id = bt.task_id, json_each(${PARAMETERS}) j WHERE bt.batch_id = ? GROUP BY j.key ORDER BY min(bt.position), min(j.id)`,
-    ).pluck();
-    this.selectMeasurementNames = db.prepare(
-      `SELECT j.key AS key FROM batch_tasks bt JOIN tasks t ON t.id = bt.task_id, json_each(t.summary, '$.measurements') j WHERE bt.batch_id = ? AND t.summary IS NOT NULL GROUP BY j.key ORDER BY min(bt.position), min(j.id)`,
-    ).pluck();
-    this.selectEntries = db.prepare(
-      `SELECT t.id AS id, t.state AS state, ${PARAMETERS} AS parameters, t.progress AS progress, t.error_message AS error_message ${FROM_BATCH} WHERE bt.batch_id = ? ORDER BY bt.position LIMIT ? OFFSET ?`,
-    );
+    this.selectListed = db.prepare('SELECT listed FROM batches WHERE id = ?').pluck();
+    // Kept by the store in the same transaction as the tasks' changes (schema version 4).
+    this.selectCounts = db.prepare('SELECT state, n FROM batch_counts WHERE batch_id = ? AND n > 0');
+    this.listed = {
+      page: db.prepare(`SELECT bt.position AS position, ${PAGE_COLUMNS} ${FROM_BATCH} WHERE bt.batch_id = ? AND bt.position >= ? ORDER BY bt.position LIMIT ?`),
+      pageAfter: db.prepare(`SELECT bt.position AS position, bt.position AS next, ${PAGE_COLUMNS} ${FROM_BATCH} WHERE bt.batch_id = ? AND bt.position > ? ORDER BY bt.position LIMIT ?`),
+      parameterNames: db.prepare(
+        `SELECT j.key AS key ${FROM_BATCH}, json_each(${PARAMETERS}) j WHERE bt.batch_id = ? GROUP BY j.key ORDER BY min(bt.position), min(j.id)`,
+      ).pluck(),
+      measurementNames: db.prepare(
+        `SELECT j.key AS key ${FROM_BATCH}, json_each(t.summary, '$.measurements') j WHERE bt.batch_id = ? AND t.summary IS NOT NULL GROUP BY j.key ORDER BY min(bt.position), min(j.id)`,
+      ).pluck(),
+      entries: db.prepare(`SELECT ${ENTRY_COLUMNS} ${FROM_BATCH} WHERE bt.batch_id = ? ORDER BY bt.position LIMIT ? OFFSET ?`),
+    };
+    // By the index tasks_batch (batch_id, seq): no join, the rows in their order on the disk.
+    this.bySeq = {
+      page: db.prepare(`SELECT ${PAGE_COLUMNS} FROM tasks t WHERE t.batch_id = ? ORDER BY t.seq LIMIT ? OFFSET ?`),
+      pageAfter: db.prepare(`SELECT t.seq AS next, ${PAGE_COLUMNS} FROM tasks t WHERE t.batch_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`),
+      parameterNames: db.prepare(
+        `SELECT j.key AS key FROM tasks t, json_each(${PARAMETERS}) j WHERE t.batch_id = ? GROUP BY j.key ORDER BY min(t.seq), min(j.id)`,
+      ).pluck(),
+      measurementNames: db.prepare(
+        `SELECT j.key AS key FROM tasks t, json_each(t.summary, '$.measurements') j WHERE t.batch_id = ? AND t.summary IS NOT NULL GROUP BY j.key ORDER BY min(t.seq), min(j.id)`,
+      ).pluck(),
+      entries: db.prepare(`SELECT ${ENTRY_COLUMNS} FROM tasks t WHERE t.batch_id = ? ORDER BY t.seq LIMIT ? OFFSET ?`),
+    };
     // From the index tasks_batch_state alone: (batch_id, state), then rowid (= seq, submission order).
     this.selectIdsInStates = db.prepare('SELECT id FROM tasks WHERE batch_id = ? AND state IN (SELECT value FROM json_each(?)) LIMIT ?').pluck();
+  }
+
+  /** Whether the batch lists its tasks in batch_tasks (an unknown batch: yes, and has none). */
+  private isListed(id: string): boolean {
+    return (this.selectListed.get(id) ?? 1) === 1;
+  }
+
+  private form(id: string): FormStatements {
+    return this.isListed(id) ? this.listed : this.bySeq;
   }
 
   /** The batch's id, owner, creation time and size; `counts` (countByState) when the caller has them. */
@@ -113,7 +148,7 @@ export class SqliteBatchResults {
 
   /** A page of status entries in batch order. */
   entries(id: string, limit: number, offset = 0): BatchEntryRow[] {
-    const rows = this.selectEntries.all(id, limit, offset) as { id: string; state: TaskState; parameters: string | null; progress: string | null; error_message: string | null }[];
+    const rows = this.form(id).entries.all(id, limit, sqlOffset(offset)) as { id: string; state: TaskState; parameters: string | null; progress: string | null; error_message: string | null }[];
     return rows.map((row) => ({
       taskId: row.id,
       state: row.state,
@@ -124,31 +159,39 @@ export class SqliteBatchResults {
   }
 
   columns(id: string): BatchColumns {
-    return { parameters: this.selectParameterNames.all(id) as string[], measurements: this.selectMeasurementNames.all(id) as string[] };
+    const form = this.form(id);
+    return { parameters: form.parameterNames.all(id) as string[], measurements: form.measurementNames.all(id) as string[] };
   }
 
   /** Up to `limit` rows from position `from` on, in batch order. */
   page(id: string, from: number, limit = RESULT_PAGE_ROWS): BatchResultRow[] {
-    return (this.selectPage.all(id, from, limit) as PageRow[]).map((row) => ({
-      position: row.position,
-      taskId: row.id,
-      state: row.state,
-      parameters: row.parameters === null ? {} : (JSON.parse(row.parameters) as Record<string, number>),
-      measurements: row.summary === null ? {} : ((parseExact(row.summary) as ResultSummary).measurements ?? {}),
-      hasSummary: row.summary !== null,
-      runMs: row.run_ms,
-      errorCode: row.error_code,
-      errorMessage: row.error_message,
-    }));
+    if (this.isListed(id)) return (this.listed.page.all(id, from, limit) as PageRow[]).map((row) => resultRow(row, row.position));
+    return (this.bySeq.page.all(id, limit, sqlOffset(from)) as PageRow[]).map((row, i) => resultRow(row, from + i));
   }
 
-  /** Every row, a page at a time. */
+  /** Every row, a page at a time (each page read after the last row of the one before). */
   *rows(id: string, pageRows = RESULT_PAGE_ROWS): Generator<BatchResultRow> {
-    for (let from = 0; ; ) {
-      const page = this.page(id, from, pageRows);
-      yield* page;
+    const form = this.form(id);
+    let position = 0;
+    for (let after = -1; ; ) {
+      const page = form.pageAfter.all(id, after, pageRows) as (PageRow & { next: number })[];
+      for (const row of page) yield resultRow(row, form === this.listed ? row.position : position++);
       if (page.length < pageRows) return;
-      from = page[page.length - 1].position + 1;
+      after = page[page.length - 1].next;
     }
   }
+}
+
+function resultRow(row: PageRow, position: number): BatchResultRow {
+  return {
+    position,
+    taskId: row.id,
+    state: row.state,
+    parameters: row.parameters === null ? {} : (JSON.parse(row.parameters) as Record<string, number>),
+    measurements: row.summary === null ? {} : ((parseExact(row.summary) as ResultSummary).measurements ?? {}),
+    hasSummary: row.summary !== null,
+    runMs: row.run_ms,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+  };
 }

@@ -2,7 +2,7 @@
 // the missing ones in order, each in its own IMMEDIATE transaction (so two processes opening the
 // same database cannot both apply one), and refuses a database written by a newer pesim.
 import { StoreError } from './errors.js';
-import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3 } from './schema.js';
+import { SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4 } from './schema.js';
 import type { Db } from './statements.js';
 
 export interface Migration {
@@ -16,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: SCHEMA_V1 },
   { version: 2, name: 'task result summaries', sql: SCHEMA_V2 },
   { version: 3, name: 'batch counts by state', sql: SCHEMA_V3 },
+  { version: 4, name: 'shared task templates and kept counts', sql: SCHEMA_V4 },
 ];
 
 export interface AppliedMigration {

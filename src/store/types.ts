@@ -32,8 +32,8 @@ export interface TaskFilter {
 
 export interface TaskRepository {
   insert(task: TaskRecord): void;
-  /** Inserts all or none. */
-  insertMany(tasks: TaskRecord[]): void;
+  /** Inserts all or none; returns their sequence numbers (scheduling order within a priority). */
+  insertMany(tasks: TaskRecord[]): number[];
   get(id: string): TaskRecord | undefined;
   update(id: string, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord;
   /** update() given the task's current record: the result is `current` with the patch applied. */
@@ -42,12 +42,17 @@ export interface TaskRepository {
   list(filter: TaskFilter): { tasks: TaskRecord[]; total: number };
   /** Tasks in the given states, in scheduling order: priority (CRITICAL first), then submission. */
   inStates(states: TaskState[]): TaskRecord[];
+  /** Up to `limit` queued tasks of the priority with a sequence number above `afterSeq`, in order. */
+  queuedPage(priority: Priority, afterSeq: number, limit: number): { task: TaskRecord; seq: number }[];
+  /** Tasks per state (of the owner), from the counts the store keeps (no count over the rows). */
   countByState(owner?: string): Record<TaskState, number>;
   countByPriority(state: TaskState): Record<Priority, number>;
   /** Completed tasks whose completedAt is at or after `since` (ISO 8601), in submission order. */
   completedSince(since: string): TaskRecord[];
   /** The latest completedAt of any completed task. */
   newestCompletion(): string | undefined;
+  /** The queued tasks of the batch, in submission order. */
+  queuedOfBatch(batchId: string): TaskRecord[];
   /**
    * Every queued task of the batch becomes cancelled at `completedAt` (no retry time), in one
    * statement; returns how many did.

@@ -24,6 +24,20 @@ describe('store: a batch of its stored tasks', () => {
     expect(t.store.batches.get('empty')!.taskIds).to.deep.equal([]);
   });
 
+  it('reads the results and entries of a batch of its stored tasks in order, page after page', () => {
+    const ids = Array.from({ length: 10 }, (_, i) => `r-${(i * 7) % 10}`);
+    for (const [i, id] of ids.entries()) {
+      // Another batch's task between each of this one's.
+      t.store.tasks.insertMany([taskRecord(id, { batchId: 'b', spec: { netlist: { elements: [] } as never, parameters: { x: i } }, request: { parameters: { x: i } } }), taskRecord(`other-${i}`, { batchId: 'o' })]);
+    }
+    t.store.batches.insertOfTasks({ id: 'b', owner: 'simulation', createdAt: at(1) });
+    const rows = [...t.store.batchResults.rows('b', 3)];
+    expect(rows.map((r) => [r.position, r.taskId, r.parameters.x])).to.deep.equal(ids.map((id, i) => [i, id, i]));
+    expect(t.store.batchResults.page('b', 4, 2).map((r) => [r.position, r.taskId])).to.deep.equal([[4, ids[4]], [5, ids[5]]]);
+    expect(t.store.batchResults.entries('b', 3, 8).map((e) => e.taskId)).to.deep.equal(ids.slice(8));
+    expect(t.store.batchResults.columns('b')).to.deep.equal({ parameters: ['x'], measurements: [] });
+  });
+
   it('refuses a taken id and writes nothing', () => {
     t.store.tasks.insertMany([taskRecord('a', { batchId: 'b1' })]);
     t.store.batches.insertOfTasks({ id: 'b1', owner: 'jobq', createdAt: at(0) });

@@ -36,7 +36,7 @@ describe('store: opening and migrations', () => {
     try {
       expect(db.pragma('journal_mode', { simple: true })).to.equal('wal');
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
-      expect(tables).to.deep.equal(['batch_tasks', 'batches', 'cache_entries', 'circuits', 'counters', 'logs', 'schema_migrations', 'tasks']);
+      expect(tables).to.deep.equal(['batch_counts', 'batch_tasks', 'batches', 'cache_entries', 'circuits', 'counters', 'logs', 'schema_migrations', 'task_counts', 'task_templates', 'tasks']);
       const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND sql IS NOT NULL").pluck().all();
       expect(indexes).to.include('tasks_schedule');
     } finally {
@@ -106,7 +106,7 @@ describe('store: opening and migrations', () => {
     } finally {
       store.close();
     }
-    expect(inspect((db) => appliedMigrations(db).map((m) => m.name))).to.deep.equal(['initial schema', 'task result summaries', 'batch counts by state']);
+    expect(inspect((db) => appliedMigrations(db).map((m) => m.name))).to.deep.equal(['initial schema', 'task result summaries', 'batch counts by state', 'shared task templates and kept counts']);
   });
 
   it('refuses to open a database whose schema is newer than the code', () => {
