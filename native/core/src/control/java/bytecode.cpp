@@ -86,6 +86,13 @@ void Lowering::place(int label) { labels_[static_cast<std::size_t>(label)] = sta
 
 void Lowering::emit(const Instr& i) { code_.code.push_back(i); }
 
+void Lowering::spend(int line) {
+  Instr i;
+  i.code = Code::Spend;
+  i.line = line;
+  emit(i);
+}
+
 void Lowering::jump(Code code, int label, Reg a, Reg b) {
   Instr i;
   i.code = code;

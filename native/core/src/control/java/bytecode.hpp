@@ -171,6 +171,8 @@ class Lowering {
   void place(int label);
   void emit(const Instr& i);
   void jump(Code code, int label, Reg a = kNoReg, Reg b = kNoReg);
+  // One iteration of a loop at `line` spent from the run's budget (Spend).
+  void spend(int line);
   // dest = castTo(kind, value): a Move for doubles, a converted constant for constants.
   void convert(Reg dest, Reg value, Base kind, int line);
   // A node run as a statement (Statement instruction) with the enclosing break and continue targets.

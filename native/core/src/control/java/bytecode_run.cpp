@@ -4,6 +4,7 @@
 // results, bit for bit, and the same failures as its nodes.
 #include <string>
 
+#include "control/java/array_checks.hpp"
 #include "control/java/bytecode.hpp"
 #include "control/java/script.hpp"
 
@@ -31,16 +32,6 @@ namespace pesim::java {
 namespace {
 
 [[noreturn]] void nullArray(int line) { fail("NullPointerException: the array is null", line); }
-
-[[noreturn]] void outOfBounds(const Array& a, double index, int line) {
-  fail("ArrayIndexOutOfBoundsException: Index " + javaText(Base::Int, index) + " out of bounds for length " +
-           std::to_string(a.length()), line);
-}
-
-inline std::size_t checkedIndex(const Array& a, double index, int line) {
-  if (index < 0 || index >= static_cast<double>(a.length())) outOfBounds(a, index, line);
-  return static_cast<std::size_t>(index);
-}
 
 // A constant index (i->target, i->k) into an array of numbers: its length is its numbers' count.
 inline std::size_t checkedIndexK(const Array& a, const Instr* i) {

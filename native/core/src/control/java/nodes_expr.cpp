@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "control/java/arith.hpp"
+#include "control/java/array_checks.hpp"
 #include "control/java/bytecode.hpp"
 #include "control/java/nodes.hpp"
 
@@ -52,14 +53,19 @@ bool leaf(const Expr& e) {
   const auto* target = dynamic_cast<const NumberTarget*>(&e);
   return target != nullptr && target->lowerVariable() != kNoReg;
 }
+// The nodes check the array for null before they evaluate its index: an index that is not a leaf
+// (its evaluation may fail or have effects) gets that check first; for a leaf, the check of
+// ElementAddress/LoadAt comes at the same point.
+void checkNullBeforeIndex(Lowering& lw, std::uint32_t p, const Expr& index, int line) {
+  if (leaf(index)) return;
+  Instr check = instr(Code::CheckNull, line);
+  check.a = p;
+  lw.emit(check);
+}
 // The element at `index` of the array in pointer `p` (checked: null, bounds): its address in a
 // pointer register. The null check comes before the index is evaluated, as the nodes do it.
 std::uint32_t elementAddress(Lowering& lw, std::uint32_t p, const Expr& index, int line) {
-  if (!leaf(index)) {
-    Instr check = instr(Code::CheckNull, line);
-    check.a = p;
-    lw.emit(check);
-  }
+  checkNullBeforeIndex(lw, p, index, line);
   Instr i = instr(Code::ElementAddress, line);
   i.b = lw.number(index);
   i.a = p;
@@ -70,11 +76,7 @@ std::uint32_t elementAddress(Lowering& lw, std::uint32_t p, const Expr& index, i
 
 // The element at `index` of the array in pointer `p`, read (checked as elementAddress does).
 Reg loadAt(Lowering& lw, std::uint32_t p, const Expr& index, Reg want, int line) {
-  if (!leaf(index)) {
-    Instr check = instr(Code::CheckNull, line);
-    check.a = p;
-    lw.emit(check);
-  }
+  checkNullBeforeIndex(lw, p, index, line);
   Instr i = instr(Code::LoadAt, line);
   i.b = lw.number(index);
   i.a = p;
@@ -251,16 +253,6 @@ ArrayRef checkedArray(const Expr& e, Exec& ex, int line) {
   ArrayRef a = e.array(ex);
   if (!a) fail("NullPointerException: the array is null", line);
   return a;
-}
-
-[[noreturn]] void outOfBounds(const Array& a, double index, int line) {
-  fail("ArrayIndexOutOfBoundsException: Index " + javaText(Base::Int, index) + " out of bounds for length " +
-           std::to_string(a.length()), line);
-}
-
-inline std::size_t checkedIndex(const Array& a, double index, int line) {
-  if (index < 0 || index >= static_cast<double>(a.length())) outOfBounds(a, index, line);
-  return static_cast<std::size_t>(index);
 }
 
 class NumberElement final : public NumberTarget {

@@ -28,7 +28,7 @@ ArrayRef checkedList(const Expr& e, Exec& ex, int line) {
   return list;
 }
 
-std::size_t checkedIndex(const Array& list, double index, int line) {
+std::size_t checkedListIndex(const Array& list, double index, int line) {
   if (index < 0 || index >= static_cast<double>(list.numbers.size())) {
     fail("IndexOutOfBoundsException: Index " + javaText(Base::Int, index) + " out of bounds for length " +
              std::to_string(list.numbers.size()),
@@ -95,9 +95,9 @@ class ListCall : public Expr {
     switch (op_) {
       case ListOp::Size: return static_cast<double>(v.size());
       case ListOp::IsEmpty: return v.empty() ? 1.0 : 0.0;
-      case ListOp::Get: return v[checkedIndex(list, a[0], line())];
+      case ListOp::Get: return v[checkedListIndex(list, a[0], line())];
       case ListOp::Set: {
-        const std::size_t i = checkedIndex(list, a[0], line());
+        const std::size_t i = checkedListIndex(list, a[0], line());
         const double old = v[i];
         v[i] = castTo(item, a[1]);
         return old;
@@ -116,7 +116,7 @@ class ListCall : public Expr {
         ++list.modCount;
         return 0.0;
       case ListOp::RemoveAt: {
-        const std::size_t i = checkedIndex(list, a[0], line());
+        const std::size_t i = checkedListIndex(list, a[0], line());
         const double old = v[i];
         v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
         ++list.modCount;

@@ -148,10 +148,7 @@ class While : public Stmt {
     const int top = lw.label(), next = lw.label(), end = lw.label();
     if (testFirst_) lw.branch(*c_, false, end);
     lw.place(top);
-    Instr spend;
-    spend.code = Code::Spend;
-    spend.line = line();
-    lw.emit(spend);
+    lw.spend(line());
     lw.enterBreakable(end, next);
     lw.statement(*body_);
     lw.leaveBreakable();
@@ -186,10 +183,7 @@ class For : public Stmt {
     const int top = lw.label(), next = lw.label(), end = lw.label();
     lw.place(top);
     if (c_) lw.branch(*c_, false, end);
-    Instr spend;
-    spend.code = Code::Spend;
-    spend.line = line();
-    lw.emit(spend);
+    lw.spend(line());
     lw.enterBreakable(end, next);
     lw.statement(*body_);
     lw.leaveBreakable();
