@@ -217,7 +217,18 @@ void Expr::lowerEffect(Lowering& lw) const {
 }
 
 std::uint32_t NumberTarget::lowerAddress(Lowering&) const { throw NotLowered{}; }
-std::uint32_t ArrayTarget::lowerPointer(Lowering&) const { throw NotLowered{}; }
+// An array variable (local or field): its reference loaded into a pointer register.
+std::uint32_t ArrayTarget::lowerPointer(Lowering& lw) const {
+  const Reg variable = lowerArrayVariable();
+  if (variable == kNoReg) throw NotLowered{};
+  Instr i;
+  i.code = Code::ArrayPointer;
+  i.line = line();
+  i.d = lw.pointer();
+  i.a = variable;
+  lw.emit(i);
+  return i.d;
+}
 
 void Stmt::lower(Lowering& lw) const { lw.fallback(*this); }
 

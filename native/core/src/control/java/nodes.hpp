@@ -120,7 +120,8 @@ class ArrayTarget : public Expr {
   virtual ArrayRef* place(Exec&) const = 0;
   ArrayRef array(Exec& ex) const override { return *place(ex); }
   // Lowering (side-effect-free targets): a pointer register holding the array (possibly null) once
-  // the emitted code has run; NotLowered when the target has no such form.
+  // the emitted code has run; NotLowered when the target has no such form. By default the array
+  // variable's reference (lowerArrayVariable), if the target is one.
   virtual std::uint32_t lowerPointer(Lowering& lw) const;
   // The slot of a local or field array variable, else ~0.
   virtual Reg lowerArrayVariable() const { return ~Reg{0}; }

@@ -153,13 +153,6 @@ class LocalArray final : public ArrayTarget {
   ArrayRef* place(Exec& ex) const override { return &ex.frame->arrays[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
   Reg lowerArrayVariable() const override { return makeReg(Space::Frame, static_cast<std::uint32_t>(slot_)); }
-  std::uint32_t lowerPointer(Lowering& lw) const override {
-    Instr i = instr(Code::ArrayPointer, line());
-    i.d = lw.pointer();
-    i.a = makeReg(Space::Frame, static_cast<std::uint32_t>(slot_));
-    lw.emit(i);
-    return i.d;
-  }
   int index() const { return slot_; }
 
  private:
@@ -172,13 +165,6 @@ class FieldArray final : public ArrayTarget {
   ArrayRef* place(Exec& ex) const override { return &ex.fieldArrays[static_cast<std::size_t>(slot_)]; }
   bool sideEffectFree() const override { return true; }
   Reg lowerArrayVariable() const override { return makeReg(Space::Field, static_cast<std::uint32_t>(slot_)); }
-  std::uint32_t lowerPointer(Lowering& lw) const override {
-    Instr i = instr(Code::ArrayPointer, line());
-    i.d = lw.pointer();
-    i.a = makeReg(Space::Field, static_cast<std::uint32_t>(slot_));
-    lw.emit(i);
-    return i.d;
-  }
   int index() const { return slot_; }
 
  private:
