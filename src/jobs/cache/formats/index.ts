@@ -144,22 +144,16 @@ export function writeFileAtomicSync(path: string, bytes: Uint8Array, options: Wr
 
 /** writeFileAtomicSync with the content written by `write` to the temporary file's descriptor. */
 export function writeFileAtomicSyncWith(path: string, write: (fd: number) => number, options: WriteOptions = {}): number {
-  const temporary = temporaryPath(path);
+  const file = new AtomicFileSync(path);
+  let size: number;
   try {
-    const fd = openSync(temporary, 'w');
-    let size: number;
-    try {
-      size = write(fd);
-      if (options.sync !== false) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-    return size;
+    size = file.fill(write);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    file.abort();
     throw error;
   }
+  file.commit(options);
+  return size;
 }
 
 /**
@@ -177,6 +171,11 @@ export class AtomicFileSync {
 
   write(bytes: Uint8Array, offset: number, length: number): void {
     for (let done = 0; done < length; ) done += writeSync(this.fd, bytes, offset + done, length - done);
+  }
+
+  /** Content written by `write` to the temporary file's descriptor; returns what `write` returns. */
+  fill(write: (fd: number) => number): number {
+    return write(this.fd);
   }
 
   commit(options: WriteOptions = {}): void {
