@@ -39,6 +39,8 @@ function withoutParameters(value: Record<string, unknown>): { shared: Record<str
 export class SplitMemo {
   private readonly objects = new Map<object, number>();
   private readonly texts = new Map<string, string>();
+  /** The last task split, for the tasks of a sweep that follow it (sameShared). */
+  last: { spec: Record<string, unknown>; request: unknown; key: string } | undefined;
 
   /**
    * A key of the value's parts: objects by identity, other values by value; of the parts named in
@@ -85,24 +87,52 @@ export function splitTask(task: TaskRecord, memo: SplitMemo): SplitTask | undefi
   if (!isPlainObject(spec) || !isPlainObject(spec.netlist)) return undefined; // the whole-row path reports it
   const request = task.request;
   const requestIsObject = isPlainObject(request);
-  const specKey = memo.identityKey(spec, ['parameters']);
-  const requestKey = requestIsObject ? memo.identityKey(request, ['parameters']) : '-';
-  const key = memo.textKey(`${specKey}\n${requestKey}`, () => {
-    const { netlist, ...rest } = spec;
-    const netlistKey = memo.identityKey({ netlist }, []);
-    const restText = toJson(withoutParameters(rest).shared, 'task.spec');
-    const requestText = requestIsObject ? toJson(withoutParameters(request).shared, 'task.request') : '-';
-    return `${netlistKey}\n${restText}\n${requestText}`;
-  });
+  const last = memo.last;
+  let key: string;
+  if (last && sameShared(spec, last.spec) && (requestIsObject ? isPlainObject(last.request) && sameShared(request, last.request) : request === last.request)) {
+    key = last.key; // the next task of a sweep: the same parts as the one before, compared by identity
+  } else {
+    const specKey = memo.identityKey(spec, ['parameters']);
+    const requestKey = requestIsObject ? memo.identityKey(request, ['parameters']) : '-';
+    key = memo.textKey(`${specKey}\n${requestKey}`, () => {
+      const { netlist, ...rest } = spec;
+      // The netlist's object and its place among the keys (the rest's text holds the others' order).
+      const netlistKey = `${memo.identityKey({ netlist }, [])}@${Object.keys(spec).indexOf('netlist')}`;
+      const restText = toJson(withoutParameters(rest).shared, 'task.spec');
+      const requestText = requestIsObject ? toJson(withoutParameters(request).shared, 'task.request') : '-';
+      return `${netlistKey}\n${restText}\n${requestText}`;
+    });
+  }
+  memo.last = { spec, request, key };
+  const ownSpec = ownParameters(spec, 'task.spec');
+  // A sweep's request usually holds the very parameters object of its spec: one text for both.
+  const sameParameters = requestIsObject && request.parameters !== undefined && request.parameters === spec.parameters;
   return {
     key,
     template: () => ({
       spec: toJson(withoutParameters(spec).shared, 'task.spec'),
       request: requestIsObject ? toJson(withoutParameters(request).shared, 'task.request') : null,
     }),
-    ownSpec: ownParameters(spec, 'task.spec'),
-    ownRequest: requestIsObject ? ownParameters(request, 'task.request') : request === undefined ? null : toJson(request, 'task.request'),
+    ownSpec,
+    ownRequest: sameParameters ? ownSpec : requestIsObject ? ownParameters(request, 'task.request') : request === undefined ? null : toJson(request, 'task.request'),
   };
+}
+
+/**
+ * Whether two values hold the same keys in the same order and, but for `parameters` (which both
+ * have or both lack), the same parts: identical objects or equal primitive values. Such values
+ * share a template; the check costs no string building.
+ */
+function sameShared(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const name = keys[i];
+    if (name !== other[i]) return false;
+    if (name === 'parameters' ? (a[name] === undefined) !== (b[name] === undefined) : !Object.is(a[name], b[name])) return false;
+  }
+  return true;
 }
 
 /** Template rows: written once per group of a submission, read back through a small cache. */
