@@ -91,7 +91,8 @@ export class BatchService {
     const inputs = body.simulations === undefined && body.base !== undefined && body.sweep !== undefined
       ? await this.prepareSweep(body)
       : await this.prepareList(body);
-    const tasks = await this.simulations.submitMany(inputs.map((input) => ({ ...input, batchId })));
+    for (const input of inputs) input.batchId = batchId; // the inputs were just built for this batch
+    const tasks = await this.simulations.submitMany(inputs);
     const batch: BatchRecord = { id: batchId, owner: SIMULATION_OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() };
     this.runtime.recordBatchOfTasks(batch);
     return { batch, tasks };

@@ -21,7 +21,8 @@ export interface TemplateTexts {
 export interface SplitTask {
   /** Groups tasks that can share a template (same netlist object, same rest). */
   key: string;
-  template: () => TemplateTexts;
+  /** The task split (templateOf gives the texts of its template). */
+  task: TaskRecord;
   ownSpec: string;
   /** The row's request column: its own keys, or the whole request when it is not an object. */
   ownRequest: string | null;
@@ -39,8 +40,10 @@ function withoutParameters(value: Record<string, unknown>): { shared: Record<str
 export class SplitMemo {
   private readonly objects = new Map<object, number>();
   private readonly texts = new Map<string, string>();
-  /** The last task split, for the tasks of a sweep that follow it (sameShared). */
-  last: { spec: Record<string, unknown>; request: unknown; key: string } | undefined;
+  /** The last task split and its key, for the tasks of a sweep that follow it (sameShared). */
+  lastSpec: Record<string, unknown> | undefined;
+  lastRequest: unknown;
+  lastKey = '';
 
   /**
    * A key of the value's parts: objects by identity, other values by value; of the parts named in
@@ -87,10 +90,11 @@ export function splitTask(task: TaskRecord, memo: SplitMemo): SplitTask | undefi
   if (!isPlainObject(spec) || !isPlainObject(spec.netlist)) return undefined; // the whole-row path reports it
   const request = task.request;
   const requestIsObject = isPlainObject(request);
-  const last = memo.last;
+  const lastSpec = memo.lastSpec;
+  const lastRequest = memo.lastRequest;
   let key: string;
-  if (last && sameShared(spec, last.spec) && (requestIsObject ? isPlainObject(last.request) && sameShared(request, last.request) : request === last.request)) {
-    key = last.key; // the next task of a sweep: the same parts as the one before, compared by identity
+  if (lastSpec && sameShared(spec, lastSpec) && (requestIsObject ? isPlainObject(lastRequest) && sameShared(request, lastRequest) : request === lastRequest)) {
+    key = memo.lastKey; // the next task of a sweep: the same parts as the one before, compared by identity
   } else {
     const specKey = memo.identityKey(spec, ['parameters']);
     const requestKey = requestIsObject ? memo.identityKey(request, ['parameters']) : '-';
@@ -103,18 +107,27 @@ export function splitTask(task: TaskRecord, memo: SplitMemo): SplitTask | undefi
       return `${netlistKey}\n${restText}\n${requestText}`;
     });
   }
-  memo.last = { spec, request, key };
+  memo.lastSpec = spec;
+  memo.lastRequest = request;
+  memo.lastKey = key;
   const ownSpec = ownParameters(spec, 'task.spec');
   // A sweep's request usually holds the very parameters object of its spec: one text for both.
   const sameParameters = requestIsObject && request.parameters !== undefined && request.parameters === spec.parameters;
   return {
     key,
-    template: () => ({
-      spec: toJson(withoutParameters(spec).shared, 'task.spec'),
-      request: requestIsObject ? toJson(withoutParameters(request).shared, 'task.request') : null,
-    }),
+    task,
     ownSpec,
     ownRequest: sameParameters ? ownSpec : requestIsObject ? ownParameters(request, 'task.request') : request === undefined ? null : toJson(request, 'task.request'),
+  };
+}
+
+/** The texts of the template of a split task (written once per group: not made for every task). */
+export function templateOf(split: SplitTask): TemplateTexts {
+  const spec = split.task.spec as unknown as Record<string, unknown>;
+  const request = split.task.request;
+  return {
+    spec: toJson(withoutParameters(spec).shared, 'task.spec'),
+    request: isPlainObject(request) ? toJson(withoutParameters(request).shared, 'task.request') : null,
   };
 }
 
