@@ -357,3 +357,29 @@ TEST(parquet_columns_the_codec_would_not_shrink_are_stored_uncompressed) {
   CHECK(meta[4].list.at(0)[1].list.at(1)[3][4].integer == static_cast<int>(Codec::Snappy));
   CHECK(sameBits(readColumn(small, meta, 1, Codec::Snappy), gate.data(), 3000));
 }
+
+TEST(parquet_fast_codecs_need_a_real_saving) {
+  // A uniform time axis: snappy shrinks it by ≈ 5 %, too little to pay for compressing it; deflate
+  // by ≈ 20 %, and gzip is asked for to save space.
+  const std::size_t rows = 20'001;
+  std::vector<double> time(rows);
+  for (std::size_t i = 0; i < rows; ++i) time[i] = static_cast<double>(i) * 1e-7;
+  CHECK(pesim::parquet::defaultMinSampleSaving(Codec::Snappy) == 0.125);
+  CHECK(pesim::parquet::defaultMinSampleSaving(Codec::Lz4Raw) == 0.125);
+  CHECK(pesim::parquet::defaultMinSampleSaving(Codec::Gzip) == 0.03);
+  for (Codec codec : {Codec::Snappy, Codec::Gzip}) {
+    pesim::parquet::WriteOptions options;
+    options.codec = codec;
+    const Bytes file = pesim::parquet::writeDoubleColumns({"time"}, {time.data()}, rows, options);
+    const Value meta = footerOf(file);
+    const auto stored = static_cast<Codec>(meta[4].list.at(0)[1].list.at(0)[3][4].integer);
+    CHECK(stored == (codec == Codec::Gzip ? Codec::Gzip : Codec::Uncompressed));
+    CHECK(sameBits(readColumn(file, meta, 0, stored), time.data(), rows));
+    // An explicit threshold of 3 % keeps snappy on it, as before.
+    if (codec == Codec::Snappy) {
+      options.minSampleSaving = 0.03;
+      const Bytes kept = pesim::parquet::writeDoubleColumns({"time"}, {time.data()}, rows, options);
+      CHECK(footerOf(kept)[4].list.at(0)[1].list.at(0)[3][4].integer == static_cast<int>(Codec::Snappy));
+    }
+  }
+}

@@ -169,6 +169,10 @@ CodecTrial tryCodec(const double* values, std::size_t rows, io::PageCompressor& 
   return trial;
 }
 
+double minSampleSaving(const WriteOptions& options) {
+  return options.minSampleSaving.value_or(defaultMinSampleSaving(options.codec));
+}
+
 // The pages of one column; `scratch` holds one compressed page (and, on big-endian hosts, the
 // little-endian copy of the values). Uncompressed pages go to the sink straight from `values`.
 ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, const WriteOptions& options,
@@ -178,7 +182,7 @@ ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, 
   ChunkInfo info;
   info.dataPageOffset = static_cast<std::int64_t>(out.position());
   const CodecTrial trial = compressor.codec() == Codec::Uncompressed ? CodecTrial{false, false, 0}
-                                                                      : tryCodec(values, rows, compressor, options.minSampleSaving, sample);
+                                                                      : tryCodec(values, rows, compressor, minSampleSaving(options), sample);
   info.codec = trial.keep ? compressor.codec() : Codec::Uncompressed;
   for (std::size_t start = 0; start < rows; start += pageValues) {
     const std::size_t count = std::min(pageValues, rows - start);
@@ -352,7 +356,8 @@ ChunkInfo writeStringChunk(Output& out, const std::vector<std::string>& strings,
     if (keep) {
       compressed.resize(compressor.bound(plain.size()));
       const std::size_t size = compressor.compress(plain.data(), plain.size(), compressed.data(), compressed.size());
-      if (!decided && options.minSampleSaving > 0.0) keep = static_cast<double>(size) <= (1.0 - options.minSampleSaving) * static_cast<double>(plain.size());
+      const double minSaving = minSampleSaving(options);
+      if (!decided && minSaving > 0.0) keep = static_cast<double>(size) <= (1.0 - minSaving) * static_cast<double>(plain.size());
       if (keep) {
         stored = compressed.data();
         storedBytes = size;
@@ -385,7 +390,9 @@ void validate(const std::vector<std::string>& names, const std::vector<const dou
   if (options.pageValues == 0 || options.pageValues > kMaxPageValues) {
     invalid("pageValues", "pageValues must be from 1 to " + std::to_string(kMaxPageValues));
   }
-  if (!(options.minSampleSaving >= 0.0 && options.minSampleSaving <= 1.0)) invalid("minSampleSaving", "minSampleSaving must be from 0 to 1");
+  if (options.minSampleSaving && !(*options.minSampleSaving >= 0.0 && *options.minSampleSaving <= 1.0)) {
+    invalid("minSampleSaving", "minSampleSaving must be from 0 to 1");
+  }
 }
 
 }  // namespace
@@ -396,6 +403,10 @@ Codec codecFromName(const std::string& name) {
   if (name == "gzip") return Codec::Gzip;
   if (name == "lz4") return Codec::Lz4Raw;
   invalid("codec", "codec must be one of none, snappy, gzip, lz4 (got \"" + name + "\")");
+}
+
+double defaultMinSampleSaving(Codec codec) {
+  return codec == Codec::Snappy || codec == Codec::Lz4Raw ? 0.125 : 0.03;
 }
 
 const char* codecName(Codec codec) {
