@@ -10,12 +10,13 @@ interface Job {
   parameters: ParameterOverrides;
 }
 
+// Checked (and prepared) by simulateMany before the threads start, and never changed here.
 const netlist = (workerData as { netlist: Netlist }).netlist;
 let reuse: Float64Array[] = [];
 
 parentPort!.on('message', ({ run, parameters }: Job) => {
   try {
-    const result = simulateSync(netlist, { parameters, reuse });
+    const result = simulateSync(netlist, { parameters, reuse, shapeChecked: true });
     reuse = [result.time, ...Object.values(result.signals)];
     parentPort!.postMessage({ run, ok: true, measurements: result.measurements, wallMs: result.stats.wallMs });
   } catch (error) {

@@ -4,6 +4,7 @@
 // the scheduler's thread. Errors return as data because structured cloning drops an Error's `code`.
 import { Piscina } from 'piscina';
 import { RunController, simulateSync, steadyStateSync, isDeterministicFailure } from '../../engine/index.js';
+import { assertNetlistShape } from '../../formats/netlist.js';
 import { writableInWorker, writeResultInWorker } from '../cache/formats/eager.js';
 import type { ExecutionOutcome, ExecutionRequest } from './types.js';
 import type { StoredResult } from '../types.js';
@@ -34,13 +35,15 @@ async function runGroup(requests: ExecutionRequest[], windowMs: number): Promise
   const answer: GroupAnswer = { outcomes: [], runMs: [] };
   const transfer: ArrayBufferLike[] = [];
   const groupStarted = performance.now();
+  // The runs of a sweep share their netlist: one object in the message, its shape checked once.
+  const checked = new WeakSet<object>();
   for (const request of requests) {
     const started = performance.now();
     if (answer.outcomes.length > 0 && started - groupStarted > windowMs) break;
     // A run cancelled while it waited in its group does not start.
     const outcome: ExecutionOutcome = new RunController(request.buffers).cancelled
       ? { ok: false, error: { code: 'CANCELLED', message: 'cancelled before it started', deterministic: false } }
-      : await runOne(request);
+      : await runOne(request, checked);
     answer.runMs.push(performance.now() - started);
     answer.outcomes.push(outcome);
     if ('result' in outcome) transfer.push(...transferOf(outcome.result));
@@ -57,18 +60,25 @@ function transferOf(result: StoredResult): ArrayBufferLike[] {
 
 /** One run (the task of a worker file that wraps this one, see test/unit/jobs/workers). */
 export async function runTask(request: ExecutionRequest): Promise<unknown> {
-  const outcome = await runOne(request);
+  const outcome = await runOne(request, new WeakSet());
   if (!('result' in outcome)) return outcome;
   const movable = { [Piscina.transferableSymbol]: transferOf(outcome.result), [Piscina.valueSymbol]: outcome };
   return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]);
 }
 
-async function runOne(request: ExecutionRequest): Promise<ExecutionOutcome> {
+/** One run; `checked` holds the netlists of this message whose shape was checked already. */
+async function runOne(request: ExecutionRequest, checked: WeakSet<object>): Promise<ExecutionOutcome> {
   const controller = new RunController(request.buffers);
   try {
     const { netlist, parameters, steady } = request.spec;
+    if (!checked.has(netlist)) {
+      assertNetlistShape(netlist);
+      checked.add(netlist);
+    }
     // A steady-state run records one period: nothing worth reusing memory for.
-    const result = steady ? steadyStateSync(netlist, { ...steady, parameters, controller }) : simulateSync(netlist, { parameters, controller, reuse: reusable });
+    const result = steady
+      ? steadyStateSync(netlist, { ...steady, parameters, controller })
+      : simulateSync(netlist, { parameters, controller, reuse: reusable, shapeChecked: true });
     reusable = [];
     const wanted = request.spec.signals;
     const signals: Record<string, Float64Array> = {};
