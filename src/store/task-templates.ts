@@ -133,17 +133,47 @@ export function templateOf(split: SplitTask): TemplateTexts {
 
 /**
  * Whether two values hold the same keys in the same order and, but for `parameters` (which both
- * have or both lack), the same parts: identical objects or equal primitive values. Such values
- * share a template; the check costs no string building.
+ * have or both lack), the same parts (sameValue). Such values share a template; the check costs no
+ * string building.
  */
 function sameShared(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const keys = Object.keys(a);
   const other = Object.keys(b);
   if (keys.length !== other.length) return false;
+  const budget = { left: SAME_VALUE_BUDGET };
   for (let i = 0; i < keys.length; i++) {
     const name = keys[i];
     if (name !== other[i]) return false;
-    if (name === 'parameters' ? (a[name] === undefined) !== (b[name] === undefined) : !Object.is(a[name], b[name])) return false;
+    if (name === 'parameters' ? (a[name] === undefined) !== (b[name] === undefined) : !sameValue(a[name], b[name], budget)) return false;
+  }
+  return true;
+}
+
+/** An array or an object of no class (a Date, a Map or an object with toJSON encodes otherwise). */
+function isPlainValue(v: unknown): v is object {
+  if (typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) return true;
+  const prototype: unknown = Object.getPrototypeOf(v);
+  return (prototype === Object.prototype || prototype === null) && !('toJSON' in v);
+}
+
+/** Values sameValue compares before it gives up (a large part that is not the same object). */
+const SAME_VALUE_BUDGET = 64;
+
+/**
+ * The same object or primitive, or small plain objects and arrays with the same keys in the same
+ * order and the same values (each task's own `metadata: {}` or list of output names): values that
+ * encode to the same JSON text. False when `budget` runs out: the caller then compares the texts.
+ */
+function sameValue(a: unknown, b: unknown, budget: { left: number }): boolean {
+  if (Object.is(a, b)) return true;
+  if (!isPlainValue(a) || !isPlainValue(b) || --budget.left < 0) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] !== other[i] || !sameValue((a as Record<string, unknown>)[keys[i]], (b as Record<string, unknown>)[keys[i]], budget)) return false;
   }
   return true;
 }

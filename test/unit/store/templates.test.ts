@@ -93,6 +93,24 @@ describe('store: task templates and kept counts (schema 4)', () => {
     expect(t.store.tasks.get('j2')!.request).to.not.have.property('parameters');
   });
 
+  it('shares a template between tasks whose small parts are equal but their own objects, never between different ones', () => {
+    const netlist = rcStep('trapezoidal', 1e-6);
+    const item = (id: string, value: number, extra: Record<string, unknown> = {}): TaskRecord => taskRecord(id, {
+      spec: { netlist, parameters: { 'R.1.R': value }, signals: ['SCOPE.1.ch1'] },
+      request: { model_file: 'rc.json', parameters: { 'R.1.R': value }, metadata: {}, outputs: [['a', 1]], ...extra },
+    });
+    const tasks = [
+      item('m0', 1), item('m1', 2), item('m2', 3),
+      item('m3', 4, { when: new Date(0) }), item('m4', 5, { when: new Date(1) }), // encode differently
+      item('m5', 6, { metadata: { tag: 'x' } }), item('m6', 7, { metadata: { tag: 'y' } }),
+    ];
+    t.store.tasks.insertMany(tasks);
+    expect(count('SELECT count(*) FROM task_templates')).to.equal(1);
+    expect(count('SELECT group_concat(id) FROM tasks WHERE template_id IS NULL')).to.equal('m3,m4,m5,m6');
+    for (const task of tasks.slice(0, 3)) expect(t.store.tasks.get(task.id)).to.deep.equal(task);
+    expect((t.store.tasks.get('m4')!.request as { when: string }).when).to.equal(new Date(1).toISOString());
+  });
+
   it('tells the next task of a sweep by the identity of its parts, key order and a changed part included', () => {
     const netlist = rcStep('trapezoidal', 1e-6);
     const signals = ['SCOPE.1.ch1'];
