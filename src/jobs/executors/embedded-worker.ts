@@ -3,8 +3,9 @@
 // file here too, so encoding (Parquet, HDF5, CSV) runs in parallel on the workers instead of on
 // the scheduler's thread. Errors return as data because structured cloning drops an Error's `code`.
 import { Piscina } from 'piscina';
-import { RunController, simulateSync, steadyStateSync, isDeterministicFailure } from '../../engine/index.js';
-import { assertNetlistShape } from '../../formats/netlist.js';
+import { RunController, simulateSync, steadyStateSync, isDeterministicFailure, type SimulationResult } from '../../engine/index.js';
+import { PreparedCircuit } from '../../engine/prepared-circuit.js';
+import type { Netlist, ParameterOverrides } from '../../formats/netlist.js';
 import { writableInWorker, writeResultInWorker } from '../cache/formats/eager.js';
 import type { ExecutionOutcome, ExecutionRequest } from './types.js';
 import type { StoredResult } from '../types.js';
@@ -35,15 +36,16 @@ async function runGroup(requests: ExecutionRequest[], windowMs: number): Promise
   const answer: GroupAnswer = { outcomes: [], runMs: [] };
   const transfer: ArrayBufferLike[] = [];
   const groupStarted = performance.now();
-  // The runs of a sweep share their netlist: one object in the message, its shape checked once.
-  const checked = new WeakSet<object>();
+  // The runs of a sweep share their netlist (one object in the message): checked and converted
+  // for the engine once, each run handing over only its parameters.
+  const circuits: PreparedCircuits = new Map();
   for (const request of requests) {
     const started = performance.now();
     if (answer.outcomes.length > 0 && started - groupStarted > windowMs) break;
     // A run cancelled while it waited in its group does not start.
     const outcome: ExecutionOutcome = new RunController(request.buffers).cancelled
       ? { ok: false, error: { code: 'CANCELLED', message: 'cancelled before it started', deterministic: false } }
-      : await runOne(request, checked);
+      : await runOne(request, circuits);
     answer.runMs.push(performance.now() - started);
     answer.outcomes.push(outcome);
     if ('result' in outcome) transfer.push(...transferOf(outcome.result));
@@ -60,25 +62,29 @@ function transferOf(result: StoredResult): ArrayBufferLike[] {
 
 /** One run (the task of a worker file that wraps this one, see test/unit/jobs/workers). */
 export async function runTask(request: ExecutionRequest): Promise<unknown> {
-  const outcome = await runOne(request, new WeakSet());
+  const outcome = await runOne(request, new Map());
   if (!('result' in outcome)) return outcome;
   const movable = { [Piscina.transferableSymbol]: transferOf(outcome.result), [Piscina.valueSymbol]: outcome };
   return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]);
 }
 
-/** One run; `checked` holds the netlists of this message whose shape was checked already. */
-async function runOne(request: ExecutionRequest, checked: WeakSet<object>): Promise<ExecutionOutcome> {
+/** The netlists of one message, each prepared once (undefined: it runs through simulateSync). */
+type PreparedCircuits = Map<Netlist, PreparedCircuit | undefined>;
+
+/** A transient run, through the netlist's prepared circuit when it has one. */
+function transient(netlist: Netlist, options: { parameters?: ParameterOverrides; controller: RunController }, circuits: PreparedCircuits): SimulationResult {
+  if (!circuits.has(netlist)) circuits.set(netlist, PreparedCircuit.of(netlist));
+  const circuit = circuits.get(netlist);
+  const run = { ...options, reuse: reusable };
+  return circuit ? circuit.simulateSync(run) : simulateSync(netlist, run);
+}
+
+async function runOne(request: ExecutionRequest, circuits: PreparedCircuits): Promise<ExecutionOutcome> {
   const controller = new RunController(request.buffers);
   try {
     const { netlist, parameters, steady } = request.spec;
-    if (!checked.has(netlist)) {
-      assertNetlistShape(netlist);
-      checked.add(netlist);
-    }
     // A steady-state run records one period: nothing worth reusing memory for.
-    const result = steady
-      ? steadyStateSync(netlist, { ...steady, parameters, controller })
-      : simulateSync(netlist, { parameters, controller, reuse: reusable, shapeChecked: true });
+    const result = steady ? steadyStateSync(netlist, { ...steady, parameters, controller }) : transient(netlist, { parameters, controller }, circuits);
     reusable = [];
     const wanted = request.spec.signals;
     const signals: Record<string, Float64Array> = {};
