@@ -66,6 +66,10 @@ struct WriteOptions {
   // A column keeps `codec` when its sample shrinks by at least this fraction, else it is written
   // UNCOMPRESSED; 0 keeps the codec for every column. From 0 to 1; unset: defaultMinSampleSaving(codec).
   std::optional<double> minSampleSaving;
+  // Per column, whether it keeps `codec` (true) or is written UNCOMPRESSED, decided for an earlier
+  // file of the same columns (the runs of one sweep: what writeDoubleColumns returned for it), so
+  // that the trial is made once; empty: each column's codec is tried on its sample.
+  std::vector<bool> keepCodec;
 };
 
 // Receives a file's bytes in order. writeDoubleColumns hands large pieces (page data) over as they
@@ -80,7 +84,9 @@ class ByteSink {
 };
 
 // The same file as below, handed to `sink` piece by piece (the sink's exceptions pass through).
-void writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
+// Returns, per column, whether it kept the codec (empty when there are no rows): keepCodec for the
+// next file of the same columns.
+std::vector<bool> writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
                         std::size_t rows, const WriteOptions& options);
 
 // The whole Parquet file. names.size() must equal columns.size() (at least one column); every

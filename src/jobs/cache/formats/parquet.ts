@@ -69,9 +69,12 @@ export function encodeParquetResult(result: StoredResult, names: string[], compr
   return encodeParquet(...parquetArguments(result, names, compression), compression);
 }
 
-/** Writes the result as a Parquet file to the open file descriptor `fd`; returns its size. */
-export function writeParquetResultToFd(fd: number, result: StoredResult, names: string[], compression: Compression): number {
-  return writeParquetFile(fd, ...parquetArguments(result, names, compression), compression);
+/**
+ * Writes the result as a Parquet file to the open file descriptor `fd`; returns its size.
+ * `keepCodec`: the codec decisions files of the same columns share (writeParquetFile).
+ */
+export function writeParquetResultToFd(fd: number, result: StoredResult, names: string[], compression: Compression, keepCodec?: Int32Array): number {
+  return writeParquetFile(fd, ...parquetArguments(result, names, compression), compression, keepCodec);
 }
 
 /** Writes the result to `path` as Parquet with the given codec. */
