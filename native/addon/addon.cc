@@ -7,6 +7,7 @@
 #include "checksum.hh"
 #include "parquet.hh"
 #include "pesim/engine.hpp"
+#include "prepared_circuit.hh"
 #include "script.hh"
 #include "simulate.hh"
 #include "step_session.hh"
@@ -21,6 +22,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("stepSession", Napi::Function::New(env, pesim::addon::StepSessionNew, "stepSession"));
   exports.Set("validate", Napi::Function::New(env, pesim::addon::Validate, "validate"));
   exports.Set("checkMany", Napi::Function::New(env, pesim::addon::CheckMany, "checkMany"));
+  exports.Set("prepareCircuit", Napi::Function::New(env, pesim::addon::PrepareCircuit, "prepareCircuit"));
+  exports.Set("simulatePreparedSync", Napi::Function::New(env, pesim::addon::SimulatePreparedSync, "simulatePreparedSync"));
   exports.Set("unusedParameters", Napi::Function::New(env, pesim::addon::UnusedParameters, "unusedParameters"));
   pesim::addon::registerAnalysis(env, exports);
   exports.Set("encodeParquet", Napi::Function::New(env, pesim::addon::EncodeParquet, "encodeParquet"));

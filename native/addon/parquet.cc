@@ -190,9 +190,29 @@ Napi::Value WriteParquetFile(const Napi::CallbackInfo& info) {
   }
   FileDescriptorSink sink(info[0].As<Napi::Number>().Int32Value());
   try {
-    const Arguments args = readArguments(info, 1);
-    parquet::writeDoubleColumns(sink, args.names, args.columns, args.rows, args.options);
+    Arguments args = readArguments(info, 1);
+    // keepCodec (optional Int32Array, one entry per column): 1 keeps the codec, 0 writes the column
+    // uncompressed, -1 everywhere tries the codec on each column and writes the decisions back.
+    Napi::Int32Array keepCodec;
+    bool decided = false;
+    if (info.Length() > 5 && !info[5].IsUndefined()) {
+      if (!info[5].IsTypedArray() || info[5].As<Napi::TypedArray>().TypedArrayType() != napi_int32_array) {
+        encoderArgs(info[5]).expected("keepCodec", "an Int32Array");
+      }
+      keepCodec = info[5].As<Napi::Int32Array>();
+      if (keepCodec.ElementLength() != args.columns.size()) encoderArgs(info[5]).invalid("keepCodec", "keepCodec must have one entry per column");
+      decided = keepCodec.ElementLength() > 0 && keepCodec[0] >= 0;
+      for (std::size_t i = 0; i < keepCodec.ElementLength(); ++i) {
+        const bool valid = decided ? keepCodec[i] == 0 || keepCodec[i] == 1 : keepCodec[i] == -1;
+        if (!valid) encoderArgs(info[5]).invalid(Args::indexed("keepCodec", i), "keepCodec must be all -1, or each 0 or 1");
+        if (decided) args.options.keepCodec.push_back(keepCodec[i] == 1);
+      }
+    }
+    const std::vector<bool> kept = parquet::writeDoubleColumns(sink, args.names, args.columns, args.rows, args.options);
     sink.flush();
+    if (!keepCodec.IsEmpty() && !decided && kept.size() == keepCodec.ElementLength()) {
+      for (std::size_t i = 0; i < kept.size(); ++i) keepCodec[i] = kept[i] ? 1 : 0;
+    }
   } catch (const Napi::Error&) {
     throw;
   } catch (const WriteFailure& failure) {

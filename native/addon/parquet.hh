@@ -10,10 +10,13 @@
 namespace pesim::addon {
 
 Napi::Value EncodeParquet(const Napi::CallbackInfo& info);
-// writeParquetFile(fd, columns, names, metadata, codec) → bytes written: the same file, written
-// to an open file descriptor from here, so that its bytes never become a JavaScript buffer (which
-// V8 counts as external memory, pacing its garbage collections by it). A failed write throws an
-// Error with the errno name as `code`, as Node's fs does.
+// writeParquetFile(fd, columns, names, metadata, codec, keepCodec?) → bytes written: the same file,
+// written to an open file descriptor from here, so that its bytes never become a JavaScript buffer
+// (which V8 counts as external memory, pacing its garbage collections by it). A failed write throws
+// an Error with the errno name as `code`, as Node's fs does. keepCodec, an Int32Array of one entry
+// per column, lets files of the same columns (a sweep's runs) share one codec trial: all -1, each
+// column's codec is tried and the decisions (1 kept, 0 uncompressed) are written into it; each 0
+// or 1, they are used as they are.
 Napi::Value WriteParquetFile(const Napi::CallbackInfo& info);
 // Parquet tables written one row group at a time (pesim/parquet.hpp, "Tables"); the caller writes
 // "PAR1", then each group's bytes, then the footer:

@@ -181,10 +181,13 @@ Napi::Value SteadyAsync(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value SimulateSync(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  Netlist netlist = toNetlist(info[0]);
-  RunControl control = toRunControl(info[1]);
-  ReusableMemory reusable = toReusableMemory(info[2]);
+  const Netlist netlist = toNetlist(info[0]);
+  return simulateOnThisThread(info.Env(), netlist, info[1], info[2]);
+}
+
+Napi::Value simulateOnThisThread(Napi::Env env, const Netlist& netlist, const Napi::Value& controlArgument, const Napi::Value& reuse) {
+  RunControl control = toRunControl(controlArgument);
+  ReusableMemory reusable = toReusableMemory(reuse);
   // On the JS thread the run records straight into the Float64Arrays of the result: over memory
   // the caller hands back for reuse where it is large enough, else over a fresh Node Buffer,
   // which Node allocates without zero-filling (a Float64Array of its own would be cleared first:

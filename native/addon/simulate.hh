@@ -7,9 +7,14 @@
 
 #include <napi.h>
 
+#include "pesim/netlist.hpp"
+
 namespace pesim::addon {
 
 Napi::Value SimulateSync(const Napi::CallbackInfo& info);
+// simulateSync's run of a converted netlist on the calling thread: control and reuse as its
+// second and third arguments; the result object.
+Napi::Value simulateOnThisThread(Napi::Env env, const Netlist& netlist, const Napi::Value& control, const Napi::Value& reuse);
 Napi::Value SimulateAsync(const Napi::CallbackInfo& info);
 Napi::Value Validate(const Napi::CallbackInfo& info);
 // steadySync(netlist, options, control) and steadyAsync (a Promise): the periodic steady state

@@ -7,7 +7,7 @@ export type ParquetCodec = 'none' | 'snappy' | 'gzip' | 'lz4';
 interface ResultCodecBinding {
   columnChecksum(values: Float64Array): number;
   encodeParquet(columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: ParquetCodec): Uint8Array;
-  writeParquetFile(fd: number, columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: ParquetCodec): number;
+  writeParquetFile(fd: number, columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: ParquetCodec, keepCodec?: Int32Array): number;
   encodeParquetRowGroup(columns: (Float64Array | string[])[], offset: number, codec: ParquetCodec): ParquetRowGroup;
   encodeParquetTableFooter(names: string[], kinds: ParquetColumnKind[], groups: ParquetRowGroup[], metadata: Record<string, string>): Uint8Array;
 }
@@ -60,7 +60,12 @@ export function encodeParquet(columns: Float64Array[], names: string[], metadata
 /**
  * The same file written to the open file descriptor `fd` from native code (its bytes never become
  * a JavaScript buffer); returns its size. A failed write throws with the errno name as `code`.
+ * `keepCodec` (one entry per column) lets files of the same columns share one codec trial: all -1,
+ * each column's codec is tried and the decisions (1 kept, 0 uncompressed) are written into it;
+ * each 0 or 1, they are used as they are (native/addon/parquet.hh).
  */
-export function writeParquetFile(fd: number, columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: ParquetCodec): number {
-  return bindingFeature<ResultCodecBinding>(['writeParquetFile'], 'Parquet encoder').writeParquetFile(fd, columns, names, metadata, codec);
+export function writeParquetFile(
+  fd: number, columns: Float64Array[], names: string[], metadata: Record<string, string>, codec: ParquetCodec, keepCodec?: Int32Array,
+): number {
+  return bindingFeature<ResultCodecBinding>(['writeParquetFile'], 'Parquet encoder').writeParquetFile(fd, columns, names, metadata, codec, keepCodec);
 }

@@ -3,6 +3,7 @@
 // arrays of a run's waveforms stay here (their memory is reused by the next run).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
+import { PreparedCircuit } from './prepared-circuit.js';
 import { simulateSync } from './simulate.js';
 
 interface Job {
@@ -10,12 +11,15 @@ interface Job {
   parameters: ParameterOverrides;
 }
 
+// Checked (and prepared) by simulateMany before the threads start, and never changed here:
+// converted for the engine once, each run handing over only its parameters.
 const netlist = (workerData as { netlist: Netlist }).netlist;
+const circuit = PreparedCircuit.of(netlist, true);
 let reuse: Float64Array[] = [];
 
 parentPort!.on('message', ({ run, parameters }: Job) => {
   try {
-    const result = simulateSync(netlist, { parameters, reuse });
+    const result = circuit ? circuit.simulateSync({ parameters, reuse }) : simulateSync(netlist, { parameters, reuse, shapeChecked: true });
     reuse = [result.time, ...Object.values(result.signals)];
     parentPort!.postMessage({ run, ok: true, measurements: result.measurements, wallMs: result.stats.wallMs });
   } catch (error) {

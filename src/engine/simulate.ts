@@ -64,9 +64,9 @@ export function toResult(raw: NativeResult): SimulationResult {
  * Checks shape, applies overrides and resolves `$name` references. The result shares the parts it
  * does not change with `netlist` (see resolveNetlistSharing): read it, do not modify it.
  */
-export function prepareNetlist(netlist: unknown, parameters?: ParameterOverrides): Netlist {
-  assertNetlistShape(netlist);
-  return resolveNetlistSharing(netlist, parameters);
+export function prepareNetlist(netlist: unknown, parameters?: ParameterOverrides, shapeChecked = false): Netlist {
+  if (!shapeChecked) assertNetlistShape(netlist);
+  return resolveNetlistSharing(netlist as Netlist, parameters);
 }
 
 export async function simulate(netlist: Netlist, options: SimulateOptions = {}): Promise<SimulationResult> {
@@ -111,11 +111,17 @@ export interface SimulateSyncOptions {
    * collections it provokes.
    */
   reuse?: Float64Array[];
+  /**
+   * The caller has checked the netlist's shape (assertNetlistShape) and not changed it since: a
+   * thread that runs one netlist with many parameter sets (a sweep) checks it once, not per run
+   * (the schema check costs about as much as the rest of the preparation).
+   */
+  shapeChecked?: boolean;
 }
 
 /** Runs on the calling thread (blocks it): meant for worker threads. */
 export function simulateSync(netlist: Netlist, options: SimulateSyncOptions = {}): SimulationResult {
-  const prepared = prepareNetlist(netlist, options.parameters);
+  const prepared = prepareNetlist(netlist, options.parameters, options.shapeChecked);
   try {
     return toResult(loadBinding().simulateSync(prepared, options.controller?.native, options.reuse));
   } catch (error) {

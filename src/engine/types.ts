@@ -116,6 +116,9 @@ export interface NativeResult {
   steady?: SteadyReport;
 }
 
+/** An opaque handle of the addon owning a converted netlist; it belongs to the thread that made it. */
+export type NativeCircuit = { readonly nativeCircuit: unique symbol };
+
 export interface NativeBinding {
   steadySync(netlist: Netlist, options?: SteadyOptions, control?: NativeControl): NativeResult;
   steadyAsync(netlist: Netlist, options?: SteadyOptions, control?: NativeControl): Promise<NativeResult>;
@@ -124,6 +127,13 @@ export interface NativeBinding {
   validate(netlist: Netlist): string[];
   /** validate with each of many sets of parameter assignments (native/addon/check_many.hh); the first refused, -1 if none. */
   checkMany(netlist: Netlist, names: string[], counts: Int32Array, lists: Int32Array, items: Int32Array, nameIds: Int32Array, values: Float64Array): number;
+  /** A netlist converted once (native/addon/prepared_circuit.hh), for simulatePreparedSync. */
+  prepareCircuit(netlist: Netlist): NativeCircuit;
+  /** simulateSync of a prepared netlist with one set of parameter assignments (assignments.hh). */
+  simulatePreparedSync(
+    circuit: NativeCircuit, names: string[], lists: Int32Array, items: Int32Array, nameIds: Int32Array, values: Float64Array,
+    control?: NativeControl, reuse?: Float64Array[],
+  ): NativeResult;
   /** The parameters nothing read while the circuit was built (UnusedParameter in pesim/engine.hpp). */
   unusedParameters(netlist: Netlist): { owner: string; type: string; key: string; asked: string[] }[];
   version: string;

@@ -357,3 +357,56 @@ TEST(parquet_columns_the_codec_would_not_shrink_are_stored_uncompressed) {
   CHECK(meta[4].list.at(0)[1].list.at(1)[3][4].integer == static_cast<int>(Codec::Snappy));
   CHECK(sameBits(readColumn(small, meta, 1, Codec::Snappy), gate.data(), 3000));
 }
+
+TEST(parquet_fast_codecs_need_a_real_saving) {
+  // A uniform time axis: snappy shrinks it by ≈ 5 %, too little to pay for compressing it; deflate
+  // by ≈ 20 %, and gzip is asked for to save space.
+  const std::size_t rows = 20'001;
+  std::vector<double> time(rows);
+  for (std::size_t i = 0; i < rows; ++i) time[i] = static_cast<double>(i) * 1e-7;
+  CHECK(pesim::parquet::defaultMinSampleSaving(Codec::Snappy) == 0.125);
+  CHECK(pesim::parquet::defaultMinSampleSaving(Codec::Lz4Raw) == 0.125);
+  CHECK(pesim::parquet::defaultMinSampleSaving(Codec::Gzip) == 0.03);
+  for (Codec codec : {Codec::Snappy, Codec::Gzip}) {
+    pesim::parquet::WriteOptions options;
+    options.codec = codec;
+    const Bytes file = pesim::parquet::writeDoubleColumns({"time"}, {time.data()}, rows, options);
+    const Value meta = footerOf(file);
+    const auto stored = static_cast<Codec>(meta[4].list.at(0)[1].list.at(0)[3][4].integer);
+    CHECK(stored == (codec == Codec::Gzip ? Codec::Gzip : Codec::Uncompressed));
+    CHECK(sameBits(readColumn(file, meta, 0, stored), time.data(), rows));
+    // An explicit threshold of 3 % keeps snappy on it, as before.
+    if (codec == Codec::Snappy) {
+      options.minSampleSaving = 0.03;
+      const Bytes kept = pesim::parquet::writeDoubleColumns({"time"}, {time.data()}, rows, options);
+      CHECK(footerOf(kept)[4].list.at(0)[1].list.at(0)[3][4].integer == static_cast<int>(Codec::Snappy));
+    }
+  }
+}
+
+TEST(parquet_codec_decisions_are_returned_and_can_be_given) {
+  const std::size_t rows = 10'000;
+  const std::vector<double> noise = wave(rows, 5);
+  std::vector<double> gate(rows);
+  for (std::size_t i = 0; i < rows; ++i) gate[i] = i % 400 < 180 ? 1.0 : 0.0;
+  struct Collect final : pesim::parquet::ByteSink {
+    Bytes bytes;
+    void append(const std::uint8_t* data, std::size_t size) override { bytes.insert(bytes.end(), data, data + size); }
+  };
+  pesim::parquet::WriteOptions options;
+  options.codec = Codec::Snappy;
+  Collect tried;
+  const std::vector<bool> kept = pesim::parquet::writeDoubleColumns(tried, {"noise", "gate"}, {noise.data(), gate.data()}, rows, options);
+  CHECK(kept == std::vector<bool>({false, true}));
+  // Decisions given replace the trial: here the opposite of what it decides.
+  options.keepCodec = {true, false};
+  Collect given;
+  CHECK(pesim::parquet::writeDoubleColumns(given, {"noise", "gate"}, {noise.data(), gate.data()}, rows, options) == options.keepCodec);
+  const Value meta = footerOf(given.bytes);
+  CHECK(meta[4].list.at(0)[1].list.at(0)[3][4].integer == static_cast<int>(Codec::Snappy));
+  CHECK(meta[4].list.at(0)[1].list.at(1)[3][4].integer == static_cast<int>(Codec::Uncompressed));
+  CHECK(sameBits(readColumn(given.bytes, meta, 0, Codec::Snappy), noise.data(), rows));
+  CHECK(sameBits(readColumn(given.bytes, meta, 1, Codec::Uncompressed), gate.data(), rows));
+  options.keepCodec = {true};
+  CHECK(invalidField([&] { pesim::parquet::writeDoubleColumns({"noise", "gate"}, {noise.data(), gate.data()}, rows, options); }) == "keepCodec");
+}

@@ -4,7 +4,9 @@
 // the scheduler's thread. Errors return as data because structured cloning drops an Error's `code`.
 import { Piscina } from 'piscina';
 import { lowerThreadPriority } from '../../threads/priority.js';
-import { RunController, simulateSync, steadyStateSync, isDeterministicFailure } from '../../engine/index.js';
+import { RunController, simulateSync, steadyStateSync, isDeterministicFailure, type SimulationResult } from '../../engine/index.js';
+import { PreparedCircuit } from '../../engine/prepared-circuit.js';
+import type { Netlist, ParameterOverrides } from '../../formats/netlist.js';
 import { writableInWorker, writeResultInWorker } from '../cache/formats/eager.js';
 import type { ExecutionOutcome, ExecutionRequest } from './types.js';
 import type { StoredResult } from '../types.js';
@@ -43,13 +45,17 @@ async function runGroup(requests: ExecutionRequest[], windowMs: number): Promise
   const answer: GroupAnswer = { outcomes: [], runMs: [] };
   const transfer: ArrayBufferLike[] = [];
   const groupStarted = performance.now();
+  // The runs of a sweep share their netlist (one object in the message): checked and converted
+  // for the engine once, each run handing over only its parameters; and their result files share
+  // one codec trial.
+  const sweeps: Sweeps = new Map();
   for (const request of requests) {
     const started = performance.now();
     if (answer.outcomes.length > 0 && started - groupStarted > windowMs) break;
     // A run cancelled while it waited in its group does not start.
     const outcome: ExecutionOutcome = new RunController(request.buffers).cancelled
       ? { ok: false, error: { code: 'CANCELLED', message: 'cancelled before it started', deterministic: false } }
-      : await runOne(request);
+      : await runOne(request, sweeps);
     answer.runMs.push(performance.now() - started);
     answer.outcomes.push(outcome);
     if ('result' in outcome) transfer.push(...transferOf(outcome.result));
@@ -66,18 +72,48 @@ function transferOf(result: StoredResult): ArrayBufferLike[] {
 
 /** One run (the task of a worker file that wraps this one, see test/unit/jobs/workers). */
 export async function runTask(request: ExecutionRequest): Promise<unknown> {
-  const outcome = await runOne(request);
+  const outcome = await runOne(request, new Map());
   if (!('result' in outcome)) return outcome;
   const movable = { [Piscina.transferableSymbol]: transferOf(outcome.result), [Piscina.valueSymbol]: outcome };
   return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]);
 }
 
-async function runOne(request: ExecutionRequest): Promise<ExecutionOutcome> {
+/** What the runs of one message that share a netlist share. */
+interface Sweep {
+  /** The netlist prepared once (undefined: its runs go through simulateSync). */
+  circuit: PreparedCircuit | undefined;
+  /** Codec decisions of their result files, by compression and column names. */
+  codecs: Map<string, Int32Array>;
+}
+type Sweeps = Map<Netlist, Sweep>;
+
+function sweepOf(netlist: Netlist, sweeps: Sweeps): Sweep {
+  let sweep = sweeps.get(netlist);
+  if (!sweep) sweeps.set(netlist, (sweep = { circuit: PreparedCircuit.of(netlist), codecs: new Map() }));
+  return sweep;
+}
+
+/** A transient run, through the sweep's prepared circuit when it has one. */
+function transient(netlist: Netlist, options: { parameters?: ParameterOverrides; controller: RunController }, sweep: Sweep): SimulationResult {
+  const run = { ...options, reuse: reusable };
+  return sweep.circuit ? sweep.circuit.simulateSync(run) : simulateSync(netlist, run);
+}
+
+/** The codec decisions the sweep's files of these columns share (all -1 until the first is written). */
+function keepCodecOf(sweep: Sweep, compression: string, columns: string[]): Int32Array {
+  const key = [compression, ...columns].join('\n');
+  let keep = sweep.codecs.get(key);
+  if (!keep) sweep.codecs.set(key, (keep = new Int32Array(columns.length + 1).fill(-1)));
+  return keep;
+}
+
+async function runOne(request: ExecutionRequest, sweeps: Sweeps): Promise<ExecutionOutcome> {
   const controller = new RunController(request.buffers);
   try {
     const { netlist, parameters, steady } = request.spec;
+    const sweep = sweepOf(netlist, sweeps);
     // A steady-state run records one period: nothing worth reusing memory for.
-    const result = steady ? steadyStateSync(netlist, { ...steady, parameters, controller }) : simulateSync(netlist, { parameters, controller, reuse: reusable });
+    const result = steady ? steadyStateSync(netlist, { ...steady, parameters, controller }) : transient(netlist, { parameters, controller }, sweep);
     reusable = [];
     const wanted = request.spec.signals;
     const signals: Record<string, Float64Array> = {};
@@ -88,7 +124,7 @@ async function runOne(request: ExecutionRequest): Promise<ExecutionOutcome> {
     if (result.steady) stored.steady = result.steady;
     if (request.output && writableInWorker(request.output.format)) {
       const { path, format, compression, sync } = request.output;
-      await writeResultInWorker(path, stored, format, compression, { sync });
+      await writeResultInWorker(path, stored, format, compression, { sync, keepCodec: keepCodecOf(sweep, compression, Object.keys(signals)) });
       const arrays = [result.time, ...Object.values(result.signals)];
       if (arrays.reduce((sum, a) => sum + a.buffer.byteLength, 0) <= REUSE_LIMIT_BYTES) reusable = arrays;
       const written: ExecutionOutcome = { ok: true, written: runSummary(stored) };

@@ -1,12 +1,14 @@
 // The native Parquet writer (addon encodeParquet) checked against parquet-wasm, an independent
 // reader: several pages per column, zero rows, special values bit for bit, many columns, unicode
-// names, the footer as another implementation sees it, and argument validation that names the field.
+// names, the footer as another implementation sees it, argument validation that names the field,
+// and the codec decisions that files of the same columns share.
 import { expect } from 'chai';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ParquetFile, readSchema } from 'parquet-wasm';
 import { fileExtension, readResult, writeResult } from '../../../src/jobs/cache/formats/index.js';
+import { writeResultInWorker } from '../../../src/jobs/cache/formats/eager.js';
 import { columnName, encodeParquetResult, PARQUET_META_KEY } from '../../../src/jobs/cache/formats/parquet.js';
 import { encodeParquet, writeParquetFile } from '../../../src/engine/result-codec.js';
 import type { Compression, StoredResult } from '../../../src/jobs/types.js';
@@ -107,6 +109,43 @@ describe('native Parquet writer', function () {
       const seen = await footer(encodeParquetResult(result, ['I(L1)', 'gate'], compression));
       expect(seen.columns.map((c) => c.codec).slice(1)).to.deep.equal(['UNCOMPRESSED', PARQUET_NAMES[compression]]);
       expectSameResult(await roundTrip(result, compression), result);
+    }
+  });
+
+  it('lets files of the same columns share one codec trial (writeParquetFile keepCodec), and uses decisions given', async () => {
+    const n = 10_001;
+    const time = Float64Array.from({ length: n }, (_, i) => i * 1e-7);
+    const current = Float64Array.from({ length: n }, (_, i) => 4 + 0.3 * Math.sin(2 * Math.PI * 20e3 * i * 1e-7) + 0.01 * Math.sin(1.7e6 * i * 1e-7));
+    const gate = Float64Array.from({ length: n }, (_, i) => (i % 50 < 25 ? 1 : 0));
+    const written = (keepCodec: Int32Array): Uint8Array => {
+      const path = join(dir, `keep${++counter}.parquet`);
+      const fd = openSync(path, 'w');
+      try {
+        writeParquetFile(fd, [time, current, gate], ['time', 'I(L1)', 'gate'], {}, 'snappy', keepCodec);
+      } finally {
+        closeSync(fd);
+      }
+      return new Uint8Array(readFileSync(path));
+    };
+    // All -1: the codec is tried on each column, and the decisions come back.
+    const keep = Int32Array.of(-1, -1, -1);
+    const tried = await footer(written(keep));
+    expect(Array.from(keep)).to.deep.equal([0, 0, 1]);
+    expect(tried.columns.map((c) => c.codec)).to.deep.equal(['UNCOMPRESSED', 'UNCOMPRESSED', 'SNAPPY']);
+    // Decisions given are used as they are, whatever the columns would give; the file reads back.
+    expect((await footer(written(Int32Array.of(1, 1, 0)))).columns.map((c) => c.codec)).to.deep.equal(['SNAPPY', 'SNAPPY', 'UNCOMPRESSED']);
+    const result = resultOf(time, { 'I(L1)': current, gate });
+    const path = join(dir, 'kept.parquet');
+    await writeResultInWorker(path, result, 'parquet', 'snappy', { sync: false, keepCodec: Int32Array.of(1, 1, 0) });
+    expect((await footer(new Uint8Array(readFileSync(path)))).columns.map((c) => c.codec)).to.deep.equal(['SNAPPY', 'SNAPPY', 'UNCOMPRESSED']);
+    expectSameResult(await readResult(path, 'parquet'), result);
+    for (const [bad, field] of [[Int32Array.of(1, 0), 'keepCodec'], [Int32Array.of(-1, 1, 0), 'keepCodec[1]'], [Int32Array.of(2, 0, 0), 'keepCodec[0]']] as const) {
+      const fd = openSync(join(dir, 'bad.parquet'), 'w');
+      try {
+        expect(thrown(() => writeParquetFile(fd, [time, current, gate], ['time', 'I(L1)', 'gate'], {}, 'snappy', bad))).to.deep.include({ code: 'ENCODE_INVALID', field });
+      } finally {
+        closeSync(fd);
+      }
     }
   });
 

@@ -1,12 +1,15 @@
 // Runs sent to the embedded executor's threads in groups (src/jobs/executors/embedded.ts): each
 // still gets its own record, result file and state events; a run cancelled while it waits in its
 // group does not start; a group that outlasts its window leaves the rest to be sent again. And the
-// queued tasks of a batch cancelled with one statement, each with its state event.
+// queued tasks of a batch cancelled with one statement, each with its state event. The netlist the
+// runs of a group share is checked once.
 import { expect } from 'chai';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunController } from '../../../src/engine/index.js';
+import type { Netlist } from '../../../src/formats/netlist.js';
+import { readResult } from '../../../src/jobs/cache/formats/index.js';
 import runTasks, { type GroupAnswer } from '../../../src/jobs/executors/embedded-worker.js';
 import type { ExecutionRequest } from '../../../src/jobs/executors/types.js';
 import type { TaskRecord, TaskState } from '../../../src/jobs/types.js';
@@ -70,6 +73,29 @@ describe('jobs: runs sent in groups', function () {
     expect(cut.outcomes).to.have.length(1);
     expect(cut.outcomes[0].ok).to.equal(true);
     expect(existsSync(join(dir, 't4.parquet'))).to.equal(false);
+  });
+
+  it('runs the netlist that the runs of a group share with the parameters of each, and fails every run of a netlist of the wrong shape', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pesim-group-'));
+    const request = (netlist: unknown, i: number): ExecutionRequest => ({
+      taskId: `s${i}`, spec: { netlist: netlist as Netlist, parameters: { 'R.1.R': 100 + i } }, buffers: new RunController().buffers,
+      output: { path: join(dir, `s${i}.parquet`), format: 'parquet', compression: 'snappy', sync: false },
+    });
+    // One netlist object for the runs of a sweep, as a message to the thread carries it.
+    const shared = rcStep('backward-euler', 1e-5, 1e-4);
+    const answer = (await runTasks({ group: [0, 1, 2].map((i) => request(shared, i)), windowMs: 60_000 })) as GroupAnswer;
+    expect(answer.outcomes.map((o) => o.ok)).to.deep.equal([true, true, true]);
+    const ends = await Promise.all([0, 2].map(async (i) => Object.values((await readResult(join(dir, `s${i}.parquet`), 'parquet')).signals).map((v) => v[v.length - 1])));
+    expect(ends[0]).to.not.deep.equal(ends[1]);
+    // A netlist of the wrong shape fails each run that shares it with the schema's message.
+    const broken = { ...rcStep('backward-euler', 1e-5, 1e-4), elements: 'none' };
+    const refused = (await runTasks({ group: [3, 4].map((i) => request(broken, i)), windowMs: 60_000 })) as GroupAnswer;
+    for (const outcome of refused.outcomes) {
+      expect(outcome.ok).to.equal(false);
+      const { error } = outcome as { error: { code: string; message: string; deterministic: boolean } };
+      expect(error).to.deep.include({ code: 'NETLIST_INVALID', deterministic: true });
+      expect(error.message).to.match(/elements/);
+    }
   });
 
   it('cancels the queued tasks of a batch in one statement, each with its state event, and leaves its running ones', async () => {

@@ -16,13 +16,16 @@
 // specification's ColumnMetaData.codec): a column the requested codec would barely shrink is
 // written UNCOMPRESSED. The codec is tried on a sample (the whole column up to 3 072 values, else
 // 1 024 values at its start, its middle and its end) and kept when the sample shrinks by at least
-// WriteOptions::minSampleSaving. Simulated waveforms are mostly noise in their low mantissa bits
-// and do not shrink, while gate signals and clamped quantities shrink 10-20×; compressing the
-// former only costs time (snappy: ≈ 0.4 ms per 10 000-row run of three columns, for 0.01 %).
+// WriteOptions::minSampleSaving (by default defaultMinSampleSaving(codec)). Simulated waveforms are
+// mostly noise in their low mantissa bits and do not shrink, while gate signals and clamped
+// quantities shrink 10-20×; compressing the former only costs time (snappy: ≈ 0.4 ms per
+// 10 000-row run of three columns, for 0.01 %). A uniform time axis sits in between: snappy
+// shrinks it by ≈ 5 %, LZ4 by ≈ 2 %, deflate by ≈ 20 %.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +49,13 @@ inline constexpr std::size_t kMaxPageValues = kMaxPageBytes / sizeof(double);
 Codec codecFromName(const std::string& name);
 const char* codecName(Codec codec);  // the Parquet name: UNCOMPRESSED, SNAPPY, GZIP, LZ4_RAW
 
+// The least saving (a fraction of the sample's bytes) for which a column keeps `codec`. SNAPPY and
+// LZ4_RAW are chosen for speed: they compress a column that barely shrinks at ≈ 1 GB/s, against
+// ≈ 2.5 GB/s for the kernel to take the bytes saved, so below an eighth they cost more CPU than
+// they save and only a real saving keeps them (a 20 001-point time axis: 0.13 ms for 9 KB). GZIP is
+// chosen for size: any saving of 3 % or more keeps it.
+double defaultMinSampleSaving(Codec codec);
+
 struct WriteOptions {
   Codec codec = Codec::Uncompressed;
   // Key-value metadata of the file, in this order (keys need not be unique).
@@ -54,8 +64,12 @@ struct WriteOptions {
   // Values per data page, 1..kMaxPageValues (smaller only to test page splitting cheaply).
   std::size_t pageValues = kMaxPageValues;
   // A column keeps `codec` when its sample shrinks by at least this fraction, else it is written
-  // UNCOMPRESSED; 0 keeps the codec for every column. From 0 to 1.
-  double minSampleSaving = 0.03;
+  // UNCOMPRESSED; 0 keeps the codec for every column. From 0 to 1; unset: defaultMinSampleSaving(codec).
+  std::optional<double> minSampleSaving;
+  // Per column, whether it keeps `codec` (true) or is written UNCOMPRESSED, decided for an earlier
+  // file of the same columns (the runs of one sweep: what writeDoubleColumns returned for it), so
+  // that the trial is made once; empty: each column's codec is tried on its sample.
+  std::vector<bool> keepCodec;
 };
 
 // Receives a file's bytes in order. writeDoubleColumns hands large pieces (page data) over as they
@@ -70,7 +84,9 @@ class ByteSink {
 };
 
 // The same file as below, handed to `sink` piece by piece (the sink's exceptions pass through).
-void writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
+// Returns, per column, whether it kept the codec (empty when there are no rows): keepCodec for the
+// next file of the same columns.
+std::vector<bool> writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
                         std::size_t rows, const WriteOptions& options);
 
 // The whole Parquet file. names.size() must equal columns.size() (at least one column); every

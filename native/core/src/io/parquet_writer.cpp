@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -169,16 +170,23 @@ CodecTrial tryCodec(const double* values, std::size_t rows, io::PageCompressor& 
   return trial;
 }
 
+double minSampleSaving(const WriteOptions& options) {
+  return options.minSampleSaving.value_or(defaultMinSampleSaving(options.codec));
+}
+
 // The pages of one column; `scratch` holds one compressed page (and, on big-endian hosts, the
 // little-endian copy of the values). Uncompressed pages go to the sink straight from `values`.
+// `decided`: whether the column keeps the codec, decided beforehand (WriteOptions::keepCodec);
+// absent, the codec is tried on its sample.
 ChunkInfo writeColumnChunk(Output& out, const double* values, std::size_t rows, const WriteOptions& options,
                            io::PageCompressor& compressor, std::vector<std::uint8_t>& scratch, std::vector<std::uint8_t>& swapped,
-                           SampleBuffers& sample) {
+                           SampleBuffers& sample, std::optional<bool> decided = std::nullopt) {
   const std::size_t pageValues = options.pageValues;
   ChunkInfo info;
   info.dataPageOffset = static_cast<std::int64_t>(out.position());
   const CodecTrial trial = compressor.codec() == Codec::Uncompressed ? CodecTrial{false, false, 0}
-                                                                      : tryCodec(values, rows, compressor, options.minSampleSaving, sample);
+                           : decided                                  ? CodecTrial{*decided, false, 0}
+                                                                      : tryCodec(values, rows, compressor, minSampleSaving(options), sample);
   info.codec = trial.keep ? compressor.codec() : Codec::Uncompressed;
   for (std::size_t start = 0; start < rows; start += pageValues) {
     const std::size_t count = std::min(pageValues, rows - start);
@@ -352,7 +360,8 @@ ChunkInfo writeStringChunk(Output& out, const std::vector<std::string>& strings,
     if (keep) {
       compressed.resize(compressor.bound(plain.size()));
       const std::size_t size = compressor.compress(plain.data(), plain.size(), compressed.data(), compressed.size());
-      if (!decided && options.minSampleSaving > 0.0) keep = static_cast<double>(size) <= (1.0 - options.minSampleSaving) * static_cast<double>(plain.size());
+      const double minSaving = minSampleSaving(options);
+      if (!decided && minSaving > 0.0) keep = static_cast<double>(size) <= (1.0 - minSaving) * static_cast<double>(plain.size());
       if (keep) {
         stored = compressed.data();
         storedBytes = size;
@@ -385,7 +394,12 @@ void validate(const std::vector<std::string>& names, const std::vector<const dou
   if (options.pageValues == 0 || options.pageValues > kMaxPageValues) {
     invalid("pageValues", "pageValues must be from 1 to " + std::to_string(kMaxPageValues));
   }
-  if (!(options.minSampleSaving >= 0.0 && options.minSampleSaving <= 1.0)) invalid("minSampleSaving", "minSampleSaving must be from 0 to 1");
+  if (!options.keepCodec.empty() && options.keepCodec.size() != columns.size()) {
+    invalid("keepCodec", "keepCodec has " + std::to_string(options.keepCodec.size()) + " entries but there are " + std::to_string(columns.size()) + " columns");
+  }
+  if (options.minSampleSaving && !(*options.minSampleSaving >= 0.0 && *options.minSampleSaving <= 1.0)) {
+    invalid("minSampleSaving", "minSampleSaving must be from 0 to 1");
+  }
 }
 
 }  // namespace
@@ -396,6 +410,10 @@ Codec codecFromName(const std::string& name) {
   if (name == "gzip") return Codec::Gzip;
   if (name == "lz4") return Codec::Lz4Raw;
   invalid("codec", "codec must be one of none, snappy, gzip, lz4 (got \"" + name + "\")");
+}
+
+double defaultMinSampleSaving(Codec codec) {
+  return codec == Codec::Snappy || codec == Codec::Lz4Raw ? 0.125 : 0.03;
 }
 
 const char* codecName(Codec codec) {
@@ -411,8 +429,8 @@ const char* codecName(Codec codec) {
 namespace {
 
 // The file, for arguments validate() has accepted.
-void writeValidated(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
-                    std::size_t rows, const WriteOptions& options) {
+std::vector<bool> writeValidated(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
+                                 std::size_t rows, const WriteOptions& options) {
   io::PageCompressor compressor(options.codec);
   Output out(sink);
   out.putMagic();
@@ -422,22 +440,29 @@ void writeValidated(ByteSink& sink, const std::vector<std::string>& names, const
   std::vector<ChunkInfo> chunks;  // empty when there are no rows: the file then has no row group
   if (rows > 0) {
     chunks.reserve(columns.size());
-    for (const double* column : columns) chunks.push_back(writeColumnChunk(out, column, rows, options, compressor, scratch, swapped, sample));
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      const std::optional<bool> decided = options.keepCodec.empty() ? std::nullopt : std::optional<bool>(options.keepCodec[i]);
+      chunks.push_back(writeColumnChunk(out, columns[i], rows, options, compressor, scratch, swapped, sample, decided));
+    }
   }
+  std::vector<bool> kept;
+  kept.reserve(chunks.size());
+  for (const ChunkInfo& chunk : chunks) kept.push_back(chunk.codec != Codec::Uncompressed);
   std::vector<TableColumn> schema;
   schema.reserve(names.size());
   for (const std::string& name : names) schema.push_back({name, ColumnKind::Double});
   std::vector<RowGroupMeta> groups;
   if (rows > 0) groups.push_back({rows, std::move(chunks)});
   putFooter(out, schema, groups, options);
+  return kept;
 }
 
 }  // namespace
 
-void writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
-                        std::size_t rows, const WriteOptions& options) {
+std::vector<bool> writeDoubleColumns(ByteSink& sink, const std::vector<std::string>& names, const std::vector<const double*>& columns,
+                                     std::size_t rows, const WriteOptions& options) {
   validate(names, columns, rows, options);
-  writeValidated(sink, names, columns, rows, options);
+  return writeValidated(sink, names, columns, rows, options);
 }
 
 std::vector<std::uint8_t> writeDoubleColumns(const std::vector<std::string>& names, const std::vector<const double*>& columns,

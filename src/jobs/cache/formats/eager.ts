@@ -18,16 +18,25 @@ export function writableInWorker(format: StorageFormat): boolean {
   return format === 'parquet' || format === 'csv';
 }
 
+export interface WorkerWriteOptions extends WriteOptions {
+  /**
+   * Parquet: the codec decisions that files of the same columns share (the runs of a sweep), so
+   * that the codec is tried on the columns of the first file only (writeParquetFile's keepCodec:
+   * one entry per column, all -1 before that first file).
+   */
+  keepCodec?: Int32Array;
+}
+
 /** Writes a result file from a worker thread; returns its size in bytes. */
 export async function writeResultInWorker(
   path: string,
   result: StoredResult,
   format: StorageFormat,
   compression: Compression,
-  options: WriteOptions = {},
+  options: WorkerWriteOptions = {},
 ): Promise<number> {
   if (format !== 'parquet') return writeResult(path, result, format, compression, options);
   checkCombination(format, compression);
   const names = checkResult(result);
-  return writeFileAtomicSyncWith(path, (fd) => writeParquetResultToFd(fd, result, names, compression), options);
+  return writeFileAtomicSyncWith(path, (fd) => writeParquetResultToFd(fd, result, names, compression, options.keepCodec), options);
 }

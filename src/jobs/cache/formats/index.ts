@@ -78,15 +78,30 @@ export function fileExtension(format: StorageFormat, compression: Compression): 
   }
 }
 
-/** Flushes a written file to the disk, so the rename never publishes a file still in flight. */
-/** A hidden temporary name beside `path`, unique across processes and threads. */
+/** A hidden temporary name beside `path`, unique across processes and threads (48 random bits). */
 function temporaryPath(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${process.pid}-${randomHex6()}.tmp`);
+}
+
+/** Random bytes for temporary names, drawn from the system a block at a time (this thread's). */
+const RANDOM_BLOCK = 6 * 256;
+let randomBlock = Buffer.alloc(0);
+let randomOffset = 0;
+
+/** Six random bytes in hex: one call to the system per 256 names (one per name cost ≈ 0.02 ms). */
+function randomHex6(): string {
+  if (randomOffset + 6 > randomBlock.length) {
+    randomBlock = randomBytes(RANDOM_BLOCK);
+    randomOffset = 0;
+  }
+  randomOffset += 6;
+  return randomBlock.toString('hex', randomOffset - 6, randomOffset);
 }
 
 /** A name temporaryPath makes; group 1 is the writer's process id. */
 export const TEMPORARY_NAME = /^\..+\.(\d+)-[0-9a-f]{12}\.tmp$/;
 
+/** Flushes a written file to the disk, so the rename never publishes a file still in flight. */
 async function fsyncFile(path: string): Promise<void> {
   const handle = await open(path, 'r+');
   try {

@@ -8,8 +8,9 @@
 //
 // Writing is native: the addon's encodeParquet (native/core/src/io/parquet_writer.cpp) reads the
 // Float64Arrays in place and returns the whole file (one row group, PLAIN doubles in pages of at
-// most 1 MiB, created_by `pesim`; a column the codec would shrink by less than 3 % on a sample is
-// stored uncompressed, see native/core/include/pesim/parquet.hpp); writeParquetFile writes that file to a file descriptor instead. Reading goes through parquet-wasm, an independent
+// most 1 MiB, created_by `pesim`; a column the codec would shrink by less than an eighth (snappy,
+// lz4) or 3 % (gzip) on a sample is stored uncompressed, see native/core/include/pesim/parquet.hpp);
+// writeParquetFile writes that file to a file descriptor instead. Reading goes through parquet-wasm, an independent
 // implementation, so every round trip also checks the writer against another reader.
 //
 // Library notes: `#vendor/parquet-wasm` is parquet-wasm's CommonJS `node/` build, copied into
@@ -68,9 +69,12 @@ export function encodeParquetResult(result: StoredResult, names: string[], compr
   return encodeParquet(...parquetArguments(result, names, compression), compression);
 }
 
-/** Writes the result as a Parquet file to the open file descriptor `fd`; returns its size. */
-export function writeParquetResultToFd(fd: number, result: StoredResult, names: string[], compression: Compression): number {
-  return writeParquetFile(fd, ...parquetArguments(result, names, compression), compression);
+/**
+ * Writes the result as a Parquet file to the open file descriptor `fd`; returns its size.
+ * `keepCodec`: the codec decisions files of the same columns share (writeParquetFile).
+ */
+export function writeParquetResultToFd(fd: number, result: StoredResult, names: string[], compression: Compression, keepCodec?: Int32Array): number {
+  return writeParquetFile(fd, ...parquetArguments(result, names, compression), compression, keepCodec);
 }
 
 /** Writes the result to `path` as Parquet with the given codec. */
