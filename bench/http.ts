@@ -18,7 +18,7 @@ import { percentile } from './stats.js';
 
 const RUNS = 200;
 const WARM_UP = 10;
-/** Submissions before the steady-state window (the request path is optimised by then: see src/http/v8-tuning.ts). */
+/** Submissions before the steady-state window (V8 has optimised the request path by then). */
 const STEADY_FROM = 500;
 const STATUS_SECONDS = 3;
 

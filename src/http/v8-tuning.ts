@@ -1,14 +1,15 @@
 // V8 tuning for the long-running services (`pesim serve`, `pesim jobq`). V8 optimises a
 // function with TurboFan once it has spent an "interrupt budget" of executed bytecode (132 KiB by
-// default, a setting made for web pages). At the request rates of a simulation service, a few
-// hundred per second, most of the request path (Koa, tsoa, the store, the scheduler) then runs in
-// the interpreter and the baseline compiler for thousands of requests; with an 8 KiB budget it is
-// optimised within the first few hundred (the HTTP section of `npm run bench`, bench/http.ts,
-// measures the submit-to-completed overhead with and without it).
+// default). PESIM_V8_INTERRUPT_BUDGET sets another budget for a service process. The services
+// keep V8's own by default: an 8 KiB budget (the default until the scheduler committed a lone
+// run's writes at once) shortened no submit-to-completed latency any more (bench/http.ts, steady
+// state p50 3.5 ms against 3.1 ms with V8's own) and cost ≈ 0.3 ms of CPU per run of a sweep on
+// V8's compiler threads (the flag is the process's: every simulation thread re-optimised too;
+// 0.44 against 0.12 ms a run at two threads).
 import { setFlagsFromString } from 'node:v8';
 
-/** The services' budget [bytes of bytecode]. */
-export const SERVICE_INTERRUPT_BUDGET = 8 * 1024;
+/** The services' budget [bytes of bytecode]; 0: V8's own. */
+export const SERVICE_INTERRUPT_BUDGET = 0;
 
 export interface V8TuningOptions {
   env?: NodeJS.ProcessEnv;

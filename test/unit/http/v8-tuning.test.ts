@@ -1,5 +1,5 @@
-// The services' V8 tuning: the interrupt budget set from PESIM_V8_INTERRUPT_BUDGET or the default,
-// none when 0 or when the node command line gives one, a clear error for a bad value.
+// The services' V8 tuning: the interrupt budget set from PESIM_V8_INTERRUPT_BUDGET (none by default,
+// V8's own), none when 0 or when the node command line gives one, a clear error for a bad value.
 import { expect } from 'chai';
 import { SERVICE_INTERRUPT_BUDGET, tuneV8ForService } from '../../../src/http/v8-tuning.js';
 
@@ -10,8 +10,9 @@ describe('tuneV8ForService', () => {
     return { budget, flags };
   };
 
-  it('sets the service budget by default', () => {
-    expect(run({})).to.deep.equal({ budget: SERVICE_INTERRUPT_BUDGET, flags: [`--interrupt-budget=${SERVICE_INTERRUPT_BUDGET}`] });
+  it('keeps V8\'s own budget by default', () => {
+    expect(SERVICE_INTERRUPT_BUDGET).to.equal(0);
+    expect(run({})).to.deep.equal({ budget: undefined, flags: [] });
   });
 
   it('takes PESIM_V8_INTERRUPT_BUDGET, and 0 keeps V8\'s own', () => {
