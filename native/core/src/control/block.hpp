@@ -41,6 +41,15 @@ struct SolutionProbe {
   int minus;
 };
 
+// A block output that is a value the block only reads from elsewhere, kept at a stable address
+// (a constant, a loss, a thermal node's temperature): signals[output] = *plus, or *plus − *minus
+// when minus is set. The control system copies these itself, without a call per block.
+struct ValueCopy {
+  int output;
+  const double* plus;
+  const double* minus;  // null: a plain copy
+};
+
 class Block {
  public:
   Block(std::string name, std::vector<int> inputs, std::vector<int> outputs)
@@ -66,6 +75,9 @@ class Block {
   // True (and `probe` set) when evaluate() only writes a SolutionProbe's value: such a block has
   // no inputs and no state.
   virtual bool probe(SolutionProbe& /*probe*/) const { return false; }
+  // True (and `copy` set) when evaluate() only writes a ValueCopy's value: such a block has no
+  // inputs, and what it reads changes only before the control evaluation of a step.
+  virtual bool copies(ValueCopy& /*copy*/) const { return false; }
   // False for sinks (SCOPE, GATE) whose evaluate() does nothing: the engine reads their inputs.
   virtual bool evaluates() const { return true; }
   // Adds what the block has to say about the run (printed lines of code blocks) to `warnings`.

@@ -207,8 +207,13 @@ void ControlSystem::order() {
     if (!block->feedthrough() && !block->inputs().empty()) latching_.push_back(block.get());
     // A meter reads only the circuit solution, and every reader of its output is ordered after
     // it (feedthrough) or reads at latch time: evaluating all meters first changes nothing.
+    // A value copy has no inputs and reads nothing another block writes in this evaluation: the
+    // same argument places it before the other blocks.
     SolutionProbe probe{};
-    if (!block->probe(probe)) {
+    ValueCopy copy{};
+    if (block->copies(copy)) {
+      (copy.minus == nullptr ? copiedValues_ : copiedDifferences_).push_back(copy);
+    } else if (!block->probe(probe)) {
       if (block->evaluates()) evaluated_.push_back(block.get());
     } else if (probe.plus != kGround && probe.minus == kGround) {
       copies_.push_back(probe);

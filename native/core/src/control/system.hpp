@@ -61,6 +61,8 @@ class ControlSystem {
     for (const SolutionProbe& p : probes_) {
       ctx.signals[p.output] = nodeVoltage(ctx.x, p.plus) - nodeVoltage(ctx.x, p.minus);
     }
+    for (const ValueCopy& c : copiedValues_) ctx.signals[c.output] = *c.plus;
+    for (const ValueCopy& c : copiedDifferences_) ctx.signals[c.output] = *c.plus - *c.minus;
     for (Block* block : evaluated_) block->evaluate(ctx);
     for (Block* block : latching_) block->latch(ctx);
   }
@@ -97,6 +99,10 @@ class ControlSystem {
   std::vector<SolutionProbe> copies_;
   std::vector<SolutionProbe> differences_;
   std::vector<SolutionProbe> probes_;
+  // Blocks that copy a value (Block::copies), evaluated after the meters for the same reason: plain
+  // copies, then differences.
+  std::vector<ValueCopy> copiedValues_;
+  std::vector<ValueCopy> copiedDifferences_;
   std::vector<Block*> evaluated_;      // the other blocks with an evaluation, in order
   std::vector<Block*> latching_;       // blocks that take their input after evaluation
   std::vector<GateBinding> gates_;
