@@ -211,16 +211,18 @@ void ControlSystem::order() {
     // same argument places it before the other blocks.
     SolutionProbe probe{};
     ValueCopy copy{};
+    ElementCurrent current{};
     if (block->copies(copy)) {
       (copy.minus == nullptr ? copiedValues_ : copiedDifferences_).push_back(copy);
-    } else if (!block->probe(probe)) {
-      if (block->evaluates()) evaluated_.push_back(block.get());
-    } else if (probe.plus != kGround && probe.minus == kGround) {
-      copies_.push_back(probe);
-    } else if (probe.plus != kGround) {
-      differences_.push_back(probe);
-    } else {
-      probes_.push_back(probe);
+    } else if (block->probe(probe)) {
+      if (probe.plus != kGround && probe.minus == kGround) copies_.push_back(probe);
+      else if (probe.plus != kGround) differences_.push_back(probe);
+      else probes_.push_back(probe);
+    } else if (block->readsCurrent(current)) {
+      currents_.add(current.element);
+      currentOutputs_.push_back(current.output);
+    } else if (block->evaluates()) {
+      evaluated_.push_back(block.get());
     }
   }
 }

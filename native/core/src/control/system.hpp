@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "control/block.hpp"
+#include "elements/passive.hpp"
+#include "elements/switching.hpp"
+#include "transient/typed_list.hpp"
 #include "mna/pattern.hpp"
 #include "pesim/netlist.hpp"
 
@@ -63,6 +66,11 @@ class ControlSystem {
     }
     for (const ValueCopy& c : copiedValues_) ctx.signals[c.output] = *c.plus;
     for (const ValueCopy& c : copiedDifferences_) ctx.signals[c.output] = *c.plus - *c.minus;
+    for (std::size_t i = 0; i < currents_.size(); ++i) {
+      const double* x = ctx.x;
+      double& value = ctx.signals[currentOutputs_[i]];
+      currents_.visit(i, [&](auto* element) { value = element->current(x); });
+    }
     for (Block* block : evaluated_) block->evaluate(ctx);
     for (Block* block : latching_) block->latch(ctx);
   }
@@ -103,6 +111,10 @@ class ControlSystem {
   // copies, then differences.
   std::vector<ValueCopy> copiedValues_;
   std::vector<ValueCopy> copiedDifferences_;
+  // Current meters of elements (Block::readsCurrent), also before the other blocks: the common
+  // element types called without a virtual call (typed_list.hpp), the output of each beside it.
+  TypedList<const Element, const Resistor, const Diode, const Igbt, const Capacitor> currents_;
+  std::vector<int> currentOutputs_;
   std::vector<Block*> evaluated_;      // the other blocks with an evaluation, in order
   std::vector<Block*> latching_;       // blocks that take their input after evaluation
   std::vector<GateBinding> gates_;
