@@ -209,6 +209,8 @@ std::shared_ptr<const Bytecode> Lowering::finish() {
       i.target = resolve(i.target);
     }
   }
+  optimize(code_, static_cast<std::uint32_t>(method_.numberSlots) + maxTemps_, static_cast<std::uint32_t>(method_.numberSlots));
+  for (Instr& i : code_.code) withConstant(i);
   threadJumps(code_.code);
   return std::make_shared<const Bytecode>(std::move(code_));
 }
