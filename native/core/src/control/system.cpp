@@ -152,6 +152,16 @@ std::vector<Block*> ControlSystem::pureCone(const std::vector<int>& signals) con
   return cone;
 }
 
+void ControlSystem::readValues(ControlContext& ctx) const {
+  for (const ValueCopy& c : copiedValues_) ctx.signals[c.output] = *c.plus;
+  for (const ValueCopy& c : copiedDifferences_) ctx.signals[c.output] = *c.plus - *c.minus;
+  for (std::size_t i = 0; i < currents_.size(); ++i) {
+    const double* x = ctx.x;
+    double& value = ctx.signals[currentOutputs_[i]];
+    currents_.visit(i, [&](auto* element) { value = element->current(x); });
+  }
+}
+
 void ControlSystem::finish(Result& result, const std::function<void()>& poll) {
   for (Block* block : finishing_) block->finish(result, poll);
 }
@@ -225,6 +235,7 @@ void ControlSystem::order() {
       evaluated_.push_back(block.get());
     }
   }
+  readsValues_ = !copiedValues_.empty() || !copiedDifferences_.empty() || !currents_.empty();
 }
 
 

@@ -64,13 +64,7 @@ class ControlSystem {
     for (const SolutionProbe& p : probes_) {
       ctx.signals[p.output] = nodeVoltage(ctx.x, p.plus) - nodeVoltage(ctx.x, p.minus);
     }
-    for (const ValueCopy& c : copiedValues_) ctx.signals[c.output] = *c.plus;
-    for (const ValueCopy& c : copiedDifferences_) ctx.signals[c.output] = *c.plus - *c.minus;
-    for (std::size_t i = 0; i < currents_.size(); ++i) {
-      const double* x = ctx.x;
-      double& value = ctx.signals[currentOutputs_[i]];
-      currents_.visit(i, [&](auto* element) { value = element->current(x); });
-    }
+    if (readsValues_) readValues(ctx);
     for (Block* block : evaluated_) block->evaluate(ctx);
     for (Block* block : latching_) block->latch(ctx);
   }
@@ -99,6 +93,9 @@ class ControlSystem {
 
  private:
   void order();
+  // The value copies and element currents (out of line: the time loop of a circuit without them
+  // stays as small as it was).
+  void readValues(ControlContext& ctx) const;
 
   std::vector<BlockPtr> blocks_;       // in evaluation order after order()
   std::vector<Block*> finishing_;      // every block, netlist order (for finish())
@@ -115,6 +112,7 @@ class ControlSystem {
   // element types called without a virtual call (typed_list.hpp), the output of each beside it.
   TypedList<const Element, const Resistor, const Diode, const Igbt, const Capacitor> currents_;
   std::vector<int> currentOutputs_;
+  bool readsValues_ = false;  // any value copies or element currents
   std::vector<Block*> evaluated_;      // the other blocks with an evaluation, in order
   std::vector<Block*> latching_;       // blocks that take their input after evaluation
   std::vector<GateBinding> gates_;
