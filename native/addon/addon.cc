@@ -3,6 +3,7 @@
 #include <napi.h>
 
 #include "analysis.hh"
+#include "check_many.hh"
 #include "checksum.hh"
 #include "parquet.hh"
 #include "pesim/engine.hpp"
@@ -19,6 +20,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("steadyAsync", Napi::Function::New(env, pesim::addon::SteadyAsync, "steadyAsync"));
   exports.Set("stepSession", Napi::Function::New(env, pesim::addon::StepSessionNew, "stepSession"));
   exports.Set("validate", Napi::Function::New(env, pesim::addon::Validate, "validate"));
+  exports.Set("checkMany", Napi::Function::New(env, pesim::addon::CheckMany, "checkMany"));
   exports.Set("unusedParameters", Napi::Function::New(env, pesim::addon::UnusedParameters, "unusedParameters"));
   pesim::addon::registerAnalysis(env, exports);
   exports.Set("encodeParquet", Napi::Function::New(env, pesim::addon::EncodeParquet, "encodeParquet"));

@@ -11,32 +11,67 @@ namespace pesim::addon {
 
 namespace {
 
-ParameterSet toParams(const Napi::Value& value, const std::string& field) {
+// Readers whose field name (`field`, a callable) is only built when the value is wrong: a netlist
+// of a few hundred parameters is converted once per run and per check, and the names of its fields
+// were most of that time.
+template <typename Field>
+std::string stringAt(const Napi::Value& value, Field field) {
+  if (!value.IsString()) netlistArgs(value).expected(field(), "a string");
+  return value.As<Napi::String>().Utf8Value();  // keeps embedded NUL characters
+}
+
+template <typename Field>
+std::vector<std::string> stringsAt(const Napi::Value& value, Field field) {
+  std::vector<std::string> out;
+  if (value.IsUndefined()) return out;
+  if (!value.IsArray()) netlistArgs(value).expected(field(), "an array of strings");
+  const Napi::Array list = value.As<Napi::Array>();
+  const uint32_t length = list.Length();
+  out.reserve(length);
+  for (uint32_t i = 0; i < length; ++i) out.push_back(stringAt(list.Get(i), [&] { return Args::indexed(field(), i); }));
+  return out;
+}
+
+template <typename Field>
+Napi::Object objectAt(const Napi::Value& value, Field field) {
+  if (!value.IsObject() || value.IsArray() || value.IsFunction()) netlistArgs(value).expected(field(), "an object");
+  return value.As<Napi::Object>();
+}
+
+template <typename Field>
+ParameterSet toParams(const Napi::Value& value, Field field) {
   ParameterSet set;
   if (value.IsUndefined()) return set;
-  Napi::Object object = netlistArgs(value).object(value, field);
+  Napi::Object object = objectAt(value, field);
   Napi::Array keys = object.GetPropertyNames();
   for (uint32_t i = 0; i < keys.Length(); ++i) {
-    std::string key = keys.Get(i).As<Napi::String>().Utf8Value();
-    Napi::Value v = object.Get(key);
-    std::string path = field + "." + key;
+    Napi::Value keyValue = keys.Get(i);
+    std::string key = keyValue.As<Napi::String>().Utf8Value();
+    Napi::Value v = object.Get(keyValue);  // by the key's own value: no second string made from UTF-8
+    auto path = [&] { return field() + "." + key; };
     if (v.IsNumber()) {
       set.numbers[key] = v.As<Napi::Number>().DoubleValue();
     } else if (v.IsString()) {
       set.strings[key] = v.As<Napi::String>().Utf8Value();
     } else if (v.IsArray()) {
       Napi::Array array = v.As<Napi::Array>();
-      bool numbers = array.Length() == 0 || array.Get(0u).IsNumber();
-      for (uint32_t j = 0; j < array.Length(); ++j) {
-        std::string item = path + "[" + std::to_string(j) + "]";
-        if (numbers) set.arrays[key].push_back(netlistArgs(array.Get(j)).number(array.Get(j), item));
-        else set.names[key].push_back(netlistArgs(array.Get(j)).string(array.Get(j), item));
+      const uint32_t length = array.Length();
+      bool numbers = length == 0 || array.Get(0u).IsNumber();
+      for (uint32_t j = 0; j < length; ++j) {
+        Napi::Value item = array.Get(j);
+        auto itemPath = [&] { return path() + "[" + std::to_string(j) + "]"; };
+        if (numbers) {
+          if (!item.IsNumber()) netlistArgs(item).expected(itemPath(), "a number");
+          set.arrays[key].push_back(item.As<Napi::Number>().DoubleValue());
+        } else {
+          set.names[key].push_back(stringAt(item, itemPath));
+        }
       }
-      if (array.Length() == 0) set.arrays[key];
+      if (length == 0) set.arrays[key];
     } else if (v.IsBoolean()) {
       set.numbers[key] = v.As<Napi::Boolean>().Value() ? 1.0 : 0.0;
     } else {
-      netlistArgs(value).expected(path, "a number, a string or an array");
+      netlistArgs(value).expected(path(), "a number, a string or an array");
     }
   }
   return set;
@@ -54,12 +89,16 @@ Method toMethod(const Napi::Value& value) {
 Settings toSettings(const Napi::Value& value) {
   Napi::Object o = netlistArgs(value).object(value, "settings");
   Settings s;
-  s.tEnd = netlistArgs(o.Get("tEnd")).number(o.Get("tEnd"), "settings.tEnd");
-  s.dt = netlistArgs(o.Get("dt")).number(o.Get("dt"), "settings.dt");
+  const Napi::Value tEnd = o.Get("tEnd");
+  const Napi::Value dt = o.Get("dt");
+  s.tEnd = netlistArgs(tEnd).number(tEnd, "settings.tEnd");
+  s.dt = netlistArgs(dt).number(dt, "settings.dt");
   s.method = toMethod(o.Get("solver"));
   auto optional = [&](const char* key, double fallback) {
     Napi::Value v = o.Get(key);
-    return v.IsUndefined() ? fallback : netlistArgs(v).number(v, std::string("settings.") + key);
+    if (v.IsUndefined()) return fallback;
+    if (!v.IsNumber()) netlistArgs(v).expected(std::string("settings.") + key, "a number");
+    return v.As<Napi::Number>().DoubleValue();
   };
   const Settings defaults;  // the engine's defaults (pesim/netlist.hpp), stated once
   s.tPre = optional("tPre", defaults.tPre);
@@ -92,14 +131,16 @@ Settings toSettings(const Napi::Value& value) {
 // Elements of the power circuit (`elements`) or of the thermal network (`thermal`): same shape.
 std::vector<ElementSpec> toElements(const Napi::Array& array, const std::string& list) {
   std::vector<ElementSpec> out;
-  for (uint32_t i = 0; i < array.Length(); ++i) {
-    std::string field = list + "[" + std::to_string(i) + "]";
-    Napi::Object e = netlistArgs(array.Get(i)).object(array.Get(i), field);
+  const uint32_t length = array.Length();
+  out.reserve(length);
+  for (uint32_t i = 0; i < length; ++i) {
+    auto field = [&] { return Args::indexed(list, i); };
+    Napi::Object e = objectAt(array.Get(i), field);
     ElementSpec spec;
-    spec.name = netlistArgs(e.Get("name")).string(e.Get("name"), field + ".name");
-    spec.type = netlistArgs(e.Get("type")).string(e.Get("type"), field + ".type");
-    spec.nodes = netlistArgs(e.Get("nodes")).strings(e.Get("nodes"), field + ".nodes");
-    spec.params = toParams(e.Get("params"), field + ".params");
+    spec.name = stringAt(e.Get("name"), [&] { return field() + ".name"; });
+    spec.type = stringAt(e.Get("type"), [&] { return field() + ".type"; });
+    spec.nodes = stringsAt(e.Get("nodes"), [&] { return field() + ".nodes"; });
+    spec.params = toParams(e.Get("params"), [&] { return field() + ".params"; });
     out.push_back(std::move(spec));
   }
   return out;
@@ -119,15 +160,17 @@ Netlist toNetlist(const Napi::Value& value) {
   if (!blocks.IsUndefined()) {
     if (!blocks.IsArray()) netlistArgs(value).expected("blocks", "an array");
     Napi::Array blockArray = blocks.As<Napi::Array>();
-    for (uint32_t i = 0; i < blockArray.Length(); ++i) {
-      std::string field = "blocks[" + std::to_string(i) + "]";
-      Napi::Object b = netlistArgs(blockArray.Get(i)).object(blockArray.Get(i), field);
+    const uint32_t length = blockArray.Length();
+    n.blocks.reserve(length);
+    for (uint32_t i = 0; i < length; ++i) {
+      auto field = [&] { return Args::indexed("blocks", i); };
+      Napi::Object b = objectAt(blockArray.Get(i), field);
       BlockSpec spec;
-      spec.name = netlistArgs(b.Get("name")).string(b.Get("name"), field + ".name");
-      spec.type = netlistArgs(b.Get("type")).string(b.Get("type"), field + ".type");
-      spec.inputs = netlistArgs(b.Get("inputs")).strings(b.Get("inputs"), field + ".inputs");
-      spec.outputs = netlistArgs(b.Get("outputs")).strings(b.Get("outputs"), field + ".outputs");
-      spec.params = toParams(b.Get("params"), field + ".params");
+      spec.name = stringAt(b.Get("name"), [&] { return field() + ".name"; });
+      spec.type = stringAt(b.Get("type"), [&] { return field() + ".type"; });
+      spec.inputs = stringsAt(b.Get("inputs"), [&] { return field() + ".inputs"; });
+      spec.outputs = stringsAt(b.Get("outputs"), [&] { return field() + ".outputs"; });
+      spec.params = toParams(b.Get("params"), [&] { return field() + ".params"; });
       n.blocks.push_back(std::move(spec));
     }
   }

@@ -3,6 +3,7 @@
 // worker threads that own their run.
 import { NetlistError } from '../formats/errors.js';
 import { assertNetlistShape, resolveNetlistSharing, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
+import { OverrideResolver, type ParameterAssignment } from '../formats/overrides.js';
 import { RunController, type Progress } from './controller.js';
 import { CancelledError, toEngineError } from './errors.js';
 import { loadBinding } from './binding.js';
@@ -119,6 +120,66 @@ export function simulateSync(netlist: Netlist, options: SimulateSyncOptions = {}
     return toResult(loadBinding().simulateSync(prepared, options.controller?.native, options.reuse));
   } catch (error) {
     throw toEngineError(error);
+  }
+}
+
+/**
+ * validateNetlist of one netlist with each of many override sets (a sweep's or a batch's checks),
+ * without its errors: the position of the first set it would throw for, -1 if none. The netlist's
+ * shape is checked and it is converted for the engine once; each set goes to the engine as the
+ * parameter assignments it makes (OverrideResolver), not as a whole netlist.
+ */
+export function firstInvalidParameters(netlist: Netlist, parameterSets: ParameterOverrides[]): number {
+  if (parameterSets.length === 0) return -1;
+  let base: Netlist;
+  try {
+    base = prepareNetlist(netlist);
+  } catch {
+    // Without overrides it does not prepare (a reference an override may yet replace): set by set.
+    return parameterSets.findIndex((parameters) => !validates(netlist, parameters));
+  }
+  const resolver = new OverrideResolver(netlist);
+  const names = new Map<string, number>();
+  const counts: number[] = [];
+  const lists: number[] = [];
+  const items: number[] = [];
+  const nameIds: number[] = [];
+  const values: number[] = [];
+  let refusedHere = parameterSets.length; // the first set the resolver refuses (unknown key …)
+  for (const [k, parameters] of parameterSets.entries()) {
+    let assignments: ParameterAssignment[];
+    try {
+      assignments = resolver.assignments(parameters).assignments;
+    } catch {
+      refusedHere = k;
+      break;
+    }
+    counts.push(assignments.length);
+    for (const { list, index, param, value } of assignments) {
+      let id = names.get(param);
+      if (id === undefined) names.set(param, (id = names.size));
+      lists.push(list);
+      items.push(index);
+      nameIds.push(id);
+      values.push(value);
+    }
+  }
+  let refused: number;
+  try {
+    refused = loadBinding().checkMany(base, [...names.keys()], Int32Array.from(counts), Int32Array.from(lists), Int32Array.from(items), Int32Array.from(nameIds), Float64Array.from(values));
+  } catch {
+    return parameterSets.findIndex((parameters) => !validates(netlist, parameters)); // the engine refused the base itself
+  }
+  if (refused >= 0) return refused;
+  return refusedHere < parameterSets.length ? refusedHere : -1;
+}
+
+function validates(netlist: Netlist, parameters: ParameterOverrides): boolean {
+  try {
+    validateNetlist(netlist, parameters);
+    return true;
+  } catch {
+    return false;
   }
 }
 

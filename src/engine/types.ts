@@ -122,6 +122,8 @@ export interface NativeBinding {
   simulateSync(netlist: Netlist, control?: NativeControl, reuse?: Float64Array[]): NativeResult;
   simulateAsync(netlist: Netlist, control?: NativeControl): Promise<NativeResult>;
   validate(netlist: Netlist): string[];
+  /** validate with each of many sets of parameter assignments (native/addon/check_many.hh); the first refused, -1 if none. */
+  checkMany(netlist: Netlist, names: string[], counts: Int32Array, lists: Int32Array, items: Int32Array, nameIds: Int32Array, values: Float64Array): number;
   /** The parameters nothing read while the circuit was built (UnusedParameter in pesim/engine.hpp). */
   unusedParameters(netlist: Netlist): { owner: string; type: string; key: string; asked: string[] }[];
   version: string;

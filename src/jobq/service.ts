@@ -152,7 +152,8 @@ export class JobqService {
     if (deferred) await this.checkDeferred(requests, deferred, loaded);
     await this.checkSimulator();
     const batchId = randomUUID();
-    const tasks = await this.runtime.scheduler.submitMany(inputs.map((input) => ({ ...input, batchId })));
+    for (const input of inputs) input.batchId = batchId; // the inputs were just built for this batch
+    const tasks = await this.runtime.scheduler.submitMany(inputs);
     this.runtime.recordBatchOfTasks({ id: batchId, owner: JOBQ_OWNER, createdAt: new Date().toISOString() });
     return { batchId, tasks };
   }

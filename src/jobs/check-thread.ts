@@ -1,16 +1,26 @@
-// Circuit checks of large sweeps on a thread of their own. Every value of a sweep is checked with
-// the engine before anything is queued (one bad value queues nothing); at 50–100 µs a check, a
+// Circuit checks of large sweeps on threads of their own. Every value of a sweep is checked with
+// the engine before anything is queued (one bad value queues nothing); at 20–50 µs a check, a
 // sweep of 1 000 values took the service's thread about as long as running its bookkeeping for
-// the 1 000 runs. Here the checks of one submission go to one thread in one message; the service
-// checks again, itself, only the set that failed (for its error). The thread loads the engine when
-// it starts (with the simulation threads, or at its first use); until then the checks are made on
-// the caller's thread as before.
+// the 1 000 runs. Here the checks of one submission go to the check threads in one message each
+// (a large set split into contiguous parts, one per thread, made at the same time); the service
+// checks again, itself, only the set that failed (for its error). The threads load the engine when
+// they start (with the simulation threads, or at their first use); until then the checks are made
+// on the caller's thread as before.
 import type { Piscina } from 'piscina';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { CircuitCheck } from './check-worker.js';
 
 /** Fewer checks than this are made on the caller's thread (a message costs more than they do). */
 export const CHECK_THREAD_MIN = 64;
+
+/** A set of at least this many checks is split over the threads (below, one thread takes it). */
+export const CHECK_SPLIT_MIN = 2000;
+
+/** Check threads: one per core, at most four (a submission's checks rarely need more). */
+export function checkThreadCount(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores));
+}
 
 function workerFile(): string {
   // Under tsx the sources run as .ts; the compiled package has .js files.
@@ -21,14 +31,16 @@ function workerFile(): string {
 export class CircuitCheckThread {
   private pool?: Promise<Piscina>;
   private closed = false;
-  /** The thread has loaded the engine (it answered its first, empty, task). */
+  /** The threads have loaded the engine (each answered its first, empty, task). */
   private ready = false;
+
+  constructor(private readonly threads = checkThreadCount()) {}
 
   /** Starts the thread (once); until it has loaded the engine, the checks run on the caller's thread. */
   start(): void {
     if (this.pool) return;
     this.started()
-      .then((pool) => pool.run([]))
+      .then((pool) => Promise.all(Array.from({ length: this.threads }, () => pool.run([]))))
       .then(() => {
         this.ready = true;
       })
@@ -37,7 +49,7 @@ export class CircuitCheckThread {
 
   private started(): Promise<Piscina> {
     if (this.closed) return Promise.reject(new Error('the circuit-check thread is closed'));
-    this.pool ??= import('piscina').then(({ Piscina }) => new Piscina({ filename: workerFile(), minThreads: 1, maxThreads: 1, idleTimeout: Number.POSITIVE_INFINITY, recordTiming: false }));
+    this.pool ??= import('piscina').then(({ Piscina }) => new Piscina({ filename: workerFile(), minThreads: this.threads, maxThreads: this.threads, concurrentTasksPerWorker: 1, idleTimeout: Number.POSITIVE_INFINITY, recordTiming: false }));
     return this.pool;
   }
 
@@ -53,7 +65,12 @@ export class CircuitCheckThread {
     }
     try {
       const pool = await this.started();
-      return (await pool.run(checks)) as number;
+      const parts = checks.length >= CHECK_SPLIT_MIN ? this.threads : 1;
+      const size = Math.ceil(checks.length / parts);
+      const found = await Promise.all(Array.from({ length: parts }, (_, k) => pool.run(checks.slice(k * size, (k + 1) * size)) as Promise<number>));
+      // The first failing check of the first part that has one.
+      const part = found.findIndex((position) => position >= 0);
+      return part < 0 ? -1 : part * size + found[part];
     } catch {
       return undefined;
     }

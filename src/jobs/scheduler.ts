@@ -208,8 +208,10 @@ export class Scheduler {
     const records: TaskRecord[] = [];
     const hits: { record: TaskRecord; entry: CacheEntryRecord }[] = [];
     const memo: NetlistMemo = new Map();
+    // One time for the submission: its tasks were submitted together (and share the string).
+    const submittedAt = this.isoNow();
     for (const input of inputs) {
-      const record = this.newRecord(input, memo);
+      const record = this.newRecord(input, memo, submittedAt);
       const entry = this.cache && record.cacheKey ? this.cache.lookup(record.cacheKey) : undefined;
       if (entry) {
         const now = this.isoNow();
@@ -388,7 +390,7 @@ export class Scheduler {
     return this.results.path(id);
   }
 
-  private newRecord(input: SubmitInput, memo: NetlistMemo): TaskRecord {
+  private newRecord(input: SubmitInput, memo: NetlistMemo, submittedAt: string): TaskRecord {
     return {
       id: randomUUID(),
       owner: input.owner,
@@ -397,7 +399,7 @@ export class Scheduler {
       spec: input.spec,
       request: input.request,
       batchId: input.batchId ?? null,
-      submittedAt: this.isoNow(),
+      submittedAt,
       startedAt: null,
       completedAt: null,
       attempts: 0,

@@ -27,8 +27,12 @@ export interface BatchRequest {
   mode?: 'grid' | 'zip';
 }
 
-/** The variants of a sweep, checked for size before any is built. */
-export function expandSweep(sweep: Record<string, number[]>, mode: 'grid' | 'zip', maxItems: number): Record<string, number>[] {
+/**
+ * The variants of a sweep, checked for size before any is built: each one the `base` parameters
+ * with one value per sweep key over them (a grid varies the last key fastest). One object per
+ * variant and nothing else: a sweep of 100 000 variants builds 100 000 objects.
+ */
+export function expandSweep(sweep: Record<string, number[]>, mode: 'grid' | 'zip', maxItems: number, base: Record<string, number> = {}): Record<string, number>[] {
   const keys = Object.keys(sweep);
   if (keys.length === 0) throw validationError('sweep must name at least one parameter', [{ field: 'sweep', message: 'is empty' }]);
   for (const key of keys) {
@@ -37,17 +41,23 @@ export function expandSweep(sweep: Record<string, number[]>, mode: 'grid' | 'zip
     const bad = values.findIndex((v) => typeof v !== 'number' || !Number.isFinite(v));
     if (bad >= 0) throw validationError(`sweep.${key}[${bad}] must be a finite number`, [{ field: `sweep.${key}[${bad}]`, message: 'must be a finite number' }]);
   }
+  const variant = (valueIndex: (keyIndex: number) => number): Record<string, number> => {
+    const parameters = { ...base };
+    for (const [k, key] of keys.entries()) parameters[key] = sweep[key][valueIndex(k)];
+    return parameters;
+  };
   if (mode === 'zip') {
     const length = sweep[keys[0]].length;
     const other = keys.find((k) => sweep[k].length !== length);
     if (other) throw validationError(`mode zip needs equally long value lists; sweep.${keys[0]} has ${length}, sweep.${other} has ${sweep[other].length}`, [{ field: `sweep.${other}`, message: `must have ${length} values` }]);
     tooLarge(length, maxItems);
-    return Array.from({ length }, (_, i) => Object.fromEntries(keys.map((k) => [k, sweep[k][i]])));
+    return Array.from({ length }, (_, i) => variant(() => i));
   }
-  tooLarge(keys.reduce((n, k) => n * sweep[k].length, 1), maxItems);
-  let combos: Record<string, number>[] = [{}];
-  for (const key of keys) combos = combos.flatMap((c) => sweep[key].map((v) => ({ ...c, [key]: v })));
-  return combos;
+  const count = keys.reduce((n, k) => n * sweep[k].length, 1);
+  tooLarge(count, maxItems);
+  // The index of variant n's value of key k: n in mixed radix, the last key the lowest digit.
+  const strides = keys.map((_, k) => keys.slice(k + 1).reduce((n, later) => n * sweep[later].length, 1));
+  return Array.from({ length: count }, (_, n) => variant((k) => Math.floor(n / strides[k]) % sweep[keys[k]].length));
 }
 
 function tooLarge(count: number, maxItems: number): void {
@@ -81,7 +91,8 @@ export class BatchService {
     const inputs = body.simulations === undefined && body.base !== undefined && body.sweep !== undefined
       ? await this.prepareSweep(body)
       : await this.prepareList(body);
-    const tasks = await this.simulations.submitMany(inputs.map((input) => ({ ...input, batchId })));
+    for (const input of inputs) input.batchId = batchId; // the inputs were just built for this batch
+    const tasks = await this.simulations.submitMany(inputs);
     const batch: BatchRecord = { id: batchId, owner: SIMULATION_OWNER, taskIds: tasks.map((t) => t.id), createdAt: new Date().toISOString() };
     this.runtime.recordBatchOfTasks(batch);
     return { batch, tasks };
@@ -135,8 +146,8 @@ export class BatchService {
     const requests = this.requestsOf(body);
     const cache: CircuitCache = new Map();
     const inputs: SubmitInput[] = [];
-    for (const [i, { request, prefix }] of requests.entries()) {
-      inputs.push(await this.simulations.prepare(request, prefix ?? `simulations[${i}].`, cache));
+    for (const [i, request] of requests.entries()) {
+      inputs.push(await this.simulations.prepare(request, `simulations[${i}].`, cache));
       // Checking 10 000 items takes seconds: let other requests through now and then.
       if (i % 250 === 249) await new Promise((resolve) => setImmediate(resolve));
     }
@@ -152,7 +163,8 @@ export class BatchService {
    */
   private async prepareSweep(body: BatchRequest): Promise<SubmitInput[]> {
     const mode = body.mode ?? 'grid';
-    const variants = this.requestsOf(body).map(({ request }) => request.parameters ?? {});
+    this.requestsOf(body); // the form's checks
+    const variants = expandSweep(body.sweep!, mode, this.maxBatchSize, body.base!.parameters ?? {});
     const first = await this.simulations.prepare({ ...body.base!, parameters: variants[0] }, 'base.');
     const check = (parameters: Record<string, number>): void => {
       try {
@@ -183,14 +195,12 @@ export class BatchService {
       }
     }
     const request = first.request as StoredRequest;
-    return variants.map((parameters) => ({
-      ...first,
-      spec: { ...first.spec, parameters: { ...parameters } },
-      request: { ...request, parameters },
-    }));
+    // Spec and request hold the same parameters object (the store then writes its text once).
+    return variants.map((parameters) => ({ ...first, spec: { ...first.spec, parameters }, request: { ...request, parameters } }));
   }
 
-  private requestsOf(body: BatchRequest): { request: SimulationRequest; prefix?: string }[] {
+  /** Checks the form of the body (a list, or base with sweep); the list's requests, none for a sweep. */
+  private requestsOf(body: BatchRequest): SimulationRequest[] {
     const hasList = body.simulations !== undefined;
     const hasSweep = body.base !== undefined || body.sweep !== undefined;
     if (hasList === hasSweep) {
@@ -200,12 +210,10 @@ export class BatchService {
       const list = body.simulations!;
       if (list.length === 0) throw validationError('simulations must not be empty', [{ field: 'simulations', message: 'must not be empty' }]);
       tooLarge(list.length, this.maxBatchSize);
-      return list.map((request) => ({ request }));
+      return list;
     }
     if (!body.base) throw validationError('base is required with sweep', [{ field: 'base', message: 'is required with sweep' }]);
     if (!body.sweep) throw validationError('sweep is required with base', [{ field: 'sweep', message: 'is required with base' }]);
-    const variants = expandSweep(body.sweep, body.mode ?? 'grid', this.maxBatchSize);
-    const base = body.base;
-    return variants.map((values) => ({ request: { ...base, parameters: { ...(base.parameters ?? {}), ...values } }, prefix: 'base.' }));
+    return [];
   }
 }

@@ -21,7 +21,8 @@ export interface TemplateTexts {
 export interface SplitTask {
   /** Groups tasks that can share a template (same netlist object, same rest). */
   key: string;
-  template: () => TemplateTexts;
+  /** The task split (templateOf gives the texts of its template). */
+  task: TaskRecord;
   ownSpec: string;
   /** The row's request column: its own keys, or the whole request when it is not an object. */
   ownRequest: string | null;
@@ -39,6 +40,10 @@ function withoutParameters(value: Record<string, unknown>): { shared: Record<str
 export class SplitMemo {
   private readonly objects = new Map<object, number>();
   private readonly texts = new Map<string, string>();
+  /** The last task split and its key, for the tasks of a sweep that follow it (sameShared). */
+  lastSpec: Record<string, unknown> | undefined;
+  lastRequest: unknown;
+  lastKey = '';
 
   /**
    * A key of the value's parts: objects by identity, other values by value; of the parts named in
@@ -85,24 +90,92 @@ export function splitTask(task: TaskRecord, memo: SplitMemo): SplitTask | undefi
   if (!isPlainObject(spec) || !isPlainObject(spec.netlist)) return undefined; // the whole-row path reports it
   const request = task.request;
   const requestIsObject = isPlainObject(request);
-  const specKey = memo.identityKey(spec, ['parameters']);
-  const requestKey = requestIsObject ? memo.identityKey(request, ['parameters']) : '-';
-  const key = memo.textKey(`${specKey}\n${requestKey}`, () => {
-    const { netlist, ...rest } = spec;
-    const netlistKey = memo.identityKey({ netlist }, []);
-    const restText = toJson(withoutParameters(rest).shared, 'task.spec');
-    const requestText = requestIsObject ? toJson(withoutParameters(request).shared, 'task.request') : '-';
-    return `${netlistKey}\n${restText}\n${requestText}`;
-  });
+  const lastSpec = memo.lastSpec;
+  const lastRequest = memo.lastRequest;
+  let key: string;
+  if (lastSpec && sameShared(spec, lastSpec) && (requestIsObject ? isPlainObject(lastRequest) && sameShared(request, lastRequest) : request === lastRequest)) {
+    key = memo.lastKey; // the next task of a sweep: the same parts as the one before, compared by identity
+  } else {
+    const specKey = memo.identityKey(spec, ['parameters']);
+    const requestKey = requestIsObject ? memo.identityKey(request, ['parameters']) : '-';
+    key = memo.textKey(`${specKey}\n${requestKey}`, () => {
+      const { netlist, ...rest } = spec;
+      // The netlist's object and its place among the keys (the rest's text holds the others' order).
+      const netlistKey = `${memo.identityKey({ netlist }, [])}@${Object.keys(spec).indexOf('netlist')}`;
+      const restText = toJson(withoutParameters(rest).shared, 'task.spec');
+      const requestText = requestIsObject ? toJson(withoutParameters(request).shared, 'task.request') : '-';
+      return `${netlistKey}\n${restText}\n${requestText}`;
+    });
+  }
+  memo.lastSpec = spec;
+  memo.lastRequest = request;
+  memo.lastKey = key;
+  const ownSpec = ownParameters(spec, 'task.spec');
+  // A sweep's request usually holds the very parameters object of its spec: one text for both.
+  const sameParameters = requestIsObject && request.parameters !== undefined && request.parameters === spec.parameters;
   return {
     key,
-    template: () => ({
-      spec: toJson(withoutParameters(spec).shared, 'task.spec'),
-      request: requestIsObject ? toJson(withoutParameters(request).shared, 'task.request') : null,
-    }),
-    ownSpec: ownParameters(spec, 'task.spec'),
-    ownRequest: requestIsObject ? ownParameters(request, 'task.request') : request === undefined ? null : toJson(request, 'task.request'),
+    task,
+    ownSpec,
+    ownRequest: sameParameters ? ownSpec : requestIsObject ? ownParameters(request, 'task.request') : request === undefined ? null : toJson(request, 'task.request'),
   };
+}
+
+/** The texts of the template of a split task (written once per group: not made for every task). */
+export function templateOf(split: SplitTask): TemplateTexts {
+  const spec = split.task.spec as unknown as Record<string, unknown>;
+  const request = split.task.request;
+  return {
+    spec: toJson(withoutParameters(spec).shared, 'task.spec'),
+    request: isPlainObject(request) ? toJson(withoutParameters(request).shared, 'task.request') : null,
+  };
+}
+
+/**
+ * Whether two values hold the same keys in the same order and, but for `parameters` (which both
+ * have or both lack), the same parts (sameValue). Such values share a template; the check costs no
+ * string building.
+ */
+function sameShared(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  const budget = { left: SAME_VALUE_BUDGET };
+  for (let i = 0; i < keys.length; i++) {
+    const name = keys[i];
+    if (name !== other[i]) return false;
+    if (name === 'parameters' ? (a[name] === undefined) !== (b[name] === undefined) : !sameValue(a[name], b[name], budget)) return false;
+  }
+  return true;
+}
+
+/** An array or an object of no class (a Date, a Map or an object with toJSON encodes otherwise). */
+function isPlainValue(v: unknown): v is object {
+  if (typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) return true;
+  const prototype: unknown = Object.getPrototypeOf(v);
+  return (prototype === Object.prototype || prototype === null) && !('toJSON' in v);
+}
+
+/** Values sameValue compares before it gives up (a large part that is not the same object). */
+const SAME_VALUE_BUDGET = 64;
+
+/**
+ * The same object or primitive, or small plain objects and arrays with the same keys in the same
+ * order and the same values (each task's own `metadata: {}` or list of output names): values that
+ * encode to the same JSON text. False when `budget` runs out: the caller then compares the texts.
+ */
+function sameValue(a: unknown, b: unknown, budget: { left: number }): boolean {
+  if (Object.is(a, b)) return true;
+  if (!isPlainValue(a) || !isPlainValue(b) || --budget.left < 0) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] !== other[i] || !sameValue((a as Record<string, unknown>)[keys[i]], (b as Record<string, unknown>)[keys[i]], budget)) return false;
+  }
+  return true;
 }
 
 /** Template rows: written once per group of a submission, read back through a small cache. */

@@ -25,7 +25,7 @@ import {
   type Row,
 } from './codec.js';
 import { notFound, rethrowConflict } from './errors.js';
-import { joinTemplate, SplitMemo, splitTask, TaskTemplates, type ParsedTemplates, type SplitTask } from './task-templates.js';
+import { joinTemplate, SplitMemo, splitTask, TaskTemplates, templateOf, type ParsedTemplates, type SplitTask } from './task-templates.js';
 import { sqlLimit, sqlOffset, StatementCache, updateSql, type Db, type Statement } from './statements.js';
 import type { TaskFilter, TaskRepository } from './types.js';
 
@@ -68,7 +68,10 @@ const INSERT = `INSERT INTO tasks (${INSERT_COLUMNS.join(', ')}) VALUES (${INSER
 
 /** What a new queued task's row holds in each column, in insertFreshRows (json_each row `value`). */
 const FRESH_VALUES: Record<string, string> = {
-  id: 'value->>0', owner: '@owner', priority: '@priority', state: "'queued'", spec: 'value->>1', request: 'value->>2',
+  // request: a row's own request text, or the number 0 when it is the text of its own spec (a
+  // sweep's spec and request hold the same parameters: the rows' JSON then carries it once).
+  id: 'value->>0', owner: '@owner', priority: '@priority', state: "'queued'", spec: 'value->>1',
+  request: "iif(json_type(value, '$[2]') = 'integer', value->>1, value->>2)",
   batch_id: '@batch', submitted_at: 'value->>3', started_at: 'NULL', completed_at: 'NULL', attempts: '0', error_code: 'NULL',
   error_message: 'NULL', cache_hit: '0', cache_key: 'value->>4', run_ms: 'NULL', retry_at: 'NULL', progress: 'NULL', summary: 'NULL',
   template_id: '@template',
@@ -220,7 +223,7 @@ export class SqliteTaskRepository implements TaskRepository {
       } else {
         let templateId = templateIds.get(split.key);
         if (templateId === undefined) {
-          templateId = this.templates.insert(split.template());
+          templateId = this.templates.insert(templateOf(split));
           templateIds.set(split.key, templateId);
         }
         if (isFresh(task)) {
@@ -272,7 +275,8 @@ export class SqliteTaskRepository implements TaskRepository {
     let lastTime = '';
     for (const [i, task] of group.tasks.entries()) {
       if (task.submittedAt !== lastTime) lastTime = checkTimestamp(task.submittedAt, 'task.submittedAt');
-      rows[i] = [FIELDS.id.encode(task.id, 'task.id'), group.splits[i].ownSpec, group.splits[i].ownRequest, lastTime, FIELDS.cacheKey.encode(task.cacheKey, 'task.cacheKey')];
+      const { ownSpec, ownRequest } = group.splits[i];
+      rows[i] = [FIELDS.id.encode(task.id, 'task.id'), ownSpec, ownRequest === ownSpec ? 0 : ownRequest, lastTime, FIELDS.cacheKey.encode(task.cacheKey, 'task.cacheKey')];
     }
     const constants = {
       owner: FIELDS.owner.encode(first.owner, 'task.owner'),

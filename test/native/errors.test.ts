@@ -5,6 +5,7 @@ import {
 } from '../../src/index.js';
 import { NetlistError } from '../../src/formats/errors.js';
 import { dc, rcStep, scope, volt } from '../fixtures/circuits.js';
+import { loadBinding } from '../../src/engine/binding.js';
 
 function failure(netlist: unknown): EngineError {
   try {
@@ -91,6 +92,35 @@ describe('engine errors', () => {
     const n = base();
     (n.elements[1] as { type: string }).type = 'QX';
     expect(() => simulateSync(n)).to.throw(NetlistError, /elements\.1\.type/);
+  });
+
+  it('the addon itself names the field of a value of the wrong type and what it expected', () => {
+    // What reaches the addon without the TypeScript shape check (the netlist conversion's own checks).
+    const settings = { tEnd: 1e-3, dt: 1e-6 };
+    const resistor = { name: 'R.1', type: 'R', nodes: ['a', '0'], params: { R: 1 } };
+    const cases: [unknown, string, string][] = [
+      [{ settings, elements: [{ ...resistor, nodes: ['a', 3] }] }, 'elements[0].nodes[1]', 'a string'],
+      [{ settings, elements: [{ ...resistor, params: { R: [1, 'x'] } }] }, 'elements[0].params.R[1]', 'a number'],
+      [{ settings, elements: [{ ...resistor, params: { R: null } }] }, 'elements[0].params.R', 'a number, a string or an array'],
+      [{ settings, elements: [{ ...resistor, name: 5 }] }, 'elements[0].name', 'a string'],
+      [{ settings, elements: [resistor, 7] }, 'elements[1]', 'an object'],
+      [{ settings, elements: [resistor], blocks: [{ name: 'B', type: 'GAIN', inputs: ['x'], outputs: [1] }] }, 'blocks[0].outputs[0]', 'a string'],
+      [{ settings, elements: [resistor], thermal: [{ ...resistor, params: { R: {} } }] }, 'thermal[0].params.R', 'a number, a string or an array'],
+      [{ settings: { ...settings, maxPoints: 'x' }, elements: [resistor] }, 'settings.maxPoints', 'a number'],
+    ];
+    for (const [netlist, field, expected] of cases) {
+      const error = (() => {
+        try {
+          loadBinding().validate(netlist as Netlist);
+        } catch (e) {
+          return e as Error & { code?: string; field?: string };
+        }
+        throw new Error(`${field}: expected the conversion to fail`);
+      })();
+      expect(error.code, field).to.equal('NETLIST_INVALID');
+      expect(error.field).to.equal(field);
+      expect(error.message).to.equal(`${field} must be ${expected}`);
+    }
   });
 
   it('rejects a reference to a missing element', () => {

@@ -93,6 +93,58 @@ describe('store: task templates and kept counts (schema 4)', () => {
     expect(t.store.tasks.get('j2')!.request).to.not.have.property('parameters');
   });
 
+  it('shares a template between tasks whose small parts are equal but their own objects, never between different ones', () => {
+    const netlist = rcStep('trapezoidal', 1e-6);
+    const item = (id: string, value: number, extra: Record<string, unknown> = {}): TaskRecord => taskRecord(id, {
+      spec: { netlist, parameters: { 'R.1.R': value }, signals: ['SCOPE.1.ch1'] },
+      request: { model_file: 'rc.json', parameters: { 'R.1.R': value }, metadata: {}, outputs: [['a', 1]], ...extra },
+    });
+    const tasks = [
+      item('m0', 1), item('m1', 2), item('m2', 3),
+      item('m3', 4, { when: new Date(0) }), item('m4', 5, { when: new Date(1) }), // encode differently
+      item('m5', 6, { metadata: { tag: 'x' } }), item('m6', 7, { metadata: { tag: 'y' } }),
+    ];
+    t.store.tasks.insertMany(tasks);
+    expect(count('SELECT count(*) FROM task_templates')).to.equal(1);
+    expect(count('SELECT group_concat(id) FROM tasks WHERE template_id IS NULL')).to.equal('m3,m4,m5,m6');
+    for (const task of tasks.slice(0, 3)) expect(t.store.tasks.get(task.id)).to.deep.equal(task);
+    expect((t.store.tasks.get('m4')!.request as { when: string }).when).to.equal(new Date(1).toISOString());
+  });
+
+  it('tells the next task of a sweep by the identity of its parts, key order and a changed part included', () => {
+    const netlist = rcStep('trapezoidal', 1e-6);
+    const signals = ['SCOPE.1.ch1'];
+    const request = { circuitName: 'rc', metadata: {} };
+    // Spec and request of one task may hold one parameters object (a serve sweep does).
+    const shared = (id: string, value: number): TaskRecord => {
+      const parameters = { 'R.1.R': value };
+      return taskRecord(id, { spec: { netlist, parameters, signals }, request: { ...request, parameters } });
+    };
+    const tasks = [
+      shared('k0', 1),
+      shared('k1', 2),
+      // The same parts in another key order: a template of its own, read back in its order.
+      taskRecord('k2', { spec: { parameters: { 'R.1.R': 3 }, netlist, signals }, request: { ...request, parameters: { 'R.1.R': 3 } } }),
+      taskRecord('k3', { spec: { parameters: { 'R.1.R': 4 }, netlist, signals }, request: { ...request, parameters: { 'R.1.R': 4 } } }),
+      // Another signals list (equal text, another object), then another netlist object.
+      taskRecord('k4', { spec: { netlist, parameters: { 'R.1.R': 5 }, signals: ['SCOPE.1.ch1'] }, request: { ...request, parameters: { 'R.1.R': 5 } } }),
+      taskRecord('k5', { spec: { netlist: rcStep('backward-euler', 1e-6), parameters: { 'R.1.R': 6 }, signals }, request: { ...request, parameters: { 'R.1.R': 6 } } }),
+      shared('k6', 7),
+    ];
+    t.store.tasks.insertMany(tasks);
+    // k0, k1, k4 and k6 share one template (equal texts), k2 and k3 another; k5 is alone.
+    expect(count('SELECT count(*) FROM task_templates')).to.equal(2);
+    expect(count('SELECT group_concat(id) FROM tasks WHERE template_id IS NULL')).to.equal('k5');
+    for (const task of tasks) {
+      const stored = t.store.tasks.get(task.id)!;
+      expect(stored).to.deep.equal(task);
+      expect(Object.keys(stored.spec)).to.deep.equal(Object.keys(task.spec));
+    }
+    // Read back, spec and request hold parameters objects of their own.
+    const k0 = t.store.tasks.get('k0')!;
+    expect(k0.spec.parameters).to.not.equal((k0.request as { parameters: object }).parameters);
+  });
+
   it('writes a changed spec or request whole, leaving the other tasks of the template as they were', () => {
     const tasks = sweep(3);
     t.store.tasks.insertMany(tasks);
