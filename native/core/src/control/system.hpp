@@ -10,9 +10,9 @@
 #include "control/block.hpp"
 #include "elements/passive.hpp"
 #include "elements/switching.hpp"
-#include "transient/typed_list.hpp"
 #include "mna/pattern.hpp"
 #include "pesim/netlist.hpp"
+#include "transient/typed_list.hpp"
 
 namespace pesim {
 
