@@ -444,6 +444,15 @@ TEST(java_bytecode_folds_constant_locals_and_drops_dead_stores) {
     p.inputs()[0] = x;
     CHECK(p.calculate(0.0, 1e-6).numbers[0] == (x > 0 ? 21.0 : 14.0));
   }
+  // A node run from the bytecode (a method call) writes its number over a temporary that held a
+  // constant in an earlier statement: that temporary is not a constant any more.
+  const Block call{"temporary_after_call", "static double helper() { return 10; }", "",
+                   "int n = 600; double w = n * 1 / 6 - xIN[0]; double z = helper() + 1; yOUT[0] = z + w; return yOUT;", 1, 1};
+  CHECK(sameBothWays(call, 20));
+  Program p(BlockCode{call.code, call.init, call.variables}, 1, 1);
+  p.start(1);
+  p.inputs()[0] = 4.0;
+  CHECK(p.calculate(0.0, 1e-6).numbers[0] == 107.0);
   // A local's last value is kept for the next call (the frame of the block's method is kept).
   Program kept(BlockCode{"double y = 5; yOUT[0] = y; return yOUT;", "", ""}, 1, 1);
   CHECK(count(pesim::java::listing(*kept.compiled().calculate->code), "MoveK") == 1);

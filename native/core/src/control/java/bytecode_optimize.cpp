@@ -66,7 +66,10 @@ Operands operandsOf(const Instr& i) {
     case Code::Jump: case Code::ElementAddressK: case Code::ArrayPointer: case Code::CheckNull: case Code::Spend:
     case Code::Return: case Code::ReturnHeld: case Code::ReleaseArray:
       break;
-    case Code::Node: case Code::Effect: case Code::AssignArray: case Code::HoldArray:
+    case Code::Node:  // the node's number into d
+      o.opaque = o.writesD = true;
+      break;
+    case Code::Effect: case Code::AssignArray: case Code::HoldArray:  // d, if any, an array slot
       o.opaque = true;
       break;
     default:
@@ -266,7 +269,6 @@ class Optimizer {
     const Operands o = operandsOf(i);
     if (o.opaque) {
       for (std::uint32_t s = 0; s < locals_ && s < slots_; ++s) values[s].state = Value::Varying;
-      return;
     }
     if (o.writesA && inFrame(i.a)) values[slot(i.a)].state = Value::Varying;
     if (!o.writesD || !inFrame(i.d)) return;
