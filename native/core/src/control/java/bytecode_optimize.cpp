@@ -336,6 +336,10 @@ class Optimizer {
 }  // namespace
 
 void optimize(Bytecode& code, std::uint32_t slots, std::uint32_t locals) {
+  // The analyses keep a value per slot and instruction: a method beyond this (far larger than any
+  // block's) runs as lowered rather than have its compilation take much time and memory.
+  constexpr std::size_t kLargestAnalysis = std::size_t{1} << 20;
+  if (static_cast<std::size_t>(slots) * code.code.size() > kLargestAnalysis) return;
   Optimizer optimizer(code, slots, locals);
   if (!optimizer.analysable()) return;
   optimizer.propagateConstants();
