@@ -29,6 +29,27 @@ interface DeferredCheck {
   check: CircuitCheck;
 }
 
+/** The item's priority, or INVALID_PRIORITY. */
+function checkedPriority(request: SimulationRequest): Priority {
+  const priority = request.priority ?? 'NORMAL';
+  if (!PRIORITIES.includes(priority as Priority)) {
+    throw new JobqError(400, 'INVALID_PRIORITY', `Invalid priority ${JSON.stringify(priority)}; allowed values: ${PRIORITIES.join(', ')}`, {
+      field: 'priority',
+      suggestion: `Use one of ${PRIORITIES.join(', ')}`,
+    });
+  }
+  return priority as Priority;
+}
+
+/** `run`'s result; its error named with the batch item's index. */
+function withItemIndex<T>(index: number | undefined, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw withIndex(error, index);
+  }
+}
+
 function withIndex(error: unknown, index: number | undefined): unknown {
   if (index !== undefined && error instanceof RequestValidationError) {
     return new RequestValidationError(error.items.map((item) => ({ ...item, loc: item.loc[0] === 'body' ? ['body', index, ...item.loc.slice(1)] : item.loc })));
@@ -65,29 +86,43 @@ export class JobqService {
    * checks of many items on the circuit-check thread).
    */
   async prepare(request: SimulationRequest, index?: number, loaded?: Map<string, Promise<LoadedModel>>, deferred?: DeferredCheck[]): Promise<SubmitInput> {
-    try {
-      const priority = request.priority ?? 'NORMAL';
-      if (!PRIORITIES.includes(priority as Priority)) {
-        throw new JobqError(400, 'INVALID_PRIORITY', `Invalid priority ${JSON.stringify(priority)}; allowed values: ${PRIORITIES.join(', ')}`, {
-          field: 'priority',
-          suggestion: `Use one of ${PRIORITIES.join(', ')}`,
-        });
-      }
-      const model = await this.loadModel(request.model_file, loaded);
-      const parameters = request.parameters ?? {};
-      const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files, this.config.orchestration.max_steps, steadyOptions(request.steady), deferred === undefined);
-      deferred?.push({ index: index ?? 0, check: { netlist: prepared.spec.netlist, parameters: prepared.spec.parameters } });
-      const stored: StoredJobqRequest = {
-        model_file: request.model_file,
-        parameters,
-        output_variables: request.output_variables ?? null,
-        metadata: request.metadata ?? {},
-        outputs: prepared.outputs,
-      };
-      return { owner: JOBQ_OWNER, priority: priority as Priority, spec: prepared.spec, request: stored, modelName: request.model_file };
-    } catch (error) {
+    const priority = withItemIndex(index, () => checkedPriority(request));
+    const model = await this.loadModel(request.model_file, loaded).catch((error: unknown) => {
       throw withIndex(error, index);
+    });
+    return withItemIndex(index, () => this.prepareLoaded(request, priority, model, index, deferred));
+  }
+
+  /** prepare with the item's model read: no await per item of a large batch. */
+  private prepareLoaded(request: SimulationRequest, priority: Priority, model: LoadedModel, index: number | undefined, deferred: DeferredCheck[] | undefined): SubmitInput {
+    const parameters = request.parameters ?? {};
+    const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files, this.config.orchestration.max_steps, steadyOptions(request.steady), deferred === undefined);
+    deferred?.push({ index: index ?? 0, check: { netlist: prepared.spec.netlist, parameters: prepared.spec.parameters } });
+    const stored: StoredJobqRequest = {
+      model_file: request.model_file,
+      parameters,
+      output_variables: request.output_variables ?? null,
+      metadata: request.metadata ?? {},
+      outputs: prepared.outputs,
+    };
+    return { owner: JOBQ_OWNER, priority, spec: prepared.spec, request: stored, modelName: request.model_file };
+  }
+
+  /**
+   * The items of a batch, prepared in order with their models read first (each file once; a file
+   * that cannot be read fails at the turn of its first item, after that item's own checks).
+   */
+  private async prepareItems(requests: SimulationRequest[], loaded: Map<string, Promise<LoadedModel>>, deferred: DeferredCheck[] | undefined): Promise<SubmitInput[]> {
+    const models = new Map<string, { model: LoadedModel } | { failed: unknown }>();
+    for (const { model_file: file } of requests) {
+      if (!models.has(file)) models.set(file, await this.loadModel(file, loaded).then((model) => ({ model }), (failed: unknown) => ({ failed })));
     }
+    return requests.map((request, index) => withItemIndex(index, () => {
+      const priority = checkedPriority(request);
+      const read = models.get(request.model_file)!;
+      if ('failed' in read) throw read.failed;
+      return this.prepareLoaded(request, priority, read.model, index, deferred);
+    }));
   }
 
   /**
@@ -143,7 +178,7 @@ export class JobqService {
     // The circuit checks of many items go to the circuit-check thread together.
     const deferred: DeferredCheck[] | undefined = requests.length >= CHECK_THREAD_MIN ? [] : undefined;
     try {
-      for (const [index, request] of requests.entries()) inputs.push(await this.prepare(request, index, loaded, deferred));
+      inputs.push(...(await this.prepareItems(requests, loaded, deferred)));
     } catch (error) {
       // An earlier item whose circuit fails is the one reported, as when each is checked in turn.
       if (deferred) await this.checkDeferred(requests, deferred, loaded);

@@ -9,6 +9,7 @@ import type { SqliteBatchResults } from '../store/batch-results.js';
 import type { LogLevel, LogRecord, TaskRecord, TaskState } from '../store/records.js';
 import { ResultCache, type CacheSettings } from './cache/result-cache.js';
 import { CircuitCheckThread } from './check-thread.js';
+import { simulationNice } from '../threads/priority.js';
 import { TaskEvents } from './events.js';
 import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
@@ -31,6 +32,8 @@ export interface RuntimeSettings {
   cacheSweepSeconds: number;
   /** Where runs execute: embedded worker threads (default) or BullMQ on Redis (executors/bullmq). */
   queue?: QueueSettings;
+  /** Nice levels the simulation threads run below the service's thread (src/threads/priority.ts; default PESIM_SIMULATION_NICE or 10, unset: 0). */
+  simulationNice?: number;
 }
 
 /** PESIM_DURABILITY (`normal` or `full`), default `normal`; anything else stops the start-up. */
@@ -67,6 +70,7 @@ export function defaultRuntimeSettings(dataDir: string): RuntimeSettings {
     cacheSweepSeconds: 60,
     durability: durabilityFromEnv(),
     queue: queueSettingsFromEnv(),
+    simulationNice: simulationNice(),
   };
 }
 
@@ -155,7 +159,7 @@ function embeddedExecutor(settings: RuntimeSettings, deferThreads: boolean): Exe
   if (settings.queue?.backend === 'bullmq') {
     throw new Error('the settings ask for the bullmq queue: create its executor with remoteExecutorFor() and pass it as options.executor');
   }
-  return new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations, deferThreads });
+  return new EmbeddedExecutor({ threads: settings.maxConcurrentSimulations, deferThreads, niceIncrement: settings.simulationNice ?? 0 });
 }
 
 export function createRuntime(settings: RuntimeSettings, options: RuntimeOptions = {}): Runtime {

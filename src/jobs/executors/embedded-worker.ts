@@ -3,11 +3,20 @@
 // file here too, so encoding (Parquet, HDF5, CSV) runs in parallel on the workers instead of on
 // the scheduler's thread. Errors return as data because structured cloning drops an Error's `code`.
 import { Piscina } from 'piscina';
+import { lowerThreadPriority } from '../../threads/priority.js';
 import { RunController, simulateSync, steadyStateSync, isDeterministicFailure } from '../../engine/index.js';
 import { writableInWorker, writeResultInWorker } from '../cache/formats/eager.js';
 import type { ExecutionOutcome, ExecutionRequest } from './types.js';
 import type { StoredResult } from '../types.js';
 import { runSummary } from './summary.js';
+
+/** What the executor hands each worker thread (Piscina's workerData). */
+export interface EmbeddedWorkerData {
+  /** Nice levels this thread runs below the service's thread. */
+  niceIncrement: number;
+}
+
+lowerThreadPriority((Piscina.workerData as EmbeddedWorkerData | undefined)?.niceIncrement ?? 0);
 
 // The arrays of this thread's last result that went to a file rather than back to the scheduler:
 // the next run records into their memory (see SimulateSyncOptions.reuse). A result larger than

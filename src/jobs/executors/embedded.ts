@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { ExecutionOutcome, ExecutionRequest, Executor } from './types.js';
 import type { GroupAnswer } from './embedded-worker.js';
 import { GROUP_WINDOW_MS, RunGroups } from './run-groups.js';
+import type { EmbeddedWorkerData } from './embedded-worker.js';
 
 export interface EmbeddedExecutorOptions {
   threads: number;
@@ -26,6 +27,8 @@ export interface EmbeddedExecutorOptions {
   /** Send short runs several per message (default: true with the default worker module, whose
    *  tasks take groups; a substituted module gets one run per message unless this is set). */
   groupRuns?: boolean;
+  /** Nice levels each worker thread lowers its priority by when it starts (src/threads/priority.ts; default 0). */
+  niceIncrement?: number;
 }
 
 function defaultWorkerFile(): string {
@@ -84,6 +87,7 @@ export class EmbeddedExecutor implements Executor {
       // No per-task timing histograms: nothing reads them, and they cost the scheduler's thread.
       recordTiming: false,
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb ?? 2048 },
+      workerData: { niceIncrement: this.options.niceIncrement ?? 0 } satisfies EmbeddedWorkerData,
     }));
     return this.pool;
   }

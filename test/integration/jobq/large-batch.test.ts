@@ -41,6 +41,22 @@ describe('job-queue service: large batches', function () {
     expect((await service.request('GET', '/stats')).body).to.deep.include({ queue: (before as { queue: unknown }).queue });
   });
 
+  it('reports a model file that cannot be read at the turn of its first item, after the items before it', async () => {
+    const count = 2 * CHECK_THREAD_MIN;
+    const field = (body: unknown): string => JSON.stringify((body as ValidationBody).field ?? (body as ValidationBody).detail?.[0]?.loc ?? body);
+    // Item 20 names a missing file, item 10 has a priority the service does not know: item 10.
+    const priorityFirst = await service.request('POST', '/simulations/batch', items(count, { 10: { priority: 'URGENT' }, 20: { model_file: 'missing.json' } }));
+    expect(priorityFirst.status).to.equal(400);
+    expect(field(priorityFirst.body)).to.contain('10');
+    // The other way round: the missing file of item 10 is reported, as a single item reports it.
+    const modelFirst = await service.request('POST', '/simulations/batch', items(count, { 10: { model_file: 'missing.json' }, 20: { priority: 'URGENT' } }));
+    const alone = await service.request('POST', '/simulations/batch', [{ model_file: 'missing.json' }]);
+    expect(modelFirst.status).to.equal(alone.status);
+    expect(modelFirst.status).to.be.within(400, 499);
+    expect(JSON.stringify(modelFirst.body)).to.contain('missing.json');
+    expect(field(modelFirst.body)).to.contain('10');
+  });
+
   it('runs a good batch, each item with its own parameters', async () => {
     const r = await service.request('POST', '/simulations/batch', items(CHECK_THREAD_MIN + 6));
     expect(r.status).to.equal(201);

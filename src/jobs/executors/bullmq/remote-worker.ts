@@ -12,6 +12,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { RunController } from '../../../engine/index.js';
 import { fileExtension, writeResult } from '../../cache/formats/index.js';
+import { simulationNice } from '../../../threads/priority.js';
 import { EmbeddedExecutor } from '../embedded.js';
 import type { RunSummary } from '../types.js';
 import { runSummary } from '../summary.js';
@@ -49,7 +50,7 @@ export class RemoteWorker {
     mkdirSync(this.scratch, { recursive: true });
     // The engine threads start once the worker takes jobs (start()): each loads the engine and the
     // result codecs, which would otherwise compete with the start-up for the CPU.
-    this.pool = new EmbeddedExecutor({ threads: options.concurrency, deferThreads: true });
+    this.pool = new EmbeddedExecutor({ threads: options.concurrency, deferThreads: true, niceIncrement: simulationNice() });
     this.client = redisConnection(options.redisUrl, `pesim:worker:${this.id}`);
     this.subscriber = redisConnection(options.redisUrl, `pesim:worker:${this.id}:control`);
     this.subscriber.on('error', () => undefined); // the main client reports outages
