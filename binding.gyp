@@ -36,7 +36,7 @@
       "cflags!": ["-fno-exceptions", "-fno-rtti"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
       "cflags_cc": [
-        "-std=c++17", "-O3", "-Wall", "-Wextra", "-Werror", "-fexceptions", "-fno-semantic-interposition",
+        "-std=c++17", "-O3", "-Wall", "-Wextra", "-Werror", "-fexceptions", "-fno-semantic-interposition", "-fvisibility=hidden",
         "-isystem", "<!(node -p \"process.env.EIGEN3_INCLUDE_DIR || '/usr/include/eigen3'\")"
       ],
       "xcode_settings": {

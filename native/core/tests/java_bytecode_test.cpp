@@ -398,6 +398,8 @@ TEST(java_bytecode_and_nodes_fail_alike) {
       "yOUT[-1] = 1; return yOUT;",
       "yOUT[0] = xIN[3]; return yOUT;",
       "int z = (int) xIN[0]; yOUT[0] = 5 / z; return yOUT;",
+      "int z = 0; yOUT[0] = 5 / z; return yOUT;",
+      "int z = 3; long w = 0; yOUT[0] = z % w; return yOUT;",
       "long z = (long) xIN[0]; yOUT[0] = 5 % z; return yOUT;",
       "double s = 0; while (true) { s += 1; } ",
       "for (int i = 0; ; i++) { yOUT[0] = i; }",
@@ -410,6 +412,50 @@ TEST(java_bytecode_and_nodes_fail_alike) {
     CHECK(fast == nodes);
     CHECK(fast.rfind("failure", 0) == 0);
   }
+}
+
+std::string listingOf(const char* code) {
+  Program p(BlockCode{code, "", "static double kept;"}, 1, 1);
+  return pesim::java::listing(*p.compiled().calculate->code);
+}
+
+std::size_t count(const std::string& text, const std::string& word) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n;
+  return n;
+}
+
+// A local assigned one constant folds into the arithmetic that reads it, and a store that every
+// path overwrites before reading is not run (bytecode_optimize.cpp); the results stay those of the
+// nodes (java_bytecode_and_nodes_give_the_same_results runs the same blocks).
+TEST(java_bytecode_folds_constant_locals_and_drops_dead_stores) {
+  const std::string folded = listingOf("int n = 1000; yOUT[0] = xIN[0] < n * 1 / 6 - 0.5 * kept ? 1 : 0; return yOUT;");
+  CHECK(count(folded, "MulInt") == 0 && count(folded, "DivInt") == 0);
+  const std::string dead = listingOf("double x = xIN[0]; double y = 0; if (x > 0) { y = 1; } else { y = 2; } yOUT[0] = y; return yOUT;");
+  CHECK(count(dead, "MoveK") == 2);
+  // Unless an instruction that may fail comes first: a failed call ends with what it stored.
+  CHECK(count(listingOf("double y = 0; if (xIN[0] > 0) { y = 1; } else { y = 2; } yOUT[0] = y; return yOUT;"), "MoveK") == 3);
+  // A variable changed on one path only is not a constant after the paths meet.
+  const char* joined = "int n = 2; if (xIN[0] > 0) { n = 3; } yOUT[0] = n * 7; return yOUT;";
+  CHECK(count(listingOf(joined), "MulInt") == 1);
+  for (double x : {-1.0, 1.0}) {
+    Program p(BlockCode{joined, "", ""}, 1, 1);
+    p.start(1);
+    p.inputs()[0] = x;
+    CHECK(p.calculate(0.0, 1e-6).numbers[0] == (x > 0 ? 21.0 : 14.0));
+  }
+  // A node run from the bytecode (a method call) writes its number over a temporary that held a
+  // constant in an earlier statement: that temporary is not a constant any more.
+  const Block call{"temporary_after_call", "static double helper() { return 10; }", "",
+                   "int n = 600; double w = n * 1 / 6 - xIN[0]; double z = helper() + 1; yOUT[0] = z + w; return yOUT;", 1, 1};
+  CHECK(sameBothWays(call, 20));
+  Program p(BlockCode{call.code, call.init, call.variables}, 1, 1);
+  p.start(1);
+  p.inputs()[0] = 4.0;
+  CHECK(p.calculate(0.0, 1e-6).numbers[0] == 107.0);
+  // A local's last value is kept for the next call (the frame of the block's method is kept).
+  Program kept(BlockCode{"double y = 5; yOUT[0] = y; return yOUT;", "", ""}, 1, 1);
+  CHECK(count(pesim::java::listing(*kept.compiled().calculate->code), "MoveK") == 1);
 }
 
 // A table built every step (an array literal of constant rows) is a fresh table each step, also

@@ -3,7 +3,6 @@
 // evaluated).
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "control/catalog.hpp"
 #include "pesim/errors.hpp"
@@ -21,10 +20,11 @@ constexpr double kThreshold = 0.5;
 bool above(double value) { return value > kThreshold; }
 bool notBelow(double value) { return !(value < kThreshold); }
 
-// Any block computing one output from its inputs with a function.
-class Function : public Block {
+// Any block computing one output from its inputs with a function fn(values, count). Fn is the
+// function's own (lambda) type, so that each kind of block calls it inline, not through a pointer.
+template <class Fn>
+class Function final : public Block {
  public:
-  using Fn = std::function<double(const double*, std::size_t)>;
   Function(std::string name, std::vector<int> inputs, std::vector<int> outputs, Fn fn)
       : Block(std::move(name), std::move(inputs), std::move(outputs)), fn_(std::move(fn)),
         values_(this->inputs().size()) {}
@@ -148,8 +148,9 @@ void requireInputs(const BlockArgs& a, std::size_t min, std::size_t max) {
               a.name + ": a " + a.type + " block takes " + expected + " input(s), got " + std::to_string(got), a.name);
 }
 
-BlockPtr functionBlock(BlockArgs& a, Function::Fn fn) {
-  return std::make_unique<Function>(a.name, std::move(a.inputs), std::move(a.outputs), std::move(fn));
+template <class Fn>
+BlockPtr functionBlock(BlockArgs& a, Fn fn) {
+  return std::make_unique<Function<Fn>>(a.name, std::move(a.inputs), std::move(a.outputs), std::move(fn));
 }
 
 template <double (*F)(double)>

@@ -41,6 +41,22 @@ struct SolutionProbe {
   int minus;
 };
 
+// A block output that is a value the block only reads from elsewhere, kept at a stable address
+// (a constant, a loss, a thermal node's temperature): signals[output] = *plus, or *plus − *minus
+// when minus is set. The control system copies these itself, without a call per block.
+struct ValueCopy {
+  int output;
+  const double* plus;
+  const double* minus;  // null: a plain copy
+};
+
+// A block output that is the current of a circuit element in the step's solution (AMP on an
+// element whose current is not an entry of the solution): signals[output] = element->current(x).
+struct ElementCurrent {
+  int output;
+  const Element* element;
+};
+
 class Block {
  public:
   Block(std::string name, std::vector<int> inputs, std::vector<int> outputs)
@@ -66,6 +82,12 @@ class Block {
   // True (and `probe` set) when evaluate() only writes a SolutionProbe's value: such a block has
   // no inputs and no state.
   virtual bool probe(SolutionProbe& /*probe*/) const { return false; }
+  // True (and `copy` set) when evaluate() only writes a ValueCopy's value: such a block has no
+  // inputs, and what it reads changes only before the control evaluation of a step.
+  virtual bool copies(ValueCopy& /*copy*/) const { return false; }
+  // True (and `current` set) when evaluate() only writes an ElementCurrent: such a block has no
+  // inputs and no state.
+  virtual bool readsCurrent(ElementCurrent& /*current*/) const { return false; }
   // False for sinks (SCOPE, GATE) whose evaluate() does nothing: the engine reads their inputs.
   virtual bool evaluates() const { return true; }
   // Adds what the block has to say about the run (printed lines of code blocks) to `warnings`.

@@ -46,6 +46,10 @@ class ElementMeter : public Block {
     p.minus = element_.nodes()[1];
     return true;
   }
+  bool readsCurrent(ElementCurrent& c) const override {
+    c = {output(), &element_};
+    return current_;
+  }
 
  private:
   const Element& element_;

@@ -128,6 +128,10 @@ class Constant : public Block {
       : Block(std::move(name), {}, std::move(outputs)), value_(value) {}
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override { out(ctx, value_); }
+  bool copies(ValueCopy& copy) const override {
+    copy = {output(), &value_, nullptr};
+    return true;
+  }
   void preset(double* signals) const override { signals[outputs()[0]] = value_; }
   bool pure() const override { return true; }
 

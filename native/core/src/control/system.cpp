@@ -152,6 +152,16 @@ std::vector<Block*> ControlSystem::pureCone(const std::vector<int>& signals) con
   return cone;
 }
 
+void ControlSystem::readValues(ControlContext& ctx) const {
+  for (const ValueCopy& c : copiedValues_) ctx.signals[c.output] = *c.plus;
+  for (const ValueCopy& c : copiedDifferences_) ctx.signals[c.output] = *c.plus - *c.minus;
+  for (std::size_t i = 0; i < currents_.size(); ++i) {
+    const double* x = ctx.x;
+    double& value = ctx.signals[currentOutputs_[i]];
+    currents_.visit(i, [&](auto* element) { value = element->current(x); });
+  }
+}
+
 void ControlSystem::finish(Result& result, const std::function<void()>& poll) {
   for (Block* block : finishing_) block->finish(result, poll);
 }
@@ -207,17 +217,25 @@ void ControlSystem::order() {
     if (!block->feedthrough() && !block->inputs().empty()) latching_.push_back(block.get());
     // A meter reads only the circuit solution, and every reader of its output is ordered after
     // it (feedthrough) or reads at latch time: evaluating all meters first changes nothing.
+    // A value copy has no inputs and reads nothing another block writes in this evaluation: the
+    // same argument places it before the other blocks.
     SolutionProbe probe{};
-    if (!block->probe(probe)) {
-      if (block->evaluates()) evaluated_.push_back(block.get());
-    } else if (probe.plus != kGround && probe.minus == kGround) {
-      copies_.push_back(probe);
-    } else if (probe.plus != kGround) {
-      differences_.push_back(probe);
-    } else {
-      probes_.push_back(probe);
+    ValueCopy copy{};
+    ElementCurrent current{};
+    if (block->copies(copy)) {
+      (copy.minus == nullptr ? copiedValues_ : copiedDifferences_).push_back(copy);
+    } else if (block->probe(probe)) {
+      if (probe.plus != kGround && probe.minus == kGround) copies_.push_back(probe);
+      else if (probe.plus != kGround) differences_.push_back(probe);
+      else probes_.push_back(probe);
+    } else if (block->readsCurrent(current)) {
+      currents_.add(current.element);
+      currentOutputs_.push_back(current.output);
+    } else if (block->evaluates()) {
+      evaluated_.push_back(block.get());
     }
   }
+  readsValues_ = !copiedValues_.empty() || !copiedDifferences_.empty() || !currents_.empty();
 }
 
 

@@ -8,8 +8,11 @@
 #include <vector>
 
 #include "control/block.hpp"
+#include "elements/passive.hpp"
+#include "elements/switching.hpp"
 #include "mna/pattern.hpp"
 #include "pesim/netlist.hpp"
+#include "transient/typed_list.hpp"
 
 namespace pesim {
 
@@ -61,6 +64,7 @@ class ControlSystem {
     for (const SolutionProbe& p : probes_) {
       ctx.signals[p.output] = nodeVoltage(ctx.x, p.plus) - nodeVoltage(ctx.x, p.minus);
     }
+    if (readsValues_) readValues(ctx);
     for (Block* block : evaluated_) block->evaluate(ctx);
     for (Block* block : latching_) block->latch(ctx);
   }
@@ -89,6 +93,9 @@ class ControlSystem {
 
  private:
   void order();
+  // The value copies and element currents (out of line: the time loop of a circuit without them
+  // stays as small as it was).
+  void readValues(ControlContext& ctx) const;
 
   std::vector<BlockPtr> blocks_;       // in evaluation order after order()
   std::vector<Block*> finishing_;      // every block, netlist order (for finish())
@@ -97,6 +104,15 @@ class ControlSystem {
   std::vector<SolutionProbe> copies_;
   std::vector<SolutionProbe> differences_;
   std::vector<SolutionProbe> probes_;
+  // Blocks that copy a value (Block::copies), evaluated after the meters for the same reason: plain
+  // copies, then differences.
+  std::vector<ValueCopy> copiedValues_;
+  std::vector<ValueCopy> copiedDifferences_;
+  // Current meters of elements (Block::readsCurrent), also before the other blocks: the common
+  // element types called without a virtual call (typed_list.hpp), the output of each beside it.
+  TypedList<const Element, const Resistor, const Diode, const Igbt, const Capacitor> currents_;
+  std::vector<int> currentOutputs_;
+  bool readsValues_ = false;  // any value copies or element currents
   std::vector<Block*> evaluated_;      // the other blocks with an evaluation, in order
   std::vector<Block*> latching_;       // blocks that take their input after evaluation
   std::vector<GateBinding> gates_;

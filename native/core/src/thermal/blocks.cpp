@@ -20,6 +20,11 @@ class TemperatureMeter final : public Block {
       : Block(std::move(name), {}, std::move(outputs)), network_(network), a_(a), b_(b) {}
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override { out(ctx, network_.temperature(a_) - network_.temperature(b_)); }
+  // T_a − T_b read from the network's solution (T − 0 is T, bit for bit: b at the reference is a copy).
+  bool copies(ValueCopy& copy) const override {
+    copy = {output(), network_.temperatureAt(a_), b_ == kGround ? nullptr : network_.temperatureAt(b_)};
+    return true;
+  }
 
  private:
   const ThermalNetwork& network_;
@@ -44,6 +49,10 @@ class LossMeter final : public Block {
       : Block(std::move(name), {}, std::move(outputs)), loss_(loss) {}
   bool feedthrough() const override { return false; }
   void evaluate(ControlContext& ctx) override { out(ctx, *loss_); }
+  bool copies(ValueCopy& copy) const override {
+    copy = {output(), loss_, nullptr};
+    return true;
+  }
 
  private:
   const double* loss_;  // ThermalDomain::lossPower

@@ -54,6 +54,8 @@ class ThermalNetwork {
   // Node index of a thermal node name (kGround for "0"); throws UnknownReference naming `user`.
   int node(const std::string& name, const std::string& user) const;
   double temperature(int node) const { return node == kGround ? 0.0 : x_[node]; }
+  // Where temperature(node) is kept (the solution is solved in place; the reference's 0 is a constant).
+  const double* temperatureAt(int node) const { return node == kGround ? &kReferenceTemperature : &x_[node]; }
   const Element* element(const std::string& name) const;
   const double* solution() const { return x_.data(); }
   // Shortest node time constant C_ii/G_ii over the nodes with heat capacity (RTH conductances and
@@ -87,8 +89,9 @@ class ThermalNetwork {
     std::unique_ptr<Factorization> lu;
   };
   std::vector<Cached> cache_;
-  Eigen::VectorXd x_, rhs_;
+  Eigen::VectorXd x_, rhs_;  // sized once, when built: readers keep pointers into x_
   double shortestTau_;
+  static constexpr double kReferenceTemperature = 0.0;
 };
 
 }  // namespace pesim

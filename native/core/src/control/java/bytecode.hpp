@@ -215,6 +215,10 @@ class Lowering {
   std::uint32_t pointers_ = 0;
 };
 
+// Constant propagation and dead-store elimination over the frame's number slots of resolved code
+// (bytecode_optimize.cpp): `slots` in all, the first `locals` of them the method's variables, the
+// others temporaries. Code that runs nodes (fallbacks) is left as it is.
+void optimize(Bytecode& code, std::uint32_t slots, std::uint32_t locals);
 // Lowers the method's body into method.code (once; adds its temporaries to its number slots).
 void lowerMethod(Method& method);
 // A readable listing of the code (one instruction a line), for tests and diagnostics.
