@@ -5,16 +5,7 @@ import { expect } from 'chai';
 import { firstInvalidParameters, validateNetlist } from '../../src/engine/simulate.js';
 import { loadBinding } from '../../src/engine/binding.js';
 import type { Netlist, ParameterOverrides } from '../../src/formats/netlist.js';
-import { rcStep } from '../fixtures/circuits.js';
-
-/** rcStep with R from the global $Rv (100 Ω) and C from $Cv. */
-function withGlobals(): Netlist {
-  const n = rcStep('backward-euler', 1e-5, 1e-4);
-  n.parameters = { Rv: 100, Cv: 1e-6 };
-  n.elements[1].params = { R: '$Rv' };
-  n.elements[2].params = { C: '$Cv' };
-  return n;
-}
+import { rcStep, rcWithGlobals } from '../fixtures/circuits.js';
 
 /** The first set validateNetlist throws for, one by one. */
 function oneByOne(netlist: Netlist, sets: ParameterOverrides[]): number {
@@ -35,11 +26,11 @@ describe('engine: checks of many override sets', () => {
     ['an unknown key after a refused value', () => rcStep('backward-euler', 1e-5, 1e-4), [{ 'R.1.R': 10 }, { 'R.1.R': -1 }, { 'R.9.R': 1 }]],
     ['an unknown key before a refused value', () => rcStep('backward-euler', 1e-5, 1e-4), [{ 'R.1.R': 10 }, { 'R.1.X': 1 }, { 'R.1.R': -5 }]],
     ['a non-finite value', () => rcStep('backward-euler', 1e-5, 1e-4), [{ 'R.1.R': 10 }, { 'R.1.R': Number.NaN }]],
-    ['globals and their references', withGlobals, [{ $Rv: 50 }, { $Cv: 2e-6, $Rv: 1 }, { 'R.1.R': 30 }, { $Cv: -1 }, { $Rv: 10 }]],
-    ['a direct override of a referenced parameter wins over its global', withGlobals, [{ 'C.1.C': 1e-6, $Cv: -1 }, { $Rv: -1, 'R.1.R': 5 }, { $Rv: -1 }]],
-    ['an unknown global', withGlobals, [{ $Rv: 5 }, { $Nope: 1 }]],
+    ['globals and their references', rcWithGlobals, [{ $Rv: 50 }, { $Cv: 2e-6, $Rv: 1 }, { 'R.1.R': 30 }, { $Cv: -1 }, { $Rv: 10 }]],
+    ['a direct override of a referenced parameter wins over its global', rcWithGlobals, [{ 'C.1.C': 1e-6, $Cv: -1 }, { $Rv: -1, 'R.1.R': 5 }, { $Rv: -1 }]],
+    ['an unknown global', rcWithGlobals, [{ $Rv: 5 }, { $Nope: 1 }]],
     ['a reference to an undefined global that an override replaces', () => {
-      const n = withGlobals();
+      const n = rcWithGlobals();
       n.elements[1].params = { R: '$Missing' };
       return n;
     }, [{ 'R.1.R': 5 }, { 'R.1.R': 6 }, { 'C.1.C': 1e-6 }]],
@@ -54,7 +45,7 @@ describe('engine: checks of many override sets', () => {
   }
 
   it('leaves the netlist it checks as it was', () => {
-    const n = withGlobals();
+    const n = rcWithGlobals();
     const before = structuredClone(n);
     firstInvalidParameters(n, [{ $Rv: 5 }, { 'C.1.C': 3e-6 }]);
     expect(n).to.deep.equal(before);

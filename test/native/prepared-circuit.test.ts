@@ -6,16 +6,7 @@ import { expect } from 'chai';
 import { PreparedCircuit } from '../../src/engine/prepared-circuit.js';
 import { simulateSync, type SimulationResult } from '../../src/engine/simulate.js';
 import type { Netlist, ParameterOverrides } from '../../src/formats/netlist.js';
-import { buck, rcStep, thermalBuck } from '../fixtures/circuits.js';
-
-/** rcStep with R from the global $Rv (100 Ω) and C from $Cv. */
-function withGlobals(): Netlist {
-  const n = rcStep('backward-euler', 1e-5, 1e-4);
-  n.parameters = { Rv: 100, Cv: 1e-6 };
-  n.elements[1].params = { R: '$Rv' };
-  n.elements[2].params = { C: '$Cv' };
-  return n;
-}
+import { buck, rcStep, rcWithGlobals, thermalBuck } from '../fixtures/circuits.js';
 
 /** What a run gives, with the engine's wall time left out. */
 function comparable(result: SimulationResult): unknown {
@@ -36,7 +27,7 @@ function errorOf(run: () => unknown): { name: string; code?: string; message: st
 describe('engine: a netlist prepared once for many runs', () => {
   const cases: [string, () => Netlist, ParameterOverrides[]][] = [
     ['a buck converter', () => buck({ tEnd: 2e-4 }), [{ 'R.1.R': 2 }, {}, { 'R.1.R': 9, 'L.1.L': 2e-4 }, { 'SIGNAL.1.duty': 0.3 }, {}]],
-    ['globals and their references', withGlobals, [{ $Rv: 50 }, { $Cv: 2e-6, $Rv: 1 }, { 'R.1.R': 30 }, {}, { $Rv: 10, 'C.1.C': 3e-6 }]],
+    ['globals and their references', rcWithGlobals, [{ $Rv: 50 }, { $Cv: 2e-6, $Rv: 1 }, { 'R.1.R': 30 }, {}, { $Rv: 10, 'C.1.C': 3e-6 }]],
     ['a thermal network', () => thermalBuck({ tEnd: 2e-4 }), [{}, { 'R.1.R': 3 }, {}]],
   ];
   for (const [name, make, sets] of cases) {
