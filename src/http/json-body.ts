@@ -25,25 +25,40 @@ export function fieldOfPath(path: JsonPath): string {
   return field === '' ? 'body' : field;
 }
 
+/** A value's place: its parent's place and its key or index there (the path is built only for a problem). */
+interface Place {
+  parent: Place | undefined;
+  key: string | number;
+  depth: number;
+}
+
+function pathOf(place: Place | undefined, last?: string | number): JsonPath {
+  const path: JsonPath = last === undefined ? [] : [last];
+  for (let at = place; at; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
 /** The first problem of a parsed JSON value, depth first; undefined when there is none. */
 export function findJsonBodyProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonBodyProblem | undefined {
-  const stack: { value: unknown; path: JsonPath }[] = [{ value, path: [] }];
+  const notFinite = 'is a number beyond the range of a double (±1.8e308)';
+  const stack: { value: unknown; place: Place | undefined }[] = [{ value, place: undefined }];
   while (stack.length > 0) {
-    const { value: item, path } = stack.pop()!;
+    const { value: item, place } = stack.pop()!;
     if (typeof item === 'number') {
-      if (!Number.isFinite(item)) return { kind: 'not-finite', path, message: 'is a number beyond the range of a double (±1.8e308)' };
+      if (!Number.isFinite(item)) return { kind: 'not-finite', path: pathOf(place), message: notFinite };
       continue;
     }
     if (item === null || typeof item !== 'object') continue;
+    const depth = place?.depth ?? 0;
     // Named by the top-level field that holds the deep structure (its full path would be as deep).
-    if (path.length >= maxDepth) return { kind: 'too-deep', path: path.slice(0, 1), message: `holds objects or arrays nested deeper than ${maxDepth} levels` };
+    if (depth >= maxDepth) return { kind: 'too-deep', path: pathOf(place).slice(0, 1), message: `holds objects or arrays nested deeper than ${maxDepth} levels` };
     if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) {
         const element: unknown = item[i];
         // Flat arrays of numbers (signal samples) are checked here without a stack entry each.
         if (typeof element === 'number') {
-          if (!Number.isFinite(element)) return { kind: 'not-finite', path: [...path, i], message: 'is a number beyond the range of a double (±1.8e308)' };
-        } else if (element !== null && typeof element === 'object') stack.push({ value: element, path: [...path, i] });
+          if (!Number.isFinite(element)) return { kind: 'not-finite', path: pathOf(place, i), message: notFinite };
+        } else if (element !== null && typeof element === 'object') stack.push({ value: element, place: { parent: place, key: i, depth: depth + 1 } });
       }
       continue;
     }
@@ -52,9 +67,9 @@ export function findJsonBodyProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): 
       const key = keys[i];
       const child = (item as Record<string, unknown>)[key];
       if (key === '__proto__' || (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'))) {
-        return { kind: 'forbidden-key', path: [...path, key], message: `is not allowed as a key (${key === '__proto__' ? '__proto__' : 'constructor.prototype'} would change object prototypes)` };
+        return { kind: 'forbidden-key', path: pathOf(place, key), message: `is not allowed as a key (${key === '__proto__' ? '__proto__' : 'constructor.prototype'} would change object prototypes)` };
       }
-      stack.push({ value: child, path: [...path, key] });
+      stack.push({ value: child, place: { parent: place, key, depth: depth + 1 } });
     }
   }
   return undefined;
