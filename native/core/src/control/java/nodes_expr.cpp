@@ -85,6 +85,22 @@ Reg loadAt(Lowering& lw, std::uint32_t p, const Expr& index, Reg want, int line)
   return i.d;
 }
 
+// Stores number `value` (converted to `kind`) at the address in pointer `p`; when the assignment's
+// value is used, it is read back from there (converted, as Java's assignment expression gives it).
+Reg storeAt(Lowering& lw, std::uint32_t p, Reg value, Base kind, bool needed, Reg want, int line) {
+  Instr store = instr(Code::StorePointer, line);
+  store.kind = kind;
+  store.a = value;
+  store.d = p;
+  lw.emit(store);
+  if (!needed) return kNoReg;
+  Instr load = instr(Code::LoadPointer, line);
+  load.a = p;
+  load.d = destination(lw, want);
+  lw.emit(load);
+  return load.d;
+}
+
 class Constant final : public Expr {
  public:
   Constant(Type t, double v, int line) : Expr(t, line), v_(v) {}
@@ -889,17 +905,7 @@ class AssignNumber final : public Expr {
       lw.convert(variable, v, type().base, line());
       return variable;
     }
-    Instr store = instr(Code::StorePointer, line());
-    store.kind = type().base;
-    store.a = v;
-    store.d = p;
-    lw.emit(store);
-    if (!needed) return kNoReg;
-    Instr load = instr(Code::LoadPointer, line());
-    load.a = p;
-    load.d = destination(lw, want);
-    lw.emit(load);
-    return load.d;
+    return storeAt(lw, p, v, type().base, needed, want, line());
   }
 
   double store(double* at, Exec& ex) const {
@@ -1030,17 +1036,7 @@ class StoreElement final : public Expr {
       address.b = lw.constant(index_);
       lw.emit(address);
     }
-    Instr store = instr(Code::StorePointer, line());
-    store.a = lw.number(*value_);
-    store.d = p;
-    store.kind = type().base;
-    lw.emit(store);
-    if (!needed) return kNoReg;
-    Instr load = instr(Code::LoadPointer, line());
-    load.a = p;
-    load.d = destination(lw, want);
-    lw.emit(load);
-    return load.d;
+    return storeAt(lw, p, lw.number(*value_), type().base, needed, want, line());
   }
 
  public:
