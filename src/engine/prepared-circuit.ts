@@ -5,6 +5,7 @@
 // prepared_circuit.hh).
 import type { Netlist } from '../formats/netlist.js';
 import { OverrideResolver } from '../formats/overrides.js';
+import { assignmentArrays } from './assignment-arrays.js';
 import { loadBinding } from './binding.js';
 import { toEngineError } from './errors.js';
 import { prepareNetlist, toResult, type SimulateSyncOptions, type SimulationResult } from './simulate.js';
@@ -32,20 +33,7 @@ export class PreparedCircuit {
 
   /** simulateSync of the netlist with these overrides: the same result, the same errors. */
   simulateSync(options: Omit<SimulateSyncOptions, 'shapeChecked'> = {}): SimulationResult {
-    const { assignments } = this.resolver.assignments(options.parameters);
-    const names: string[] = [];
-    const lists = new Int32Array(assignments.length);
-    const items = new Int32Array(assignments.length);
-    const nameIds = new Int32Array(assignments.length);
-    const values = new Float64Array(assignments.length);
-    assignments.forEach(({ list, index, param, value }, i) => {
-      let id = names.indexOf(param);
-      if (id < 0) id = names.push(param) - 1;
-      lists[i] = list;
-      items[i] = index;
-      nameIds[i] = id;
-      values[i] = value;
-    });
+    const { names, lists, items, nameIds, values } = assignmentArrays([this.resolver.assignments(options.parameters).assignments]);
     try {
       return toResult(loadBinding().simulatePreparedSync(this.native, names, lists, items, nameIds, values, options.controller?.native, options.reuse));
     } catch (error) {

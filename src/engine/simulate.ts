@@ -4,6 +4,7 @@
 import { NetlistError } from '../formats/errors.js';
 import { assertNetlistShape, resolveNetlistSharing, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
 import { OverrideResolver, type ParameterAssignment } from '../formats/overrides.js';
+import { assignmentArrays } from './assignment-arrays.js';
 import { RunController, type Progress } from './controller.js';
 import { CancelledError, toEngineError } from './errors.js';
 import { loadBinding } from './binding.js';
@@ -145,34 +146,20 @@ export function firstInvalidParameters(netlist: Netlist, parameterSets: Paramete
     return parameterSets.findIndex((parameters) => !validates(netlist, parameters));
   }
   const resolver = new OverrideResolver(netlist);
-  const names = new Map<string, number>();
-  const counts: number[] = [];
-  const lists: number[] = [];
-  const items: number[] = [];
-  const nameIds: number[] = [];
-  const values: number[] = [];
+  const sets: ParameterAssignment[][] = [];
   let refusedHere = parameterSets.length; // the first set the resolver refuses (unknown key …)
   for (const [k, parameters] of parameterSets.entries()) {
-    let assignments: ParameterAssignment[];
     try {
-      assignments = resolver.assignments(parameters).assignments;
+      sets.push(resolver.assignments(parameters).assignments);
     } catch {
       refusedHere = k;
       break;
     }
-    counts.push(assignments.length);
-    for (const { list, index, param, value } of assignments) {
-      let id = names.get(param);
-      if (id === undefined) names.set(param, (id = names.size));
-      lists.push(list);
-      items.push(index);
-      nameIds.push(id);
-      values.push(value);
-    }
   }
+  const a = assignmentArrays(sets);
   let refused: number;
   try {
-    refused = loadBinding().checkMany(base, [...names.keys()], Int32Array.from(counts), Int32Array.from(lists), Int32Array.from(items), Int32Array.from(nameIds), Float64Array.from(values));
+    refused = loadBinding().checkMany(base, a.names, a.counts, a.lists, a.items, a.nameIds, a.values);
   } catch {
     return parameterSets.findIndex((parameters) => !validates(netlist, parameters)); // the engine refused the base itself
   }
