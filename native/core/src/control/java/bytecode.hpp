@@ -52,6 +52,9 @@ constexpr std::uint32_t kPointers = 16;
 //   array, null checked); ForEachNext: when the index b has reached the length of the array in
 //   slot a, jump to target, else spend an iteration and d = castTo(kind, element b), b += 1;
 //   ReleaseArray: array slot d = null.
+//   elements of the arrays that keep their object from call to call (bindFixedArrays; the
+//   element's address in `node`): LoadFixed d=element; StoreFixed element=castTo(kind, b);
+//   FixedAddress p[d]=&element.
 //   statements: Statement node->run() (Return ends the method, Break / Continue jump to target / b);
 //   Spend (a loop iteration against the budget); Count (a script statement: node the
 //   StatementCount); Return; ReturnNumber a; ReturnHeld (the field array a, held).
@@ -70,7 +73,7 @@ constexpr std::uint32_t kPointers = 16;
 #define PESIM_JAVA_ARRAY_CODES(X)                                                                                        \
   X(LoadElementK) X(LoadElement) X(StoreElementK) X(ElementAddressK) X(ArrayPointer) X(CheckNull) X(RowOf) X(Row)    \
   X(LoadAt) X(ElementAddress) X(LoadPointer) X(Length) X(HoldArray) X(ForEachNext) X(ReleaseArray) X(StorePointer)  \
-  X(AssignArray) X(Spend) X(Count)
+  X(AssignArray) X(Spend) X(Count) X(LoadFixed) X(StoreFixed) X(FixedAddress)
 // The instructions that may end the method (the interpreter runs them in its loop).
 #define PESIM_JAVA_END_CODES(X) X(Statement) X(Return) X(ReturnNumber) X(ReturnHeld)
 // Every code in one order: X(name) for each, but J(name, condition) for the conditional jumps.
@@ -227,5 +230,19 @@ std::string listing(const Bytecode& code);
 std::size_t fallbacks(const Bytecode& code);
 // Runs the method's bytecode in `frame` (ex.frame is `frame`).
 void execute(const Bytecode& code, Exec& ex, Frame& frame);
+
+// The array objects that an array variable holds from one call of a method to the next, by slot
+// (null: none, or not known to stay): `frame` over the method's frame slots, `fields` over the
+// class's field slots.
+struct FixedArrays {
+  std::vector<const Array*> frame;
+  std::vector<const Array*> fields;
+};
+// A copy of `code` whose element accesses at constant indices of the arrays in `fixed` address
+// the element directly (LoadFixed, StoreFixed, FixedAddress): no variable, null or bounds check
+// left to run, as an array keeps its length and the variable its array (bytecode_bind.cpp). Only
+// for code that runs no node, which could assign the variables; null when nothing is bound. The
+// copy runs in the frame and Exec the arrays were taken from, while they hold those arrays.
+std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const FixedArrays& fixed);
 
 }  // namespace pesim::java

@@ -32,7 +32,7 @@ Operands operandsOf(const Instr& i) {
   Operands o;
   switch (i.code) {
     case Code::MoveK: case Code::Time: case Code::Step: case Code::LoadElementK: case Code::LoadPointer:
-    case Code::Length:
+    case Code::Length: case Code::LoadFixed:
       o.writesD = true;
       break;
     case Code::Move: case Code::Convert: case Code::Truth: case Code::Unary: case Code::Cast:
@@ -57,13 +57,14 @@ Operands operandsOf(const Instr& i) {
     case Code::LoadElement: case Code::LoadAt:
       o.readsB = o.writesD = true;
       break;
-    case Code::StoreElementK: case Code::RowOf: case Code::Row: case Code::ElementAddress:
+    case Code::StoreElementK: case Code::RowOf: case Code::Row: case Code::ElementAddress: case Code::StoreFixed:
       o.readsB = true;
       break;
     case Code::StorePointer: case Code::ReturnNumber:
       o.readsA = true;
       break;
     case Code::Jump: case Code::ElementAddressK: case Code::ArrayPointer: case Code::CheckNull: case Code::Spend:
+    case Code::FixedAddress:
     case Code::Return: case Code::ReturnHeld: case Code::ReleaseArray:
       break;
     case Code::Node:  // the node's number into d

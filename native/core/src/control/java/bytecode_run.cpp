@@ -188,6 +188,14 @@ struct Steps {
     return next;
   }
   PESIM_JAVA_STEP Spend(Machine& m, const Instr* i, const Instr* next) { return spend(m.ex, i->line), next; }
+  // The element of a fixed array (bindFixedArrays): its address in `node`, the array's own
+  // (writable) storage.
+  static double* fixedElement(const Instr* i) { return static_cast<double*>(const_cast<void*>(i->node)); }
+  PESIM_JAVA_STEP LoadFixed(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = *fixedElement(i), next; }
+  PESIM_JAVA_STEP StoreFixed(Machine& m, const Instr* i, const Instr* next) {
+    return *fixedElement(i) = converted(i->kind, m.number(i->b)), next;
+  }
+  PESIM_JAVA_STEP FixedAddress(Machine& m, const Instr* i, const Instr* next) { return m.element(i->d) = fixedElement(i), next; }
   PESIM_JAVA_STEP Count(Machine&, const Instr* i, const Instr* next) {
     auto* count = static_cast<StatementCount*>(const_cast<void*>(i->node));
     if (++count->steps >= count->nextCheck) count->check(i->line);

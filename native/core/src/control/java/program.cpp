@@ -1,6 +1,8 @@
 // Running a compiled Java block (see program.hpp).
 #include "control/java/program.hpp"
 
+#include "control/java/bytecode.hpp"
+
 #include <utility>
 
 namespace pesim::java {
@@ -17,10 +19,10 @@ Program::Program(const BlockCode& code, std::size_t inputs, std::size_t outputs,
   xIn_->numbers.assign(inputs, 0.0);
 }
 
-void Program::run(const Method& m, Frame& frame) {
+void Program::run(const Method& m, Frame& frame, const Bytecode* code) {
   exec_.budget = kStepBudget;
   exec_.depth = 0;
-  invoke(exec_, m, frame);
+  invoke(exec_, m, frame, code);
 }
 
 void Program::start(std::uint64_t seed) {
@@ -33,6 +35,16 @@ void Program::start(std::uint64_t seed) {
   Frame init = frameFor(*compiled_.init);
   run(*compiled_.init, init);
   calcFrame_ = frameFor(*compiled_.calculate);
+  // From here on only calculate() runs: xIN is ours in every call (frame slot 0) and the fields hold
+  // their arrays unless the code assigns them (which bindFixedArrays sees).
+  boundCalculate_.reset();
+  if (compiled_.calculate->code) {
+    FixedArrays fixed;
+    fixed.frame.assign(calcFrame_.arrays.size(), nullptr);
+    if (!fixed.frame.empty()) fixed.frame[0] = xIn_.get();
+    for (const ArrayRef& a : exec_.fieldArrays) fixed.fields.push_back(a.get());
+    boundCalculate_ = bindFixedArrays(*compiled_.calculate->code, fixed);
+  }
 }
 
 const Array& Program::calculate(double time, double dt) {
@@ -40,7 +52,7 @@ const Array& Program::calculate(double time, double dt) {
   if (calcFrame_.arrays[0] != xIn_) calcFrame_.arrays[0] = xIn_;
   exec_.time = time;
   exec_.dt = dt;
-  run(*compiled_.calculate, calcFrame_);
+  run(*compiled_.calculate, calcFrame_, boundCalculate_.get());
   // The call's local arrays end with it, as in Java: arrays the code builds every step are then
   // held by nothing but the node that made them, which renews them next time (nodes_expr.cpp).
   for (std::size_t i = 1; i < calcFrame_.arrays.size(); ++i) calcFrame_.arrays[i].reset();  // [0]: xIN, ours

@@ -30,15 +30,18 @@ class Program {
   const Array& outputs() const { return *exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)]; }
   const Exec& state() const { return exec_; }
   const CompiledClass& compiled() const { return compiled_; }
+  // The code calculate() runs after start() when its fixed arrays are bound (bindFixedArrays), else null.
+  const Bytecode* boundCalculate() const { return boundCalculate_.get(); }
 
  private:
-  void run(const Method& m, Frame& frame);
+  void run(const Method& m, Frame& frame, const Bytecode* code = nullptr);
 
   CompiledClass compiled_;
   Exec exec_;
   Frame calcFrame_;
   ArrayRef xIn_;
   ArrayRef result_;
+  std::shared_ptr<const Bytecode> boundCalculate_;
   std::size_t outputCount_;
 };
 

@@ -1,0 +1,106 @@
+// Fixed arrays in the bytecode of Java blocks (bindFixedArrays, control/java/bytecode_bind.cpp):
+// after start() the element accesses at constant indices of xIN and of the array fields address
+// the elements directly, with the same results as the nodes; code that may assign the variables
+// keeps the generic accesses, and accesses that fail still fail as before.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "control/java/bytecode.hpp"
+#include "control/java/program.hpp"
+#include "harness.hpp"
+
+namespace {
+
+using pesim::java::BlockCode;
+using pesim::java::CodeFailure;
+using pesim::java::Program;
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+std::string boundListing(const Program& p) {
+  return p.boundCalculate() != nullptr ? pesim::java::listing(*p.boundCalculate()) : std::string();
+}
+
+std::uint64_t bits(double v) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// The outputs' bits of `steps` steps (input n·0.25 − 3 at step n), or the first failure.
+std::string run(const BlockCode& code, std::size_t outputs, Program::Execution how, int steps) {
+  Program p(code, 1, outputs, how);
+  std::string out;
+  try {
+    p.start(1);
+    for (int n = 0; n < steps; ++n) {
+      p.inputs()[0] = n * 0.25 - 3.0;
+      for (double v : p.calculate(n * 1e-6, 1e-6).numbers) out += std::to_string(bits(v)) + " ";
+    }
+  } catch (const CodeFailure& f) {
+    out += "failure at line " + std::to_string(f.line) + ": " + f.message;
+  }
+  return out;
+}
+
+bool sameAsNodes(const BlockCode& code, std::size_t outputs) {
+  return run(code, outputs, Program::Execution::Bytecode, 50) == run(code, outputs, Program::Execution::Nodes, 50);
+}
+
+}  // namespace
+
+TEST(java_bind_addresses_xin_yout_and_array_fields_directly) {
+  const BlockCode code{"hist[2] = hist[1]; hist[1] = xIN[0]; yOUT[0] = hist[2] + yOUT[1]; yOUT[1] = xIN[0]; return yOUT;", "",
+                       "static double[] hist = new double[3];"};
+  Program p(code, 1, 2);
+  p.start(1);
+  const std::string bound = boundListing(p);
+  CHECK(count(bound, "LoadFixed") == 5);  // hist[1], xIN[0] twice, hist[2], yOUT[1]
+  CHECK(count(bound, "StoreFixed") + count(bound, "FixedAddress") == 4);
+  CHECK(count(bound, "ElementK") == 0);
+  CHECK(sameAsNodes(code, 2));
+}
+
+TEST(java_bind_follows_arrays_the_init_code_assigns) {
+  // init() gives yOUT a longer array: the bound code writes into that one.
+  const BlockCode code{"yOUT[2] = xIN[0] * 2; yOUT[0] = yOUT[2]; return yOUT;", "yOUT = new double[3];", ""};
+  Program p(code, 1, 1);
+  p.start(1);
+  CHECK(count(boundListing(p), "ElementK") == 0);
+  p.inputs()[0] = 1.5;
+  const auto& out = p.calculate(0.0, 1e-6);
+  CHECK(out.numbers.size() == 3 && out.numbers[0] == 3.0 && out.numbers[2] == 3.0);
+  CHECK(sameAsNodes(code, 1));
+}
+
+TEST(java_bind_leaves_code_that_may_assign_the_arrays) {
+  const BlockCode assigns{"buf = new double[2]; buf[1] = xIN[0]; yOUT[0] = buf[1]; return yOUT;", "", "static double[] buf;"};
+  const BlockCode calls{"yOUT[0] = twice(xIN[0]); return yOUT;", "",
+                        "static double[] buf = new double[2]; static double twice(double v) { buf = new double[1]; return 2 * v; }"};
+  for (const BlockCode* code : {&assigns, &calls}) {
+    Program p(*code, 1, 1);
+    p.start(1);
+    CHECK(p.boundCalculate() == nullptr);
+    CHECK(sameAsNodes(*code, 1));
+  }
+}
+
+TEST(java_bind_keeps_failing_accesses_generic) {
+  const BlockCode outOfBounds{"yOUT[0] = xIN[0]; if (xIN[0] > 5) yOUT[1] = 1; return yOUT;", "", ""};
+  const BlockCode nullField{"yOUT[0] = xIN[0]; if (xIN[0] > 5) yOUT[0] = none[0]; return yOUT;", "", "static double[] none;"};
+  for (const BlockCode* code : {&outOfBounds, &nullField}) {
+    Program p(*code, 1, 1);
+    p.start(1);
+    CHECK(count(boundListing(p), "LoadFixed") == 2);  // xIN[0] twice; the failing access stays generic
+    CHECK(count(boundListing(p), "ElementK") == 1);
+    const std::string fast = run(*code, 1, Program::Execution::Bytecode, 50);
+    CHECK(fast == run(*code, 1, Program::Execution::Nodes, 50));
+    CHECK(fast.find("failure at line 1") != std::string::npos);
+  }
+}
