@@ -1,7 +1,8 @@
 // Fixed arrays in the bytecode of Java blocks (bindFixedArrays, control/java/bytecode_bind.cpp):
 // after start() the element accesses at constant indices of xIN and of the array fields address
 // the elements directly, with the same results as the nodes; code that may assign the variables
-// keeps the generic accesses, and accesses that fail still fail as before.
+// keeps the generic accesses, and accesses that fail still fail as before. Divisions keep their last
+// result while their operands repeat, bit for bit.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -103,4 +104,19 @@ TEST(java_bind_keeps_failing_accesses_generic) {
     CHECK(fast == run(*code, 1, Program::Execution::Nodes, 50));
     CHECK(fast.find("failure at line 1") != std::string::npos);
   }
+}
+
+TEST(java_bind_divisions_keep_their_result_while_the_operands_repeat) {
+  // The input runs n·0.25 − 3: the divisor `d` is 0, −0 and 1 in turn for three steps each, so
+  // 1.0 / d repeats its operands and then meets −0 after 0 (−∞ after +∞); (x·0) / d gives ±0 / ±0
+  // (NaN) and ±0; `s` divides the same values at every step.
+  const BlockCode code{"double d = ((int) (xIN[0] * 4 / 3)) % 3 == 0 ? 0.0 : ((int) (xIN[0] * 4 / 3)) % 3 == 1 ? -0.0 : 1.0;"
+                       " double s = 2.0 / (1.0 / rate / dt); yOUT[0] = (xIN[0] * 0) / d; yOUT[1] = s; yOUT[2] = 1.0 / d;"
+                       " return yOUT;",
+                       "", "static double rate = 10000;"};
+  Program p(code, 1, 3);
+  p.start(1);
+  CHECK(count(boundListing(p), "DivKept") >= 5);
+  CHECK(count(boundListing(p), "Div ") == 0);
+  CHECK(sameAsNodes(code, 3));
 }

@@ -55,13 +55,15 @@ constexpr std::uint32_t kPointers = 16;
 //   elements of the arrays that keep their object from call to call (bindFixedArrays; the
 //   element's address in `node`): LoadFixed d=element; StoreFixed element=castTo(kind, b);
 //   FixedAddress p[d]=&element.
+//   DivKept: Div keeping its last operands and result (in Bytecode::kept, at `node`): operands
+//   with the same bits as last time give the kept result instead of a new division.
 //   statements: Statement node->run() (Return ends the method, Break / Continue jump to target / b);
 //   Spend (a loop iteration against the budget); Count (a script statement: node the
 //   StatementCount); Return; ReturnNumber a; ReturnHeld (the field array a, held).
 #define PESIM_JAVA_STEP_CODES(X)                                                                                         \
   X(Move) X(Convert) X(Add) X(Sub) X(Mul) X(Div) X(AddInt) X(SubInt) X(MulInt) X(DivInt) X(RemInt) X(Arith)         \
   X(Compare) X(Truth) X(Unary) X(Cast) X(Time) X(Step) X(Native) X(Node) X(Effect) X(Increment) X(IncrementAt)      \
-  X(MoveK) X(Jump)
+  X(MoveK) X(Jump) X(DivKept)
 // The conditional jumps with their conditions on the operands A (a) and B (b); the K forms compare
 // with the constant K (k) instead of B, in the same order as JumpEq .. JumpNotGe.
 #define PESIM_JAVA_JUMP_CODES(X)                                                                                         \
@@ -106,6 +108,8 @@ struct Instr {
 struct Bytecode {
   std::vector<Instr> code;
   std::vector<double> constants;
+  // Per DivKept instruction of bound code: its last operands a, b and a / b (bindFixedArrays).
+  std::vector<double> kept;
 };
 
 // The element index `k` as the integer the K instructions carry (in `target`); false when it is
@@ -238,11 +242,13 @@ struct FixedArrays {
   std::vector<const Array*> frame;
   std::vector<const Array*> fields;
 };
-// A copy of `code` whose element accesses at constant indices of the arrays in `fixed` address
-// the element directly (LoadFixed, StoreFixed, FixedAddress): no variable, null or bounds check
-// left to run, as an array keeps its length and the variable its array (bytecode_bind.cpp). Only
-// for code that runs no node, which could assign the variables; null when nothing is bound. The
-// copy runs in the frame and Exec the arrays were taken from, while they hold those arrays.
+// A copy of `code` for the repeated calls of one method in one frame (bytecode_bind.cpp): its
+// element accesses at constant indices of the arrays in `fixed` address the element directly
+// (LoadFixed, StoreFixed, FixedAddress): no variable, null or bounds check left to run, as an
+// array keeps its length and the variable its array; its divisions keep their last result
+// (DivKept), as a block's step often divides the same constants and parameters again. Only for
+// code that runs no node, which could assign the variables; null when nothing is bound. The copy
+// runs in the frame and Exec the arrays were taken from, while they hold those arrays.
 std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const FixedArrays& fixed);
 
 }  // namespace pesim::java

@@ -1,4 +1,5 @@
-// Direct element access for arrays that keep their object (see bytecode.hpp, bindFixedArrays).
+// Code bound to the frame it runs in (see bytecode.hpp, bindFixedArrays): direct element access
+// for arrays that keep their object, divisions that keep their last result.
 // A Java block's xIN and its array fields (yOUT) are the same objects at every step unless the
 // code assigns the variable: reading xIN[0] then needs neither the variable's array, nor the
 // null check, nor the bounds check, which the generic instructions repeat at every access. An
@@ -39,7 +40,19 @@ std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const Fixe
   };
   auto bound = std::make_shared<Bytecode>(code);
   bool any = false;
+  // Divisions keep their last operands and result: 1 / 1 = 1 before the first.
+  std::size_t divisions = 0;
+  for (const Instr& i : bound->code) divisions += i.code == Code::Div ? 1 : 0;
+  bound->kept.assign(3 * divisions, 1.0);
+  double* kept = bound->kept.data();
   for (Instr& i : bound->code) {
+    if (i.code == Code::Div) {
+      i.code = Code::DivKept;
+      i.node = kept;
+      kept += 3;
+      any = true;
+      continue;
+    }
     Code direct;
     if (i.code == Code::LoadElementK) direct = Code::LoadFixed;
     else if (i.code == Code::StoreElementK) direct = Code::StoreFixed;

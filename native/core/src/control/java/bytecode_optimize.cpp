@@ -38,8 +38,8 @@ Operands operandsOf(const Instr& i) {
     case Code::Move: case Code::Convert: case Code::Truth: case Code::Unary: case Code::Cast:
       o.readsA = o.writesD = true;
       break;
-    case Code::Add: case Code::Sub: case Code::Mul: case Code::Div: case Code::AddInt: case Code::SubInt:
-    case Code::MulInt: case Code::DivInt: case Code::RemInt: case Code::Arith: case Code::Compare:
+    case Code::Add: case Code::Sub: case Code::Mul: case Code::Div: case Code::DivKept: case Code::AddInt:
+    case Code::SubInt: case Code::MulInt: case Code::DivInt: case Code::RemInt: case Code::Arith: case Code::Compare:
       o.readsA = o.readsB = o.writesD = true;
       break;
     case Code::Native:

@@ -2,6 +2,8 @@
 // instruction's work a small function inlined into it. Every operation is the one its node
 // performs (arith.hpp, castTo, the nodes' own checks and messages), so a method gives the same
 // results, bit for bit, and the same failures as its nodes.
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "control/java/array_checks.hpp"
@@ -46,6 +48,13 @@ inline Array& checked(Array* a, int line) {
 
 inline double converted(Base kind, double v) { return kind == Base::Double ? v : castTo(kind, v); }
 
+inline bool sameBits(double a, double b) {
+  std::uint64_t x = 0, y = 0;
+  std::memcpy(&x, &a, sizeof x);
+  std::memcpy(&y, &b, sizeof y);
+  return x == y;
+}
+
 // The state of one run of a method's code: where its operands live.
 struct Machine {
   // The pointer registers are written before they are read (each statement's code sets them).
@@ -81,6 +90,18 @@ struct Steps {
   PESIM_JAVA_STEP Sub(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a) - m.number(i->b), next; }
   PESIM_JAVA_STEP Mul(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a) * m.number(i->b), next; }
   PESIM_JAVA_STEP Div(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a) / m.number(i->b), next; }
+  // The kept operands and result (Bytecode::kept) of a DivKept; the same bits of the operands give
+  // the same quotient, so the kept one is the division's.
+  PESIM_JAVA_STEP DivKept(Machine& m, const Instr* i, const Instr* next) {
+    double* kept = static_cast<double*>(const_cast<void*>(i->node));
+    const double a = m.number(i->a), b = m.number(i->b);
+    if (!sameBits(a, kept[0]) || !sameBits(b, kept[1])) {
+      kept[0] = a;
+      kept[1] = b;
+      kept[2] = a / b;
+    }
+    return m.number(i->d) = kept[2], next;
+  }
   PESIM_JAVA_STEP AddInt(Machine& m, const Instr* i, const Instr* next) { return integer(Op::Add, m, i, next); }
   PESIM_JAVA_STEP SubInt(Machine& m, const Instr* i, const Instr* next) { return integer(Op::Sub, m, i, next); }
   PESIM_JAVA_STEP MulInt(Machine& m, const Instr* i, const Instr* next) { return integer(Op::Mul, m, i, next); }
