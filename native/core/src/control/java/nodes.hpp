@@ -206,9 +206,8 @@ inline Frame frameFor(const Method& m) {
 [[noreturn]] void fail(const std::string& message, int line);
 // Counts one unit of work against the invocation's budget (loop iteration or call).
 void spend(Exec& ex, int line);
-// Runs `method` with arguments already evaluated into a fresh frame: its bytecode, or `code` when
-// given (the same method's code bound to this frame, bindFixedArrays).
-void invoke(Exec& ex, const Method& method, Frame& frame, const Bytecode* code = nullptr);
+// Runs `method` with arguments already evaluated into a fresh frame.
+void invoke(Exec& ex, const Method& method, Frame& frame);
 
 // Node factories used by the compiler (nodes_*.cpp).
 ExprPtr numberConstant(Type type, double value, int line);

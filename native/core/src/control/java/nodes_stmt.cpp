@@ -19,7 +19,7 @@ void evaluateForEffect(const Expr& e, Exec& ex) {
   else e.number(ex);
 }
 
-void invoke(Exec& ex, const Method& method, Frame& frame, const Bytecode* code) {
+void invoke(Exec& ex, const Method& method, Frame& frame) {
   // The caller's frame comes back also when an exception leaves the method (a catch may go on).
   struct Restore {
     Exec& ex;
@@ -30,9 +30,8 @@ void invoke(Exec& ex, const Method& method, Frame& frame, const Bytecode* code) 
   ex.returnArray.reset();
   ex.returnHeld = nullptr;
   ex.returnNumber = 0.0;
-  if (code == nullptr) code = method.code.get();
-  if (code != nullptr) {
-    execute(*code, ex, frame);
+  if (method.code) {
+    execute(*method.code, ex, frame);
     return;
   }
   for (const auto& s : method.body) {

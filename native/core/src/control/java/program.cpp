@@ -19,10 +19,10 @@ Program::Program(const BlockCode& code, std::size_t inputs, std::size_t outputs,
   xIn_->numbers.assign(inputs, 0.0);
 }
 
-void Program::run(const Method& m, Frame& frame, const Bytecode* code) {
+void Program::run(const Method& m, Frame& frame) {
   exec_.budget = kStepBudget;
   exec_.depth = 0;
-  invoke(exec_, m, frame, code);
+  invoke(exec_, m, frame);
 }
 
 void Program::start(std::uint64_t seed) {
@@ -52,7 +52,18 @@ const Array& Program::calculate(double time, double dt) {
   if (calcFrame_.arrays[0] != xIn_) calcFrame_.arrays[0] = xIn_;
   exec_.time = time;
   exec_.dt = dt;
-  run(*compiled_.calculate, calcFrame_, boundCalculate_.get());
+  if (boundCalculate_) {
+    // invoke() without the frame's save and restore: bound code runs no node, the only reader of
+    // Exec::frame (bindFixedArrays).
+    exec_.budget = kStepBudget;
+    exec_.depth = 0;
+    exec_.returnArray.reset();
+    exec_.returnHeld = nullptr;
+    exec_.returnNumber = 0.0;
+    execute(*boundCalculate_, exec_, calcFrame_);
+  } else {
+    run(*compiled_.calculate, calcFrame_);
+  }
   // The call's local arrays end with it, as in Java: arrays the code builds every step are then
   // held by nothing but the node that made them, which renews them next time (nodes_expr.cpp).
   for (std::size_t i = 1; i < calcFrame_.arrays.size(); ++i) calcFrame_.arrays[i].reset();  // [0]: xIN, ours

@@ -34,7 +34,7 @@ class Program {
   const Bytecode* boundCalculate() const { return boundCalculate_.get(); }
 
  private:
-  void run(const Method& m, Frame& frame, const Bytecode* code = nullptr);
+  void run(const Method& m, Frame& frame);
 
   CompiledClass compiled_;
   Exec exec_;
