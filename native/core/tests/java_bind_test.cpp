@@ -2,7 +2,7 @@
 // after start() the element accesses at constant indices of xIN and of the array fields address
 // the elements directly, with the same results as the nodes; code that may assign the variables
 // keeps the generic accesses, and accesses that fail still fail as before. Divisions keep their last
-// result while their operands repeat, bit for bit.
+// result while their operands repeat, bit for bit. Number operands address their slots directly.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -119,4 +119,24 @@ TEST(java_bind_divisions_keep_their_result_while_the_operands_repeat) {
   CHECK(count(boundListing(p), "DivKept") >= 5);
   CHECK(count(boundListing(p), "Div ") == 0);
   CHECK(sameAsNodes(code, 3));
+}
+
+TEST(java_bind_addresses_number_slots_directly) {
+  // Locals, temporaries, fields and constants as operands of arithmetic, increments, Math calls,
+  // comparisons, element reads at variable indices and a for-each over a field array.
+  const BlockCode code{"double s = 0; int k = 0; for (int i = 0; i < 3; i++) { hist[i] = hist[i] * 0.5 + xIN[0]; k += i; }"
+                       " for (double h : hist) { s += Math.abs(h) > 1 ? h : -h; } count++; yOUT[0] = s + k;"
+                       " yOUT[1] = count % 4 == 0 ? hist[(int) count % 3] : Math.max(s, xIN[0]); return yOUT;",
+                       "", "static double[] hist = new double[3]; static long count;"};
+  Program p(code, 1, 2);
+  p.start(1);
+  CHECK(boundListing(p).rfind("(number operands: byte offsets", 0) == 0);
+  CHECK(sameAsNodes(code, 2));
+  // A block without locals takes its offsets from its fields.
+  const BlockCode fieldsOnly{"Tj = xIN[0]; if (Tj > Tjmax) Tjmax = Tj; yOUT[0] = Tjmax; return yOUT;", "Tjmax = 0;",
+                             "static double Tjmax; static double Tj;"};
+  Program q(fieldsOnly, 1, 1);
+  q.start(1);
+  CHECK(boundListing(q).rfind("(number operands: byte offsets", 0) == 0);
+  CHECK(sameAsNodes(fieldsOnly, 1));
 }

@@ -295,7 +295,7 @@ std::string regText(Reg r) {
 }  // namespace
 
 std::string listing(const Bytecode& code) {
-  std::string out;
+  std::string out = code.directBase != nullptr ? "(number operands: byte offsets from directBase)\n" : "";
   for (std::size_t n = 0; n < code.code.size(); ++n) {
     const Instr& i = code.code[n];
     out += std::to_string(n) + ": " + codeName(i.code) + " d=" + regText(i.d) + " a=" + regText(i.a) + " b=" + regText(i.b);

@@ -110,6 +110,10 @@ struct Bytecode {
   std::vector<double> constants;
   // Per DivKept instruction of bound code: its last operands a, b and a / b (bindFixedArrays).
   std::vector<double> kept;
+  // Bound code whose number operands are the byte offsets of their slots from this address, the
+  // first number of the frame, the fields or the constants (bindFixedArrays): one addition reaches
+  // a slot, in any space. Null: operands by space and index.
+  const double* directBase = nullptr;
 };
 
 // The element index `k` as the integer the K instructions carry (in `target`); false when it is
@@ -241,6 +245,9 @@ void execute(const Bytecode& code, Exec& ex, Frame& frame);
 struct FixedArrays {
   std::vector<const Array*> frame;
   std::vector<const Array*> fields;
+  // The number slots of the frame and of the fields the code will run with (null: operands as they are).
+  double* frameNumbers = nullptr;
+  double* fieldNumbers = nullptr;
 };
 // A copy of `code` for the repeated calls of one method in one frame (bytecode_bind.cpp): its
 // element accesses at constant indices of the arrays in `fixed` address the element directly
@@ -248,7 +255,8 @@ struct FixedArrays {
 // array keeps its length and the variable its array; its divisions keep their last result
 // (DivKept), as a block's step often divides the same constants and parameters again. Only for
 // code that runs no node, which could assign the variables; null when nothing is bound. The copy
-// runs in the frame and Exec the arrays were taken from, while they hold those arrays.
+// runs in the frame and Exec the arrays were taken from, while they hold those arrays. With the
+// frame's and fields' numbers given, its number operands address their slots directly (directBase).
 std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const FixedArrays& fixed);
 
 }  // namespace pesim::java

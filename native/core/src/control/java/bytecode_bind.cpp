@@ -5,6 +5,8 @@
 // null check, nor the bounds check, which the generic instructions repeat at every access. An
 // access that would fail (a null array, an index out of bounds) keeps its generic instruction, so
 // it fails as before.
+#include <cstdint>
+
 #include "control/java/bytecode.hpp"
 
 namespace pesim::java {
@@ -18,6 +20,86 @@ bool runsNodes(const Instr& i) {
 }
 
 bool assignsArray(const Instr& i) { return i.code == Code::HoldArray || i.code == Code::ReleaseArray; }
+
+// Which of an instruction's operands are number slots (the others are array slots, pointer
+// registers, instruction indices or unused), as bytecode_run.cpp reads them; false for a code that
+// bound code does not hold (it runs nodes).
+struct NumberOperands {
+  bool d = false, a = false, b = false;
+};
+bool numberOperands(const Instr& i, NumberOperands& o) {
+  switch (i.code) {
+    case Code::MoveK: case Code::Time: case Code::Step: case Code::LoadElementK: case Code::LoadPointer:
+    case Code::Length: case Code::LoadFixed:
+      o.d = true;
+      return true;
+    case Code::Move: case Code::Convert: case Code::Truth: case Code::Unary: case Code::Cast:
+      o.d = o.a = true;
+      return true;
+    case Code::Add: case Code::Sub: case Code::Mul: case Code::Div: case Code::DivKept: case Code::AddInt:
+    case Code::SubInt: case Code::MulInt: case Code::DivInt: case Code::RemInt: case Code::Arith: case Code::Compare:
+    case Code::LoadElement: case Code::LoadAt: case Code::ForEachNext:
+      o.d = true;
+      o.a = i.code != Code::LoadElement && i.code != Code::LoadAt && i.code != Code::ForEachNext;
+      o.b = true;
+      return true;
+    case Code::Native:
+      o.d = true;
+      o.a = i.a != kNoReg;
+      o.b = i.b != kNoReg;
+      return true;
+    case Code::Increment:
+      o.a = true;
+      o.d = i.d != kNoReg;
+      return true;
+    case Code::IncrementAt:
+      o.d = i.d != kNoReg;
+      return true;
+    case Code::StoreElementK: case Code::RowOf: case Code::Row: case Code::ElementAddress: case Code::StoreFixed:
+      o.b = true;
+      return true;
+    case Code::StorePointer: case Code::ReturnNumber:
+      o.a = true;
+      return true;
+    case Code::Jump: case Code::ElementAddressK: case Code::ArrayPointer: case Code::CheckNull: case Code::HoldArray:
+    case Code::ReleaseArray: case Code::Spend: case Code::Count: case Code::FixedAddress: case Code::Return:
+    case Code::ReturnHeld:
+      return true;
+    default:
+      if (i.code >= Code::JumpZero && i.code <= Code::JumpNotGeK) {
+        o.a = true;
+        o.b = i.code >= Code::JumpEq && i.code <= Code::JumpNotGe;
+        return true;
+      }
+      return false;
+  }
+}
+
+// Rewrites the number operands of `code` as byte offsets from the first of its spaces' numbers
+// (Bytecode::directBase); leaves the code as it is when an offset does not fit the operand.
+void addressDirectly(Bytecode& code, const FixedArrays& fixed) {
+  const double* spaces[3] = {fixed.frameNumbers, fixed.fieldNumbers, code.constants.data()};
+  const double* first = spaces[0] != nullptr ? spaces[0] : spaces[1] != nullptr ? spaces[1] : spaces[2];
+  if (first == nullptr) return;
+  const auto base = reinterpret_cast<std::intptr_t>(first);
+  std::vector<Instr> direct = code.code;
+  auto rewrite = [&](Reg& r) {
+    const double* space = spaces[r >> kSpaceShift];
+    if (space == nullptr) return false;
+    const double* slot = space + (r & kIndexMask);
+    const std::intptr_t offset = reinterpret_cast<std::intptr_t>(slot) - base;
+    if (offset < INT32_MIN || offset > INT32_MAX) return false;
+    r = static_cast<Reg>(static_cast<std::int32_t>(offset));
+    return true;
+  };
+  for (Instr& i : direct) {
+    NumberOperands o;
+    if (!numberOperands(i, o)) return;
+    if ((o.d && !rewrite(i.d)) || (o.a && !rewrite(i.a)) || (o.b && !rewrite(i.b))) return;
+  }
+  code.code = std::move(direct);
+  code.directBase = first;
+}
 
 }  // namespace
 
@@ -64,7 +146,9 @@ std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const Fixe
     i.node = &a->numbers[i.target];
     any = true;
   }
-  return any ? bound : nullptr;
+  if (!any) return nullptr;
+  addressDirectly(*bound, fixed);
+  return bound;
 }
 
 }  // namespace pesim::java

@@ -55,21 +55,31 @@ inline bool sameBits(double a, double b) {
   return x == y;
 }
 
-// The state of one run of a method's code: where its operands live.
+// The state of one run of a method's code: where its operands live. With kDirect a number operand
+// is the byte offset of its slot from Bytecode::directBase.
+template <bool kDirect>
 struct Machine {
   // The pointer registers are written before they are read (each statement's code sets them).
   Machine(Exec& e, const Bytecode& bytecode, Frame& frame)
       : ex(e), code(bytecode.code.data()),
         numbers{frame.numbers.data(), e.fieldNumbers.data(), const_cast<double*>(bytecode.constants.data())},
-        arrays{frame.arrays.data(), e.fieldArrays.data()} {}
+        arrays{frame.arrays.data(), e.fieldArrays.data()},
+        base(reinterpret_cast<char*>(const_cast<double*>(bytecode.directBase))) {}
 
   Exec& ex;
   const Instr* code;
   double* numbers[3];  // by Space: the frame's numbers, the fields, the constants
   ArrayRef* arrays[2];
+  char* base;  // Bytecode::directBase
   void* pointers[kPointers];
 
-  double& number(Reg r) { return numbers[r >> kSpaceShift][r & kIndexMask]; }
+  double& number(Reg r) {
+    if constexpr (kDirect) {
+      return *reinterpret_cast<double*>(base + static_cast<std::int32_t>(r));
+    } else {
+      return numbers[r >> kSpaceShift][r & kIndexMask];
+    }
+  }
   ArrayRef& array(Reg r) { return arrays[r >> kSpaceShift][r & kIndexMask]; }
   Array* pointer(std::uint32_t p) const { return static_cast<Array*>(pointers[p]); }
   double*& element(std::uint32_t p) { return reinterpret_cast<double*&>(pointers[p]); }
@@ -82,6 +92,7 @@ struct Machine {
 
 // Each instruction's work (bytecode.hpp lists them): `next` is the following instruction, the
 // result the one to run after it.
+template <class Machine>
 struct Steps {
   PESIM_JAVA_STEP Move(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = m.number(i->a), next; }
   PESIM_JAVA_STEP MoveK(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = i->k, next; }
@@ -235,8 +246,12 @@ struct Steps {
 
 }  // namespace
 
-PESIM_JAVA_DISPATCH_LOOP void execute(const Bytecode& bytecode, Exec& ex, Frame& frame) {
-  Machine m(ex, bytecode, frame);
+namespace {
+
+template <bool kDirect>
+PESIM_JAVA_DISPATCH_LOOP void run(const Bytecode& bytecode, Exec& ex, Frame& frame) {
+  using Run = Steps<Machine<kDirect>>;
+  Machine<kDirect> m(ex, bytecode, frame);
   const Instr* pc = m.code;
   const Instr* i = nullptr;
 #ifdef PESIM_JAVA_THREADED
@@ -262,7 +277,7 @@ next:
   switch (i->code) {
 #endif
 #define PESIM_JAVA_CODE_RUN(name) \
-  OP(name) pc = Steps::name(m, i, pc); \
+  OP(name) pc = Run::name(m, i, pc); \
   NEXT();
   PESIM_JAVA_STEP_CODES(PESIM_JAVA_CODE_RUN)
   PESIM_JAVA_ARRAY_CODES(PESIM_JAVA_CODE_RUN)
@@ -279,7 +294,7 @@ next:
 #undef A
 #undef B
 #undef K
-  OP(Statement) pc = Steps::statement(m, i, pc);
+  OP(Statement) pc = Run::statement(m, i, pc);
   if (pc == nullptr) return;
   NEXT();
   OP(Return) return;
@@ -292,6 +307,13 @@ next:
 #endif
 #undef OP
 #undef NEXT
+}
+
+}  // namespace
+
+void execute(const Bytecode& bytecode, Exec& ex, Frame& frame) {
+  if (bytecode.directBase != nullptr) run<true>(bytecode, ex, frame);
+  else run<false>(bytecode, ex, frame);
 }
 
 }  // namespace pesim::java

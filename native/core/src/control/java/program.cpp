@@ -43,6 +43,8 @@ void Program::start(std::uint64_t seed) {
     fixed.frame.assign(calcFrame_.arrays.size(), nullptr);
     if (!fixed.frame.empty()) fixed.frame[0] = xIn_.get();
     for (const ArrayRef& a : exec_.fieldArrays) fixed.fields.push_back(a.get());
+    fixed.frameNumbers = calcFrame_.numbers.data();
+    fixed.fieldNumbers = exec_.fieldNumbers.data();
     boundCalculate_ = bindFixedArrays(*compiled_.calculate->code, fixed);
   }
 }
