@@ -54,6 +54,10 @@ class Element {
   // Sources and history terms; elements without any return false from hasRhs().
   virtual bool hasRhs() const { return false; }
   virtual void stampRhs(double* /*rhs*/, const StepContext& /*step*/) {}
+  // True when stampRhs adds terms fixed by the device states alone (not by time, history, control
+  // signals or the step): a DC source, a device's forward voltage. The time loop sums the leading
+  // run of such elements once per set of device states (Transient::solveLinear).
+  virtual bool rhsFixedByState() const { return false; }
   // Accept the converged solution of a step (store history).
   virtual bool hasHistory() const { return false; }
   virtual void commit(const double* /*x*/, const StepContext& /*step*/) {}

@@ -25,6 +25,7 @@ class VoltageSource final : public Element {
     if (!drives_) slots_.stamp(values);
   }
   bool hasRhs() const override { return true; }
+  bool rhsFixedByState() const override { return waveform_.kind() == Waveform::Kind::Dc; }
   void stampRhs(double* rhs, const StepContext& step) override {
     if (!drives_) rhs[branch()] += value(step);
     else if (node(0) != kGround) rhs[node(0)] = value(step);
@@ -67,6 +68,7 @@ class CurrentSource final : public Element {
   void declare(Pattern&) override {}
   void stampMatrix(double*, const StepContext&) const override {}
   bool hasRhs() const override { return true; }
+  bool rhsFixedByState() const override { return waveform_.kind() == Waveform::Kind::Dc; }
   void stampRhs(double* rhs, const StepContext& step) override {
     // A time function is evaluated once per time point (a step re-solved after a change of device
     // state reuses it); a control signal is read at every solve.

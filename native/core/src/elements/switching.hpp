@@ -22,7 +22,8 @@ class SwitchingDevice : public StateDevice {
     slots_.stamp(values, on() ? 1.0 / ron_ : 1.0 / roff_);
   }
   bool hasRhs() const override { return vf_ != 0.0; }
-  void stampRhs(double* rhs, const StepContext&) override {
+  bool rhsFixedByState() const final { return true; }
+  void stampRhs(double* rhs, const StepContext&) final {
     if (on()) addSourceCurrent(rhs, node(0), node(1), onSource_);
     else if (vfOff_) addSourceCurrent(rhs, node(0), node(1), offSource_);
   }

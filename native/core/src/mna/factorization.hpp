@@ -36,7 +36,13 @@ class Factorization {
   bool refines() const { return !refineValues_.empty(); }
   void refine(const double* b, double* x) const;
 
+  // The right-hand-side terms that the device states of this factorisation fix, summed once when
+  // it is made (the time loop's leading state-fixed elements, Transient::solveLinear).
+  void keepStateRhs(std::vector<double> rhs) { stateRhs_ = std::move(rhs); }
+  const std::vector<double>& stateRhs() const { return stateRhs_; }
+
  private:
+  std::vector<double> stateRhs_;
   // The matrix by rows (compressed sparse rows), each row's entries in slot order: a residual row
   // b_i − Σ a_ij·x_j sums in a register in the order the slots were stamped. The rows are stored
   // shortest first, so that the loop over a row's entries repeats the same count from row to

@@ -61,8 +61,13 @@ Transient::Transient(Circuit& circuit, const Settings& settings, const RunContro
       signals_(circuit.signalCount(), 0.0),
       method_(coefficientsFor(settings.method)),
       backwardEuler_(backwardEulerCoefficients()) {
+  bool leading = true;  // still in the leading run of state-fixed right-hand-side terms
   for (auto& e : circuit_.elements()) {
-    if (e->hasRhs()) rhsElements_.add(e.get());
+    if (e->hasRhs()) {
+      leading = leading && e->rhsFixedByState();
+      if (leading) stateRhsElements_.add(e.get());
+      else rhsElements_.add(e.get());
+    }
     if (e->hasHistory()) historyElements_.add(e.get());
   }
   for (StateDevice* device : circuit_.devices()) {
@@ -474,11 +479,19 @@ void Transient::dampThresholds(StepContext& ctx, int failed) {
 
 // Builds the right-hand side for the present device states and solves into x_: the unknowns from
 // the factorisation, the source-driven node slots after them straight from the right-hand side.
+// Each entry sums its terms in element order from 0.0; the leading state-fixed terms come summed
+// with the factorisation of the device states (the same sums: the same additions in the same
+// order), the other elements add theirs to them.
 void Transient::solveLinear(const StepContext& ctx, bool useBackwardEuler) {
   double* rhs = rhs_.data();
-  std::fill(rhs, rhs + rhs_.size(), 0.0);
-  rhsElements_.forEach([&](auto* e) { e->stampRhs(rhs, ctx); });
   const Factorization& lu = factorization(ctx, useBackwardEuler);
+  if (stateRhsElements_.empty()) {
+    std::fill(rhs, rhs + rhs_.size(), 0.0);
+  } else {
+    const std::vector<double>& fixed = lu.stateRhs();
+    std::copy(fixed.begin(), fixed.end(), rhs);
+  }
+  rhsElements_.forEach([&](auto* e) { e->stampRhs(rhs, ctx); });
   lu.solve(rhs, x_.data());
   if (lu.refines()) lu.refine(rhs, x_.data());
   for (Eigen::Index i = circuit_.unknowns(); i < rhs_.size(); ++i) x_[i] = rhs[i];
@@ -562,6 +575,11 @@ const Factorization* Transient::lookup(const StepContext& ctx, bool useBackwardE
   auto lu = factorizer_.factorize(values_);
   if (!lu) throwSingular(ctx.t);
   ++stats_.factorizations;
+  if (!stateRhsElements_.empty()) {
+    std::vector<double> fixed(static_cast<std::size_t>(rhs_.size()), 0.0);
+    stateRhsElements_.forEach([&](auto* e) { e->stampRhs(fixed.data(), ctx); });
+    lu->keepStateRhs(std::move(fixed));
+  }
   if (substep_) {
     // A sub-step's dt is used once: caching it would only push out the run's own factorisations.
     substepLu_ = std::move(lu);

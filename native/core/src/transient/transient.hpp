@@ -117,7 +117,10 @@ class Transient {
   double timeOrigin_ = 0.0;  // internal time of the reported t = 0 (RunClocks::timeOrigin)
   Factorizer factorizer_;
   LuCache cache_;
-  // The elements called every step, in netlist order (typed_list.hpp: the common types inline).
+  // The elements with right-hand-side terms, in netlist order (typed_list.hpp: the common types
+  // inline): the leading run of those whose terms the device states fix (Element::rhsFixedByState),
+  // summed once per factorisation (Factorization::stateRhs), then the others, stamped every solve.
+  TypedList<Element, VoltageSource, Diode, Igbt, CurrentSource> stateRhsElements_;
   TypedList<Element, Capacitor, Inductor, VoltageSource, Diode, Igbt, CurrentSource> rhsElements_;
   TypedList<Element, Capacitor, Inductor> historyElements_;
   TypedList<StateDevice, Diode, Igbt, VoltageControlledSwitch, GatedSwitch> settling_;
