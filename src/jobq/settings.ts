@@ -56,6 +56,7 @@ export const SETTINGS: Readonly<Record<string, Setting>> = {
   queue: { kind: 'enum', values: QUEUE_BACKENDS },
   redis_url: string,
   max_result_mb: number(0.001, 400),
+  shared_results_dir: string,
 };
 
 function describe(setting: Setting): string {

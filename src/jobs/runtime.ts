@@ -15,6 +15,7 @@ import { EmbeddedExecutor } from './executors/embedded.js';
 import type { Executor } from './executors/types.js';
 import { importQueueModule } from './executors/bullmq/packages.js';
 import { queueSettingsFromEnv, serviceIdentity, type QueueSettings } from './executors/bullmq/settings.js';
+import { sharedFolderIdentity } from './executors/bullmq/shared-results.js';
 import { DURABILITY_LEVELS, markOpen, removeAbandonedTemporaries, requeueDamagedResults, type Durability } from './durability.js';
 import { Scheduler, type SchedulerSettings } from './scheduler.js';
 import { isStorageFull, StorageHealth, type StorageState } from './storage.js';
@@ -152,7 +153,8 @@ export async function remoteExecutorFor(settings: RuntimeSettings): Promise<Exec
   if (queue?.backend !== 'bullmq' || !queue.redisUrl) return undefined;
   const { BullmqExecutor } = await importQueueModule(() => import('./executors/bullmq/executor.js'));
   const maxResultBytes = Math.floor(queue.maxResultMb * 1024 * 1024);
-  return BullmqExecutor.start({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes });
+  const sharedResults = queue.sharedResultsDir === undefined ? undefined : { dir: queue.sharedResultsDir, folder: sharedFolderIdentity(queue.sharedResultsDir, 'sim.api.shared-results-dir / shared_results_dir / PESIM_SHARED_RESULTS_DIR') };
+  return BullmqExecutor.start({ redisUrl: queue.redisUrl, serviceId: serviceIdentity(settings.dataDir), maxResultBytes, sharedResults });
 }
 
 function embeddedExecutor(settings: RuntimeSettings, deferThreads: boolean): Executor {

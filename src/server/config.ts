@@ -3,7 +3,7 @@
 // docs/spec/simulation-service.md §5), then environment variables, then explicit overrides (command-line
 // flags, tests), validated at start-up with messages naming the setting at fault.
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError, readFlatConfigFile } from '../http/config-file.js';
 import { DEFAULT_MAX_STEPS } from '../jobs/step-limit.js';
 import { checkQueueSettings, DEFAULT_MAX_RESULT_MB, QUEUE_BACKENDS, type QueueBackend } from '../jobs/executors/bullmq/settings.js';
@@ -42,6 +42,8 @@ export interface SimulationServiceConfig {
   redisUrl: string;
   /** Largest result a worker sends back through Redis [MiB]. */
   maxResultMb: number;
+  /** A results folder shared with the workers ('' when unset): result files are written there, not sent through Redis. */
+  sharedResultsDir: string;
 }
 
 export { ConfigError };
@@ -116,6 +118,7 @@ const SETTINGS: Setting[] = [
   },
   { key: 'redisUrl', property: 'sim.api.redis-url', env: 'PESIM_REDIS_URL', parse: (raw) => raw.trim() },
   { key: 'maxResultMb', property: 'sim.api.max-result-mb', env: 'PESIM_MAX_RESULT_MB', parse: (raw, where) => positiveNumber(raw, where) },
+  { key: 'sharedResultsDir', property: 'sim.api.shared-results-dir', env: 'PESIM_SHARED_RESULTS_DIR', parse: (raw) => (raw.trim() === '' ? '' : resolve(raw.trim())) },
 ];
 
 /** Every setting with its property and environment variable (for the documentation and --help). */
@@ -153,6 +156,7 @@ export function defaultConfig(): SimulationServiceConfig {
     queue: 'embedded',
     redisUrl: '',
     maxResultMb: DEFAULT_MAX_RESULT_MB,
+    sharedResultsDir: '',
   };
 }
 

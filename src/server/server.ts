@@ -57,7 +57,7 @@ async function startRuntime(full: SimulationServiceConfig): Promise<Runtime> {
   settings.maxConcurrentSimulations = full.maxConcurrent;
   settings.scheduler.queueSize = full.queueSize;
   settings.cache.enabled = full.cacheEnabled;
-  settings.queue = { backend: full.queue, redisUrl: full.redisUrl, maxResultMb: full.maxResultMb };
+  settings.queue = { backend: full.queue, redisUrl: full.redisUrl, maxResultMb: full.maxResultMb, sharedResultsDir: full.sharedResultsDir || undefined };
   return createRuntime(settings, { executor: await remoteExecutorFor(settings), deferWorkerThreads: true });
 }
 

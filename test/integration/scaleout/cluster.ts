@@ -100,6 +100,8 @@ export class TestRedis {
 
 export interface WorkerProcess {
   child: ChildProcess;
+  /** What the worker printed so far (stdout and stderr). */
+  output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -108,6 +110,8 @@ export interface WorkerFlags {
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   heartbeatMs?: number;
+  /** --shared-results */
+  sharedResults?: string;
 }
 
 const workers = new Set<WorkerProcess>();
@@ -116,9 +120,13 @@ const workers = new Set<WorkerProcess>();
 export async function startWorker(redisUrl: string, flags: WorkerFlags = {}): Promise<WorkerProcess> {
   const args = ['--import', 'tsx', cliEntry, 'worker', '--redis', redisUrl, '--concurrency', String(flags.concurrency ?? 1)];
   args.push('--lock-duration', String(flags.lockDurationMs ?? 2000), '--stalled-interval', String(flags.stalledIntervalMs ?? 1000), '--heartbeat', String(flags.heartbeatMs ?? 300));
+  if (flags.sharedResults !== undefined) args.push('--shared-results', flags.sharedResults);
   const child = spawn(process.execPath, args, { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let printed = '';
+  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   const worker: WorkerProcess = {
     child,
+    output: () => printed,
     async kill(signal: NodeJS.Signals = 'SIGKILL') {
       killGroup(child, signal);
       // A graceful stop waits for BullMQ's blocking read to return (seconds, more on a loaded

@@ -2,6 +2,7 @@
 // connection is made) and the queue settings of both services (PESIM_QUEUE=bullmq without a Redis
 // URL, or with a wrong one, stops the start-up, naming the setting).
 import { expect } from 'chai';
+import { resolve } from 'node:path';
 import { redisConnection } from '../../../src/jobs/executors/bullmq/connection.js';
 import { parseRedisUrl } from '../../../src/jobs/executors/bullmq/redis-url.js';
 import { queueSettingsFromEnv } from '../../../src/jobs/executors/bullmq/settings.js';
@@ -23,8 +24,8 @@ describe('scale-out settings and Redis URLs', () => {
   });
 
   it('takes PESIM_QUEUE, PESIM_REDIS_URL and PESIM_MAX_RESULT_MB from the environment, embedded by default', () => {
-    expect(queueSettingsFromEnv({})).to.deep.equal({ backend: 'embedded', redisUrl: undefined, maxResultMb: 64 });
-    expect(queueSettingsFromEnv({ PESIM_QUEUE: 'bullmq', PESIM_REDIS_URL: 'redis://r:1/0', PESIM_MAX_RESULT_MB: '8' })).to.deep.equal({ backend: 'bullmq', redisUrl: 'redis://r:1/0', maxResultMb: 8 });
+    expect(queueSettingsFromEnv({})).to.deep.equal({ backend: 'embedded', redisUrl: undefined, maxResultMb: 64, sharedResultsDir: undefined });
+    expect(queueSettingsFromEnv({ PESIM_QUEUE: 'bullmq', PESIM_REDIS_URL: 'redis://r:1/0', PESIM_MAX_RESULT_MB: '8' })).to.deep.equal({ backend: 'bullmq', redisUrl: 'redis://r:1/0', maxResultMb: 8, sharedResultsDir: undefined });
     expect(() => queueSettingsFromEnv({ PESIM_QUEUE: 'kafka' })).to.throw('PESIM_QUEUE must be one of embedded, bullmq');
   });
 
@@ -34,5 +35,13 @@ describe('scale-out settings and Redis URLs', () => {
     expect(() => loadJobqConfig({ env: { PESIM_QUEUE: 'bullmq' } })).to.throw('redis_url (PESIM_REDIS_URL)');
     expect(() => loadJobqConfig({ env: { PESIM_QUEUE: 'bullmq', PESIM_REDIS_URL: 'http://r' } })).to.throw('must start with redis://');
     expect(loadJobqConfig({ env: {} })).to.include({ queue: 'embedded', redis_url: '', max_result_mb: 64 });
+  });
+
+  it('takes the shared results folder from each service\'s setting or PESIM_SHARED_RESULTS_DIR, as an absolute path', () => {
+    expect(queueSettingsFromEnv({ PESIM_SHARED_RESULTS_DIR: 'shared' }).sharedResultsDir).to.equal(resolve('shared'));
+    expect(loadServeConfig({ env: { PESIM_SHARED_RESULTS_DIR: '/mnt/r' } })).to.include({ sharedResultsDir: '/mnt/r' });
+    expect(loadServeConfig({ env: {} })).to.include({ sharedResultsDir: '' });
+    expect(loadJobqConfig({ env: { PESIM_SHARED_RESULTS_DIR: 'r' } })).to.include({ shared_results_dir: resolve('r') });
+    expect(loadJobqConfig({ env: {} })).to.include({ shared_results_dir: '' });
   });
 });

@@ -79,7 +79,7 @@ export function fileExtension(format: StorageFormat, compression: Compression): 
 }
 
 /** A hidden temporary name beside `path`, unique across processes and threads (48 random bits). */
-function temporaryPath(path: string): string {
+export function temporaryPath(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}-${randomHex6()}.tmp`);
 }
 

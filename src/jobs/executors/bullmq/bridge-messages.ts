@@ -10,6 +10,8 @@ export interface BridgeOptions {
   /** Prefix of this service's job ids (stable across restarts of the same data directory). */
   serviceId: string;
   maxResultBytes: number;
+  /** The results folder shared with the workers, and its identity (shared-results.ts). */
+  sharedResults?: { dir: string; folder: string };
   /** How often the worker heartbeats are read [ms] (default 1000). */
   censusIntervalMs?: number;
   /** How often jobs in flight are checked against Redis, for events lost in a Redis crash [ms] (default 5000). */

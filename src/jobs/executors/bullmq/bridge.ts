@@ -6,13 +6,16 @@
 // - QueueEvents brings progress, which is written straight into the run's shared progress buffer
 //   (the scheduler reads it as for local runs), and the jobs' ends;
 // - the result files of the ends heard of in one turn (a few hundred KiB each for a short run) go
-//   from Redis straight into their files (result-reader.ts), pipelined on one connection;
+//   from Redis straight into their files (result-reader.ts), pipelined on one connection, or, from
+//   a worker that shares the service's results folder, are renamed from there (shared-results.ts);
 // - the ends go back to the service several to a message, at most one message per ENDS_WINDOW_MS.
 // Pause and cancel set in the runs' shared flags go out on the control channel. A worker keeps each
 // outcome, with the result file's bytes, in the job's result key and BullMQ removes the job when it
 // completes, so a job whose end this thread did not hear of (an event trimmed, or lost in a Redis
 // crash) is settled from its state or its result key (reconcile). See protocol.ts for who owns what.
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { FLAG_CANCEL, FLAG_PAUSE, PROGRESS_PAUSED, PROGRESS_PHASE, PROGRESS_STEP, PROGRESS_TIME, PROGRESS_TOTAL_STEPS } from '../../../engine/types.js';
@@ -22,6 +25,7 @@ import { closeConnection, redisConnection, withinMs } from './connection.js';
 import { LiveWorkers } from './live-workers.js';
 import { parseRedisUrl } from './redis-url.js';
 import { ResultReader } from './result-reader.js';
+import { adoptSharedResult, removeLeftResults } from './shared-results.js';
 import {
   BULLMQ_PRIORITY, CONTROL_CHANNEL, controlKey, KEY_PREFIX, parseJobResult, QUEUE_NAME, RESULT_BYTES, RESULT_OUTCOME, resultKey,
   type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult,
@@ -99,6 +103,7 @@ export class RedisBridge {
     this.controlTimer = setInterval(() => this.forwardControl(), CONTROL_POLL_MS);
     this.reconcileTimer = setInterval(() => void this.reconcile(), options.reconcileIntervalMs ?? 5000);
     void this.removeStaleJobs();
+    if (options.sharedResults) removeLeftResults(options.sharedResults.dir, options.serviceId);
   }
 
   /** Hands the runs to Redis, as one addBulk. */
@@ -122,6 +127,7 @@ export class RedisBridge {
         collecting: false,
       });
       const data: RunJobData = { taskId: run.taskId, spec: run.spec, format, compression, maxResultBytes: this.options.maxResultBytes };
+      if (this.options.sharedResults) data.sharedResults = { folder: this.options.sharedResults.folder, sync: run.output?.sync ?? false };
       const priority = BULLMQ_PRIORITY[run.priority ?? 'NORMAL'];
       // BullMQ removes a job as it completes: its outcome waits in its result key (protocol.ts).
       return { name: 'run', data, opts: { jobId, priority, attempts: 1, removeOnComplete: true, removeOnFail: { age: 3600 } } };
@@ -172,7 +178,11 @@ export class RedisBridge {
     const run = this.inFlight.get(jobId);
     if (!run) {
       // A job of an earlier process of this service: its result is not wanted any more.
-      if (jobId.startsWith(`${this.options.serviceId}.`)) void this.plain.del(resultKey(jobId)).catch(() => undefined);
+      if (jobId.startsWith(`${this.options.serviceId}.`)) {
+        void this.plain.del(resultKey(jobId)).catch(() => undefined);
+        const shared = result?.ok ? this.sharedPath(result.file) : undefined;
+        if (shared) rmSync(shared, { force: true });
+      }
       return;
     }
     if (run.collecting) return;
@@ -204,11 +214,24 @@ export class RedisBridge {
     if (!result.ok) return { ok: false, error: result.error };
     if (!output) return { ok: false, error: { code: 'EXECUTOR_ERROR', message: 'the BullMQ executor needs a result file target', deterministic: true } };
     try {
+      if (result.file !== undefined) {
+        const shared = this.sharedPath(result.file);
+        if (!shared) return { ok: false, error: lost(`a worker left the result in a shared folder (${JSON.stringify(result.file)}) this service does not have or does not name so`) };
+        adoptSharedResult(shared, output.path, output.sync);
+        return { ok: true, written: result.summary };
+      }
       const found = await this.reader.fetch(resultKey(jobId), RESULT_BYTES, output.path, output.sync);
       return found ? { ok: true, written: result.summary } : { ok: false, error: lost('the result of the run is no longer in Redis') };
     } catch (error) {
       return { ok: false, error: { code: 'RESULT_WRITE_FAILED', message: `the result could not be fetched or written: ${(error as Error).message}`, deterministic: false } };
     }
+  }
+
+  /** Where a worker's result file named `file` is in the shared results folder (none for a name that is not a plain file name). */
+  private sharedPath(file: string | undefined): string | undefined {
+    const dir = this.options.sharedResults?.dir;
+    if (dir === undefined || file === undefined || basename(file) !== file || file.startsWith('.')) return undefined;
+    return join(dir, file);
   }
 
   private settle(jobId: string, outcome: ExecutionOutcome): void {

@@ -10,6 +10,7 @@
 import type { RunStats } from '../../../engine/types.js';
 import type { Compression, Priority, StorageFormat, TaskSpec } from '../../types.js';
 import type { ExecutionFailure, RunSummary } from '../types.js';
+import type { SharedResultsTarget } from './shared-results.js';
 
 export const QUEUE_NAME = 'runs';
 /** BullMQ key prefix: the queue's keys are pesim:runs:*. */
@@ -50,18 +51,21 @@ export interface RunJobData {
   spec: TaskSpec;
   format: StorageFormat;
   compression: Compression;
-  /** Largest result file the service accepts back [bytes]. */
+  /** Largest result file the service accepts back through Redis [bytes]. */
   maxResultBytes: number;
+  /** The service's shared results folder: a worker that shares it writes the result file there. */
+  sharedResults?: SharedResultsTarget;
 }
 
 /**
  * A job's return value (and its result key's RESULT_OUTCOME): the run's summary and where its
- * result file's bytes wait (resultKey), or the run's failure. The bytes go to the result key, raw,
+ * result file's bytes wait (resultKey), or, with `file`, the file's name in the shared results
+ * folder (shared-results.ts; no bytes in the key then); or the run's failure. The bytes go to the result key, raw,
  * rather than into the return value: BullMQ serialises a return value as JSON twice and copies it
  * into its events stream as well, which for a result of several hundred KiB cost more than the run
  * (see bench/scaleout.ts).
  */
-export type RunJobResult = { ok: true; summary: RunSummary; resultKey: string; bytes: number; worker: string } | { ok: false; error: ExecutionFailure; worker: string };
+export type RunJobResult = { ok: true; summary: RunSummary; resultKey: string; bytes: number; file?: string; worker: string } | { ok: false; error: ExecutionFailure; worker: string };
 
 /** A result key's RESULT_OUTCOME, or undefined for none or for text that is not one. */
 export function parseJobResult(text: Buffer | string | null): RunJobResult | undefined {

@@ -1,11 +1,12 @@
 // A `pesim worker` process: a BullMQ Worker that runs the jobs of the services' queue with the
 // addon on worker threads (the embedded executor's pool and task code), reports progress through
-// job.updateProgress, obeys pause/resume/cancel messages of the control channel, hands the result
-// file's bytes back through Redis (bounded by the service's limit) and keeps a heartbeat key while alive.
+// job.updateProgress, obeys pause/resume/cancel messages of the control channel, writes the result
+// file into the service's shared results folder when it shares it (shared-results.ts) or else hands
+// its bytes back through Redis (bounded by the service's limit), and keeps a heartbeat key while alive.
 // A worker killed mid-run loses its job's lock; BullMQ's stalled-job check of another worker moves
 // the job back to waiting, and it runs again there.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker, type Job } from 'bullmq';
@@ -21,6 +22,7 @@ import {
   CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, RESULT_BYTES, RESULT_OUTCOME, RESULT_TTL_MS, resultKey, resultTooLarge, WORKER_SET, workerKey,
   type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult, type WorkerBeat,
 } from './protocol.js';
+import { sharedFolderIdentity, sharedResultName, type SharedResultsTarget } from './shared-results.js';
 import type { RemoteWorkerOptions } from './worker-options.js';
 
 export { DEFAULT_WORKER_OPTIONS, type RemoteWorkerOptions } from './worker-options.js';
@@ -45,8 +47,13 @@ export class RemoteWorker {
   /** Redis could not be reached since the last report (reported once per outage). */
   private outage = false;
   private readonly beat: WorkerBeat;
+  /** The identity of this worker's shared results folder (options.sharedResultsDir). */
+  private readonly sharedFolder: string | undefined;
+  /** Folder identities of jobs this worker does not share, reported once each. */
+  private readonly foreignFolders = new Set<string>();
 
   constructor(private readonly options: RemoteWorkerOptions) {
+    if (options.sharedResultsDir !== undefined) this.sharedFolder = sharedFolderIdentity(options.sharedResultsDir, '--shared-results (PESIM_SHARED_RESULTS_DIR)');
     mkdirSync(this.scratch, { recursive: true });
     // The engine threads start once the worker takes jobs (start()): each loads the engine and the
     // result codecs, which would otherwise compete with the start-up for the CPU.
@@ -71,6 +78,11 @@ export class RemoteWorker {
       autorun: false,
     });
     this.worker.on('error', () => undefined); // connection errors: the client reconnects
+  }
+
+  /** The results folder this worker shares with services, if any. */
+  get sharedResultsDir(): string | undefined {
+    return this.options.sharedResultsDir;
   }
 
   /** Subscribes to the control channel, starts the heartbeat and takes jobs. */
@@ -143,34 +155,59 @@ export class RemoteWorker {
       const progress: RunJobProgress = { step: p.step, totalSteps: p.totalSteps, time: p.time, phase: p.phase === 'pre-simulation' ? 0 : p.phase === 'done' ? 2 : 1, paused: p.paused };
       void job.updateProgress(progress as unknown as Record<string, unknown>).catch(() => undefined);
     }, this.options.progressIntervalMs);
-    const path = join(this.scratch, `${randomBytes(8).toString('hex')}${fileExtension(data.format, data.compression)}`);
+    const extension = fileExtension(data.format, data.compression);
+    const shared = this.shares(data.sharedResults);
+    const name = sharedResultName(jobId, extension);
+    const path = shared ? join(this.options.sharedResultsDir!, name) : join(this.scratch, `${randomBytes(8).toString('hex')}${extension}`);
+    let handedOver = false;
     try {
-      const { result, bytes } = await this.runJob(data, controller, path, jobId);
+      const { result, bytes } = await this.runJob(data, controller, path, jobId, shared ? name : undefined);
       // The outcome waits in the result key before the job completes (protocol.ts: resultKey).
       const fields: Record<string, string | Buffer> = { [RESULT_OUTCOME]: JSON.stringify(result) };
       if (bytes) fields[RESULT_BYTES] = bytes;
       const replies = await this.client.multi().hset(resultKey(jobId), fields).pexpire(resultKey(jobId), RESULT_TTL_MS).exec();
       const refused = replies?.find(([error]) => error)?.[0];
       if (refused) throw refused; // the job fails in BullMQ, and the service retries the task
+      handedOver = shared;
       return result;
     } finally {
       clearInterval(report);
       this.running.delete(jobId);
-      rmSync(path, { force: true });
+      // A file in the shared folder stays for the service, unless its outcome never reached Redis.
+      if (!handedOver) rmSync(path, { force: true });
     }
   }
 
-  /** Runs a job's simulation into `path`: its outcome, and the result file's bytes for a run that made one. */
-  private async runJob(data: RunJobData, controller: RunController, path: string, jobId: string): Promise<{ result: RunJobResult; bytes?: Buffer }> {
-    const output = { path, format: data.format, compression: data.compression, sync: false };
+  /** True when the job's shared results folder is this worker's (else its bytes go through Redis). */
+  private shares(target: SharedResultsTarget | undefined): target is SharedResultsTarget {
+    if (!target) return false;
+    if (target.folder === this.sharedFolder) return true;
+    if (!this.foreignFolders.has(target.folder)) {
+      this.foreignFolders.add(target.folder);
+      const mine = this.sharedFolder ? `this worker's ${this.options.sharedResultsDir} is folder ${this.sharedFolder}` : 'this worker has none (--shared-results)';
+      this.options.log?.(`a service's shared results folder ${target.folder} is not shared with this worker (${mine}): its results go through Redis`);
+    }
+    return false;
+  }
+
+  /**
+   * Runs a job's simulation into `path`: its outcome, and the result file's bytes for a run that
+   * made one, unless the file stays in the shared results folder as `sharedName`.
+   */
+  private async runJob(data: RunJobData, controller: RunController, path: string, jobId: string, sharedName: string | undefined): Promise<{ result: RunJobResult; bytes?: Buffer }> {
+    const sync = sharedName !== undefined && data.sharedResults!.sync;
+    const output = { path, format: data.format, compression: data.compression, sync };
     const outcome = await this.pool.run({ taskId: data.taskId, spec: data.spec, buffers: controller.buffers, output });
     if (!outcome.ok) return { result: { ok: false, error: outcome.error, worker: this.id } };
     let summary: RunSummary;
     if ('written' in outcome) {
       summary = outcome.written;
     } else {
-      await writeResult(path, outcome.result, data.format, data.compression, { sync: false });
+      await writeResult(path, outcome.result, data.format, data.compression, { sync });
       summary = runSummary(outcome.result);
+    }
+    if (sharedName !== undefined) {
+      return { result: { ok: true, summary, resultKey: resultKey(jobId), bytes: statSync(path).size, file: sharedName, worker: this.id } };
     }
     const bytes = readFileSync(path);
     if (bytes.length > data.maxResultBytes) return { result: { ok: false, error: resultTooLarge(bytes.length, data.maxResultBytes), worker: this.id } };

@@ -12,6 +12,8 @@ export interface RemoteWorkerOptions {
   maxStalledCount: number;
   heartbeatMs: number;
   progressIntervalMs: number;
+  /** The results folder shared with the services (shared-results.ts); without it results go through Redis. */
+  sharedResultsDir?: string;
   /** Where the worker reports Redis outages and recoveries. */
   log?: (message: string) => void;
 }

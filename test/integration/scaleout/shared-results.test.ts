@@ -1,0 +1,84 @@
+// Result files through a shared results folder (docs/several-machines.md): a worker that reaches
+// the service's folder (here through another path to it, as on another machine's mount) writes its
+// results there and the service moves them into its data directory; a worker with another folder
+// sends its results through Redis and says so once; every run gives the engine's numbers here and
+// the folder is left empty. A worker whose folder cannot be used stops at start-up, naming the option.
+import { watch, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { simulateSync } from '../../../src/engine/index.js';
+import { closeConnection, redisConnection } from '../../../src/jobs/executors/bullmq/connection.js';
+import { IDENTITY_FILE } from '../../../src/jobs/executors/bullmq/shared-results.js';
+import { buck } from '../../fixtures/circuits.js';
+import { circuitFileOf, startHarness, type Harness } from '../simulation/harness.js';
+import { killAllWorkers, startWorker, TestRedis, waitForWorkers, type WorkerProcess } from './cluster.js';
+
+describe('scale-out: result files through a shared results folder', function () {
+  this.timeout(180_000);
+  let redis: TestRedis;
+  let h: Harness;
+  let root: string;
+  let folder: string;
+  let sharing: WorkerProcess;
+  let other: WorkerProcess;
+
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'pesim-shared-it-'));
+    folder = join(root, 'shared');
+    mkdirSync(folder);
+    symlinkSync(folder, join(root, 'mounted-elsewhere'));
+    redis = await TestRedis.start();
+    [sharing, other] = await Promise.all([
+      startWorker(redis.url, { sharedResults: join(root, 'mounted-elsewhere') }),
+      startWorker(redis.url, { sharedResults: join(root, 'another-folder') }),
+    ]);
+    await waitForWorkers(redis.url, 2);
+    h = await startHarness({ queue: 'bullmq', redisUrl: redis.url, maxSteps: 5e7, sharedResultsDir: folder });
+  });
+  after(async () => {
+    await h?.close();
+    await killAllWorkers();
+    await redis?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('moves the sharing worker\'s results from the folder, takes the other\'s through Redis, each with the engine\'s numbers', async () => {
+    const serviceId = readFileSync(join(h.dataDir, 'service-id'), 'utf8').trim();
+    const seen = new Set<string>();
+    const watcher = watch(folder, (_event, name) => name && seen.add(name));
+    try {
+      const netlists = Array.from({ length: 12 }, (_, i) => buck({ tEnd: 2e-3, R: 2 + 0.25 * i }));
+      const ids: string[] = [];
+      for (const netlist of netlists) ids.push((await h.client.post<{ simulationId: string }>('/api/v1/simulations', { circuitFile: circuitFileOf(netlist) })).body.simulationId);
+      for (const [i, id] of ids.entries()) {
+        const done = await h.client.waitForState(id, ['completed', 'failed']);
+        expect(done.status, JSON.stringify(done)).to.equal('completed');
+        const local = simulateSync(netlists[i], {});
+        for (const [key, value] of Object.entries(local.measurements)) expect(done.results!.measurements[key], key).to.equal(value);
+      }
+      const exported = await h.client.get(`/api/v1/simulations/${ids[0]}/export?format=csv`);
+      expect(String(exported.body).trim().split('\n').length - 1).to.equal(simulateSync(netlists[0], {}).time.length);
+    } finally {
+      watcher.close();
+    }
+    const results = [...seen].filter((name) => name.startsWith(`${serviceId}.`) && name.endsWith('.parquet'));
+    expect(results.length, [...seen].join(', ')).to.be.greaterThan(0);
+    expect(readdirSync(folder)).to.deep.equal([IDENTITY_FILE]);
+    expect(other.output()).to.contain('is not shared with this worker').and.to.contain('results go through Redis');
+    expect(sharing.output()).to.contain(`result files into the shared folder ${join(root, 'mounted-elsewhere')}`).and.not.to.contain('is not shared');
+    const connection = redisConnection(redis.url, 'pesim:test');
+    try {
+      expect(await connection.keys('pesim:result:*')).to.deep.equal([]);
+    } finally {
+      await closeConnection(connection, 1000);
+    }
+  });
+
+  it('stops a worker whose shared results folder cannot be used, naming the option and the folder', async () => {
+    writeFileSync(join(root, 'a-file'), '');
+    const bad = join(root, 'a-file', 'results');
+    const started = await startWorker(redis.url, { sharedResults: bad }).then(() => undefined, (error: Error) => error);
+    expect(started?.message).to.contain(`--shared-results (PESIM_SHARED_RESULTS_DIR): the shared results folder ${bad} cannot be used`);
+  });
+});
