@@ -1,5 +1,6 @@
 // Code bound to the frame it runs in (see bytecode.hpp, bindFixedArrays): direct element access
-// for arrays that keep their object, divisions that keep their last result.
+// for arrays that keep their object, number operands as offsets from one base, divisions that
+// keep their last result.
 // A Java block's xIN and its array fields (yOUT) are the same objects at every step unless the
 // code assigns the variable: reading xIN[0] then needs neither the variable's array, nor the
 // null check, nor the bounds check, which the generic instructions repeat at every access. An
