@@ -68,6 +68,11 @@ export class TestRedis {
     return `redis://127.0.0.1:${this.port}/0`;
   }
 
+  /** The redis-server process (while it runs). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   static async start(options: string[] = []): Promise<TestRedis> {
     const redis = new TestRedis(await freePort(), options);
     await redis.launch();
