@@ -3,7 +3,7 @@
 // results, cache, statistics and logs back. Controllers call it; presenters (TaskPresenter,
 // CachePresenter, SystemPresenter) shape what it returns.
 import { CHECK_THREAD_MIN } from '../jobs/check-thread.js';
-import { StreamedChecks } from '../jobs/streamed-checks.js';
+import type { CircuitCheck } from '../jobs/check-worker.js';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { batchTable, type BatchTable } from '../jobs/batch-table.js';
@@ -23,10 +23,10 @@ import type { StoredJobqRequest } from './TaskPresenter.js';
 
 export const JOBQ_OWNER = 'jobq';
 
-/** The circuit checks of a batch's items left for the check threads (submitBatch), and the items they belong to. */
-interface DeferredChecks {
-  indices: number[];
-  streamed: StreamedChecks;
+/** A batch item's circuit check left for later (submitBatch). */
+interface DeferredCheck {
+  index: number;
+  check: CircuitCheck;
 }
 
 /** The item's priority, or INVALID_PRIORITY. */
@@ -85,7 +85,7 @@ export class JobqService {
    * `deferred`: the circuit check is not made here but added to this list (submitBatch makes the
    * checks of many items on the circuit-check thread).
    */
-  async prepare(request: SimulationRequest, index?: number, loaded?: Map<string, Promise<LoadedModel>>, deferred?: DeferredChecks): Promise<SubmitInput> {
+  async prepare(request: SimulationRequest, index?: number, loaded?: Map<string, Promise<LoadedModel>>, deferred?: DeferredCheck[]): Promise<SubmitInput> {
     const priority = withItemIndex(index, () => checkedPriority(request));
     const model = await this.loadModel(request.model_file, loaded).catch((error: unknown) => {
       throw withIndex(error, index);
@@ -94,13 +94,10 @@ export class JobqService {
   }
 
   /** prepare with the item's model read: no await per item of a large batch. */
-  private prepareLoaded(request: SimulationRequest, priority: Priority, model: LoadedModel, index: number | undefined, deferred: DeferredChecks | undefined): SubmitInput {
+  private prepareLoaded(request: SimulationRequest, priority: Priority, model: LoadedModel, index: number | undefined, deferred: DeferredCheck[] | undefined): SubmitInput {
     const parameters = request.parameters ?? {};
     const prepared = prepareTask(model, parameters, request.output_variables, this.config.cache.include_files, this.config.orchestration.max_steps, steadyOptions(request.steady), deferred === undefined);
-    if (deferred) {
-      deferred.indices.push(index ?? 0);
-      deferred.streamed.add({ netlist: prepared.spec.netlist, parameters: prepared.spec.parameters });
-    }
+    deferred?.push({ index: index ?? 0, check: { netlist: prepared.spec.netlist, parameters: prepared.spec.parameters } });
     const stored: StoredJobqRequest = {
       model_file: request.model_file,
       parameters,
@@ -113,39 +110,30 @@ export class JobqService {
 
   /**
    * The items of a batch, prepared in order with their models read first (each file once; a file
-   * that cannot be read fails at the turn of its first item, after that item's own checks). The
-   * deferred checks go to the check threads in parts as the items are prepared (streamed-checks.ts).
+   * that cannot be read fails at the turn of its first item, after that item's own checks).
    */
-  private async prepareItems(requests: SimulationRequest[], loaded: Map<string, Promise<LoadedModel>>, deferred: DeferredChecks | undefined): Promise<SubmitInput[]> {
+  private async prepareItems(requests: SimulationRequest[], loaded: Map<string, Promise<LoadedModel>>, deferred: DeferredCheck[] | undefined): Promise<SubmitInput[]> {
     const models = new Map<string, { model: LoadedModel } | { failed: unknown }>();
     for (const { model_file: file } of requests) {
       if (!models.has(file)) models.set(file, await this.loadModel(file, loaded).then((model) => ({ model }), (failed: unknown) => ({ failed })));
     }
-    const inputs: SubmitInput[] = [];
-    for (const [index, request] of requests.entries()) {
-      inputs.push(withItemIndex(index, () => {
-        const priority = checkedPriority(request);
-        const read = models.get(request.model_file)!;
-        if ('failed' in read) throw read.failed;
-        return this.prepareLoaded(request, priority, read.model, index, deferred);
-      }));
-      if (deferred?.streamed.partReady) {
-        deferred.streamed.send();
-        await new Promise(setImmediate); // the part's message goes out at the end of this turn
-      }
-    }
-    return inputs;
+    return requests.map((request, index) => withItemIndex(index, () => {
+      const priority = checkedPriority(request);
+      const read = models.get(request.model_file)!;
+      if ('failed' in read) throw read.failed;
+      return this.prepareLoaded(request, priority, read.model, index, deferred);
+    }));
   }
 
   /**
    * Makes the deferred circuit checks on the circuit-check thread; the first item that fails is
    * prepared again here, with its check, for its error (every item, should the thread not take them).
    */
-  private async checkDeferred(requests: SimulationRequest[], deferred: DeferredChecks, loaded: Map<string, Promise<LoadedModel>>): Promise<void> {
-    if (deferred.indices.length === 0) return;
-    const failing = await deferred.streamed.firstFailing();
+  private async checkDeferred(requests: SimulationRequest[], deferred: DeferredCheck[], loaded: Map<string, Promise<LoadedModel>>): Promise<void> {
+    if (deferred.length === 0) return;
+    const failing = await this.runtime.checks.firstFailing(deferred.map((d) => d.check));
     if (failing === -1) return;
-    for (const index of failing === undefined ? deferred.indices : deferred.indices.slice(failing)) await this.prepare(requests[index], index, loaded);
+    for (const { index } of failing === undefined ? deferred : deferred.slice(failing)) await this.prepare(requests[index], index, loaded);
   }
 
   /** A model file, read once per batch: every item of one submission sees the same version of it. */
@@ -188,7 +176,7 @@ export class JobqService {
     const inputs: SubmitInput[] = [];
     const loaded = new Map<string, Promise<LoadedModel>>();
     // The circuit checks of many items go to the circuit-check thread together.
-    const deferred: DeferredChecks | undefined = requests.length >= CHECK_THREAD_MIN ? { indices: [], streamed: new StreamedChecks(this.runtime.checks) } : undefined;
+    const deferred: DeferredCheck[] | undefined = requests.length >= CHECK_THREAD_MIN ? [] : undefined;
     try {
       inputs.push(...(await this.prepareItems(requests, loaded, deferred)));
     } catch (error) {

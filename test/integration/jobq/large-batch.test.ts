@@ -3,7 +3,6 @@
 // as when each item is checked in turn, and a good batch runs every item with its own parameters.
 import { expect } from 'chai';
 import { CHECK_THREAD_MIN } from '../../../src/jobs/check-thread.js';
-import { CHECK_PART_ITEMS } from '../../../src/jobs/streamed-checks.js';
 import { startTestService, waitForState, type TestService } from './harness.js';
 
 interface ValidationBody {
@@ -66,32 +65,5 @@ describe('job-queue service: large batches', function () {
     const done = await Promise.all(ids.map((id) => waitForState(service, id, ['completed', 'failed'])));
     expect(done.every((t) => t.state === 'completed')).to.equal(true);
     expect(done.map((t) => t.spec.parameters['R.1.R'])).to.deep.equal(ids.map((_, i) => 100 + i));
-  });
-});
-
-describe('job-queue service: a batch whose checks go to the threads in parts', function () {
-  this.timeout(120_000);
-  let service: TestService;
-  before(async () => {
-    service = await startTestService((c) => {
-      c.orchestration.queue_size = 2 * CHECK_PART_ITEMS;
-    });
-  });
-  after(async () => service.dispose());
-
-  const count = CHECK_PART_ITEMS + 2000;
-  const items = (change: Record<number, Record<string, unknown>>): Record<string, unknown>[] =>
-    Array.from({ length: count }, (_, i) => ({ model_file: 'rc.json', parameters: { 'R.1.R': 100 + (i % 1000) }, ...change[i] }));
-  const field = (body: unknown): string => JSON.stringify((body as ValidationBody).field ?? (body as ValidationBody).detail?.[0]?.loc);
-
-  it('reports the first failing item across the parts, before a later item that fails otherwise', async () => {
-    const second = CHECK_PART_ITEMS + 500;
-    const late = await service.request('POST', '/simulations/batch', items({ [second]: { parameters: { 'R.1.R': -1 } }, [count - 1]: { parameters: { 'X.9.y': 1 } } }));
-    expect(late.status).to.equal(400);
-    expect(field(late.body)).to.contain(String(second));
-    const early = await service.request('POST', '/simulations/batch', items({ 5: { parameters: { 'R.1.R': -1 } }, [second]: { parameters: { 'R.1.R': -2 } } }));
-    expect(early.status).to.equal(400);
-    expect(field(early.body)).to.contain('[5]');
-    expect(((await service.request('GET', '/stats')).body as { queue: { pending: number } }).queue.pending).to.equal(0);
   });
 });
