@@ -1,14 +1,15 @@
 // Child process of bench/jobs.ts: runs the 1 000-run sweep on the compiled job runtime (dist/) in a
 // plain `node` process, so neither the scheduler's thread nor its workers pay a TypeScript loader.
-// Reads {netlist, runs, workers, cache} as JSON on stdin; prints one JSON line of figures, with
-// the data directory, which the caller removes (see bench/jobs.ts: not between sweeps). With
+// Reads {netlist, runs, workers, cache, keepData} as JSON on stdin; prints one JSON line of figures,
+// with the data directory. The benchmarks pass keepData and remove the directories at their end
+// (see bench/jobs.ts: not between sweeps); run by hand, the driver removes its own. With
 // PESIM_BENCH_THREADS=1 it also prints each thread's CPU time per task to stderr (diagnosis).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { benchDataDir } from './data-dir.mjs';
 
 const { createRuntime, defaultRuntimeSettings, remoteExecutorFor } = await import(new URL('../dist/src/jobs/runtime.js', import.meta.url).href);
-const { netlist, runs, workers, cache } = JSON.parse(readFileSync(0, 'utf8'));
+const { netlist, runs, workers, cache, keepData } = JSON.parse(readFileSync(0, 'utf8'));
 const WARM_UP = 200;
 
 const sweep = (count, offset = 0) => Array.from({ length: count }, (_, i) => ({
@@ -87,5 +88,6 @@ if (cache) {
 }
 await runtime.close();
 clearInterval(keepAlive);
+if (!keepData) rmSync(dir, { recursive: true, force: true });
 // The scheduler's thread: time it was busy (not waiting in the event loop) per task.
 console.log(JSON.stringify({ wallMs, engineMs, schedulerMsPerTask: loop.active / runs, schedulerCpuMsPerTask, processCpuMsPerTask, hitLatencies, dir }));

@@ -21,7 +21,7 @@ const ROUNDS = 5;
 // deleting one sweep's 1 000 result files just before the next sweep made its file creations
 // several times slower.
 function runSweep(workers: number, cache: boolean, runs = RUNS, durability = 'normal'): SweepFigures {
-  const input = JSON.stringify({ netlist: buck({ tEnd: 2e-3 }), runs, workers, cache });
+  const input = JSON.stringify({ netlist: buck({ tEnd: 2e-3 }), runs, workers, cache, keepData: true });
   const driver = fileURLToPath(new URL('./jobs-sweep.mjs', import.meta.url));
   const env = { ...process.env, PESIM_DURABILITY: durability };
   const out = execFileSync(process.execPath, [driver], { input, encoding: 'utf8', timeout: 600_000, env });

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buck } from '../test/fixtures/circuits.js';
 import { TestRedis, waitForWorkers } from '../test/integration/scaleout/cluster.js';
+import { removeBenchData } from './data-dir.mjs';
 
 const RUNS = 1000;
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -47,7 +48,7 @@ function processCpuMs(pid: number): number {
 
 /** The sweep, and the CPU time the processes `others` (name → pid) spent per run meanwhile. */
 function sweep(runs: number, env: Record<string, string>, threads = 1, others: Record<string, number> = {}): SweepFigures {
-  const input = JSON.stringify({ netlist: buck({ tEnd: 2e-3 }), runs, workers: threads, cache: false });
+  const input = JSON.stringify({ netlist: buck({ tEnd: 2e-3 }), runs, workers: threads, cache: false, keepData: true });
   const driver = fileURLToPath(new URL('./jobs-sweep.mjs', import.meta.url));
   const before = Object.fromEntries(Object.entries(others).map(([name, pid]) => [name, processCpuMs(pid)]));
   const out = execFileSync(process.execPath, [driver], { input, encoding: 'utf8', timeout: 900_000, env: { ...process.env, ...env } });
@@ -134,5 +135,6 @@ export async function benchSection(runs = RUNS): Promise<string[]> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const runs = process.argv[2] ? Number(process.argv[2]) : RUNS;
   console.log((await benchSection(runs)).join('\n'));
+  removeBenchData();
   process.exit(0);
 }

@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { buck, rcStep } from '../test/fixtures/circuits.js';
 import { percentile } from './stats.js';
-import { benchDataDir } from './data-dir.mjs';
+import { benchDataDir, removeBenchData } from './data-dir.mjs';
 
 const RUNS = 1000;
 const WARM_UP = 200;
@@ -196,7 +196,7 @@ export async function jobqBatch(threads: number, runs = RUNS, warmUp = WARM_UP):
 
 /** The job runtime in process (bench/jobs-sweep.mjs); `env` selects the queue (PESIM_QUEUE). */
 export function runtimeSweep(threads: number, runs = RUNS, env: Record<string, string> = {}): Figures {
-  const input = JSON.stringify({ netlist, runs, workers: threads, cache: false });
+  const input = JSON.stringify({ netlist, runs, workers: threads, cache: false, keepData: true });
   const out = execFileSync(process.execPath, [here('./jobs-sweep.mjs')], { input, encoding: 'utf8', timeout: 600_000, env: { ...process.env, ...env } });
   const s = JSON.parse(out.trim().split('\n').at(-1)!) as { wallMs: number; engineMs: number; schedulerCpuMsPerTask: number; processCpuMsPerTask: number };
   return { threads, runsPerSecond: runs / (s.wallMs / 1000), serialMs: s.schedulerCpuMsPerTask, processMs: s.processCpuMsPerTask, engineMs: s.engineMs / runs };
@@ -374,5 +374,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     }
   }
   else console.log((await benchSection()).join('\n'));
+  removeBenchData();
   process.exit(0);
 }
