@@ -2,7 +2,8 @@
 // the service's folder (here through another path to it, as on another machine's mount) writes its
 // results there and the service moves them into its data directory; a worker with another folder
 // sends its results through Redis and says so once; every run gives the engine's numbers here and
-// the folder is left empty. A worker whose folder cannot be used stops at start-up, naming the option.
+// the folder is left empty. A service that starts removes the files its earlier process left there.
+// A worker whose folder cannot be used stops at start-up, naming the option.
 import { watch, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +73,21 @@ describe('scale-out: result files through a shared results folder', function () 
       expect(await connection.keys('pesim:result:*')).to.deep.equal([]);
     } finally {
       await closeConnection(connection, 1000);
+    }
+  });
+
+  it('removes, as a service starts, the files its earlier process left in the folder, and no other service\'s', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pesim-shared-restart-'));
+    writeFileSync(join(dataDir, 'service-id'), 'earlier0service1\n');
+    const left = ['earlier0service1.t1.ab.parquet', '.earlier0service1.t2.cd.parquet.99-0123456789ab.tmp'];
+    const others = ['another0service.t1.ab.parquet'];
+    for (const name of [...left, ...others]) writeFileSync(join(folder, name), '');
+    const restarted = await startHarness({ queue: 'bullmq', redisUrl: redis.url, dataDir, sharedResultsDir: folder });
+    try {
+      expect(readdirSync(folder).sort()).to.deep.equal([IDENTITY_FILE, ...others].sort());
+    } finally {
+      await restarted.close();
+      rmSync(join(folder, others[0]), { force: true });
     }
   });
 
