@@ -143,8 +143,9 @@ export class RemoteWorker {
   /**
    * A job's runs, one after the other: the outcome of each. Their controllers exist from the start,
    * so that a pause or cancel reaches a run that has not started yet; the control keys of all runs
-   * are read once (a message sent before this worker took the job). The outcomes go to the runs'
-   * result keys in one transaction before the job completes (protocol.ts: resultKey).
+   * are read once (a message sent before this worker took the job). Each run's outcome goes to its
+   * result key as the run ends, without waiting for Redis's answer before the next run; the job
+   * completes once all are stored (protocol.ts: resultKey).
    */
   private async process(job: Job<RunJobData, RunJobResults>): Promise<RunJobResults> {
     const runs = job.data.runs;
@@ -157,16 +158,16 @@ export class RemoteWorker {
     let handedOver = false;
     try {
       void this.client.mget(runs.map((run) => controlKey(run.runId))).then((earlier) => earlier.forEach((text) => text && this.control(parseControl(text))), () => undefined);
-      for (const [index, run] of runs.entries()) made.push(await this.makeRun(job, index, run, controllers[index]));
-      const transaction = this.client.multi();
-      for (const { run, result, bytes } of made) {
-        const fields: Record<string, string | Buffer> = { [RESULT_OUTCOME]: JSON.stringify(result) };
-        if (bytes) fields[RESULT_BYTES] = bytes;
-        transaction.hset(resultKey(run.runId), fields).pexpire(resultKey(run.runId), RESULT_TTL_MS);
+      const stored: Promise<unknown>[] = [];
+      for (const [index, run] of runs.entries()) {
+        const one = await this.makeRun(job, index, run, controllers[index]);
+        const storing = this.store(one);
+        storing.catch(() => undefined); // looked at below, also when a later run throws first
+        stored.push(storing);
+        made.push({ ...one, bytes: undefined }); // the bytes are Redis's now
       }
-      const replies = await transaction.exec();
-      const refused = replies?.find(([error]) => error)?.[0];
-      if (refused) throw refused; // the job fails in BullMQ, and the service retries its runs
+      const refused = (await Promise.allSettled(stored)).find((answer) => answer.status === 'rejected');
+      if (refused) throw (refused as PromiseRejectedResult).reason; // the job fails in BullMQ, and the service retries its runs
       handedOver = true;
       return made.map(({ result }) => result);
     } finally {
@@ -174,6 +175,15 @@ export class RemoteWorker {
       // Files in the shared folder stay for the service, unless their outcomes never reached Redis.
       if (!handedOver) for (const { sharedPath } of made) if (sharedPath) rmSync(sharedPath, { force: true });
     }
+  }
+
+  /** A run's outcome (and the result file's bytes) into its result key; rejects when Redis refuses it. */
+  private async store({ run, result, bytes }: MadeRun): Promise<void> {
+    const fields: Record<string, string | Buffer> = { [RESULT_OUTCOME]: JSON.stringify(result) };
+    if (bytes) fields[RESULT_BYTES] = bytes;
+    const replies = await this.client.multi().hset(resultKey(run.runId), fields).pexpire(resultKey(run.runId), RESULT_TTL_MS).exec();
+    const refused = replies?.find(([error]) => error)?.[0];
+    if (refused) throw refused;
   }
 
   /** One run of a job, into its result file: its outcome and, through Redis, the file's bytes. */
