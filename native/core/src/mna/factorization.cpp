@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "mna/conditioning.hpp"
+#include "mna/dense_product.hpp"
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #define PESIM_DENSE_AVX2 1
@@ -122,6 +123,8 @@ class DenseFactorization : public Factorization {
   double rcond() const override { return rcond_; }
 
  protected:
+  // The inverse, column-major with column stride n (fixed sizes: no padding).
+  const double* inverse() const { return inverse_.data(); }
   // x = A⁻¹·b, column by column: every x[i] starts at 0.0 and column j adds A⁻¹(i, j)·b[j] to it.
   // Each x[i] is the sum of its row's products in column order, the rounding of a row-by-row dot
   // product, while the rows form independent lanes that the compiler vectorises. N > 0 fixes the
@@ -130,11 +133,7 @@ class DenseFactorization : public Factorization {
   void multiplyFixed(const double* b, double* x) const {
     const double* column = inverse_.data();
     if constexpr (N > 0) {
-      double sum[N] = {};
-      for (std::size_t j = 0; j < N; ++j, column += N) {
-        for (std::size_t i = 0; i < N; ++i) sum[i] += column[i] * b[j];
-      }
-      for (std::size_t i = 0; i < N; ++i) x[i] = sum[i];
+      denseProductPortable<N>(column, b, x);
     } else {
 #ifdef PESIM_DENSE_AVX2
       if (avx2_) {
@@ -175,13 +174,33 @@ class FixedDenseFactorization final : public DenseFactorization {
   void solve(const double* b, double* x) const override { multiplyFixed<N>(b, x); }
 };
 
+#ifdef PESIM_DENSE_PRODUCT_AVX2
+// The same with the product in AVX2 registers (dense_product.hpp: the same x, bit for bit), for
+// CPUs that have them.
+template <std::size_t N>
+class FixedDenseAvx2Factorization final : public DenseFactorization {
+ public:
+  using DenseFactorization::DenseFactorization;
+  using DenseFactorization::solve;
+  void solve(const double* b, double* x) const override { denseProductAvx2<N>(inverse(), b, x); }
+};
+#endif
+
+// Below four unknowns a row group of four has nothing to gain.
+constexpr std::size_t kSmallestAvx2Fixed = 4;
+
 
 template <std::size_t N = 1>
 std::unique_ptr<DenseFactorization> makeDense(const Eigen::MatrixXd& a) {
   if constexpr (N > kLargestFixedDense) {
     return std::make_unique<DenseFactorization>(a);
   } else {
-    if (static_cast<std::size_t>(a.rows()) == N) return std::make_unique<FixedDenseFactorization<N>>(a);
+    if (static_cast<std::size_t>(a.rows()) == N) {
+#ifdef PESIM_DENSE_PRODUCT_AVX2
+      if (N >= kSmallestAvx2Fixed && denseProductAvx2Supported()) return std::make_unique<FixedDenseAvx2Factorization<N>>(a);
+#endif
+      return std::make_unique<FixedDenseFactorization<N>>(a);
+    }
     return makeDense<N + 1>(a);
   }
 }
