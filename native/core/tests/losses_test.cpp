@@ -1,9 +1,14 @@
 // Semiconductor loss models: interpolation of measured curves in current and temperature, and the
 // switching and conduction losses of a hard-switched IGBT against hand calculation.
+#include <algorithm>
 #include <cmath>
+#include <memory>
+#include <vector>
 
 #include "builders.hpp"
 #include "harness.hpp"
+#include "elements/switching.hpp"
+#include "losses/device_loss.hpp"
 #include "losses/loss_table.hpp"
 #include "pesim/errors.hpp"
 
@@ -174,4 +179,59 @@ TEST(switching_loss_events_are_current_crossings) {
   CHECK(measurement(quiet, "SCOPE.1.ch1.max") == 0.0);
   Result loud = run(100.0);
   CHECK(loud.losses[0].switchingEvents == 10);
+}
+
+namespace {
+
+// The detailed losses of one step as DeviceLoss computed them with a division by n (and a product
+// by n) for every device, `paralleled` = 1 included: conduction, and the switching power of a
+// current crossing 10 mA per device.
+struct ReferenceLoss {
+  double conduction, switching;
+};
+ReferenceLoss referenceLoss(const DetailedLossModel& m, double n, double v, double vPrev, double i, double iPrev,
+                            double dt, double tj) {
+  const double perDevice = i / n;
+  ReferenceLoss r{n * (m.conduction.lookup(tj, perDevice) * std::fabs(perDevice)), 0.0};
+  const double now = std::fabs(i) / n, before = std::fabs(iPrev) / n;
+  if (before < 1e-2 && now > 1e-2) r.switching = n * (std::max(0.0, m.turnOn.lookup(tj, i / n)) * std::fabs(vPrev)) / dt;
+  else if (before > 1e-2 && now < 1e-2) r.switching = n * (std::max(0.0, m.turnOff.lookup(tj, iPrev / n)) * std::fabs(v)) / dt;
+  return r;
+}
+
+}  // namespace
+
+// A single device skips the division by n = 1 (the same numbers, bit for bit); paralleled devices
+// divide the current and multiply the loss.
+TEST(detailed_losses_of_single_and_paralleled_devices_match_the_division_by_n) {
+  std::vector<LossCurve> conduction = {{25.0, 0.0, {0.0, 10.0, 100.0}, {0.7, 1.1, 2.3}},
+                                       {125.0, 0.0, {0.0, 10.0, 100.0}, {0.6, 1.2, 2.9}}};
+  std::vector<LossCurve> energy = {{25.0, 600.0, {0.0, 50.0, 100.0}, {1e-3, 3e-3, 7e-3}},
+                                   {125.0, 600.0, {0.0, 50.0, 100.0}, {2e-3, 5e-3, 11e-3}}};
+  auto model = std::make_shared<const DetailedLossModel>(DetailedLossModel{
+      LossTable(conduction, false, "D.1", "c"), LossTable(energy, true, "D.1", "on"), LossTable(energy, true, "D.1", "off")});
+  const double ron = 0.013, roff = 1e6, vf = 0.71, dt = 1e-6;
+  Diode diode("D.1", {0, kGround}, ron, roff, vf, true);
+  long mismatches = 0, events = 0;
+  for (int n : {1, 3}) {
+    DeviceLoss loss(diode, model, n);
+    double x[1] = {0.0}, xPrev[1] = {0.0};
+    loss.start(x);
+    double iPrev = (0.0 - vf) / roff;
+    // Voltages across the (off) diode: leakage currents up to 50 mA, crossing 10 mA per device both ways.
+    for (int k = 0; k < 400; ++k) {
+      xPrev[0] = x[0];
+      x[0] = 5e4 * std::sin(0.05 * k) + 0.37 * k;
+      const double tj = 20.0 + 0.3 * k;
+      loss.update(x, xPrev, dt, tj);
+      const double i = (x[0] - vf) / roff;
+      const ReferenceLoss r = referenceLoss(*model, n, x[0], xPrev[0], i, iPrev, dt, tj);
+      mismatches += !(loss.conduction() == r.conduction && std::signbit(loss.conduction()) == std::signbit(r.conduction));
+      mismatches += !(loss.switching() == r.switching);
+      events += r.switching != 0.0;
+      iPrev = i;
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(events > 20);  // the currents crossed 10 mA per device, for both n
 }

@@ -54,8 +54,9 @@ void DeviceLoss::startFromGeckoHistory(const double* x, double dt, double tj) {
 // Per device of a parallel group the current divides and the losses add up (LossProperties).
 double DeviceLoss::detailedConduction(double i, double tj) const {
   const double t = std::isnan(tj) ? kUncoupledJunction : tj;
-  const double perDevice = i / n_;
-  return n_ * (detailed_->conduction.lookup(t, perDevice) * std::fabs(perDevice));
+  const double share = perDevice(i);
+  const double one = detailed_->conduction.lookup(t, share) * std::fabs(share);
+  return n_ == 1.0 ? one : n_ * one;  // 1·y is y, bit for bit
 }
 
 // A turn-on sees the current after and the voltage before the event, a turn-off the current
