@@ -485,11 +485,13 @@ void Transient::dampThresholds(StepContext& ctx, int failed) {
 void Transient::solveLinear(const StepContext& ctx, bool useBackwardEuler) {
   double* rhs = rhs_.data();
   const Factorization& lu = factorization(ctx, useBackwardEuler);
+  // Eigen's assignments copy the few entries in registers inline; std::copy and std::fill of a
+  // length known only at run time become calls of memmove and memset, which cost more than the
+  // copy itself for the dozen unknowns of a converter.
   if (stateRhsElements_.empty()) {
-    std::fill(rhs, rhs + rhs_.size(), 0.0);
+    rhs_.setZero();
   } else {
-    const std::vector<double>& fixed = lu.stateRhs();
-    std::copy(fixed.begin(), fixed.end(), rhs);
+    rhs_ = Eigen::Map<const Eigen::VectorXd>(lu.stateRhs().data(), rhs_.size());
   }
   rhsElements_.forEach([&](auto* e) { e->stampRhs(rhs, ctx); });
   lu.solve(rhs, x_.data());
