@@ -485,14 +485,10 @@ void Transient::dampThresholds(StepContext& ctx, int failed) {
 void Transient::solveLinear(const StepContext& ctx, bool useBackwardEuler) {
   double* rhs = rhs_.data();
   const Factorization& lu = factorization(ctx, useBackwardEuler);
-  // Eigen's assignments copy the few entries in registers inline; std::copy and std::fill of a
-  // length known only at run time become calls of memmove and memset, which cost more than the
-  // copy itself for the dozen unknowns of a converter.
-  if (stateRhsElements_.empty()) {
-    rhs_.setZero();
-  } else {
-    rhs_ = Eigen::Map<const Eigen::VectorXd>(lu.stateRhs().data(), rhs_.size());
-  }
+  // Eigen's assignment copies the few entries in registers inline; std::copy and std::fill (or
+  // setZero) of a length known only at run time become calls of memmove and memset, which cost
+  // more than the copy itself for the dozen unknowns of a converter.
+  rhs_ = Eigen::Map<const Eigen::VectorXd>(lu.stateRhs().data(), rhs_.size());
   rhsElements_.forEach([&](auto* e) { e->stampRhs(rhs, ctx); });
   lu.solve(rhs, x_.data());
   if (lu.refines()) lu.refine(rhs, x_.data());
@@ -577,11 +573,10 @@ const Factorization* Transient::lookup(const StepContext& ctx, bool useBackwardE
   auto lu = factorizer_.factorize(values_);
   if (!lu) throwSingular(ctx.t);
   ++stats_.factorizations;
-  if (!stateRhsElements_.empty()) {
-    std::vector<double> fixed(static_cast<std::size_t>(rhs_.size()), 0.0);
-    stateRhsElements_.forEach([&](auto* e) { e->stampRhs(fixed.data(), ctx); });
-    lu->keepStateRhs(std::move(fixed));
-  }
+  // Zeros when no element's terms are fixed by the states: every solve starts from this vector.
+  std::vector<double> fixed(static_cast<std::size_t>(rhs_.size()), 0.0);
+  stateRhsElements_.forEach([&](auto* e) { e->stampRhs(fixed.data(), ctx); });
+  lu->keepStateRhs(std::move(fixed));
   if (substep_) {
     // A sub-step's dt is used once: caching it would only push out the run's own factorisations.
     substepLu_ = std::move(lu);
