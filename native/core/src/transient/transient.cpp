@@ -12,6 +12,7 @@
 
 #include "mna/conditioning.hpp"
 #include "pesim/errors.hpp"
+#include "transient/finite_sum.hpp"
 #include "transient/recorder.hpp"
 #include "transient/run_control.hpp"
 
@@ -495,21 +496,8 @@ void Transient::solveLinear(const StepContext& ctx, bool useBackwardEuler) {
   for (Eigen::Index i = circuit_.unknowns(); i < rhs_.size(); ++i) x_[i] = rhs[i];
 }
 
-// A singular or nearly singular system shows as an infinite or NaN solution: its sum is then not
-// finite (nor when the entries are so large that their sum overflows). Entries all below 1e300 in
-// magnitude (NaN is not) cannot overflow a sum of fewer than 1e8 of them: that test has no chain of
-// dependent additions, so the sum itself is only formed for the rare solution that fails it.
-bool Transient::finiteSolution() const {
-  const double* x = x_.data();
-  const Eigen::Index n = x_.size();
-  constexpr double kSafe = 1e300;
-  bool small = n < 100000000;
-  for (Eigen::Index i = 0; i < n; ++i) small &= std::fabs(x[i]) < kSafe;
-  if (small) return true;
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < n; ++i) sum += x[i];
-  return std::isfinite(sum);
-}
+// A singular or nearly singular system shows as an infinite or NaN solution (finite_sum.hpp).
+bool Transient::finiteSolution() const { return finiteSum(x_.data(), static_cast<std::size_t>(x_.size())); }
 
 void Transient::stateBits(std::string& bits) const {
   bits.resize(settling_.size());
