@@ -2,7 +2,11 @@
 // switching and conduction losses of a hard-switched IGBT against hand calculation.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <memory>
+#include <random>
 #include <vector>
 
 #include "builders.hpp"
@@ -16,6 +20,13 @@ using namespace pesim;
 using namespace pesim::test;
 
 namespace {
+
+bool sameBits(double a, double b) {
+  std::uint64_t x, y;
+  std::memcpy(&x, &a, sizeof x);
+  std::memcpy(&y, &b, sizeof y);
+  return x == y;
+}
 
 // Turn-on energies measured at 600 V: at 25 °C E(i) = 1, 3, 7 mJ at 0, 50, 100 A; at 125 °C
 // 2, 5, 11 mJ.
@@ -234,4 +245,39 @@ TEST(detailed_losses_of_single_and_paralleled_devices_match_the_division_by_n) {
   }
   CHECK(mismatches == 0);
   CHECK(events > 20);  // the currents crossed 10 mA per device, for both n
+}
+
+// A lookup that starts from the segments of the previous ones (LossTable::Cursor) finds the same
+// segments as the search from the start, so the same values bit for bit: currents that wander
+// slowly (as a device's do), jump, leave the table on both sides, sit exactly on measured points,
+// are negative (a table with negative currents too) or NaN; temperatures between, on and beyond
+// the curves.
+TEST(loss_table_lookups_from_a_cursor_match_the_search_bit_for_bit) {
+  std::vector<LossCurve> onState = {{25.0, 0.0, {0.0, 0.0, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0}, {0.0, 0.6, 0.8, 0.95, 1.1, 1.4, 1.9, 2.8}},
+                                    {125.0, 0.0, {0.0, 5.0, 10.0, 30.0, 60.0, 100.0}, {0.5, 0.75, 0.9, 1.2, 1.6, 2.1}},
+                                    {150.0, 0.0, {0.0, 1.0, 200.0}, {0.4, 0.7, 3.9}}};
+  std::vector<LossCurve> signedCurrents = {{125.0, 0.0, {-100.0, -10.0, 0.0, 10.0, 100.0}, {-2.0, -1.0, 0.0, 1.0, 2.0}}};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::mt19937 random(31);
+  std::uniform_real_distribution<double> step(-3.0, 3.0), anywhere(-250.0, 250.0), temperature(0.0, 200.0);
+  long mismatches = 0;
+  for (const auto& curves : {onState, signedCurrents}) {
+    LossTable table(curves, false, "D.1", "lossModels.m.conduction");
+    LossTable::Cursor cursor(table);
+    double i = 0.0, t = 60.0;
+    for (int k = 0; k < 200000; ++k) {
+      const int kind = static_cast<int>(random() % 100);
+      if (kind < 80) i += step(random);
+      else if (kind < 90) i = anywhere(random);
+      else if (kind < 95) i = curves[random() % curves.size()].i[random() % 3 + 1];  // a measured point
+      else if (kind < 97) i = nan;
+      else i = -i;
+      if (std::isnan(i) && kind >= 97) i = 0.0;
+      if (random() % 50 == 0) t = random() % 4 == 0 ? curves[random() % curves.size()].T : temperature(random);
+      const double expected = table.lookup(t, i);
+      const double got = table.lookup(t, i, cursor);
+      mismatches += !(sameBits(expected, got) || (std::isnan(expected) && std::isnan(got)));
+    }
+  }
+  CHECK(mismatches == 0);
 }

@@ -152,6 +152,8 @@ class DeviceLoss {
   int a_, b_;  // terminal nodes
   double ron_, roff_, vf_;  // the device's on/off resistances and forward voltage
   std::shared_ptr<const DetailedLossModel> detailed_;
+  // Where the conduction lookups of this device ended (a search aid: no state, no effect on values).
+  mutable LossTable::Cursor conductionCursor_;
   double kOn_ = 0.0, kOff_ = 0.0, uSwNorm_ = 400.0;
   double n_ = 1.0;
   // GeckoCIRCUITS AbstractLossCalculatorSwitch.EPS: the current [A] whose crossing is a switching event.
