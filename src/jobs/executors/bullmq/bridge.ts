@@ -123,7 +123,7 @@ export class RedisBridge {
       return;
     }
     const sharedResults = this.options.sharedResults ? { folder: this.options.sharedResults.folder } : undefined;
-    const jobs = jobSizes(runs, this.workers.current.slots).map((pack) => {
+    const jobs = jobSizes(runs, this.inFlight.size, this.workers.current.slots).map((pack) => {
       const items: RunItem[] = pack.map((run) => ({
         runId: `${this.options.serviceId}.${run.taskId}.${randomBytes(4).toString('hex')}`,
         taskId: run.taskId,
@@ -395,12 +395,15 @@ interface ToCollect {
 }
 
 /**
- * The message's runs in jobs: runs of one priority, in their order, several to a job when there are
- * more of them than JOBS_PER_SLOT jobs for each of the workers' slots (at most MAX_RUNS_PER_JOB);
- * one run to a job otherwise, so that a lone run or a few do not wait behind each other.
+ * The message's runs in jobs: runs of one priority, in their order, several to a job when the runs
+ * handed over and not ended (`inFlight` before these, and these) are more than JOBS_PER_SLOT jobs for
+ * each of the workers' slots (at most MAX_RUNS_PER_JOB to a job), so that every slot still has jobs
+ * to take; one run to a job otherwise, so that a lone run or a few do not wait behind each other.
+ * In a sweep the scheduler keeps about nine runs per slot handed over (executor.ts), and hands over
+ * the next runs a few at a time as runs end: they go as one job.
  */
-export function jobSizes(runs: BridgeRun[], slots: number): BridgeRun[][] {
-  const size = Math.min(MAX_RUNS_PER_JOB, Math.max(1, Math.floor(runs.length / (Math.max(1, slots) * JOBS_PER_SLOT))));
+export function jobSizes(runs: BridgeRun[], inFlight: number, slots: number): BridgeRun[][] {
+  const size = Math.min(MAX_RUNS_PER_JOB, Math.max(1, Math.floor((inFlight + runs.length) / (Math.max(1, slots) * JOBS_PER_SLOT))));
   const jobs: BridgeRun[][] = [];
   let job: BridgeRun[] = [];
   for (const run of runs) {

@@ -26,12 +26,12 @@ export const CONTROL_CHANNEL = 'pesim:control';
  * small enough that a pause, a cancel or a lost worker concerns a few runs.
  */
 export const MAX_RUNS_PER_JOB = 8;
-/** Last control state of a run, read by the worker when the run starts (a message may come first). */
+/** Last control state of a run, read by the worker when it takes the run's job (a message may come first). */
 export function controlKey(runId: string): string {
   return `pesim:control:${runId}`;
 }
 /**
- * A run's outcome, written by the worker as the run ends (before its job completes), read and deleted by the service:
+ * A run's outcome, written by the worker before the run's job completes, read and deleted by the service:
  * a hash of RESULT_OUTCOME (the RunJobResult as JSON) and, for a run that made one, RESULT_BYTES
  * (the result file's bytes). BullMQ removes a job as it completes, so this key is what is left of
  * a run whose job's completion the service did not hear of.

@@ -40,7 +40,7 @@ export class RemoteWorker {
   private readonly client: Redis;
   /** The control channel's subscription (a subscribed connection serves nothing else). */
   private readonly subscriber: Redis;
-  /** The runs being made, by run id. */
+  /** The runs of the jobs being processed (started or not), by run id. */
   private readonly running = new Map<string, RunController>();
   private readonly scratch = join(tmpdir(), `pesim-worker-${process.pid}`);
   private heartbeat: NodeJS.Timeout | undefined;
@@ -140,20 +140,44 @@ export class RemoteWorker {
     else controller.resume();
   }
 
-  /** A job's runs, one after the other: the outcome of each (each also in its result key as it ends). */
+  /**
+   * A job's runs, one after the other: the outcome of each. Their controllers exist from the start,
+   * so that a pause or cancel reaches a run that has not started yet; the control keys of all runs
+   * are read once (a message sent before this worker took the job). The outcomes go to the runs'
+   * result keys in one transaction before the job completes (protocol.ts: resultKey).
+   */
   private async process(job: Job<RunJobData, RunJobResults>): Promise<RunJobResults> {
-    const results: RunJobResults = [];
-    for (const [index, run] of job.data.runs.entries()) results.push(await this.processRun(job, index, run));
-    return results;
+    const runs = job.data.runs;
+    const controllers = runs.map((run) => {
+      const controller = new RunController();
+      this.running.set(run.runId, controller);
+      return controller;
+    });
+    const made: MadeRun[] = [];
+    let handedOver = false;
+    try {
+      void this.client.mget(runs.map((run) => controlKey(run.runId))).then((earlier) => earlier.forEach((text) => text && this.control(parseControl(text))), () => undefined);
+      for (const [index, run] of runs.entries()) made.push(await this.makeRun(job, index, run, controllers[index]));
+      const transaction = this.client.multi();
+      for (const { run, result, bytes } of made) {
+        const fields: Record<string, string | Buffer> = { [RESULT_OUTCOME]: JSON.stringify(result) };
+        if (bytes) fields[RESULT_BYTES] = bytes;
+        transaction.hset(resultKey(run.runId), fields).pexpire(resultKey(run.runId), RESULT_TTL_MS);
+      }
+      const replies = await transaction.exec();
+      const refused = replies?.find(([error]) => error)?.[0];
+      if (refused) throw refused; // the job fails in BullMQ, and the service retries its runs
+      handedOver = true;
+      return made.map(({ result }) => result);
+    } finally {
+      for (const run of runs) this.running.delete(run.runId);
+      // Files in the shared folder stay for the service, unless their outcomes never reached Redis.
+      if (!handedOver) for (const { sharedPath } of made) if (sharedPath) rmSync(sharedPath, { force: true });
+    }
   }
 
-  private async processRun(job: Job<RunJobData, RunJobResults>, index: number, run: RunItem): Promise<RunJobResult> {
-    const { runId } = run;
-    const controller = new RunController();
-    this.running.set(runId, controller);
-    // A pause or cancel sent before this worker reached the run (the engine looks at its flags every
-    // few steps, so the run need not wait for this answer).
-    void this.client.get(controlKey(runId)).then((earlier) => earlier && this.control(parseControl(earlier)), () => undefined);
+  /** One run of a job, into its result file: its outcome and, through Redis, the file's bytes. */
+  private async makeRun(job: Job<RunJobData, RunJobResults>, index: number, run: RunItem, controller: RunController): Promise<MadeRun> {
     let last = '';
     const report = setInterval(() => {
       const p = controller.progress();
@@ -165,24 +189,17 @@ export class RemoteWorker {
     }, this.options.progressIntervalMs);
     const extension = fileExtension(run.format, run.compression);
     const shared = this.shares(job.data.sharedResults);
-    const name = sharedResultName(runId, extension);
+    const name = sharedResultName(run.runId, extension);
     const path = shared ? join(this.options.sharedResultsDir!, name) : join(this.scratch, `${randomBytes(8).toString('hex')}${extension}`);
-    let handedOver = false;
     try {
       const { result, bytes } = await this.runJob(run, job.data.maxResultBytes, controller, path, shared ? name : undefined);
-      // The outcome waits in the result key before the job completes (protocol.ts: resultKey).
-      const fields: Record<string, string | Buffer> = { [RESULT_OUTCOME]: JSON.stringify(result) };
-      if (bytes) fields[RESULT_BYTES] = bytes;
-      const replies = await this.client.multi().hset(resultKey(runId), fields).pexpire(resultKey(runId), RESULT_TTL_MS).exec();
-      const refused = replies?.find(([error]) => error)?.[0];
-      if (refused) throw refused; // the job fails in BullMQ, and the service retries the runs without an outcome
-      handedOver = shared;
-      return result;
+      return { run, result, bytes, sharedPath: shared && result.ok ? path : undefined };
+    } catch (error) {
+      rmSync(path, { force: true });
+      throw error;
     } finally {
       clearInterval(report);
-      this.running.delete(runId);
-      // A file in the shared folder stays for the service, unless its outcome never reached Redis.
-      if (!handedOver) rmSync(path, { force: true });
+      if (!shared) rmSync(path, { force: true });
     }
   }
 
@@ -221,6 +238,14 @@ export class RemoteWorker {
     if (bytes.length > maxResultBytes) return { result: { ok: false, error: resultTooLarge(bytes.length, maxResultBytes), worker: this.id } };
     return { result: { ok: true, summary, resultKey: resultKey(run.runId), bytes: bytes.length, worker: this.id }, bytes };
   }
+}
+
+/** A run made: its outcome, the result file's bytes to send through Redis, or the file left in the shared folder. */
+interface MadeRun {
+  run: RunItem;
+  result: RunJobResult;
+  bytes?: Buffer;
+  sharedPath?: string;
 }
 
 /** A control message, or undefined for text that is not one (ignored rather than fatal). */
