@@ -86,6 +86,8 @@ double LossTable::lookup(double temperature, double current) const {
 
 double LossTable::lookup(double temperature, double current, Cursor& cursor) const {
   return interpolate(temperature, current, [&](std::size_t curve, double i) {
+    // A curve of three points has its segment after one comparison: the check would cost more.
+    if (currents_[curve].size() <= 3) return segment(i, currents_[curve]);
     std::size_t& right = cursor.right_[curve];
     if (!isSegment(right, i, currents_[curve])) right = segment(i, currents_[curve]);
     return right;
