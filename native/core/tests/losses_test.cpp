@@ -1,9 +1,18 @@
 // Semiconductor loss models: interpolation of measured curves in current and temperature, and the
 // switching and conduction losses of a hard-switched IGBT against hand calculation.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <random>
+#include <vector>
 
 #include "builders.hpp"
 #include "harness.hpp"
+#include "elements/switching.hpp"
+#include "losses/device_loss.hpp"
 #include "losses/loss_table.hpp"
 #include "pesim/errors.hpp"
 
@@ -11,6 +20,13 @@ using namespace pesim;
 using namespace pesim::test;
 
 namespace {
+
+bool sameBits(double a, double b) {
+  std::uint64_t x, y;
+  std::memcpy(&x, &a, sizeof x);
+  std::memcpy(&y, &b, sizeof y);
+  return x == y;
+}
 
 // Turn-on energies measured at 600 V: at 25 °C E(i) = 1, 3, 7 mJ at 0, 50, 100 A; at 125 °C
 // 2, 5, 11 mJ.
@@ -174,4 +190,94 @@ TEST(switching_loss_events_are_current_crossings) {
   CHECK(measurement(quiet, "SCOPE.1.ch1.max") == 0.0);
   Result loud = run(100.0);
   CHECK(loud.losses[0].switchingEvents == 10);
+}
+
+namespace {
+
+// The detailed losses of one step as DeviceLoss computed them with a division by n (and a product
+// by n) for every device, `paralleled` = 1 included: conduction, and the switching power of a
+// current crossing 10 mA per device.
+struct ReferenceLoss {
+  double conduction, switching;
+};
+ReferenceLoss referenceLoss(const DetailedLossModel& m, double n, double v, double vPrev, double i, double iPrev,
+                            double dt, double tj) {
+  const double perDevice = i / n;
+  ReferenceLoss r{n * (m.conduction.lookup(tj, perDevice) * std::fabs(perDevice)), 0.0};
+  const double now = std::fabs(i) / n, before = std::fabs(iPrev) / n;
+  if (before < 1e-2 && now > 1e-2) r.switching = n * (std::max(0.0, m.turnOn.lookup(tj, i / n)) * std::fabs(vPrev)) / dt;
+  else if (before > 1e-2 && now < 1e-2) r.switching = n * (std::max(0.0, m.turnOff.lookup(tj, iPrev / n)) * std::fabs(v)) / dt;
+  return r;
+}
+
+}  // namespace
+
+// A single device skips the division by n = 1 (the same numbers, bit for bit); paralleled devices
+// divide the current and multiply the loss.
+TEST(detailed_losses_of_single_and_paralleled_devices_match_the_division_by_n) {
+  std::vector<LossCurve> conduction = {{25.0, 0.0, {0.0, 10.0, 100.0}, {0.7, 1.1, 2.3}},
+                                       {125.0, 0.0, {0.0, 10.0, 100.0}, {0.6, 1.2, 2.9}}};
+  std::vector<LossCurve> energy = {{25.0, 600.0, {0.0, 50.0, 100.0}, {1e-3, 3e-3, 7e-3}},
+                                   {125.0, 600.0, {0.0, 50.0, 100.0}, {2e-3, 5e-3, 11e-3}}};
+  auto model = std::make_shared<const DetailedLossModel>(DetailedLossModel{
+      LossTable(conduction, false, "D.1", "c"), LossTable(energy, true, "D.1", "on"), LossTable(energy, true, "D.1", "off")});
+  const double ron = 0.013, roff = 1e6, vf = 0.71, dt = 1e-6;
+  Diode diode("D.1", {0, kGround}, ron, roff, vf, true);
+  long mismatches = 0, events = 0;
+  for (int n : {1, 3}) {
+    DeviceLoss loss(diode, model, n);
+    double x[1] = {0.0}, xPrev[1] = {0.0};
+    loss.start(x);
+    double iPrev = (0.0 - vf) / roff;
+    // Voltages across the (off) diode: leakage currents up to 50 mA, crossing 10 mA per device both ways.
+    for (int k = 0; k < 400; ++k) {
+      xPrev[0] = x[0];
+      x[0] = 5e4 * std::sin(0.05 * k) + 0.37 * k;
+      const double tj = 20.0 + 0.3 * k;
+      loss.update(x, xPrev, dt, tj);
+      const double i = (x[0] - vf) / roff;
+      const ReferenceLoss r = referenceLoss(*model, n, x[0], xPrev[0], i, iPrev, dt, tj);
+      mismatches += !(loss.conduction() == r.conduction && std::signbit(loss.conduction()) == std::signbit(r.conduction));
+      mismatches += !(loss.switching() == r.switching);
+      events += r.switching != 0.0;
+      iPrev = i;
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(events > 20);  // the currents crossed 10 mA per device, for both n
+}
+
+// A lookup that starts from the segments of the previous ones (LossTable::Cursor) finds the same
+// segments as the search from the start, so the same values bit for bit: currents that wander
+// slowly (as a device's do), jump, leave the table on both sides, sit exactly on measured points,
+// are negative (a table with negative currents too) or NaN; temperatures between, on and beyond
+// the curves.
+TEST(loss_table_lookups_from_a_cursor_match_the_search_bit_for_bit) {
+  std::vector<LossCurve> onState = {{25.0, 0.0, {0.0, 0.0, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0}, {0.0, 0.6, 0.8, 0.95, 1.1, 1.4, 1.9, 2.8}},
+                                    {125.0, 0.0, {0.0, 5.0, 10.0, 30.0, 60.0, 100.0}, {0.5, 0.75, 0.9, 1.2, 1.6, 2.1}},
+                                    {150.0, 0.0, {0.0, 1.0, 200.0}, {0.4, 0.7, 3.9}}};
+  std::vector<LossCurve> signedCurrents = {{125.0, 0.0, {-100.0, -10.0, 0.0, 10.0, 100.0}, {-2.0, -1.0, 0.0, 1.0, 2.0}}};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::mt19937 random(31);
+  std::uniform_real_distribution<double> step(-3.0, 3.0), anywhere(-250.0, 250.0), temperature(0.0, 200.0);
+  long mismatches = 0;
+  for (const auto& curves : {onState, signedCurrents}) {
+    LossTable table(curves, false, "D.1", "lossModels.m.conduction");
+    LossTable::Cursor cursor(table);
+    double i = 0.0, t = 60.0;
+    for (int k = 0; k < 200000; ++k) {
+      const int kind = static_cast<int>(random() % 100);
+      if (kind < 80) i += step(random);
+      else if (kind < 90) i = anywhere(random);
+      else if (kind < 95) i = curves[random() % curves.size()].i[random() % 3 + 1];  // a measured point
+      else if (kind < 97) i = nan;
+      else i = -i;
+      if (std::isnan(i) && kind >= 97) i = 0.0;
+      if (random() % 50 == 0) t = random() % 4 == 0 ? curves[random() % curves.size()].T : temperature(random);
+      const double expected = table.lookup(t, i);
+      const double got = table.lookup(t, i, cursor);
+      mismatches += !(sameBits(expected, got) || (std::isnan(expected) && std::isnan(got)));
+    }
+  }
+  CHECK(mismatches == 0);
 }

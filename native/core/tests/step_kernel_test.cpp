@@ -258,7 +258,9 @@ TEST(dense_products_of_every_width_match_the_column_order_sum_bit_for_bit) {
       e[static_cast<std::size_t>(j)] = 0.0;
       for (int i = 0; i < n; ++i) m[static_cast<std::size_t>(j * n + i)] = column[static_cast<std::size_t>(i)];
     }
-    std::vector<double> b(static_cast<std::size_t>(n)), x(static_cast<std::size_t>(n));
+    // x with four guard values after its n: the product writes x straight (no padded copy) and
+    // must leave whatever follows it alone.
+    std::vector<double> b(static_cast<std::size_t>(n)), x(static_cast<std::size_t>(n) + 4, -7.5);
     for (double& v : b) v = uniform(random) * 100.0;
     lu->solve(b.data(), x.data());
     bool same = true;
@@ -268,6 +270,7 @@ TEST(dense_products_of_every_width_match_the_column_order_sum_bit_for_bit) {
       same = same && sameBits(sum, x[static_cast<std::size_t>(i)]);
     }
     CHECK(same);
+    for (int i = n; i < n + 4; ++i) CHECK(x[static_cast<std::size_t>(i)] == -7.5);
   }
 }
 

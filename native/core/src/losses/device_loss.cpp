@@ -31,7 +31,8 @@ DeviceLoss::DeviceLoss(const SwitchingDevice& device, double kOn, double kOff, d
 
 DeviceLoss::DeviceLoss(const SwitchingDevice& device, std::shared_ptr<const DetailedLossModel> model, int paralleled)
     : device_(device), a_(device.nodes()[0]), b_(device.nodes()[1]), ron_(device.onResistance()),
-      roff_(device.offResistance()), vf_(device.forwardVoltage()), detailed_(std::move(model)), n_(paralleled) {}
+      roff_(device.offResistance()), vf_(device.forwardVoltage()), detailed_(std::move(model)),
+      conductionCursor_(detailed_->conduction), n_(paralleled) {}
 
 void DeviceLoss::start(const double* x) {
   const double v = voltage(x);
@@ -54,8 +55,9 @@ void DeviceLoss::startFromGeckoHistory(const double* x, double dt, double tj) {
 // Per device of a parallel group the current divides and the losses add up (LossProperties).
 double DeviceLoss::detailedConduction(double i, double tj) const {
   const double t = std::isnan(tj) ? kUncoupledJunction : tj;
-  const double perDevice = i / n_;
-  return n_ * (detailed_->conduction.lookup(t, perDevice) * std::fabs(perDevice));
+  const double share = perDevice(i);
+  const double one = detailed_->conduction.lookup(t, share, conductionCursor_) * std::fabs(share);
+  return n_ == 1.0 ? one : n_ * one;  // 1·y is y, bit for bit
 }
 
 // A turn-on sees the current after and the voltage before the event, a turn-off the current

@@ -69,7 +69,7 @@ class DeviceLoss {
     const double i = device_.on() ? (v - vf_) / ron_ : (v - vf_) / roff_;
     conduction_ = conductionLoss(i, tj);
     // Per device of a parallel group (LossProperties divides the current before the detection).
-    const double now = std::fabs(i) / n_, before = std::fabs(iPrev_) / n_;
+    const double now = perDevice(std::fabs(i)), before = perDevice(std::fabs(iPrev_));
     switching_ = 0.0;
     switched_ = false;
     if (before < kEventCurrent && now > kEventCurrent) {
@@ -135,6 +135,9 @@ class DeviceLoss {
     if (detailed_) return detailedConduction(i, tj);
     return n_ == 1.0 ? simpleConduction(i) : n_ * simpleConduction(i / n_);
   }
+  // The share i/n of one of the `paralleled` devices. A single device (nearly all) skips the
+  // division, whose result would be i itself, bit for bit: it is on the step's critical path.
+  double perDevice(double i) const { return n_ == 1.0 ? i : i / n_; }
   // LossCalculationSimple.calcConductionLoss: |i·uf| + i²·Ron.
   double simpleConduction(double i) const { return std::fabs(i) * vf_ + i * i * ron_; }
   double detailedConduction(double i, double tj) const;
@@ -149,6 +152,8 @@ class DeviceLoss {
   int a_, b_;  // terminal nodes
   double ron_, roff_, vf_;  // the device's on/off resistances and forward voltage
   std::shared_ptr<const DetailedLossModel> detailed_;
+  // Where the conduction lookups of this device ended (a search aid: no state, no effect on values).
+  mutable LossTable::Cursor conductionCursor_;
   double kOn_ = 0.0, kOff_ = 0.0, uSwNorm_ = 400.0;
   double n_ = 1.0;
   // GeckoCIRCUITS AbstractLossCalculatorSwitch.EPS: the current [A] whose crossing is a switching event.

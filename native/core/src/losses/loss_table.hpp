@@ -25,8 +25,33 @@ class LossTable {
   // (getInterpolatedYValue / getInterpolatedXValue).
   double lookup(double temperature, double current) const;
 
+  // Where the last lookups of one caller ended on each curve: a device's current moves little from
+  // step to step, so its segment is usually the one found before and is checked instead of
+  // searched. The same segment, so the same value, as the search from the start.
+  class Cursor {
+   public:
+    Cursor() = default;  // for no table (a device without a detailed model)
+    explicit Cursor(const LossTable& table) : right_(table.temperatures_.size(), 1) {}
+
+   private:
+    friend class LossTable;
+    std::vector<std::size_t> right_;  // per curve: the right end of the last segment
+  };
+  // lookup() with the segments searched from `cursor` (made for this table), which it updates.
+  double lookup(double temperature, double current, Cursor& cursor) const;
+
  private:
-  static double onCurve(double current, const std::vector<double>& i, const std::vector<double>& y);
+  // The right end of the segment of curve i holding `current`: the first point from the second on
+  // above it (or the last point), as found by the scan from the start.
+  static std::size_t segment(double current, const std::vector<double>& i);
+  // Whether `right` is that point: the points before it are not above `current` (the currents
+  // rise, so the one before it decides) and it is above it or the last.
+  static bool isSegment(std::size_t right, double current, const std::vector<double>& i) {
+    return (right == 1 || i[right - 1] <= current) && (right + 1 == i.size() || !(i[right] <= current));
+  }
+  static double onSegment(double current, std::size_t right, const std::vector<double>& i, const std::vector<double>& y);
+  template <typename Segment>
+  double interpolate(double temperature, double current, Segment&& segmentOf) const;
 
   std::vector<double> temperatures_;
   std::vector<std::vector<double>> currents_;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "mna/conditioning.hpp"
+#include "mna/dense_product.hpp"
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #define PESIM_DENSE_AVX2 1
@@ -22,13 +23,26 @@ constexpr double kRefineBelowRcond = 1e-9;
 namespace {
 
 #ifdef PESIM_DENSE_AVX2
+// Stores the four sums of rows i .. i + 3 into x, which holds `n` values: rows from n on are the
+// padding of the inverse's columns and are left out (a masked store for the group that straddles
+// n), so the product writes straight into x without a padded scratch copy.
+__attribute__((target("avx2"))) inline void storeRows(double* x, std::size_t i, std::size_t n, __m256d sums) {
+  if (i + 4 <= n) {
+    _mm256_storeu_pd(x + i, sums);
+  } else if (i < n) {
+    const long long left = static_cast<long long>(n - i);  // 1 to 3 rows
+    const __m256i mask = _mm256_set_epi64x(left > 3 ? -1 : 0, left > 2 ? -1 : 0, left > 1 ? -1 : 0, -1);
+    _mm256_maskstore_pd(x + i, mask, sums);
+  }
+}
+
 // x = M·b for a column-major M of `rows` rows (a multiple of 4, the column stride) and n columns,
 // in blocks of 32 rows held in eight registers over all columns, then of 16 and of 4: every x[i]
 // is 0.0 plus M(i, j)·b[j] for j = 0, 1, ... in order, a multiplication and an addition each
 // rounded (AVX2 without FMA), the same operations as the portable loop, so the same x. x holds
-// `rows` values. Each register's sum waits for its previous addition (4 cycles): eight independent
-// sums keep the adder busy where four would leave it idle half of the time (31 unknowns: one
-// block of 32 instead of two of 16 one after the other).
+// n values (storeRows). Each register's sum waits for its previous addition (4 cycles): eight
+// independent sums keep the adder busy where four would leave it idle half of the time (31
+// unknowns: one block of 32 instead of two of 16 one after the other).
 __attribute__((target("avx2"))) void multiplyAvx2(const double* m, std::size_t rows, std::size_t n, const double* b,
                                                   double* x) {
   std::size_t i0 = 0;
@@ -40,7 +54,7 @@ __attribute__((target("avx2"))) void multiplyAvx2(const double* m, std::size_t r
       const __m256d bj = _mm256_broadcast_sd(b + j);
       for (int k = 0; k < 8; ++k) s[k] = _mm256_add_pd(s[k], _mm256_mul_pd(_mm256_loadu_pd(column + 4 * k), bj));
     }
-    for (int k = 0; k < 8; ++k) _mm256_storeu_pd(x + i0 + 4 * k, s[k]);
+    for (std::size_t k = 0; k < 8; ++k) storeRows(x, i0 + 4 * k, n, s[k]);
   }
   for (; i0 + 16 <= rows; i0 += 16) {
     __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd(), s2 = _mm256_setzero_pd(), s3 = _mm256_setzero_pd();
@@ -52,16 +66,16 @@ __attribute__((target("avx2"))) void multiplyAvx2(const double* m, std::size_t r
       s2 = _mm256_add_pd(s2, _mm256_mul_pd(_mm256_loadu_pd(column + 8), bj));
       s3 = _mm256_add_pd(s3, _mm256_mul_pd(_mm256_loadu_pd(column + 12), bj));
     }
-    _mm256_storeu_pd(x + i0, s0);
-    _mm256_storeu_pd(x + i0 + 4, s1);
-    _mm256_storeu_pd(x + i0 + 8, s2);
-    _mm256_storeu_pd(x + i0 + 12, s3);
+    storeRows(x, i0, n, s0);
+    storeRows(x, i0 + 4, n, s1);
+    storeRows(x, i0 + 8, n, s2);
+    storeRows(x, i0 + 12, n, s3);
   }
   for (; i0 + 4 <= rows; i0 += 4) {
     __m256d s0 = _mm256_setzero_pd();
     const double* column = m + i0;
     for (std::size_t j = 0; j < n; ++j, column += rows) s0 = _mm256_add_pd(s0, _mm256_mul_pd(_mm256_loadu_pd(column), _mm256_broadcast_sd(b + j)));
-    _mm256_storeu_pd(x + i0, s0);
+    storeRows(x, i0, n, s0);
   }
 }
 #endif
@@ -111,7 +125,6 @@ class DenseFactorization : public Factorization {
       }
     }
     work_.resize(n_);
-    padded_.resize(rows_);
   }
 
   void solve(Eigen::Ref<Eigen::VectorXd> b) const override {
@@ -122,6 +135,8 @@ class DenseFactorization : public Factorization {
   double rcond() const override { return rcond_; }
 
  protected:
+  // The inverse, column-major with column stride n (fixed sizes: no padding).
+  const double* inverse() const { return inverse_.data(); }
   // x = A⁻¹·b, column by column: every x[i] starts at 0.0 and column j adds A⁻¹(i, j)·b[j] to it.
   // Each x[i] is the sum of its row's products in column order, the rounding of a row-by-row dot
   // product, while the rows form independent lanes that the compiler vectorises. N > 0 fixes the
@@ -130,20 +145,11 @@ class DenseFactorization : public Factorization {
   void multiplyFixed(const double* b, double* x) const {
     const double* column = inverse_.data();
     if constexpr (N > 0) {
-      double sum[N] = {};
-      for (std::size_t j = 0; j < N; ++j, column += N) {
-        for (std::size_t i = 0; i < N; ++i) sum[i] += column[i] * b[j];
-      }
-      for (std::size_t i = 0; i < N; ++i) x[i] = sum[i];
+      denseProductPortable<N>(column, b, x);
     } else {
 #ifdef PESIM_DENSE_AVX2
       if (avx2_) {
-        if (rows_ == n_) {
-          multiplyAvx2(column, rows_, n_, b, x);
-        } else {
-          multiplyAvx2(column, rows_, n_, b, padded_.data());
-          std::copy(padded_.begin(), padded_.begin() + static_cast<std::ptrdiff_t>(n_), x);
-        }
+        multiplyAvx2(column, rows_, n_, b, x);
         return;
       }
 #endif
@@ -161,7 +167,6 @@ class DenseFactorization : public Factorization {
   std::size_t rows_ = 0;              // rows of inverse_ (n_, padded to a multiple of 4 for AVX2)
   std::vector<double> inverse_;       // column-major, column stride rows_
   mutable std::vector<double> work_;  // scratch for the in-place solve; a factorisation belongs to one run
-  mutable std::vector<double> padded_;  // scratch for the AVX2 product's padded rows
   double rcond_ = 0.0;
 };
 
@@ -175,13 +180,33 @@ class FixedDenseFactorization final : public DenseFactorization {
   void solve(const double* b, double* x) const override { multiplyFixed<N>(b, x); }
 };
 
+#ifdef PESIM_DENSE_PRODUCT_AVX2
+// The same with the product in AVX2 registers (dense_product.hpp: the same x, bit for bit), for
+// CPUs that have them.
+template <std::size_t N>
+class FixedDenseAvx2Factorization final : public DenseFactorization {
+ public:
+  using DenseFactorization::DenseFactorization;
+  using DenseFactorization::solve;
+  void solve(const double* b, double* x) const override { denseProductAvx2<N>(inverse(), b, x); }
+};
+#endif
+
+// Below four unknowns a row group of four has nothing to gain.
+constexpr std::size_t kSmallestAvx2Fixed = 4;
+
 
 template <std::size_t N = 1>
 std::unique_ptr<DenseFactorization> makeDense(const Eigen::MatrixXd& a) {
   if constexpr (N > kLargestFixedDense) {
     return std::make_unique<DenseFactorization>(a);
   } else {
-    if (static_cast<std::size_t>(a.rows()) == N) return std::make_unique<FixedDenseFactorization<N>>(a);
+    if (static_cast<std::size_t>(a.rows()) == N) {
+#ifdef PESIM_DENSE_PRODUCT_AVX2
+      if (N >= kSmallestAvx2Fixed && denseProductAvx2Supported()) return std::make_unique<FixedDenseAvx2Factorization<N>>(a);
+#endif
+      return std::make_unique<FixedDenseFactorization<N>>(a);
+    }
     return makeDense<N + 1>(a);
   }
 }

@@ -245,7 +245,9 @@ void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPh
   const bool thermalStep = network_ && ++pending_ >= stride(dt);
   const bool together = measuring && !thermalStep;
   if (firstOfPhase) phaseStart_ = true;
-  std::fill(stepEnergy_.begin(), stepEnergy_.end(), 0.0);
+  // Only the loss sources' slots receive energy (a QSRC's stays 0 in every array): zeroing them
+  // one by one costs less than a memset call for the few heat sources.
+  for (const LossSource& source : lossSources_) stepEnergy_[source.slot] = 0.0;
   for (auto& tracked : tracked_) {
     DeviceLoss& loss = *tracked.loss;
     loss.update(x, xPrev_.data(), dt, tracked.tj);

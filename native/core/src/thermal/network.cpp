@@ -85,6 +85,7 @@ ThermalNetwork::ThermalNetwork(const std::vector<ElementSpec>& specs,
   factorizer_ = std::make_unique<Factorizer>(pattern_, unknowns_ <= kDenseLimit);
   x_ = Eigen::VectorXd::Zero(unknowns_);
   rhs_ = Eigen::VectorXd::Zero(unknowns_);
+  zero_ = Eigen::VectorXd::Zero(unknowns_);
 }
 
 // Every thermal node needs a path to the reference through RTH, CTH or TSRC; heat flow sources
@@ -142,7 +143,7 @@ const Factorization& ThermalNetwork::factorization(double dt, const Coefficients
 
 void ThermalNetwork::solve(const StepContext& ctx, bool backwardEuler) {
   if (unknowns_ == 0) return;
-  rhs_.setZero();
+  rhs_ = zero_;  // an inline copy: setZero of a run-time length is a memset call
   withRhs_.forEach([&](auto* e) { e->stampRhs(rhs_.data(), ctx); });
   factorization(ctx.dt, ctx.k, backwardEuler).solve(rhs_.data(), x_.data());
 }

@@ -90,6 +90,7 @@ class ThermalNetwork {
   };
   std::vector<Cached> cache_;
   Eigen::VectorXd x_, rhs_;  // sized once, when built: readers keep pointers into x_
+  Eigen::VectorXd zero_;     // the right-hand side's start
   double shortestTau_;
   static constexpr double kReferenceTemperature = 0.0;
 };

@@ -12,6 +12,7 @@
 
 #include "mna/conditioning.hpp"
 #include "pesim/errors.hpp"
+#include "transient/finite_sum.hpp"
 #include "transient/recorder.hpp"
 #include "transient/run_control.hpp"
 
@@ -485,33 +486,18 @@ void Transient::dampThresholds(StepContext& ctx, int failed) {
 void Transient::solveLinear(const StepContext& ctx, bool useBackwardEuler) {
   double* rhs = rhs_.data();
   const Factorization& lu = factorization(ctx, useBackwardEuler);
-  if (stateRhsElements_.empty()) {
-    std::fill(rhs, rhs + rhs_.size(), 0.0);
-  } else {
-    const std::vector<double>& fixed = lu.stateRhs();
-    std::copy(fixed.begin(), fixed.end(), rhs);
-  }
+  // Eigen's assignment copies the few entries in registers inline; std::copy and std::fill (or
+  // setZero) of a length known only at run time become calls of memmove and memset, which cost
+  // more than the copy itself for the dozen unknowns of a converter.
+  rhs_ = Eigen::Map<const Eigen::VectorXd>(lu.stateRhs().data(), rhs_.size());
   rhsElements_.forEach([&](auto* e) { e->stampRhs(rhs, ctx); });
   lu.solve(rhs, x_.data());
   if (lu.refines()) lu.refine(rhs, x_.data());
   for (Eigen::Index i = circuit_.unknowns(); i < rhs_.size(); ++i) x_[i] = rhs[i];
 }
 
-// A singular or nearly singular system shows as an infinite or NaN solution: its sum is then not
-// finite (nor when the entries are so large that their sum overflows). Entries all below 1e300 in
-// magnitude (NaN is not) cannot overflow a sum of fewer than 1e8 of them: that test has no chain of
-// dependent additions, so the sum itself is only formed for the rare solution that fails it.
-bool Transient::finiteSolution() const {
-  const double* x = x_.data();
-  const Eigen::Index n = x_.size();
-  constexpr double kSafe = 1e300;
-  bool small = n < 100000000;
-  for (Eigen::Index i = 0; i < n; ++i) small &= std::fabs(x[i]) < kSafe;
-  if (small) return true;
-  double sum = 0.0;
-  for (Eigen::Index i = 0; i < n; ++i) sum += x[i];
-  return std::isfinite(sum);
-}
+// A singular or nearly singular system shows as an infinite or NaN solution (finite_sum.hpp).
+bool Transient::finiteSolution() const { return finiteSum(x_.data(), static_cast<std::size_t>(x_.size())); }
 
 void Transient::stateBits(std::string& bits) const {
   bits.resize(settling_.size());
@@ -575,11 +561,10 @@ const Factorization* Transient::lookup(const StepContext& ctx, bool useBackwardE
   auto lu = factorizer_.factorize(values_);
   if (!lu) throwSingular(ctx.t);
   ++stats_.factorizations;
-  if (!stateRhsElements_.empty()) {
-    std::vector<double> fixed(static_cast<std::size_t>(rhs_.size()), 0.0);
-    stateRhsElements_.forEach([&](auto* e) { e->stampRhs(fixed.data(), ctx); });
-    lu->keepStateRhs(std::move(fixed));
-  }
+  // Zeros when no element's terms are fixed by the states: every solve starts from this vector.
+  std::vector<double> fixed(static_cast<std::size_t>(rhs_.size()), 0.0);
+  stateRhsElements_.forEach([&](auto* e) { e->stampRhs(fixed.data(), ctx); });
+  lu->keepStateRhs(std::move(fixed));
   if (substep_) {
     // A sub-step's dt is used once: caching it would only push out the run's own factorisations.
     substepLu_ = std::move(lu);
