@@ -140,3 +140,49 @@ TEST(java_bind_addresses_number_slots_directly) {
   CHECK(boundListing(q).rfind("(number operands: byte offsets", 0) == 0);
   CHECK(sameAsNodes(fieldsOnly, 1));
 }
+
+TEST(java_bind_keeps_tables_written_into_the_code) {
+  // A table literal of constants runs no code: the block binds, and its reads give the nodes'
+  // values until the row index leaves the table (step 16), where both fail alike.
+  const BlockCode table{"int state = ((int) (xIN[0] + 3)) % 5; double t[][] = {{0, 1.5}, {2, -0.0}, {4, 5}, {6, 7}};"
+                        " yOUT[0] = t[state][0]; yOUT[1] = t[state][1]; return yOUT;",
+                        "", ""};
+  Program p(table, 1, 2);
+  p.start(1);
+  CHECK(count(boundListing(p), "AssignArray") == 1);
+  const std::string fast = run(table, 2, Program::Execution::Bytecode, 30);
+  CHECK(fast == run(table, 2, Program::Execution::Nodes, 30));
+  CHECK(fast.find("failure at line 1: ArrayIndexOutOfBoundsException") != std::string::npos);
+  // A row of constants given to an array field: the field's accesses stay generic (it is assigned).
+  const BlockCode row{"yOUT = new double[] {1, 2}; yOUT[1] = xIN[0]; return yOUT;", "", ""};
+  Program q(row, 1, 2);
+  q.start(1);
+  CHECK(count(boundListing(q), "AssignArray") == 1);
+  CHECK(count(boundListing(q), "Fixed") == 1);  // xIN[0]; not yOUT[1]
+  CHECK(sameAsNodes(row, 2));
+  // A literal with a variable element still runs its node: no binding.
+  const BlockCode varying{"double[] v = {xIN[0], 2}; yOUT[0] = v[0]; return yOUT;", "", ""};
+  Program r(varying, 1, 1);
+  r.start(1);
+  CHECK(r.boundCalculate() == nullptr);
+  CHECK(sameAsNodes(varying, 1));
+}
+
+TEST(java_bind_reads_fields_the_code_never_writes_as_constants) {
+  // dT and max are set by their initializers and init(); `n` is written by the code, so it stays a
+  // field. The comparisons on dT fold into compare-with-constant jumps.
+  const BlockCode code{"n++; double theta = (time * 5e5) % 10; int s = 0;"
+                       " if (theta < 2 + 0.16 * dT) s = 1; else if (theta < 5 - 0.5 * dT) s = 2; else s = 3;"
+                       " yOUT[0] = s; yOUT[1] = n + max / dT; return yOUT;",
+                       "max = 7;", "static double dT = 1.5, max; static int n;"};
+  Program p(code, 1, 2);
+  p.start(1);
+  const std::string bound = boundListing(p);
+  CHECK(count(bound, "Mul") == 1);      // time * 5e5 only
+  CHECK(count(bound, "JumpNotLtK") == 2);
+  CHECK(count(bound, "Increment") == 1);
+  CHECK(sameAsNodes(code, 2));
+  // The values are those after init(): max / dT = 7 / 1.5.
+  const auto& out = p.calculate(0.0, 1e-6);
+  CHECK(out.numbers[1] == 1.0 + 7.0 / 1.5);
+}

@@ -145,16 +145,18 @@ static_assert(static_cast<int>(Code::JumpNotGeK) - static_cast<int>(Code::JumpEq
               "the K jumps follow the order of JumpEq .. JumpNotGe");
 
 // A constant operand carried in the instruction (MoveK, the K jumps): one load fewer.
-void Lowering::withConstant(Instr& i) const {
+void withConstant(Instr& i, const std::vector<double>& constants) {
   auto isConstant = [](Reg r) { return r != kNoReg && r >> kSpaceShift == static_cast<Reg>(Space::Constant); };
   if (i.code == Code::Move && isConstant(i.a)) {
     i.code = Code::MoveK;
-    i.k = code_.constants[i.a & kIndexMask];
+    i.k = constants[i.a & kIndexMask];
   } else if (i.code >= Code::JumpEq && i.code <= Code::JumpNotGe && isConstant(i.b)) {
     i.code = static_cast<Code>(static_cast<int>(i.code) - static_cast<int>(Code::JumpEq) + static_cast<int>(Code::JumpEqK));
-    i.k = code_.constants[i.b & kIndexMask];
+    i.k = constants[i.b & kIndexMask];
   }
 }
+
+void Lowering::withConstant(Instr& i) const { pesim::java::withConstant(i, code_.constants); }
 
 void Lowering::tableAssigned(Reg variable, const Expr& literal) { tables_.push_back({variable, &literal}); }
 void Lowering::tableRead(Reg variable) { tableReads_.push_back(variable); }
@@ -209,10 +211,15 @@ std::shared_ptr<const Bytecode> Lowering::finish() {
       i.target = resolve(i.target);
     }
   }
-  optimize(code_, static_cast<std::uint32_t>(method_.numberSlots) + maxTemps_, static_cast<std::uint32_t>(method_.numberSlots));
-  for (Instr& i : code_.code) withConstant(i);
-  threadJumps(code_.code);
+  code_.locals = static_cast<std::uint32_t>(method_.numberSlots);
+  optimizeResolved(code_, code_.locals + maxTemps_);
   return std::make_shared<const Bytecode>(std::move(code_));
+}
+
+void optimizeResolved(Bytecode& code, std::uint32_t slots) {
+  optimize(code, slots, code.locals);
+  for (Instr& i : code.code) withConstant(i, code.constants);
+  threadJumps(code.code);
 }
 
 // ---------------------------------------------------------------- default lowerings

@@ -48,7 +48,7 @@ constexpr std::uint32_t kPointers = 16;
 //   ElementAddressK p[d]=&a[k]; ArrayPointer p[d]=a (may be null); CheckNull p[a]; RowOf p[d]=a[b]
 //   (a row); Row p[d]=p[a][b]; LoadAt d=p[a][b]; ElementAddress p[d]=&p[a][b]; LoadPointer d=*p[a];
 //   StorePointer *p[d]=castTo(kind, a); Length d=p[a].length; AssignArray: array variable
-//   d = node->array(); HoldArray: array slot d = the array variable a, or node->array() (a for-each's
+//   d = node->array() (flag: the node is a constant array literal, which runs no code); HoldArray: array slot d = the array variable a, or node->array() (a for-each's
 //   array, null checked); ForEachNext: when the index b has reached the length of the array in
 //   slot a, jump to target, else spend an iteration and d = castTo(kind, element b), b += 1;
 //   ReleaseArray: array slot d = null.
@@ -114,6 +114,8 @@ struct Bytecode {
   // first number of the frame, the fields or the constants (bindFixedArrays): one addition reaches
   // a slot, in any space. Null: operands by space and index.
   const double* directBase = nullptr;
+  // The frame's number slots that are the method's variables (the temporaries of the code follow).
+  std::uint32_t locals = 0;
 };
 
 // The element index `k` as the integer the K instructions carry (in `target`); false when it is
@@ -230,6 +232,13 @@ class Lowering {
 // (bytecode_optimize.cpp): `slots` in all, the first `locals` of them the method's variables, the
 // others temporaries. Code that runs nodes (fallbacks) is left as it is.
 void optimize(Bytecode& code, std::uint32_t slots, std::uint32_t locals);
+// optimize, then constants carried in the instructions (MoveK, the K jumps) and jumps threaded:
+// the passes over resolved code (`slots` the frame's number slots, code.locals of them variables).
+void optimizeResolved(Bytecode& code, std::uint32_t slots);
+// Reads of the fields that `code` never writes become reads of constants, the values the fields
+// hold in `fields` now (bytecode_optimize.cpp); true when any read changed. For code that runs
+// alone from now on (bound code runs no node, so no other method): the fields keep these values.
+bool fixUnwrittenFields(Bytecode& code, const double* fields);
 // Lowers the method's body into method.code (once; adds its temporaries to its number slots).
 void lowerMethod(Method& method);
 // A readable listing of the code (one instruction a line), for tests and diagnostics.
@@ -248,12 +257,14 @@ struct FixedArrays {
   // The number slots of the frame and of the fields the code will run with (null: operands as they are).
   double* frameNumbers = nullptr;
   double* fieldNumbers = nullptr;
+  std::uint32_t frameSlots = 0;  // the frame's number slots (variables and temporaries)
 };
 // A copy of `code` for the repeated calls of one method in one frame (bytecode_bind.cpp): its
 // element accesses at constant indices of the arrays in `fixed` address the element directly
 // (LoadFixed, StoreFixed, FixedAddress): no variable, null or bounds check left to run, as an
 // array keeps its length and the variable its array; its divisions keep their last result
-// (DivKept), as a block's step often divides the same constants and parameters again. Only for
+// (DivKept), as a block's step often divides the same constants and parameters again; the fields
+// it never writes are read as the constants they hold now (fixUnwrittenFields). Only for
 // code that runs no node, which could assign the variables; null when nothing is bound. The copy
 // runs in the frame and Exec the arrays were taken from, while they hold those arrays. With the
 // frame's and fields' numbers given, its number operands address their slots directly (directBase).

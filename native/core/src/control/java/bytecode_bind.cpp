@@ -1,6 +1,6 @@
 // Code bound to the frame it runs in (see bytecode.hpp, bindFixedArrays): direct element access
 // for arrays that keep their object, number operands as offsets from one base, divisions that
-// keep their last result.
+// keep their last result, fields that the code never writes as constants.
 // A Java block's xIN and its array fields (yOUT) are the same objects at every step unless the
 // code assigns the variable: reading xIN[0] then needs neither the variable's array, nor the
 // null check, nor the bounds check, which the generic instructions repeat at every access. An
@@ -14,13 +14,16 @@ namespace pesim::java {
 
 namespace {
 
-// Codes that run a node, which may run any of the code's methods and so assign any variable.
+// Codes that run a node, which may run any of the code's methods and so assign any variable. An
+// AssignArray of a constant array literal (flag: a table written into the code) runs none.
 bool runsNodes(const Instr& i) {
-  return i.code == Code::Node || i.code == Code::Effect || i.code == Code::Statement || i.code == Code::AssignArray ||
-         (i.code == Code::HoldArray && i.node != nullptr);
+  return i.code == Code::Node || i.code == Code::Effect || i.code == Code::Statement ||
+         (i.code == Code::AssignArray && !i.flag) || (i.code == Code::HoldArray && i.node != nullptr);
 }
 
-bool assignsArray(const Instr& i) { return i.code == Code::HoldArray || i.code == Code::ReleaseArray; }
+bool assignsArray(const Instr& i) {
+  return i.code == Code::HoldArray || i.code == Code::ReleaseArray || i.code == Code::AssignArray;
+}
 
 // Which of an instruction's operands are number slots (the others are array slots, pointer
 // registers, instruction indices or unused), as bytecode_run.cpp reads them; false for a code that
@@ -64,7 +67,7 @@ bool numberOperands(const Instr& i, NumberOperands& o) {
       return true;
     case Code::Jump: case Code::ElementAddressK: case Code::ArrayPointer: case Code::CheckNull: case Code::HoldArray:
     case Code::ReleaseArray: case Code::Spend: case Code::Count: case Code::FixedAddress: case Code::Return:
-    case Code::ReturnHeld:
+    case Code::ReturnHeld: case Code::AssignArray:
       return true;
     default:
       if (i.code >= Code::JumpZero && i.code <= Code::JumpNotGeK) {
@@ -122,7 +125,10 @@ std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const Fixe
     return a != nullptr && !a->ofRows && !a->ofTexts ? a : nullptr;
   };
   auto bound = std::make_shared<Bytecode>(code);
-  bool any = false;
+  // The fields the code never writes are constants from now on: folded into the code (a block's
+  // parameters kept in fields, `static double dT = 1;`).
+  bool any = fixUnwrittenFields(*bound, fixed.fieldNumbers);
+  if (any) optimizeResolved(*bound, fixed.frameSlots);
   // Divisions keep their last operands and result: 1 / 1 = 1 before the first.
   std::size_t divisions = 0;
   for (const Instr& i : bound->code) divisions += i.code == Code::Div ? 1 : 0;

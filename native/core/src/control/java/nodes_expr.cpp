@@ -1086,6 +1086,7 @@ class AssignArray : public Expr {
     Instr i = instr(Code::AssignArray, line());
     i.d = variable;
     i.node = value_.get();
+    i.flag = constantArrayLiteral(*value_);  // runs no code: code bound to its frame keeps it (bytecode_bind.cpp)
     lw.emit(i);
   }
 
@@ -1307,6 +1308,8 @@ class ArrayLiteral : public Expr {
 
  public:
   bool isTable() const { return !constantRows_.empty(); }
+  // Made of constants only (a row, or a table of rows): making it reads nothing and runs no code.
+  bool ofConstants() const { return allConstant_ || isTable(); }
   mutable ArrayRef made_;  // the last array made (renewed)
 };
 
@@ -1429,6 +1432,10 @@ ExprPtr arrayLiteral(Type type, std::vector<ExprPtr> items, int line) { return s
 bool tableLiteral(const Expr& e) {
   const auto* table = dynamic_cast<const ArrayLiteral*>(&e);
   return table != nullptr && table->isTable();
+}
+bool constantArrayLiteral(const Expr& e) {
+  const auto* literal = dynamic_cast<const ArrayLiteral*>(&e);
+  return literal != nullptr && literal->ofConstants();
 }
 void markTableUnwritten(const Expr& literal) {
   if (const auto* table = dynamic_cast<const ArrayLiteral*>(&literal)) table->rowsUnwritten_ = true;

@@ -45,6 +45,7 @@ void Program::start(std::uint64_t seed) {
     for (const ArrayRef& a : exec_.fieldArrays) fixed.fields.push_back(a.get());
     fixed.frameNumbers = calcFrame_.numbers.data();
     fixed.fieldNumbers = exec_.fieldNumbers.data();
+    fixed.frameSlots = static_cast<std::uint32_t>(calcFrame_.numbers.size());
     boundCalculate_ = bindFixedArrays(*compiled_.calculate->code, fixed);
   }
 }
