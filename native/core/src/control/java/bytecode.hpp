@@ -245,8 +245,15 @@ void lowerMethod(Method& method);
 std::string listing(const Bytecode& code);
 // The instructions that run a node (Node, Effect, Statement): 0 when the method runs entirely as bytecode.
 std::size_t fallbacks(const Bytecode& code);
+// The interpreter (bytecode_run.cpp) for code whose number operands are offsets from its
+// directBase, and for code whose operands are by space and index.
+void runDirect(const Bytecode& code, Exec& ex, Frame& frame);
+void runIndexed(const Bytecode& code, Exec& ex, Frame& frame);
 // Runs the method's bytecode in `frame` (ex.frame is `frame`).
-void execute(const Bytecode& code, Exec& ex, Frame& frame);
+inline void execute(const Bytecode& code, Exec& ex, Frame& frame) {
+  if (code.directBase != nullptr) runDirect(code, ex, frame);
+  else runIndexed(code, ex, frame);
+}
 
 // The array objects that an array variable holds from one call of a method to the next, by slot
 // (null: none, or not known to stay): `frame` over the method's frame slots, `fields` over the

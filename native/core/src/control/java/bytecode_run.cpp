@@ -311,9 +311,7 @@ next:
 
 }  // namespace
 
-void execute(const Bytecode& bytecode, Exec& ex, Frame& frame) {
-  if (bytecode.directBase != nullptr) run<true>(bytecode, ex, frame);
-  else run<false>(bytecode, ex, frame);
-}
+void runDirect(const Bytecode& bytecode, Exec& ex, Frame& frame) { run<true>(bytecode, ex, frame); }
+void runIndexed(const Bytecode& bytecode, Exec& ex, Frame& frame) { run<false>(bytecode, ex, frame); }
 
 }  // namespace pesim::java
