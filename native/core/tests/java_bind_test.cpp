@@ -62,7 +62,8 @@ TEST(java_bind_addresses_xin_yout_and_array_fields_directly) {
   Program p(code, 1, 2);
   p.start(1);
   const std::string bound = boundListing(p);
-  CHECK(count(bound, "LoadFixed") == 5);  // hist[1], xIN[0] twice, hist[2], yOUT[1]
+  // hist[1], xIN[0] twice, hist[2], yOUT[1]: two of them (in a row) also read by one Copies.
+  CHECK(count(bound, "LoadFixed") + count(bound, "Copies") == 5);
   CHECK(count(bound, "StoreFixed") + count(bound, "FixedAddress") == 4);
   CHECK(count(bound, "ElementK") == 0);
   CHECK(sameAsNodes(code, 2));
@@ -185,4 +186,20 @@ TEST(java_bind_reads_fields_the_code_never_writes_as_constants) {
   // The values are those after init(): max / dT = 7 / 1.5.
   const auto& out = p.calculate(0.0, 1e-6);
   CHECK(out.numbers[1] == 1.0 + 7.0 / 1.5);
+}
+
+TEST(java_bind_joins_runs_of_copies) {
+  // The inputs read into locals, the outputs' locals set in each branch, then stored into yOUT (as
+  // a PWM block's code does); `if (a > 2)` jumps into the middle of a run; an int array's store
+  // converts, so it is no copy.
+  const BlockCode code{"double a = xIN[0]; double b = a; double c = 0, d = 0;"
+                       " if (a > 0) { c = 1; d = 2; } else if (a > -1) { c = -1; } else { c = 0.5; d = -0.0; }"
+                       " if (a > 2) c = 3; double f = b; double g = -a; if (k % 3 == 1) { c = c + 1; }"
+                       " counts[0] = k; k++; yOUT[0] = c; yOUT[1] = d; yOUT[2] = b + f * g; return yOUT;",
+                       "", "static int k; static int[] counts = new int[1];"};
+  Program p(code, 1, 3);
+  p.start(1);
+  const std::string bound = boundListing(p);
+  CHECK(count(bound, "Copies") >= 4);
+  CHECK(sameAsNodes(code, 3));
 }

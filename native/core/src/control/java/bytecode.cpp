@@ -307,6 +307,7 @@ std::string listing(const Bytecode& code) {
     const Instr& i = code.code[n];
     out += std::to_string(n) + ": " + codeName(i.code) + " d=" + regText(i.d) + " a=" + regText(i.a) + " b=" + regText(i.b);
     if ((i.code >= Code::Jump && i.code <= Code::JumpNotGeK) || i.code == Code::ForEachNext) out += " -> " + std::to_string(i.target);
+    if (i.code == Code::Copies) out += " copies " + std::to_string(i.target) + " -> " + std::to_string(i.b);
     if (i.code == Code::Node || i.code == Code::Effect) out += std::string(" ") + typeid(*static_cast<const Expr*>(i.node)).name();
     if (i.code == Code::Statement) out += std::string(" ") + typeid(*static_cast<const Stmt*>(i.node)).name();
     out += "\n";

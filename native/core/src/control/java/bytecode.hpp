@@ -55,6 +55,10 @@ constexpr std::uint32_t kPointers = 16;
 //   elements of the arrays that keep their object from call to call (bindFixedArrays; the
 //   element's address in `node`): LoadFixed d=element; StoreFixed element=castTo(kind, b);
 //   FixedAddress p[d]=&element.
+//   Copies: `target` copies of numbers (Bytecode::copies from `node`), then on with instruction b:
+//   in bound code, a run of instructions that each copy a number (Move, MoveK, LoadFixed,
+//   StoreFixed of a double), and the run a Jump after it goes to, as one instruction in place of
+//   the first (the others stay in place for jumps into the run).
 //   DivKept: Div keeping its last operands and result (in Bytecode::kept, at `node`): operands
 //   with the same bits as last time give the kept result instead of a new division.
 //   statements: Statement node->run() (Return ends the method, Break / Continue jump to target / b);
@@ -75,7 +79,7 @@ constexpr std::uint32_t kPointers = 16;
 #define PESIM_JAVA_ARRAY_CODES(X)                                                                                        \
   X(LoadElementK) X(LoadElement) X(StoreElementK) X(ElementAddressK) X(ArrayPointer) X(CheckNull) X(RowOf) X(Row)    \
   X(LoadAt) X(ElementAddress) X(LoadPointer) X(Length) X(HoldArray) X(ForEachNext) X(ReleaseArray) X(StorePointer)  \
-  X(AssignArray) X(Spend) X(Count) X(LoadFixed) X(StoreFixed) X(FixedAddress)
+  X(AssignArray) X(Spend) X(Count) X(LoadFixed) X(StoreFixed) X(FixedAddress) X(Copies)
 // The instructions that may end the method (the interpreter runs them in its loop).
 #define PESIM_JAVA_END_CODES(X) X(Statement) X(Return) X(ReturnNumber) X(ReturnHeld)
 // Every code in one order: X(name) for each, but J(name, condition) for the conditional jumps.
@@ -110,6 +114,12 @@ struct Bytecode {
   std::vector<double> constants;
   // Per DivKept instruction of bound code: its last operands a, b and a / b (bindFixedArrays).
   std::vector<double> kept;
+  // The copies of the Copies instructions of bound code, by run (bindFixedArrays).
+  struct Copy {
+    const double* from;
+    double* to;
+  };
+  std::vector<Copy> copies;
   // Bound code whose number operands are the byte offsets of their slots from this address, the
   // first number of the frame, the fields or the constants (bindFixedArrays): one addition reaches
   // a slot, in any space. Null: operands by space and index.

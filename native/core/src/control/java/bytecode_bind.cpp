@@ -105,6 +105,70 @@ void addressDirectly(Bytecode& code, const FixedArrays& fixed) {
   code.directBase = first;
 }
 
+// The copy of a number that instruction `i` of direct code makes (its source and destination), if
+// it makes nothing else: Move, MoveK (from its own k), LoadFixed, and StoreFixed of a double.
+bool copyOf(const Instr& i, char* base, Bytecode::Copy& copy) {
+  auto slot = [&](Reg r) { return reinterpret_cast<double*>(base + static_cast<std::int32_t>(r)); };
+  switch (i.code) {
+    case Code::Move: copy = {slot(i.a), slot(i.d)}; return true;
+    case Code::MoveK: copy = {&i.k, slot(i.d)}; return true;
+    case Code::LoadFixed: copy = {static_cast<const double*>(i.node), slot(i.d)}; return true;
+    case Code::StoreFixed:
+      if (i.kind != Base::Double) return false;
+      copy = {slot(i.b), static_cast<double*>(const_cast<void*>(i.node))};
+      return true;
+    default: return false;
+  }
+}
+
+// Runs of two or more copies in a row become one Copies instruction in place of the first (a block's
+// step reads its inputs into locals, sets its outputs' locals in each branch and stores them into
+// yOUT: one dispatch a run instead of one a value). A jump that lands inside a run finds there a
+// Copies of the rest of the run; the other instructions of the run stay as they were, unused.
+void joinCopies(Bytecode& code) {
+  char* base = reinterpret_cast<char*>(const_cast<double*>(code.directBase));
+  std::vector<bool> target(code.code.size() + 1, false);
+  for (const Instr& i : code.code) {
+    if ((i.code >= Code::Jump && i.code <= Code::JumpNotGeK) || i.code == Code::ForEachNext) target[i.target] = true;
+  }
+  // Each Copies to make: its instruction and where its copies start; all copies are listed from the
+  // code as it is before any instruction becomes a Copies.
+  struct Run {
+    std::size_t at, first, count, next;  // next: the instruction to go on with
+  };
+  std::vector<Run> runs;
+  std::vector<Bytecode::Copy> copies;
+  for (std::size_t at = 0; at < code.code.size();) {
+    std::size_t end = at;
+    Bytecode::Copy copy{};
+    while (end < code.code.size() && copyOf(code.code[end], base, copy)) ++end;
+    // A run that ends in a jump to another run (the branches of an if/else that set the outputs'
+    // locals, then the stores into yOUT) takes that run's copies too and goes on after it.
+    std::size_t to = end, toEnd = end;
+    if (end < code.code.size() && code.code[end].code == Code::Jump) {
+      to = toEnd = code.code[end].target;
+      while (toEnd < code.code.size() && copyOf(code.code[toEnd], base, copy)) ++toEnd;
+    }
+    for (std::size_t start = at; start < end; ++start) {
+      if (start != at && !target[start]) continue;
+      const std::size_t count = (end - start) + (toEnd - to);
+      if (count < 2) continue;
+      runs.push_back({start, copies.size(), count, toEnd > to ? toEnd : end});
+      for (std::size_t n = start; n < end; ++n) copies.push_back((copyOf(code.code[n], base, copy), copy));
+      for (std::size_t n = to; n < toEnd; ++n) copies.push_back((copyOf(code.code[n], base, copy), copy));
+    }
+    at = end == at ? at + 1 : end;
+  }
+  code.copies = std::move(copies);  // final: the runs point into it
+  for (const Run& r : runs) {
+    Instr& i = code.code[r.at];
+    i.code = Code::Copies;
+    i.node = &code.copies[r.first];
+    i.target = static_cast<std::uint32_t>(r.count);
+    i.b = static_cast<std::uint32_t>(r.next);
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const FixedArrays& fixed) {
@@ -155,6 +219,7 @@ std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const Fixe
   }
   if (!any) return nullptr;
   addressDirectly(*bound, fixed);
+  if (bound->directBase != nullptr) joinCopies(*bound);
   return bound;
 }
 

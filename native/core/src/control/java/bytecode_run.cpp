@@ -227,6 +227,14 @@ struct Steps {
   PESIM_JAVA_STEP StoreFixed(Machine& m, const Instr* i, const Instr* next) {
     return *fixedElement(i) = converted(i->kind, m.number(i->b)), next;
   }
+  // A run of copies (bindFixedArrays) in one dispatch: each number copied as it is, as its own
+  // instruction (Move, MoveK, LoadFixed, StoreFixed of a double) copies it; then on with
+  // instruction b.
+  PESIM_JAVA_STEP Copies(Machine& m, const Instr* i, const Instr*) {
+    const auto* copy = static_cast<const Bytecode::Copy*>(i->node);
+    for (std::uint32_t n = 0; n < i->target; ++n) *copy[n].to = *copy[n].from;
+    return m.code + i->b;
+  }
   PESIM_JAVA_STEP FixedAddress(Machine& m, const Instr* i, const Instr* next) { return m.element(i->d) = fixedElement(i), next; }
   PESIM_JAVA_STEP Count(Machine&, const Instr* i, const Instr* next) {
     auto* count = static_cast<StatementCount*>(const_cast<void*>(i->node));
