@@ -46,7 +46,7 @@ constexpr std::uint32_t kPointers = 16;
 //   arrays (`a` an array variable; p[n] pointer registers; K: the constant index k, also in target
 //   as an integer): LoadElementK d=a[k]; LoadElement d=a[b]; StoreElementK a[k]=castTo(kind, b);
 //   ElementAddressK p[d]=&a[k]; ArrayPointer p[d]=a (may be null); CheckNull p[a]; RowOf p[d]=a[b]
-//   (a row); Row p[d]=p[a][b]; LoadAt d=p[a][b]; ElementAddress p[d]=&p[a][b]; LoadPointer d=*p[a];
+//   (a row); Row p[d]=p[a][b]; LoadAt d=p[a][b]; LoadRowK d=a[b][k] (RowOf and LoadAt in one); ElementAddress p[d]=&p[a][b]; LoadPointer d=*p[a];
 //   StorePointer *p[d]=castTo(kind, a); Length d=p[a].length; AssignArray: array variable
 //   d = node->array() (flag: the node is a constant array literal, which runs no code); HoldArray: array slot d = the array variable a, or node->array() (a for-each's
 //   array, null checked); ForEachNext: when the index b has reached the length of the array in
@@ -79,7 +79,7 @@ constexpr std::uint32_t kPointers = 16;
 #define PESIM_JAVA_ARRAY_CODES(X)                                                                                        \
   X(LoadElementK) X(LoadElement) X(StoreElementK) X(ElementAddressK) X(ArrayPointer) X(CheckNull) X(RowOf) X(Row)    \
   X(LoadAt) X(ElementAddress) X(LoadPointer) X(Length) X(HoldArray) X(ForEachNext) X(ReleaseArray) X(StorePointer)  \
-  X(AssignArray) X(Spend) X(Count) X(LoadFixed) X(StoreFixed) X(FixedAddress) X(Copies)
+  X(AssignArray) X(Spend) X(Count) X(LoadFixed) X(StoreFixed) X(FixedAddress) X(Copies) X(LoadRowK)
 // The instructions that may end the method (the interpreter runs them in its loop).
 #define PESIM_JAVA_END_CODES(X) X(Statement) X(Return) X(ReturnNumber) X(ReturnHeld)
 // Every code in one order: X(name) for each, but J(name, condition) for the conditional jumps.

@@ -42,9 +42,9 @@ bool numberOperands(const Instr& i, NumberOperands& o) {
       return true;
     case Code::Add: case Code::Sub: case Code::Mul: case Code::Div: case Code::DivKept: case Code::AddInt:
     case Code::SubInt: case Code::MulInt: case Code::DivInt: case Code::RemInt: case Code::Arith: case Code::Compare:
-    case Code::LoadElement: case Code::LoadAt: case Code::ForEachNext:
+    case Code::LoadElement: case Code::LoadAt: case Code::ForEachNext: case Code::LoadRowK:
       o.d = true;
-      o.a = i.code != Code::LoadElement && i.code != Code::LoadAt && i.code != Code::ForEachNext;
+      o.a = i.code != Code::LoadElement && i.code != Code::LoadAt && i.code != Code::ForEachNext && i.code != Code::LoadRowK;
       o.b = true;
       return true;
     case Code::Native:
@@ -105,6 +105,85 @@ void addressDirectly(Bytecode& code, const FixedArrays& fixed) {
   code.directBase = first;
 }
 
+bool jumps(Code c) { return (c >= Code::Jump && c <= Code::JumpNotGeK) || c == Code::ForEachNext; }
+bool ends(Code c) { return c == Code::Return || c == Code::ReturnNumber || c == Code::ReturnHeld; }
+
+// Whether instruction `i` reads, or writes, pointer register p (as bytecode_run.cpp runs it).
+bool readsPointer(const Instr& i, Reg p) {
+  switch (i.code) {
+    case Code::CheckNull: case Code::Row: case Code::LoadAt: case Code::ElementAddress: case Code::LoadPointer:
+    case Code::Length: case Code::IncrementAt:
+      return i.a == p;
+    case Code::StorePointer: return i.d == p;
+    default: return false;
+  }
+}
+bool writesPointer(const Instr& i, Reg p) {
+  switch (i.code) {
+    case Code::ElementAddressK: case Code::ArrayPointer: case Code::RowOf: case Code::Row: case Code::ElementAddress:
+    case Code::FixedAddress:
+      return i.d == p;
+    default: return false;
+  }
+}
+
+// Drops the instructions not kept; a jump to a dropped one goes to the next one kept.
+void compact(std::vector<Instr>& code, const std::vector<bool>& keep) {
+  std::vector<std::uint32_t> moved(code.size() + 1);
+  std::uint32_t kept = 0;
+  for (std::size_t at = 0; at < code.size(); ++at) {
+    moved[at] = kept;
+    if (keep[at]) ++kept;
+  }
+  moved[code.size()] = kept;
+  std::vector<Instr> result;
+  result.reserve(kept);
+  for (std::size_t at = 0; at < code.size(); ++at) {
+    if (!keep[at]) continue;
+    Instr i = code[at];
+    if (jumps(i.code)) i.target = moved[i.target];
+    result.push_back(i);
+  }
+  code = std::move(result);
+}
+
+// An assignment to a fixed element of a value that is not a plain variable (yOUT[0] = t[s][0])
+// takes the element's address before it computes the value (FixedAddress p, ..., StorePointer
+// *p = value), as the generic access must check the array first. A fixed element's address cannot
+// fail: the store becomes StoreFixed and the FixedAddress goes, when the code between them is
+// straight, nothing there uses p and nothing after the store reads it (an assignment whose value
+// is used reads it back through p: LoadPointer). Each statement's code sets a pointer before it
+// reads it, so p is not read further on.
+void storeFixedDirectly(std::vector<Instr>& code) {
+  std::vector<bool> target(code.size() + 1, false);
+  for (const Instr& i : code) {
+    if (jumps(i.code)) target[i.target] = true;
+  }
+  std::vector<bool> keep(code.size(), true);
+  bool any = false;
+  for (std::size_t at = 0; at < code.size(); ++at) {
+    if (code[at].code != Code::FixedAddress) continue;
+    const Reg p = code[at].d;
+    std::size_t store = at + 1;
+    for (; store < code.size(); ++store) {
+      const Instr& i = code[store];
+      if (target[store] || jumps(i.code) || ends(i.code) || i.code == Code::Statement) break;
+      if ((i.code == Code::StorePointer && i.d == p) || readsPointer(i, p) || writesPointer(i, p)) break;
+    }
+    if (store >= code.size() || target[store] || code[store].code != Code::StorePointer || code[store].d != p) continue;
+    if (store + 1 < code.size() && readsPointer(code[store + 1], p)) continue;
+    Instr& i = code[store];
+    i.code = Code::StoreFixed;
+    i.b = i.a;  // the value
+    i.a = code[at].a;
+    i.d = kNoReg;
+    i.node = code[at].node;
+    keep[at] = false;
+    any = true;
+  }
+  if (any) compact(code, keep);
+}
+
 // The copy of a number that instruction `i` of direct code makes (its source and destination), if
 // it makes nothing else: Move, MoveK (from its own k), LoadFixed, and StoreFixed of a double.
 bool copyOf(const Instr& i, char* base, Bytecode::Copy& copy) {
@@ -129,7 +208,7 @@ void joinCopies(Bytecode& code) {
   char* base = reinterpret_cast<char*>(const_cast<double*>(code.directBase));
   std::vector<bool> target(code.code.size() + 1, false);
   for (const Instr& i : code.code) {
-    if ((i.code >= Code::Jump && i.code <= Code::JumpNotGeK) || i.code == Code::ForEachNext) target[i.target] = true;
+    if (jumps(i.code)) target[i.target] = true;
   }
   // Each Copies to make: its instruction and where its copies start; all copies are listed from the
   // code as it is before any instruction becomes a Copies.
@@ -218,6 +297,7 @@ std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const Fixe
     any = true;
   }
   if (!any) return nullptr;
+  storeFixedDirectly(bound->code);
   addressDirectly(*bound, fixed);
   if (bound->directBase != nullptr) joinCopies(*bound);
   return bound;

@@ -55,7 +55,7 @@ Operands operandsOf(const Instr& i) {
     case Code::IncrementAt:
       o.writesD = i.d != kNoReg;
       break;
-    case Code::LoadElement: case Code::LoadAt:
+    case Code::LoadElement: case Code::LoadAt: case Code::LoadRowK:
       o.readsB = o.writesD = true;
       break;
     case Code::StoreElementK: case Code::RowOf: case Code::Row: case Code::ElementAddress: case Code::StoreFixed:

@@ -187,6 +187,11 @@ struct Steps {
     Array& a = checked(m.pointer(i->a), i->line);
     return m.number(i->d) = a.numbers[checkedIndex(a, m.number(i->b), i->line)], next;
   }
+  PESIM_JAVA_STEP LoadRowK(Machine& m, const Instr* i, const Instr* next) {
+    Array& table = checked(m.array(i->a).get(), i->line);
+    Array& row = checked(table.rows[checkedIndex(table, m.number(i->b), i->line)].get(), i->line);
+    return m.number(i->d) = row.numbers[checkedIndexK(row, i)], next;
+  }
   PESIM_JAVA_STEP ElementAddress(Machine& m, const Instr* i, const Instr* next) {
     Array& a = checked(m.pointer(i->a), i->line);
     return m.element(i->d) = &a.numbers[checkedIndex(a, m.number(i->b), i->line)], next;

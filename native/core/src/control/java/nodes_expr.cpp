@@ -298,9 +298,12 @@ class NumberElement final : public NumberTarget {
   Reg lowerNumber(Lowering& lw, Reg want) const override {
     if (held_ == nullptr) return Expr::lowerNumber(lw, want);
     reportTableRead(lw);
+    const Reg direct = lowerRowElementK(lw, want);
+    if (direct != kNoReg) return direct;
     return loadAt(lw, held_->lowerPointer(lw), *index_, want, line());
   }
   void reportTableRead(Lowering& lw) const;  // after RowElement
+  Reg lowerRowElementK(Lowering& lw, Reg want) const;  // after RowElement
 
  private:
   ExprPtr array_, index_;
@@ -401,6 +404,12 @@ class RowElement final : public ArrayTarget {
     return a->rows[checkedIndex(*a, index_->number(ex), line())];
   }
   bool sideEffectFree() const override { return array_->sideEffectFree() && index_->sideEffectFree(); }
+  // The array variable (local or field) whose row this is, else ~0.
+  Reg outerVariable() const {
+    const auto* outer = dynamic_cast<const ArrayTarget*>(array_.get());
+    return outer != nullptr ? outer->lowerArrayVariable() : kNoReg;
+  }
+  const Expr& index() const { return *index_; }
   // The local array variable whose row this is, else ~0.
   Reg outerLocalVariable() const {
     const auto* local = dynamic_cast<const LocalArray*>(array_.get());
@@ -435,6 +444,25 @@ class RowElement final : public ArrayTarget {
  private:
   ExprPtr array_, index_;
 };
+
+// `table[i][k]` with k a constant: the row and its element in one instruction (LoadRowK), which
+// checks what RowOf and LoadAt check, in their order; kNoReg when the read has another shape, or
+// when the row and the element are on different lines (each instruction has one line to fail at).
+Reg NumberElement::lowerRowElementK(Lowering& lw, Reg want) const {
+  const auto* row = dynamic_cast<const RowElement*>(held_);
+  std::uint32_t k = 0;
+  if (row == nullptr || !constantIndex_ || !constantIndex(*constantIndex_, k) || row->line() != line()) return kNoReg;
+  const Reg table = row->outerVariable();
+  if (table == kNoReg || !leaf(row->index())) return kNoReg;
+  Instr i = instr(Code::LoadRowK, line());
+  i.a = table;
+  i.b = lw.number(row->index());
+  i.k = *constantIndex_;
+  i.target = k;
+  i.d = destination(lw, want);
+  lw.emit(i);
+  return i.d;
+}
 
 void NumberElement::reportTableRead(Lowering& lw) const {
   if (const auto* row = dynamic_cast<const RowElement*>(held_)) {
