@@ -226,3 +226,16 @@ TEST(java_bind_reads_rows_and_stores_fixed_elements_in_one_instruction) {
     CHECK(fast.find("failure at line 1") != std::string::npos);
   }
 }
+
+TEST(java_bind_returns_the_array_the_code_returns) {
+  // Bound code that returns yOUT gives yOUT without reading the code's answer; code that may return
+  // another field, or gives yOUT another array, gives what it returns.
+  const BlockCode other{"yOUT[0] = xIN[0]; if (xIN[0] > 0) return other; return yOUT;", "", "static double[] other = {7, 8};"};
+  const BlockCode renewed{"yOUT[0] = xIN[0]; if (xIN[0] > 0) yOUT = new double[] {5, 6}; return yOUT;", "", ""};
+  for (const BlockCode* code : {&other, &renewed}) {
+    Program p(*code, 1, 2);
+    p.start(1);
+    CHECK(p.boundCalculate() != nullptr);
+    CHECK(sameAsNodes(*code, 2));
+  }
+}

@@ -286,5 +286,9 @@ struct FixedArrays {
 // runs in the frame and Exec the arrays were taken from, while they hold those arrays. With the
 // frame's and fields' numbers given, its number operands address their slots directly (directBase).
 std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const FixedArrays& fixed);
+// True when every way `code` ends gives the array variable `field` (ReturnHeld of it, or a Return,
+// after which calculate() reads yOUT: for yOUT's slot only) and the code never assigns the
+// variable: each call then gives the array that the variable holds now.
+bool returnsOnlyField(const Bytecode& code, Reg field);
 
 }  // namespace pesim::java

@@ -303,4 +303,13 @@ std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const Fixe
   return bound;
 }
 
+bool returnsOnlyField(const Bytecode& code, Reg field) {
+  for (const Instr& i : code.code) {
+    if (runsNodes(i) || i.code == Code::ReturnNumber) return false;
+    if (i.code == Code::ReturnHeld && i.a != field) return false;
+    if (assignsArray(i) && i.d == field) return false;
+  }
+  return true;
+}
+
 }  // namespace pesim::java

@@ -48,6 +48,10 @@ void Program::start(std::uint64_t seed) {
     fixed.frameSlots = static_cast<std::uint32_t>(calcFrame_.numbers.size());
     boundCalculate_ = bindFixedArrays(*compiled_.calculate->code, fixed);
   }
+  const auto yOutSlot = static_cast<std::uint32_t>(compiled_.yOutSlot);
+  fixedResult_ = boundCalculate_ && returnsOnlyField(*boundCalculate_, makeReg(Space::Field, yOutSlot))
+                     ? exec_.fieldArrays[yOutSlot].get()
+                     : nullptr;
   // What calculateBound leaves as it is: the bound code sets no returned array or number.
   exec_.returnArray.reset();
   exec_.returnHeld = nullptr;
