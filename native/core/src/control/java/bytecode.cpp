@@ -295,6 +295,8 @@ const char* codeName(Code c) {
 
 std::string regText(Reg r) {
   if (r == kNoReg) return "-";
+  // Direct code: a number slot below directBase (a negative offset; no space has these top bits).
+  if (r >> kSpaceShift == 3) return "@" + std::to_string(static_cast<std::int32_t>(r));
   static const char* const kSpaces[] = {"f", "g", "c", "?"};
   return std::string(kSpaces[r >> kSpaceShift]) + std::to_string(r & kIndexMask);
 }
