@@ -2,11 +2,11 @@
 // resume of a run on a worker (same result as an uninterrupted run), cancel reaching the engine on
 // the worker, and a worker killed with SIGKILL mid-run whose task another worker finishes, once.
 import { expect } from 'chai';
-import { QueueEvents } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { simulateSync } from '../../../src/engine/index.js';
 import type { Redis } from 'ioredis';
 import { closeConnection, redisConnection } from '../../../src/jobs/executors/bullmq/connection.js';
-import { KEY_PREFIX, QUEUE_NAME, type RunJobProgress, type RunJobResult } from '../../../src/jobs/executors/bullmq/protocol.js';
+import { KEY_PREFIX, QUEUE_NAME, type RunJobData, type RunJobProgress, type RunJobResult, type RunJobResults } from '../../../src/jobs/executors/bullmq/protocol.js';
 import type { Priority } from '../../../src/jobs/types.js';
 import { buck } from '../../fixtures/circuits.js';
 import { circuitFileOf, startHarness, type Harness } from '../simulation/harness.js';
@@ -16,7 +16,7 @@ interface Submission {
   simulationId: string;
 }
 
-/** Task id of a job id (`<service>.<task>.<nonce>`). */
+/** Task id of a run id, or of a job's id (its first run's: `<service>.<task>.<nonce>`). */
 const taskOf = (jobId: string): string => jobId.split('.')[1];
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
@@ -36,7 +36,10 @@ describe('scale-out: priorities, pause, resume, cancel and a killed worker', fun
   let h: Harness;
   let events: QueueEvents;
   let connection: Redis;
+  /** The tasks whose runs workers started, in order (activeRead: the last job's runs read). */
   const active: string[] = [];
+  let activeRead = Promise.resolve();
+  let reading: Queue<RunJobData>;
   const progress = new Map<string, RunJobProgress>();
   const results = new Map<string, RunJobResult[]>();
 
@@ -46,12 +49,25 @@ describe('scale-out: priorities, pause, resume, cancel and a killed worker', fun
     await waitForWorkers(redis.url, 2);
     connection = redisConnection(redis.url, 'pesim:test');
     events = new QueueEvents(QUEUE_NAME, { connection, prefix: KEY_PREFIX });
-    events.on('active', ({ jobId }) => void active.push(taskOf(jobId)));
-    events.on('progress', ({ jobId, data }) => void progress.set(taskOf(jobId), data as unknown as RunJobProgress));
+    // A job carries one run or several (its id is its first run's): its runs' tasks, from its data
+    // while it is active, in the order the worker makes them.
+    const tasksOf = new Map<string, Promise<string[]>>();
+    const jobTasks = (jobId: string): Promise<string[]> => tasksOf.get(jobId) ?? Promise.resolve([taskOf(jobId)]);
+    reading = new Queue<RunJobData>(QUEUE_NAME, { connection, prefix: KEY_PREFIX });
+    events.on('active', ({ jobId }) => {
+      const tasks = reading.getJob(jobId).then((job) => job?.data.runs.map((run) => run.taskId) ?? [taskOf(jobId)], () => [taskOf(jobId)]);
+      tasksOf.set(jobId, tasks);
+      activeRead = activeRead.then(async () => void active.push(...(await tasks)));
+    });
+    events.on('progress', ({ jobId, data }) => {
+      const p = data as unknown as RunJobProgress;
+      void jobTasks(jobId).then((tasks) => progress.set(tasks[p.run] ?? taskOf(jobId), p));
+    });
     events.on('completed', ({ jobId, returnvalue }) => {
-      const list = results.get(taskOf(jobId)) ?? [];
-      list.push(returnvalue as unknown as RunJobResult);
-      results.set(taskOf(jobId), list);
+      void jobTasks(jobId).then((tasks) => (returnvalue as unknown as RunJobResults).forEach((result, i) => {
+        const task = tasks[i] ?? taskOf(jobId);
+        results.set(task, [...(results.get(task) ?? []), result]);
+      }));
     });
     await events.waitUntilReady();
     h = await startHarness({ queue: 'bullmq', redisUrl: redis.url, maxSteps: 5e7 });
@@ -60,6 +76,7 @@ describe('scale-out: priorities, pause, resume, cancel and a killed worker', fun
   after(async () => {
     await h?.close();
     await events?.close();
+    await reading?.close();
     if (connection) await closeConnection(connection, 1000);
     await killAllWorkers();
     await redis?.stop();
@@ -72,6 +89,7 @@ describe('scale-out: priorities, pause, resume, cancel and a killed worker', fun
     );
     const ids = tasks.map((t) => t.id);
     await until('all runs to complete', () => (ids.every((id) => h.handle.runtime.scheduler.get(id).state === 'completed') ? true : undefined), 60_000);
+    await activeRead;
     const started = active.filter((id) => ids.includes(id));
     const rank = (id: string): number => ['CRITICAL', 'HIGH', 'NORMAL', 'LOW'].indexOf(order[ids.indexOf(id)]) * 100 + ids.indexOf(id);
     expect(started).to.deep.equal([...ids].sort((a, b) => rank(a) - rank(b)));

@@ -3,7 +3,8 @@
 // results there and the service moves them into its data directory; a worker with another folder
 // sends its results through Redis and says so once; every run gives the engine's numbers here and
 // the folder is left empty. A service that starts removes the files its earlier process left there.
-// A worker whose folder cannot be used stops at start-up, naming the option.
+// A worker whose folder cannot be used stops at start-up, naming the option. A worker whose outcome
+// Redis refuses removes its file from the folder, and the run is made again once Redis takes writes.
 import { watch, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,3 +99,66 @@ describe('scale-out: result files through a shared results folder', function () 
     expect(started?.message).to.contain(`--shared-results (PESIM_SHARED_RESULTS_DIR): the shared results folder ${bad} cannot be used`);
   });
 });
+
+describe('scale-out: a shared results file whose outcome Redis refuses', function () {
+  this.timeout(180_000);
+  let redis: TestRedis;
+  let h: Harness;
+  let root: string;
+  let folder: string;
+
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'pesim-shared-refused-'));
+    folder = join(root, 'shared');
+    mkdirSync(folder);
+    redis = await TestRedis.start();
+    await startWorker(redis.url, { sharedResults: folder });
+    await waitForWorkers(redis.url, 1);
+    h = await startHarness({ queue: 'bullmq', redisUrl: redis.url, maxSteps: 5e7, sharedResultsDir: folder });
+  });
+  after(async () => {
+    await h?.close();
+    await killAllWorkers();
+    await redis?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('is removed by its worker when Redis refuses the outcome, and the run is made again once Redis takes writes', async () => {
+    const connection = redisConnection(redis.url, 'pesim:test');
+    const seen = new Set<string>();
+    const watcher = watch(folder, (_event, name) => name && seen.add(name));
+    try {
+      const netlist = buck({ tEnd: 1.5 });
+      const id = (await h.client.post<{ simulationId: string }>('/api/v1/simulations', { circuitFile: circuitFileOf(netlist) })).body.simulationId;
+      await until('the run to progress on the worker', async () => {
+        const { body } = await h.client.get<{ status: string; progress: { currentStep: number } }>(`/api/v1/simulations/${id}`);
+        return body.status === 'running' && body.progress.currentStep > 0;
+      });
+      // From here Redis refuses every write (noeviction is the default policy): the worker's
+      // outcome, its progress, BullMQ's completion.
+      await connection.config('SET', 'maxmemory', '1');
+      await until('the worker to write its result file into the folder and remove it again', () =>
+        [...seen].some((name) => name.endsWith('.parquet')) && readdirSync(folder).length === 1);
+      expect(readdirSync(folder)).to.deep.equal([IDENTITY_FILE]);
+      await connection.config('SET', 'maxmemory', '0');
+      // The job's lock runs out and BullMQ hands it out again (stalled): the run is made again.
+      const done = await h.client.waitForState(id, ['completed', 'failed']);
+      expect(done.status, JSON.stringify(done)).to.equal('completed');
+      expect(done.results!.measurements['SCOPE.1.ch1_avg']).to.equal(simulateSync(netlist, {}).measurements['SCOPE.1.ch1_avg']);
+      expect(readdirSync(folder)).to.deep.equal([IDENTITY_FILE]);
+    } finally {
+      watcher.close();
+      await connection.config('SET', 'maxmemory', '0').catch(() => undefined);
+      await closeConnection(connection, 1000);
+    }
+  });
+});
+
+/** Polls `probe` every 50 ms until it holds (at most 60 s). */
+async function until(what: string, probe: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,5 +1,6 @@
-// The BullMQ executor of a service: each run the scheduler starts becomes one BullMQ job that some
-// `pesim worker` takes. Everything Redis costs (handing jobs over, their events, fetching and
+// The BullMQ executor of a service: the runs the scheduler starts become BullMQ jobs that `pesim
+// worker` processes take (a run to a job, or several of one priority when one turn starts more runs
+// than the workers have slots: bridge.ts). Everything Redis costs (handing jobs over, their events, fetching and
 // writing result files, pause and cancel) happens on a thread of its own, the Redis bridge
 // (bridge.ts): the runs started in one turn of the event loop go to it in one message, and their
 // ends come back several to a message, so that the service's thread does its bookkeeping only, as

@@ -1,10 +1,11 @@
-// A `pesim worker` process: a BullMQ Worker that runs the jobs of the services' queue with the
-// addon on worker threads (the embedded executor's pool and task code), reports progress through
-// job.updateProgress, obeys pause/resume/cancel messages of the control channel, writes the result
-// file into the service's shared results folder when it shares it (shared-results.ts) or else hands
-// its bytes back through Redis (bounded by the service's limit), and keeps a heartbeat key while alive.
-// A worker killed mid-run loses its job's lock; BullMQ's stalled-job check of another worker moves
-// the job back to waiting, and it runs again there.
+// A `pesim worker` process: a BullMQ Worker that makes the runs of the services' jobs (one or several
+// to a job, one after the other) with the addon on worker threads (the embedded executor's pool and
+// task code), reports each run's progress through job.updateProgress, obeys pause/resume/cancel
+// messages of the control channel, writes each result file into the service's shared results folder
+// when it shares it (shared-results.ts) or else hands its bytes back through Redis (bounded by the
+// service's limit), and keeps a heartbeat key while alive. A worker killed mid-run loses its job's
+// lock; BullMQ's stalled-job check of another worker moves the job back to waiting, and its runs are
+// made again there.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -20,9 +21,9 @@ import { runSummary } from '../summary.js';
 import { closeConnection, redisConnection, withinMs } from './connection.js';
 import {
   CONTROL_CHANNEL, controlKey, HEARTBEAT_LIVES, KEY_PREFIX, QUEUE_NAME, RESULT_BYTES, RESULT_OUTCOME, RESULT_TTL_MS, resultKey, resultTooLarge, WORKER_SET, workerKey,
-  type ControlMessage, type RunJobData, type RunJobProgress, type RunJobResult, type WorkerBeat,
+  type ControlMessage, type RunItem, type RunJobData, type RunJobProgress, type RunJobResult, type RunJobResults, type WorkerBeat,
 } from './protocol.js';
-import { sharedFolderIdentity, sharedResultName, type SharedResultsTarget } from './shared-results.js';
+import { sharedFolderIdentity, sharedResultName, type SharedResultsFolder } from './shared-results.js';
 import type { RemoteWorkerOptions } from './worker-options.js';
 
 export { DEFAULT_WORKER_OPTIONS, type RemoteWorkerOptions } from './worker-options.js';
@@ -34,11 +35,12 @@ const CLOSE_WAIT_MS = 3000;
 export class RemoteWorker {
   readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   private readonly pool: EmbeddedExecutor;
-  private readonly worker: Worker<RunJobData, RunJobResult>;
+  private readonly worker: Worker<RunJobData, RunJobResults>;
   /** Heartbeats, control keys, result bytes; the BullMQ Worker blocks on duplicates of it. */
   private readonly client: Redis;
   /** The control channel's subscription (a subscribed connection serves nothing else). */
   private readonly subscriber: Redis;
+  /** The runs of the jobs being processed (started or not), by run id. */
   private readonly running = new Map<string, RunController>();
   private readonly scratch = join(tmpdir(), `pesim-worker-${process.pid}`);
   private heartbeat: NodeJS.Timeout | undefined;
@@ -65,7 +67,7 @@ export class RemoteWorker {
     this.client.on('error', (error: Error & { code?: string }) => this.unreachable(error));
     this.client.on('ready', () => this.reachable());
     this.beat = { id: this.id, host: hostname(), pid: process.pid, concurrency: options.concurrency, startedAt: new Date().toISOString() };
-    this.worker = new Worker<RunJobData, RunJobResult>(QUEUE_NAME, (job) => this.process(job), {
+    this.worker = new Worker<RunJobData, RunJobResults>(QUEUE_NAME, (job) => this.process(job), {
       connection: this.client,
       prefix: KEY_PREFIX,
       name: this.id, // a job's processedBy names the worker running it
@@ -131,55 +133,78 @@ export class RemoteWorker {
 
   private control(message: ControlMessage | undefined): void {
     if (!message) return;
-    const controller = this.running.get(message.jobId);
+    const controller = this.running.get(message.runId);
     if (!controller) return;
     if (message.cancel) controller.cancel();
     if (message.pause) controller.pause();
     else controller.resume();
   }
 
-  private async process(job: Job<RunJobData, RunJobResult>): Promise<RunJobResult> {
-    const jobId = job.id!;
-    const data = job.data;
-    const controller = new RunController();
-    this.running.set(jobId, controller);
-    // A pause or cancel sent before this worker took the job (the engine looks at its flags every
-    // few steps, so the run need not wait for this answer).
-    void this.client.get(controlKey(jobId)).then((earlier) => earlier && this.control(parseControl(earlier)), () => undefined);
+  /**
+   * A job's runs, one after the other: the outcome of each. Their controllers exist from the start,
+   * so that a pause or cancel reaches a run that has not started yet; the control keys of all runs
+   * are read once (a message sent before this worker took the job). The outcomes go to the runs'
+   * result keys in one transaction before the job completes (protocol.ts: resultKey).
+   */
+  private async process(job: Job<RunJobData, RunJobResults>): Promise<RunJobResults> {
+    const runs = job.data.runs;
+    const controllers = runs.map((run) => {
+      const controller = new RunController();
+      this.running.set(run.runId, controller);
+      return controller;
+    });
+    const made: MadeRun[] = [];
+    let handedOver = false;
+    try {
+      void this.client.mget(runs.map((run) => controlKey(run.runId))).then((earlier) => earlier.forEach((text) => text && this.control(parseControl(text))), () => undefined);
+      for (const [index, run] of runs.entries()) made.push(await this.makeRun(job, index, run, controllers[index]));
+      const transaction = this.client.multi();
+      for (const { run, result, bytes } of made) {
+        const fields: Record<string, string | Buffer> = { [RESULT_OUTCOME]: JSON.stringify(result) };
+        if (bytes) fields[RESULT_BYTES] = bytes;
+        transaction.hset(resultKey(run.runId), fields).pexpire(resultKey(run.runId), RESULT_TTL_MS);
+      }
+      const replies = await transaction.exec();
+      const refused = replies?.find(([error]) => error)?.[0];
+      if (refused) throw refused; // the job fails in BullMQ, and the service retries its runs
+      handedOver = true;
+      return made.map(({ result }) => result);
+    } finally {
+      for (const run of runs) this.running.delete(run.runId);
+      // Files in the shared folder stay for the service, unless their outcomes never reached Redis.
+      if (!handedOver) for (const { sharedPath } of made) if (sharedPath) rmSync(sharedPath, { force: true });
+    }
+  }
+
+  /** One run of a job, into its result file: its outcome and, through Redis, the file's bytes. */
+  private async makeRun(job: Job<RunJobData, RunJobResults>, index: number, run: RunItem, controller: RunController): Promise<MadeRun> {
     let last = '';
     const report = setInterval(() => {
       const p = controller.progress();
       const seen = `${p.phase}/${p.step}/${p.paused}`;
       if (seen === last) return;
       last = seen;
-      const progress: RunJobProgress = { step: p.step, totalSteps: p.totalSteps, time: p.time, phase: p.phase === 'pre-simulation' ? 0 : p.phase === 'done' ? 2 : 1, paused: p.paused };
+      const progress: RunJobProgress = { run: index, step: p.step, totalSteps: p.totalSteps, time: p.time, phase: p.phase === 'pre-simulation' ? 0 : p.phase === 'done' ? 2 : 1, paused: p.paused };
       void job.updateProgress(progress as unknown as Record<string, unknown>).catch(() => undefined);
     }, this.options.progressIntervalMs);
-    const extension = fileExtension(data.format, data.compression);
-    const shared = this.shares(data.sharedResults);
-    const name = sharedResultName(jobId, extension);
+    const extension = fileExtension(run.format, run.compression);
+    const shared = this.shares(job.data.sharedResults);
+    const name = sharedResultName(run.runId, extension);
     const path = shared ? join(this.options.sharedResultsDir!, name) : join(this.scratch, `${randomBytes(8).toString('hex')}${extension}`);
-    let handedOver = false;
     try {
-      const { result, bytes } = await this.runJob(data, controller, path, jobId, shared ? name : undefined);
-      // The outcome waits in the result key before the job completes (protocol.ts: resultKey).
-      const fields: Record<string, string | Buffer> = { [RESULT_OUTCOME]: JSON.stringify(result) };
-      if (bytes) fields[RESULT_BYTES] = bytes;
-      const replies = await this.client.multi().hset(resultKey(jobId), fields).pexpire(resultKey(jobId), RESULT_TTL_MS).exec();
-      const refused = replies?.find(([error]) => error)?.[0];
-      if (refused) throw refused; // the job fails in BullMQ, and the service retries the task
-      handedOver = shared;
-      return result;
+      const { result, bytes } = await this.runJob(run, job.data.maxResultBytes, controller, path, shared ? name : undefined);
+      return { run, result, bytes, sharedPath: shared && result.ok ? path : undefined };
+    } catch (error) {
+      rmSync(path, { force: true });
+      throw error;
     } finally {
       clearInterval(report);
-      this.running.delete(jobId);
-      // A file in the shared folder stays for the service, unless its outcome never reached Redis.
-      if (!handedOver) rmSync(path, { force: true });
+      if (!shared) rmSync(path, { force: true });
     }
   }
 
   /** True when the job's shared results folder is this worker's (else its bytes go through Redis). */
-  private shares(target: SharedResultsTarget | undefined): target is SharedResultsTarget {
+  private shares(target: SharedResultsFolder | undefined): target is SharedResultsFolder {
     if (!target) return false;
     if (target.folder === this.sharedFolder) return true;
     if (!this.foreignFolders.has(target.folder)) {
@@ -191,35 +216,43 @@ export class RemoteWorker {
   }
 
   /**
-   * Runs a job's simulation into `path`: its outcome, and the result file's bytes for a run that
+   * Makes a run's simulation into `path`: its outcome, and the result file's bytes for a run that
    * made one, unless the file stays in the shared results folder as `sharedName`.
    */
-  private async runJob(data: RunJobData, controller: RunController, path: string, jobId: string, sharedName: string | undefined): Promise<{ result: RunJobResult; bytes?: Buffer }> {
-    const sync = sharedName !== undefined && data.sharedResults!.sync;
-    const output = { path, format: data.format, compression: data.compression, sync };
-    const outcome = await this.pool.run({ taskId: data.taskId, spec: data.spec, buffers: controller.buffers, output });
+  private async runJob(run: RunItem, maxResultBytes: number, controller: RunController, path: string, sharedName: string | undefined): Promise<{ result: RunJobResult; bytes?: Buffer }> {
+    const sync = sharedName !== undefined && run.sync;
+    const output = { path, format: run.format, compression: run.compression, sync };
+    const outcome = await this.pool.run({ taskId: run.taskId, spec: run.spec, buffers: controller.buffers, output });
     if (!outcome.ok) return { result: { ok: false, error: outcome.error, worker: this.id } };
     let summary: RunSummary;
     if ('written' in outcome) {
       summary = outcome.written;
     } else {
-      await writeResult(path, outcome.result, data.format, data.compression, { sync });
+      await writeResult(path, outcome.result, run.format, run.compression, { sync });
       summary = runSummary(outcome.result);
     }
     if (sharedName !== undefined) {
-      return { result: { ok: true, summary, resultKey: resultKey(jobId), bytes: statSync(path).size, file: sharedName, worker: this.id } };
+      return { result: { ok: true, summary, resultKey: resultKey(run.runId), bytes: statSync(path).size, file: sharedName, worker: this.id } };
     }
     const bytes = readFileSync(path);
-    if (bytes.length > data.maxResultBytes) return { result: { ok: false, error: resultTooLarge(bytes.length, data.maxResultBytes), worker: this.id } };
-    return { result: { ok: true, summary, resultKey: resultKey(jobId), bytes: bytes.length, worker: this.id }, bytes };
+    if (bytes.length > maxResultBytes) return { result: { ok: false, error: resultTooLarge(bytes.length, maxResultBytes), worker: this.id } };
+    return { result: { ok: true, summary, resultKey: resultKey(run.runId), bytes: bytes.length, worker: this.id }, bytes };
   }
+}
+
+/** A run made: its outcome, the result file's bytes to send through Redis, or the file left in the shared folder. */
+interface MadeRun {
+  run: RunItem;
+  result: RunJobResult;
+  bytes?: Buffer;
+  sharedPath?: string;
 }
 
 /** A control message, or undefined for text that is not one (ignored rather than fatal). */
 function parseControl(text: string): ControlMessage | undefined {
   try {
     const value = JSON.parse(text) as Partial<ControlMessage>;
-    return typeof value?.jobId === 'string' ? { jobId: value.jobId, cancel: value.cancel === true, pause: value.pause === true } : undefined;
+    return typeof value?.runId === 'string' ? { runId: value.runId, cancel: value.cancel === true, pause: value.pause === true } : undefined;
   } catch {
     return undefined;
   }

@@ -17,11 +17,9 @@ import { temporaryPath } from '../../cache/formats/index.js';
 export const IDENTITY_FILE = '.pesim-shared-results';
 
 /** What a job tells its worker about the service's shared results folder. */
-export interface SharedResultsTarget {
+export interface SharedResultsFolder {
   /** The identity of the service's folder. */
   folder: string;
-  /** Flush the file to the device before it is renamed into place (the service's setting). */
-  sync: boolean;
 }
 
 /**
@@ -50,9 +48,9 @@ export function sharedFolderIdentity(dir: string, setting: string): string {
   }
 }
 
-/** A job's result file name in the shared folder: its job id (unique per attempt) and the format's extension. */
-export function sharedResultName(jobId: string, extension: string): string {
-  return `${jobId}${extension}`;
+/** A run's result file name in the shared folder: its run id (unique per attempt) and the format's extension. */
+export function sharedResultName(runId: string, extension: string): string {
+  return `${runId}${extension}`;
 }
 
 /**
