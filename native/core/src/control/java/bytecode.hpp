@@ -286,6 +286,12 @@ struct FixedArrays {
 // runs in the frame and Exec the arrays were taken from, while they hold those arrays. With the
 // frame's and fields' numbers given, its number operands address their slots directly (directBase).
 std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const FixedArrays& fixed);
+// Passes over bound code (bytecode_join.cpp): a store to a fixed element whose address the code
+// takes first (FixedAddress p, the value's code, StorePointer *p) becomes StoreFixed where nothing
+// else uses p; in direct code (directBase set), runs of instructions that each copy a number become
+// one Copies instruction.
+void storeFixedDirectly(std::vector<Instr>& code);
+void joinCopies(Bytecode& code);
 // True when every way `code` ends gives the array variable `field` (ReturnHeld of it, or a Return,
 // after which calculate() reads yOUT: for yOUT's slot only) and the code never assigns the
 // variable: each call then gives the array that the variable holds now.
