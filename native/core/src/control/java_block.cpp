@@ -46,7 +46,12 @@ class JavaBlock : public Block {
     }
     double* xIn = program_->inputs();
     for (std::size_t i = 0; i < inputs().size(); ++i) xIn[i] = in(ctx, i);
-    guarded(ctx.t, [&] { write(ctx, program_->calculate(ctx.t, ctx.dt)); });
+    // guarded() by hand: the step's call stays one frame deep (the catch costs nothing until it runs).
+    try {
+      write(ctx, program_->calculate(ctx.t, ctx.dt));
+    } catch (const java::CodeFailure& f) {
+      failed(ctx.t, f);
+    }
   }
 
   void report(std::vector<std::string>& warnings) const override {
@@ -73,11 +78,14 @@ class JavaBlock : public Block {
     try {
       body();
     } catch (const java::CodeFailure& f) {
-      std::string where = f.line > 0 ? " (line " + std::to_string(f.line) + ")" : "";
-      std::string message = name() + ": the Java code failed at t = " + formatTime(t) + " s" + where + ": " + f.message;
-      if (!observer_) throw Error(ErrorCode::CodeFailed, message, name(), {}, t);
-      stopped_ = message + "; its outputs feed nothing, so the block stopped there";
+      failed(t, f);
     }
+  }
+  void failed(double t, const java::CodeFailure& f) {
+    std::string where = f.line > 0 ? " (line " + std::to_string(f.line) + ")" : "";
+    std::string message = name() + ": the Java code failed at t = " + formatTime(t) + " s" + where + ": " + f.message;
+    if (!observer_) throw Error(ErrorCode::CodeFailed, message, name(), {}, t);
+    stopped_ = message + "; its outputs feed nothing, so the block stopped there";
   }
 
   // GeckoCIRCUITS copies min(outputs, returned length) values and refuses NaN outputs.

@@ -145,16 +145,18 @@ static_assert(static_cast<int>(Code::JumpNotGeK) - static_cast<int>(Code::JumpEq
               "the K jumps follow the order of JumpEq .. JumpNotGe");
 
 // A constant operand carried in the instruction (MoveK, the K jumps): one load fewer.
-void Lowering::withConstant(Instr& i) const {
+void withConstant(Instr& i, const std::vector<double>& constants) {
   auto isConstant = [](Reg r) { return r != kNoReg && r >> kSpaceShift == static_cast<Reg>(Space::Constant); };
   if (i.code == Code::Move && isConstant(i.a)) {
     i.code = Code::MoveK;
-    i.k = code_.constants[i.a & kIndexMask];
+    i.k = constants[i.a & kIndexMask];
   } else if (i.code >= Code::JumpEq && i.code <= Code::JumpNotGe && isConstant(i.b)) {
     i.code = static_cast<Code>(static_cast<int>(i.code) - static_cast<int>(Code::JumpEq) + static_cast<int>(Code::JumpEqK));
-    i.k = code_.constants[i.b & kIndexMask];
+    i.k = constants[i.b & kIndexMask];
   }
 }
+
+void Lowering::withConstant(Instr& i) const { pesim::java::withConstant(i, code_.constants); }
 
 void Lowering::tableAssigned(Reg variable, const Expr& literal) { tables_.push_back({variable, &literal}); }
 void Lowering::tableRead(Reg variable) { tableReads_.push_back(variable); }
@@ -209,10 +211,15 @@ std::shared_ptr<const Bytecode> Lowering::finish() {
       i.target = resolve(i.target);
     }
   }
-  optimize(code_, static_cast<std::uint32_t>(method_.numberSlots) + maxTemps_, static_cast<std::uint32_t>(method_.numberSlots));
-  for (Instr& i : code_.code) withConstant(i);
-  threadJumps(code_.code);
+  code_.locals = static_cast<std::uint32_t>(method_.numberSlots);
+  optimizeResolved(code_, code_.locals + maxTemps_);
   return std::make_shared<const Bytecode>(std::move(code_));
+}
+
+void optimizeResolved(Bytecode& code, std::uint32_t slots) {
+  optimize(code, slots, code.locals);
+  for (Instr& i : code.code) withConstant(i, code.constants);
+  threadJumps(code.code);
 }
 
 // ---------------------------------------------------------------- default lowerings
@@ -288,6 +295,8 @@ const char* codeName(Code c) {
 
 std::string regText(Reg r) {
   if (r == kNoReg) return "-";
+  // Direct code: a number slot below directBase (a negative offset; no space has these top bits).
+  if (r >> kSpaceShift == 3) return "@" + std::to_string(static_cast<std::int32_t>(r));
   static const char* const kSpaces[] = {"f", "g", "c", "?"};
   return std::string(kSpaces[r >> kSpaceShift]) + std::to_string(r & kIndexMask);
 }
@@ -300,6 +309,7 @@ std::string listing(const Bytecode& code) {
     const Instr& i = code.code[n];
     out += std::to_string(n) + ": " + codeName(i.code) + " d=" + regText(i.d) + " a=" + regText(i.a) + " b=" + regText(i.b);
     if ((i.code >= Code::Jump && i.code <= Code::JumpNotGeK) || i.code == Code::ForEachNext) out += " -> " + std::to_string(i.target);
+    if (i.code == Code::Copies) out += " copies " + std::to_string(i.target) + " -> " + std::to_string(i.b);
     if (i.code == Code::Node || i.code == Code::Effect) out += std::string(" ") + typeid(*static_cast<const Expr*>(i.node)).name();
     if (i.code == Code::Statement) out += std::string(" ") + typeid(*static_cast<const Stmt*>(i.node)).name();
     out += "\n";

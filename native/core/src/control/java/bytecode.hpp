@@ -46,15 +46,19 @@ constexpr std::uint32_t kPointers = 16;
 //   arrays (`a` an array variable; p[n] pointer registers; K: the constant index k, also in target
 //   as an integer): LoadElementK d=a[k]; LoadElement d=a[b]; StoreElementK a[k]=castTo(kind, b);
 //   ElementAddressK p[d]=&a[k]; ArrayPointer p[d]=a (may be null); CheckNull p[a]; RowOf p[d]=a[b]
-//   (a row); Row p[d]=p[a][b]; LoadAt d=p[a][b]; ElementAddress p[d]=&p[a][b]; LoadPointer d=*p[a];
+//   (a row); Row p[d]=p[a][b]; LoadAt d=p[a][b]; LoadRowK d=a[b][k] (RowOf and LoadAt in one); ElementAddress p[d]=&p[a][b]; LoadPointer d=*p[a];
 //   StorePointer *p[d]=castTo(kind, a); Length d=p[a].length; AssignArray: array variable
-//   d = node->array(); HoldArray: array slot d = the array variable a, or node->array() (a for-each's
+//   d = node->array() (flag: the node is a constant array literal, which runs no code); HoldArray: array slot d = the array variable a, or node->array() (a for-each's
 //   array, null checked); ForEachNext: when the index b has reached the length of the array in
 //   slot a, jump to target, else spend an iteration and d = castTo(kind, element b), b += 1;
 //   ReleaseArray: array slot d = null.
 //   elements of the arrays that keep their object from call to call (bindFixedArrays; the
 //   element's address in `node`): LoadFixed d=element; StoreFixed element=castTo(kind, b);
 //   FixedAddress p[d]=&element.
+//   Copies: `target` copies of numbers (Bytecode::copies from `node`), then on with instruction b:
+//   in bound code, a run of instructions that each copy a number (Move, MoveK, LoadFixed,
+//   StoreFixed of a double), and the run a Jump after it goes to, as one instruction in place of
+//   the first (the others stay in place for jumps into the run).
 //   DivKept: Div keeping its last operands and result (in Bytecode::kept, at `node`): operands
 //   with the same bits as last time give the kept result instead of a new division.
 //   statements: Statement node->run() (Return ends the method, Break / Continue jump to target / b);
@@ -75,7 +79,7 @@ constexpr std::uint32_t kPointers = 16;
 #define PESIM_JAVA_ARRAY_CODES(X)                                                                                        \
   X(LoadElementK) X(LoadElement) X(StoreElementK) X(ElementAddressK) X(ArrayPointer) X(CheckNull) X(RowOf) X(Row)    \
   X(LoadAt) X(ElementAddress) X(LoadPointer) X(Length) X(HoldArray) X(ForEachNext) X(ReleaseArray) X(StorePointer)  \
-  X(AssignArray) X(Spend) X(Count) X(LoadFixed) X(StoreFixed) X(FixedAddress)
+  X(AssignArray) X(Spend) X(Count) X(LoadFixed) X(StoreFixed) X(FixedAddress) X(Copies) X(LoadRowK)
 // The instructions that may end the method (the interpreter runs them in its loop).
 #define PESIM_JAVA_END_CODES(X) X(Statement) X(Return) X(ReturnNumber) X(ReturnHeld)
 // Every code in one order: X(name) for each, but J(name, condition) for the conditional jumps.
@@ -110,10 +114,18 @@ struct Bytecode {
   std::vector<double> constants;
   // Per DivKept instruction of bound code: its last operands a, b and a / b (bindFixedArrays).
   std::vector<double> kept;
+  // The copies of the Copies instructions of bound code, by run (bindFixedArrays).
+  struct Copy {
+    const double* from;
+    double* to;
+  };
+  std::vector<Copy> copies;
   // Bound code whose number operands are the byte offsets of their slots from this address, the
   // first number of the frame, the fields or the constants (bindFixedArrays): one addition reaches
   // a slot, in any space. Null: operands by space and index.
   const double* directBase = nullptr;
+  // The frame's number slots that are the method's variables (the temporaries of the code follow).
+  std::uint32_t locals = 0;
 };
 
 // The element index `k` as the integer the K instructions carry (in `target`); false when it is
@@ -230,14 +242,28 @@ class Lowering {
 // (bytecode_optimize.cpp): `slots` in all, the first `locals` of them the method's variables, the
 // others temporaries. Code that runs nodes (fallbacks) is left as it is.
 void optimize(Bytecode& code, std::uint32_t slots, std::uint32_t locals);
+// optimize, then constants carried in the instructions (MoveK, the K jumps) and jumps threaded:
+// the passes over resolved code (`slots` the frame's number slots, code.locals of them variables).
+void optimizeResolved(Bytecode& code, std::uint32_t slots);
+// Reads of the fields that `code` never writes become reads of constants, the values the fields
+// hold in `fields` now (bytecode_optimize.cpp); true when any read changed. For code that runs
+// alone from now on (bound code runs no node, so no other method): the fields keep these values.
+bool fixUnwrittenFields(Bytecode& code, const double* fields);
 // Lowers the method's body into method.code (once; adds its temporaries to its number slots).
 void lowerMethod(Method& method);
 // A readable listing of the code (one instruction a line), for tests and diagnostics.
 std::string listing(const Bytecode& code);
 // The instructions that run a node (Node, Effect, Statement): 0 when the method runs entirely as bytecode.
 std::size_t fallbacks(const Bytecode& code);
+// The interpreter (bytecode_run.cpp) for code whose number operands are offsets from its
+// directBase, and for code whose operands are by space and index.
+void runDirect(const Bytecode& code, Exec& ex, Frame& frame);
+void runIndexed(const Bytecode& code, Exec& ex, Frame& frame);
 // Runs the method's bytecode in `frame` (ex.frame is `frame`).
-void execute(const Bytecode& code, Exec& ex, Frame& frame);
+inline void execute(const Bytecode& code, Exec& ex, Frame& frame) {
+  if (code.directBase != nullptr) runDirect(code, ex, frame);
+  else runIndexed(code, ex, frame);
+}
 
 // The array objects that an array variable holds from one call of a method to the next, by slot
 // (null: none, or not known to stay): `frame` over the method's frame slots, `fields` over the
@@ -248,15 +274,27 @@ struct FixedArrays {
   // The number slots of the frame and of the fields the code will run with (null: operands as they are).
   double* frameNumbers = nullptr;
   double* fieldNumbers = nullptr;
+  std::uint32_t frameSlots = 0;  // the frame's number slots (variables and temporaries)
 };
 // A copy of `code` for the repeated calls of one method in one frame (bytecode_bind.cpp): its
 // element accesses at constant indices of the arrays in `fixed` address the element directly
 // (LoadFixed, StoreFixed, FixedAddress): no variable, null or bounds check left to run, as an
 // array keeps its length and the variable its array; its divisions keep their last result
-// (DivKept), as a block's step often divides the same constants and parameters again. Only for
+// (DivKept), as a block's step often divides the same constants and parameters again; the fields
+// it never writes are read as the constants they hold now (fixUnwrittenFields). Only for
 // code that runs no node, which could assign the variables; null when nothing is bound. The copy
 // runs in the frame and Exec the arrays were taken from, while they hold those arrays. With the
 // frame's and fields' numbers given, its number operands address their slots directly (directBase).
 std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const FixedArrays& fixed);
+// Passes over bound code (bytecode_join.cpp): a store to a fixed element whose address the code
+// takes first (FixedAddress p, the value's code, StorePointer *p) becomes StoreFixed where nothing
+// else uses p; in direct code (directBase set), runs of instructions that each copy a number become
+// one Copies instruction.
+void storeFixedDirectly(std::vector<Instr>& code);
+void joinCopies(Bytecode& code);
+// True when every way `code` ends gives the array variable `field` (ReturnHeld of it, or a Return,
+// after which calculate() reads yOUT: for yOUT's slot only) and the code never assigns the
+// variable: each call then gives the array that the variable holds now.
+bool returnsOnlyField(const Bytecode& code, Reg field);
 
 }  // namespace pesim::java

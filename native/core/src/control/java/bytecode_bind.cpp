@@ -1,11 +1,12 @@
 // Code bound to the frame it runs in (see bytecode.hpp, bindFixedArrays): direct element access
 // for arrays that keep their object, number operands as offsets from one base, divisions that
-// keep their last result.
+// keep their last result, fields that the code never writes as constants.
 // A Java block's xIN and its array fields (yOUT) are the same objects at every step unless the
 // code assigns the variable: reading xIN[0] then needs neither the variable's array, nor the
 // null check, nor the bounds check, which the generic instructions repeat at every access. An
 // access that would fail (a null array, an index out of bounds) keeps its generic instruction, so
-// it fails as before.
+// it fails as before. The passes that then join instructions of the bound code are in
+// bytecode_join.cpp.
 #include <cstdint>
 
 #include "control/java/bytecode.hpp"
@@ -14,13 +15,16 @@ namespace pesim::java {
 
 namespace {
 
-// Codes that run a node, which may run any of the code's methods and so assign any variable.
+// Codes that run a node, which may run any of the code's methods and so assign any variable. An
+// AssignArray of a constant array literal (flag: a table written into the code) runs none.
 bool runsNodes(const Instr& i) {
-  return i.code == Code::Node || i.code == Code::Effect || i.code == Code::Statement || i.code == Code::AssignArray ||
-         (i.code == Code::HoldArray && i.node != nullptr);
+  return i.code == Code::Node || i.code == Code::Effect || i.code == Code::Statement ||
+         (i.code == Code::AssignArray && !i.flag) || (i.code == Code::HoldArray && i.node != nullptr);
 }
 
-bool assignsArray(const Instr& i) { return i.code == Code::HoldArray || i.code == Code::ReleaseArray; }
+bool assignsArray(const Instr& i) {
+  return i.code == Code::HoldArray || i.code == Code::ReleaseArray || i.code == Code::AssignArray;
+}
 
 // Which of an instruction's operands are number slots (the others are array slots, pointer
 // registers, instruction indices or unused), as bytecode_run.cpp reads them; false for a code that
@@ -39,9 +43,9 @@ bool numberOperands(const Instr& i, NumberOperands& o) {
       return true;
     case Code::Add: case Code::Sub: case Code::Mul: case Code::Div: case Code::DivKept: case Code::AddInt:
     case Code::SubInt: case Code::MulInt: case Code::DivInt: case Code::RemInt: case Code::Arith: case Code::Compare:
-    case Code::LoadElement: case Code::LoadAt: case Code::ForEachNext:
+    case Code::LoadElement: case Code::LoadAt: case Code::ForEachNext: case Code::LoadRowK:
       o.d = true;
-      o.a = i.code != Code::LoadElement && i.code != Code::LoadAt && i.code != Code::ForEachNext;
+      o.a = i.code != Code::LoadElement && i.code != Code::LoadAt && i.code != Code::ForEachNext && i.code != Code::LoadRowK;
       o.b = true;
       return true;
     case Code::Native:
@@ -64,7 +68,7 @@ bool numberOperands(const Instr& i, NumberOperands& o) {
       return true;
     case Code::Jump: case Code::ElementAddressK: case Code::ArrayPointer: case Code::CheckNull: case Code::HoldArray:
     case Code::ReleaseArray: case Code::Spend: case Code::Count: case Code::FixedAddress: case Code::Return:
-    case Code::ReturnHeld:
+    case Code::ReturnHeld: case Code::AssignArray:
       return true;
     default:
       if (i.code >= Code::JumpZero && i.code <= Code::JumpNotGeK) {
@@ -122,7 +126,10 @@ std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const Fixe
     return a != nullptr && !a->ofRows && !a->ofTexts ? a : nullptr;
   };
   auto bound = std::make_shared<Bytecode>(code);
-  bool any = false;
+  // The fields the code never writes are constants from now on: folded into the code (a block's
+  // parameters kept in fields, `static double dT = 1;`).
+  bool any = fixUnwrittenFields(*bound, fixed.fieldNumbers);
+  if (any) optimizeResolved(*bound, fixed.frameSlots);
   // Divisions keep their last operands and result: 1 / 1 = 1 before the first.
   std::size_t divisions = 0;
   for (const Instr& i : bound->code) divisions += i.code == Code::Div ? 1 : 0;
@@ -148,8 +155,19 @@ std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const Fixe
     any = true;
   }
   if (!any) return nullptr;
+  storeFixedDirectly(bound->code);
   addressDirectly(*bound, fixed);
+  joinCopies(*bound);
   return bound;
+}
+
+bool returnsOnlyField(const Bytecode& code, Reg field) {
+  for (const Instr& i : code.code) {
+    if (runsNodes(i) || i.code == Code::ReturnNumber) return false;
+    if (i.code == Code::ReturnHeld && i.a != field) return false;
+    if (assignsArray(i) && i.d == field) return false;
+  }
+  return true;
 }
 
 }  // namespace pesim::java

@@ -16,6 +16,7 @@ namespace {
 
 bool inFrame(Reg r) { return r != kNoReg && r >> kSpaceShift == static_cast<Reg>(Space::Frame); }
 bool inConstants(Reg r) { return r != kNoReg && r >> kSpaceShift == static_cast<Reg>(Space::Constant); }
+bool inFields(Reg r) { return r != kNoReg && r >> kSpaceShift == static_cast<Reg>(Space::Field); }
 
 // The number operands an instruction reads and writes (a frame slot, a field or a constant; array
 // operands and pointer registers are not numbers). Codes missing here run nodes, which may read or
@@ -54,7 +55,7 @@ Operands operandsOf(const Instr& i) {
     case Code::IncrementAt:
       o.writesD = i.d != kNoReg;
       break;
-    case Code::LoadElement: case Code::LoadAt:
+    case Code::LoadElement: case Code::LoadAt: case Code::LoadRowK:
       o.readsB = o.writesD = true;
       break;
     case Code::StoreElementK: case Code::RowOf: case Code::Row: case Code::ElementAddress: case Code::StoreFixed:
@@ -71,7 +72,8 @@ Operands operandsOf(const Instr& i) {
       o.opaque = o.writesD = true;
       break;
     case Code::Effect: case Code::AssignArray: case Code::HoldArray:  // d, if any, an array slot
-      o.opaque = true;
+      // A constant array literal (AssignArray's flag) reads and writes no number.
+      o.opaque = !(i.code == Code::AssignArray && i.flag);
       break;
     default:
       if (i.code >= Code::JumpZero && i.code <= Code::JumpNotGeK) {
@@ -334,7 +336,47 @@ class Optimizer {
   std::uint32_t slots_, locals_;
 };
 
+// The constant slot holding v (bitwise), added when there is none.
+Reg constantSlot(std::vector<double>& constants, double v) {
+  for (std::size_t c = 0; c < constants.size(); ++c) {
+    if (sameBits(constants[c], v)) return makeReg(Space::Constant, static_cast<std::uint32_t>(c));
+  }
+  constants.push_back(v);
+  return makeReg(Space::Constant, static_cast<std::uint32_t>(constants.size() - 1));
+}
+
 }  // namespace
+
+bool fixUnwrittenFields(Bytecode& code, const double* fields) {
+  if (fields == nullptr) return false;
+  std::vector<Reg> written;
+  for (const Instr& i : code.code) {
+    const Operands o = operandsOf(i);
+    if (!o.known || o.opaque) return false;  // a node may write any field
+    if (o.writesD && inFields(i.d)) written.push_back(i.d);
+    if (o.writesA && inFields(i.a)) written.push_back(i.a);
+  }
+  auto fixed = [&](Reg r) {
+    if (!inFields(r)) return false;
+    for (Reg w : written) {
+      if (w == r) return false;
+    }
+    return true;
+  };
+  bool any = false;
+  for (Instr& i : code.code) {
+    const Operands o = operandsOf(i);
+    if (o.readsA && !o.writesA && fixed(i.a)) {
+      i.a = constantSlot(code.constants, fields[i.a & kIndexMask]);
+      any = true;
+    }
+    if (o.readsB && fixed(i.b)) {
+      i.b = constantSlot(code.constants, fields[i.b & kIndexMask]);
+      any = true;
+    }
+  }
+  return any;
+}
 
 void optimize(Bytecode& code, std::uint32_t slots, std::uint32_t locals) {
   // The analyses keep a value per slot and instruction: a method beyond this (far larger than any

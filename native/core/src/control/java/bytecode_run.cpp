@@ -187,6 +187,11 @@ struct Steps {
     Array& a = checked(m.pointer(i->a), i->line);
     return m.number(i->d) = a.numbers[checkedIndex(a, m.number(i->b), i->line)], next;
   }
+  PESIM_JAVA_STEP LoadRowK(Machine& m, const Instr* i, const Instr* next) {
+    Array& table = checked(m.array(i->a).get(), i->line);
+    Array& row = checked(table.rows[checkedIndex(table, m.number(i->b), i->line)].get(), i->line);
+    return m.number(i->d) = row.numbers[checkedIndexK(row, i)], next;
+  }
   PESIM_JAVA_STEP ElementAddress(Machine& m, const Instr* i, const Instr* next) {
     Array& a = checked(m.pointer(i->a), i->line);
     return m.element(i->d) = &a.numbers[checkedIndex(a, m.number(i->b), i->line)], next;
@@ -226,6 +231,14 @@ struct Steps {
   PESIM_JAVA_STEP LoadFixed(Machine& m, const Instr* i, const Instr* next) { return m.number(i->d) = *fixedElement(i), next; }
   PESIM_JAVA_STEP StoreFixed(Machine& m, const Instr* i, const Instr* next) {
     return *fixedElement(i) = converted(i->kind, m.number(i->b)), next;
+  }
+  // A run of copies (bindFixedArrays) in one dispatch: each number copied as it is, as its own
+  // instruction (Move, MoveK, LoadFixed, StoreFixed of a double) copies it; then on with
+  // instruction b.
+  PESIM_JAVA_STEP Copies(Machine& m, const Instr* i, const Instr*) {
+    const auto* copy = static_cast<const Bytecode::Copy*>(i->node);
+    for (std::uint32_t n = 0; n < i->target; ++n) *copy[n].to = *copy[n].from;
+    return m.code + i->b;
   }
   PESIM_JAVA_STEP FixedAddress(Machine& m, const Instr* i, const Instr* next) { return m.element(i->d) = fixedElement(i), next; }
   PESIM_JAVA_STEP Count(Machine&, const Instr* i, const Instr* next) {
@@ -311,9 +324,7 @@ next:
 
 }  // namespace
 
-void execute(const Bytecode& bytecode, Exec& ex, Frame& frame) {
-  if (bytecode.directBase != nullptr) run<true>(bytecode, ex, frame);
-  else run<false>(bytecode, ex, frame);
-}
+void runDirect(const Bytecode& bytecode, Exec& ex, Frame& frame) { run<true>(bytecode, ex, frame); }
+void runIndexed(const Bytecode& bytecode, Exec& ex, Frame& frame) { run<false>(bytecode, ex, frame); }
 
 }  // namespace pesim::java

@@ -242,6 +242,9 @@ ExprPtr arrayLiteral(Type type, std::vector<ExprPtr> items, int line);
 // or reach them but to read elements: it is then renewed without comparing its rows.
 void markTableUnwritten(const Expr& literal);
 bool tableLiteral(const Expr& e);  // an array literal of rows of constants
+// An array literal of constants or of rows of constants: evaluating it reads no variable, runs no
+// code and cannot fail (it only makes, or renews, its array).
+bool constantArrayLiteral(const Expr& e);
 ExprPtr callMethod(const Method& method, std::vector<ExprPtr> arguments, int line);
 ExprPtr callMath(const std::string& name, std::vector<ExprPtr> arguments, Type type, int line);
 // nodes_arrays.cpp: System.arraycopy (5 arguments, checked by the compiler), Arrays.fill,

@@ -298,9 +298,12 @@ class NumberElement final : public NumberTarget {
   Reg lowerNumber(Lowering& lw, Reg want) const override {
     if (held_ == nullptr) return Expr::lowerNumber(lw, want);
     reportTableRead(lw);
+    const Reg direct = lowerRowElementK(lw, want);
+    if (direct != kNoReg) return direct;
     return loadAt(lw, held_->lowerPointer(lw), *index_, want, line());
   }
   void reportTableRead(Lowering& lw) const;  // after RowElement
+  Reg lowerRowElementK(Lowering& lw, Reg want) const;  // after RowElement
 
  private:
   ExprPtr array_, index_;
@@ -401,6 +404,12 @@ class RowElement final : public ArrayTarget {
     return a->rows[checkedIndex(*a, index_->number(ex), line())];
   }
   bool sideEffectFree() const override { return array_->sideEffectFree() && index_->sideEffectFree(); }
+  // The array variable (local or field) whose row this is, else ~0.
+  Reg outerVariable() const {
+    const auto* outer = dynamic_cast<const ArrayTarget*>(array_.get());
+    return outer != nullptr ? outer->lowerArrayVariable() : kNoReg;
+  }
+  const Expr& index() const { return *index_; }
   // The local array variable whose row this is, else ~0.
   Reg outerLocalVariable() const {
     const auto* local = dynamic_cast<const LocalArray*>(array_.get());
@@ -435,6 +444,25 @@ class RowElement final : public ArrayTarget {
  private:
   ExprPtr array_, index_;
 };
+
+// `table[i][k]` with k a constant: the row and its element in one instruction (LoadRowK), which
+// checks what RowOf and LoadAt check, in their order; kNoReg when the read has another shape, or
+// when the row and the element are on different lines (each instruction has one line to fail at).
+Reg NumberElement::lowerRowElementK(Lowering& lw, Reg want) const {
+  const auto* row = dynamic_cast<const RowElement*>(held_);
+  std::uint32_t k = 0;
+  if (row == nullptr || !constantIndex_ || !constantIndex(*constantIndex_, k) || row->line() != line()) return kNoReg;
+  const Reg table = row->outerVariable();
+  if (table == kNoReg || !leaf(row->index())) return kNoReg;
+  Instr i = instr(Code::LoadRowK, line());
+  i.a = table;
+  i.b = lw.number(row->index());
+  i.k = *constantIndex_;
+  i.target = k;
+  i.d = destination(lw, want);
+  lw.emit(i);
+  return i.d;
+}
 
 void NumberElement::reportTableRead(Lowering& lw) const {
   if (const auto* row = dynamic_cast<const RowElement*>(held_)) {
@@ -1086,6 +1114,7 @@ class AssignArray : public Expr {
     Instr i = instr(Code::AssignArray, line());
     i.d = variable;
     i.node = value_.get();
+    i.flag = constantArrayLiteral(*value_);  // runs no code: code bound to its frame keeps it (bytecode_bind.cpp)
     lw.emit(i);
   }
 
@@ -1307,6 +1336,8 @@ class ArrayLiteral : public Expr {
 
  public:
   bool isTable() const { return !constantRows_.empty(); }
+  // Made of constants only (a row, or a table of rows): making it reads nothing and runs no code.
+  bool ofConstants() const { return allConstant_ || isTable(); }
   mutable ArrayRef made_;  // the last array made (renewed)
 };
 
@@ -1429,6 +1460,10 @@ ExprPtr arrayLiteral(Type type, std::vector<ExprPtr> items, int line) { return s
 bool tableLiteral(const Expr& e) {
   const auto* table = dynamic_cast<const ArrayLiteral*>(&e);
   return table != nullptr && table->isTable();
+}
+bool constantArrayLiteral(const Expr& e) {
+  const auto* literal = dynamic_cast<const ArrayLiteral*>(&e);
+  return literal != nullptr && literal->ofConstants();
 }
 void markTableUnwritten(const Expr& literal) {
   if (const auto* table = dynamic_cast<const ArrayLiteral*>(&literal)) table->rowsUnwritten_ = true;

@@ -45,30 +45,27 @@ void Program::start(std::uint64_t seed) {
     for (const ArrayRef& a : exec_.fieldArrays) fixed.fields.push_back(a.get());
     fixed.frameNumbers = calcFrame_.numbers.data();
     fixed.fieldNumbers = exec_.fieldNumbers.data();
+    fixed.frameSlots = static_cast<std::uint32_t>(calcFrame_.numbers.size());
     boundCalculate_ = bindFixedArrays(*compiled_.calculate->code, fixed);
   }
+  const auto yOutSlot = static_cast<std::uint32_t>(compiled_.yOutSlot);
+  fixedResult_ = boundCalculate_ && returnsOnlyField(*boundCalculate_, makeReg(Space::Field, yOutSlot))
+                     ? exec_.fieldArrays[yOutSlot].get()
+                     : nullptr;
+  // What calculateBound leaves as it is: the bound code sets no returned array or number.
+  exec_.returnArray.reset();
+  exec_.returnHeld = nullptr;
+  exec_.returnNumber = 0.0;
+  result_.reset();
 }
 
-const Array& Program::calculate(double time, double dt) {
+const Array& Program::calculateUnbound(double time, double dt) {
   // The code may have assigned another array to xIN (an ordinary parameter): it gets ours again.
   if (calcFrame_.arrays[0] != xIn_) calcFrame_.arrays[0] = xIn_;
   exec_.time = time;
   exec_.dt = dt;
-  if (boundCalculate_) {
-    // invoke() without the frame's save and restore: bound code runs no node, the only reader of
-    // Exec::frame (bindFixedArrays).
-    exec_.budget = kStepBudget;
-    exec_.depth = 0;
-    exec_.returnArray.reset();
-    exec_.returnHeld = nullptr;
-    exec_.returnNumber = 0.0;
-    execute(*boundCalculate_, exec_, calcFrame_);
-  } else {
-    run(*compiled_.calculate, calcFrame_);
-  }
-  // The call's local arrays end with it, as in Java: arrays the code builds every step are then
-  // held by nothing but the node that made them, which renews them next time (nodes_expr.cpp).
-  for (std::size_t i = 1; i < calcFrame_.arrays.size(); ++i) calcFrame_.arrays[i].reset();  // [0]: xIN, ours
+  run(*compiled_.calculate, calcFrame_);
+  releaseLocalArrays();
   // A returned field (commonly yOUT) is read in place: it holds its array until the next call.
   const Array* values = nullptr;
   if (const ArrayRef* held = std::exchange(exec_.returnHeld, nullptr)) {
@@ -81,8 +78,16 @@ const Array& Program::calculate(double time, double dt) {
     result_.reset();
     values = exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)].get();
   }
-  if (values == nullptr) throw CodeFailure{"NullPointerException: yOUT is null", 0};
+  if (values == nullptr) nullOutputs();
   return *values;
 }
+
+void Program::releaseLocalArrays() {
+  // Arrays the code builds every step are then held by nothing but the node that made them, which
+  // renews them next time (nodes_expr.cpp).
+  for (std::size_t i = 1; i < calcFrame_.arrays.size(); ++i) calcFrame_.arrays[i].reset();
+}
+
+void Program::nullOutputs() { throw CodeFailure{"NullPointerException: yOUT is null", 0}; }
 
 }  // namespace pesim::java

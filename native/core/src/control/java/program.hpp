@@ -7,9 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "control/java/bytecode.hpp"
 #include "control/java/compiler.hpp"
 
 namespace pesim::java {
+
+// Loop iterations and calls allowed in one call of the code.
+constexpr long long kStepBudget = 20'000'000;
 
 class Program {
  public:
@@ -25,7 +29,9 @@ class Program {
   double* inputs() { return xIn_->numbers.data(); }
   // One call of calculateYOUT with the inputs set through inputs(); the returned array (yOUT
   // unless the code returns another one) stays valid until the next call. Throws CodeFailure.
-  const Array& calculate(double time, double dt);
+  const Array& calculate(double time, double dt) {
+    return boundCalculate_ ? calculateBound(time, dt) : calculateUnbound(time, dt);
+  }
   // The current contents of yOUT (outputs before the first step).
   const Array& outputs() const { return *exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)]; }
   const Exec& state() const { return exec_; }
@@ -35,6 +41,30 @@ class Program {
 
  private:
   void run(const Method& m, Frame& frame);
+  // calculate() through invoke(), with the frame's save and restore.
+  const Array& calculateUnbound(double time, double dt);
+  // calculate() of the bound code, inline in the block's step (a block's call costs about as much
+  // as its code). Bound code runs no node, so it calls no method (Exec::depth), sets neither
+  // returnArray nor returnNumber (start() clears them) and needs no Exec::frame: what it needs is
+  // the time, the step, its budget and xIN, and it returns a field held (ReturnHeld) or yOUT.
+  const Array& calculateBound(double time, double dt) {
+    // The code may have assigned another array to xIN (an ordinary parameter): it gets ours again.
+    if (calcFrame_.arrays[0].get() != xIn_.get()) calcFrame_.arrays[0] = xIn_;
+    exec_.time = time;
+    exec_.dt = dt;
+    exec_.budget = kStepBudget;
+    execute(*boundCalculate_, exec_, calcFrame_);
+    if (calcFrame_.arrays.size() > 1) releaseLocalArrays();
+    const ArrayRef* held = exec_.returnHeld;
+    exec_.returnHeld = nullptr;
+    if (fixedResult_ != nullptr) return *fixedResult_;
+    const Array* values = (held != nullptr ? *held : exec_.fieldArrays[static_cast<std::size_t>(compiled_.yOutSlot)]).get();
+    if (values == nullptr) nullOutputs();
+    return *values;
+  }
+  // The call's local arrays end with it, as in Java (all but xIN, frame slot 0).
+  void releaseLocalArrays();
+  [[noreturn]] static void nullOutputs();
 
   CompiledClass compiled_;
   Exec exec_;
@@ -42,10 +72,11 @@ class Program {
   ArrayRef xIn_;
   ArrayRef result_;
   std::shared_ptr<const Bytecode> boundCalculate_;
+  // The array every call of the bound code returns, when that is known at start() (yOUT, which the
+  // code returns and never assigns): read without waiting for the code's own answer.
+  const Array* fixedResult_ = nullptr;
   std::size_t outputCount_;
 };
 
-// Loop iterations and calls allowed in one call of the code.
-constexpr long long kStepBudget = 20'000'000;
 
 }  // namespace pesim::java
