@@ -2,8 +2,6 @@
 // every fixed size (mna/dense_product.hpp), on values of very different magnitudes and signs, as
 // the inverses of MNA matrices have.
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <random>
 #include <utility>
 #include <vector>
@@ -12,15 +10,9 @@
 #include "mna/dense_product.hpp"
 
 using namespace pesim;
+using pesim::test::sameBits;
 
 namespace {
-
-bool sameBits(double a, double b) {
-  std::uint64_t x, y;
-  std::memcpy(&x, &a, sizeof x);
-  std::memcpy(&y, &b, sizeof y);
-  return x == y;
-}
 
 // Mismatching entries of the two products over `trials` random matrices and vectors of size N.
 template <std::size_t N>

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -32,6 +34,15 @@ struct Registrar {
 inline void fail(const char* file, int line, const std::string& what) {
   ++failures();
   std::fprintf(stderr, "%s:%d: %s\n", file, line, what.c_str());
+}
+
+/** The same double to the bit (a changed code path must give bit-identical results; -0 ≠ 0, NaN = its own bits). */
+inline bool sameBits(double a, double b) {
+  std::uint64_t x = 0;
+  std::uint64_t y = 0;
+  std::memcpy(&x, &a, sizeof x);
+  std::memcpy(&y, &b, sizeof y);
+  return x == y;
 }
 
 }  // namespace pesim::test

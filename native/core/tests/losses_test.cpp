@@ -2,8 +2,6 @@
 // switching and conduction losses of a hard-switched IGBT against hand calculation.
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
@@ -20,13 +18,6 @@ using namespace pesim;
 using namespace pesim::test;
 
 namespace {
-
-bool sameBits(double a, double b) {
-  std::uint64_t x, y;
-  std::memcpy(&x, &a, sizeof x);
-  std::memcpy(&y, &b, sizeof y);
-  return x == y;
-}
 
 // Turn-on energies measured at 600 V: at 25 °C E(i) = 1, 3, 7 mJ at 0, 50, 100 A; at 125 °C
 // 2, 5, 11 mJ.

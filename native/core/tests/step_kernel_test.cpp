@@ -3,8 +3,6 @@
 // (against the division, bit for bit), the devirtualised element lists (order and dispatch), and
 // the meters read straight from the solution (against the element's own current).
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <random>
 
 #include <Eigen/Dense>
@@ -20,13 +18,6 @@ using namespace pesim;
 using namespace pesim::test;
 
 namespace {
-
-bool sameBits(double a, double b) {
-  std::uint64_t x, y;
-  std::memcpy(&x, &a, sizeof x);
-  std::memcpy(&y, &b, sizeof y);
-  return x == y;
-}
 
 // A full n×n pattern whose slot s is entry (s / n, s % n).
 Pattern fullPattern(int n) {
