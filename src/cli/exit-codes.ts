@@ -11,7 +11,7 @@ export const EXIT = {
   usage: 2,
   /** The native engine cannot be loaded (no prebuilt binary fits and no local build). */
   engineMissing: 3,
-  /** Interrupted: a script stopped by Ctrl-C, or a service interrupted again before it had stopped. */
+  /** Interrupted: a script stopped by Ctrl-C, or a service interrupted during its start-up or again before it had stopped. */
   interrupted: 130,
 } as const;
 
@@ -20,7 +20,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   1    failure: invalid circuit file or option value, simulation error, I/O error
   2    usage error: unknown command or option, missing argument
   3    the native engine cannot be loaded (no prebuilt binary fits this machine and no local build)
-  130  interrupted: a script stopped by Ctrl-C, or a service interrupted twice before it had stopped`;
+  130  interrupted: a script stopped by Ctrl-C, or a service interrupted during its start-up or twice before it had stopped`;
 
 /**
  * Commander's own exits (codes `commander.*`): help and version are successes, every other parser

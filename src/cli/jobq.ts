@@ -3,6 +3,7 @@
 // The service is imported when the command runs (see main.ts).
 import type { Command } from 'commander';
 import { examples } from './help.js';
+import { stopSignals } from './stop-signals.js';
 
 export function registerJobq(program: Command): void {
   program
@@ -26,16 +27,11 @@ export function registerJobq(program: Command): void {
       const warning = exposureWarning(config);
       if (warning) console.warn(`pesim: warning: ${warning}`);
       tuneV8ForService();
+      const signals = stopSignals();
       const jobq = await startJobq(config);
+      signals.ready();
       console.log(`pesim: job-queue service listening on ${jobq.url} (API reference ${jobq.url}/docs, data ${config.data_dir}/jobq, models ${config.simulator.models_dir})`);
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          void jobq.close().then(resolve, resolve);
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      console.log(`pesim: ${await signals.stopped}: stopping (queued tasks stay queued)`);
+      await jobq.close().catch((error: Error) => console.error(`pesim: the job-queue service did not close cleanly: ${error.message}`));
     });
 }

@@ -5,7 +5,7 @@
 // The service is imported when the command runs (see main.ts).
 import type { Command } from 'commander';
 import { CONFIG_KEYS, loadSimulationServiceConfig, type SimulationServiceConfig } from '../server/config.js';
-import { EXIT } from './exit-codes.js';
+import { stopSignals } from './stop-signals.js';
 import { examples } from './help.js';
 
 interface ServeOptions {
@@ -55,24 +55,14 @@ export function registerServe(program: Command): void {
       // started: during the start-up it would have V8 optimise code that runs once (≈ 5 % of it).
       let v8Flags: string | undefined;
       tuneV8ForService({ setFlags: (flags) => { v8Flags = flags; } });
+      const signals = stopSignals();
       const service = await startSimulationService(config);
       if (v8Flags) setFlagsFromString(v8Flags);
+      signals.ready();
       console.log(`pesim: simulation service on ${service.url}/api/v1/health (API reference: ${service.url}/swagger-ui/)`);
       console.log(`pesim: dashboard on ${service.url}/`);
       if (service.rmiUrl) console.log(`pesim: XML-RPC remote control on ${service.rmiUrl}`);
-      await new Promise<void>((resolve, reject) => {
-        let stopping = false;
-        const stop = (signal: NodeJS.Signals): void => {
-          if (stopping) {
-            console.error(`pesim: ${signal} again, exiting without waiting`);
-            process.exit(EXIT.interrupted);
-          }
-          stopping = true;
-          console.log(`pesim: ${signal}: stopping (queued simulations stay queued)`);
-          service.close().then(resolve, reject);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      console.log(`pesim: ${await signals.stopped}: stopping (queued simulations stay queued)`);
+      await service.close();
     });
 }

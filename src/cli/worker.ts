@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_WORKER_OPTIONS } from '../jobs/executors/bullmq/worker-options.js';
-import { EXIT } from './exit-codes.js';
+import { stopSignals } from './stop-signals.js';
 import { examples } from './help.js';
 import { importQueueModule } from '../jobs/executors/bullmq/packages.js';
 import { parseRedisUrl } from '../jobs/executors/bullmq/redis-url.js';
@@ -66,19 +66,12 @@ export function registerWorker(program: Command): void {
         sharedResultsDir: optionalPath(flags.sharedResults ?? env.PESIM_SHARED_RESULTS_DIR),
         log: (message) => console.error(`pesim: worker: ${message}`),
       });
+      const signals = stopSignals();
       await worker.start();
       const through = worker.sharedResultsDir ? `; result files into the shared folder ${worker.sharedResultsDir}` : '';
+      signals.ready();
       console.log(`pesim: worker ${worker.id} taking jobs from ${redisUrl.replace(/\/\/[^@/]*@/, '//***@')}${through}`);
-      await new Promise<void>((resolve, reject) => {
-        let stopping = false;
-        const stop = (signal: NodeJS.Signals): void => {
-          if (stopping) process.exit(EXIT.interrupted);
-          stopping = true;
-          console.log(`pesim: ${signal}: finishing the running simulations`);
-          worker.close().then(resolve, reject);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      console.log(`pesim: ${await signals.stopped}: finishing the running simulations`);
+      await worker.close();
     });
 }

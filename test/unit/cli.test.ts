@@ -145,6 +145,39 @@ describe('pesim command', () => {
     }
   });
 
+  it('serve and jobq stop in order on a SIGTERM sent the moment they say they are ready (status 0, their stop line)', async () => {
+    for (const command of ['serve', 'jobq']) {
+      const child = spawn(process.execPath, [bin, command, '--port', '0', '--host', '127.0.0.1'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, PESIM_DATA_DIR: join(dir, `signal-${command}`), SIM_RMI_PORT: '0' },
+      });
+      let out = '';
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+      child.stdout.on('data', (chunk: Buffer) => {
+        const before = out;
+        out += chunk.toString();
+        if (!/http:\/\//.test(before) && /http:\/\//.test(out)) child.kill('SIGTERM'); // no wait at all
+      });
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      expect(await ended, `${command}: ${out}`).to.deep.equal({ code: 0, signal: null });
+      expect(out).to.match(/SIGTERM: stopping/);
+    }
+  });
+
+  it('worker exits at once with status 130 on a SIGTERM during its start-up (here waiting for an unreachable Redis)', async () => {
+    const child = spawn(process.execPath, [bin, 'worker', '--redis', 'redis://127.0.0.1:1/0', '--concurrency', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const onOutput = (chunk: Buffer): void => {
+      out += chunk.toString();
+      if (out.includes('Redis unreachable') && !child.killed) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
+    expect(await ended, out).to.deep.equal({ code: 130, signal: null });
+    expect(out).to.contain('SIGTERM during the start-up, exiting').and.not.to.contain('taking jobs');
+  });
+
   it('serves the health endpoint on the requested loopback port', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--rmi-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
