@@ -16,8 +16,40 @@ import { buck } from '../../fixtures/circuits.js';
 import { circuitFileOf, startHarness, type Harness } from '../simulation/harness.js';
 import { killAllWorkers, startWorker, TestRedis, waitForWorkers, type WorkerProcess } from './cluster.js';
 
+/** Redis, workers with the given --shared-results folders, and a service whose shared folder is root/shared. */
+interface Cluster {
+  root: string;
+  folder: string;
+  redis: TestRedis;
+  workers: WorkerProcess[];
+  h: Harness;
+  stop(): Promise<void>;
+}
+
+async function startCluster(prefix: string, workerFolders: (root: string, folder: string) => string[]): Promise<Cluster> {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const folder = join(root, 'shared');
+  mkdirSync(folder);
+  symlinkSync(folder, join(root, 'mounted-elsewhere'));
+  const redis = await TestRedis.start();
+  const folders = workerFolders(root, folder);
+  const workers = await Promise.all(folders.map((sharedResults) => startWorker(redis.url, { sharedResults })));
+  await waitForWorkers(redis.url, folders.length);
+  const h = await startHarness({ queue: 'bullmq', redisUrl: redis.url, maxSteps: 5e7, sharedResultsDir: folder });
+  return {
+    root, folder, redis, workers, h,
+    async stop() {
+      await h.close();
+      await killAllWorkers();
+      await redis.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('scale-out: result files through a shared results folder', function () {
   this.timeout(180_000);
+  let cluster: Cluster;
   let redis: TestRedis;
   let h: Harness;
   let root: string;
@@ -26,23 +58,13 @@ describe('scale-out: result files through a shared results folder', function () 
   let other: WorkerProcess;
 
   before(async () => {
-    root = mkdtempSync(join(tmpdir(), 'pesim-shared-it-'));
-    folder = join(root, 'shared');
-    mkdirSync(folder);
-    symlinkSync(folder, join(root, 'mounted-elsewhere'));
-    redis = await TestRedis.start();
-    [sharing, other] = await Promise.all([
-      startWorker(redis.url, { sharedResults: join(root, 'mounted-elsewhere') }),
-      startWorker(redis.url, { sharedResults: join(root, 'another-folder') }),
-    ]);
-    await waitForWorkers(redis.url, 2);
-    h = await startHarness({ queue: 'bullmq', redisUrl: redis.url, maxSteps: 5e7, sharedResultsDir: folder });
+    // One worker reaches the service's folder through another path to it, one has another folder.
+    cluster = await startCluster('pesim-shared-it-', (base) => [join(base, 'mounted-elsewhere'), join(base, 'another-folder')]);
+    ({ redis, h, root, folder } = cluster);
+    [sharing, other] = cluster.workers;
   });
   after(async () => {
-    await h?.close();
-    await killAllWorkers();
-    await redis?.stop();
-    rmSync(root, { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('moves the sharing worker\'s results from the folder, takes the other\'s through Redis, each with the engine\'s numbers', async () => {
@@ -102,25 +124,17 @@ describe('scale-out: result files through a shared results folder', function () 
 
 describe('scale-out: a shared results file whose outcome Redis refuses', function () {
   this.timeout(180_000);
+  let cluster: Cluster;
   let redis: TestRedis;
   let h: Harness;
-  let root: string;
   let folder: string;
 
   before(async () => {
-    root = mkdtempSync(join(tmpdir(), 'pesim-shared-refused-'));
-    folder = join(root, 'shared');
-    mkdirSync(folder);
-    redis = await TestRedis.start();
-    await startWorker(redis.url, { sharedResults: folder });
-    await waitForWorkers(redis.url, 1);
-    h = await startHarness({ queue: 'bullmq', redisUrl: redis.url, maxSteps: 5e7, sharedResultsDir: folder });
+    cluster = await startCluster('pesim-shared-refused-', (_base, shared) => [shared]);
+    ({ redis, h, folder } = cluster);
   });
   after(async () => {
-    await h?.close();
-    await killAllWorkers();
-    await redis?.stop();
-    rmSync(root, { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('is removed by its worker when Redis refuses the outcome, and the run is made again once Redis takes writes', async () => {
