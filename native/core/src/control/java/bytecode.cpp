@@ -161,9 +161,29 @@ void Lowering::withConstant(Instr& i) const { pesim::java::withConstant(i, code_
 void Lowering::tableAssigned(Reg variable, const Expr& literal) { tables_.push_back({variable, &literal}); }
 void Lowering::tableRead(Reg variable) { tableReads_.push_back(variable); }
 
-namespace {
-
 bool isJump(Code c) { return (c >= Code::Jump && c <= Code::JumpNotGeK) || c == Code::ForEachNext; }
+bool isReturn(Code c) { return c == Code::Return || c == Code::ReturnNumber || c == Code::ReturnHeld; }
+
+void compactCode(std::vector<Instr>& code, const std::vector<bool>& keep) {
+  std::vector<std::uint32_t> moved(code.size() + 1);
+  std::uint32_t kept = 0;
+  for (std::size_t at = 0; at < code.size(); ++at) {
+    moved[at] = kept;
+    if (keep[at]) ++kept;
+  }
+  moved[code.size()] = kept;
+  std::vector<Instr> result;
+  result.reserve(kept);
+  for (std::size_t at = 0; at < code.size(); ++at) {
+    if (!keep[at]) continue;
+    Instr i = code[at];
+    if (isJump(i.code)) i.target = moved[i.target];
+    result.push_back(i);
+  }
+  code = std::move(result);
+}
+
+namespace {
 
 // Jump threading on resolved code: a jump to an unconditional Jump goes to that one's target
 // instead, and an unconditional Jump to a return is that return (nested if/else chains end in
@@ -177,7 +197,7 @@ void threadJumps(std::vector<Instr>& code) {
       i.target = code[i.target].target;
     }
     const Code end = code[i.target].code;
-    if (i.code == Code::Jump && (end == Code::Return || end == Code::ReturnNumber || end == Code::ReturnHeld)) {
+    if (i.code == Code::Jump && isReturn(end)) {
       i = code[i.target];
     }
   }
@@ -207,7 +227,7 @@ std::shared_ptr<const Bytecode> Lowering::finish() {
     if (i.code == Code::Statement) {
       if (i.target != kNoReg) i.target = resolve(i.target);
       if (i.b != kNoReg) i.b = resolve(i.b);
-    } else if ((i.code >= Code::Jump && i.code <= Code::JumpNotGeK) || i.code == Code::ForEachNext) {
+    } else if (isJump(i.code)) {
       i.target = resolve(i.target);
     }
   }
@@ -308,7 +328,7 @@ std::string listing(const Bytecode& code) {
   for (std::size_t n = 0; n < code.code.size(); ++n) {
     const Instr& i = code.code[n];
     out += std::to_string(n) + ": " + codeName(i.code) + " d=" + regText(i.d) + " a=" + regText(i.a) + " b=" + regText(i.b);
-    if ((i.code >= Code::Jump && i.code <= Code::JumpNotGeK) || i.code == Code::ForEachNext) out += " -> " + std::to_string(i.target);
+    if (isJump(i.code)) out += " -> " + std::to_string(i.target);
     if (i.code == Code::Copies) out += " copies " + std::to_string(i.target) + " -> " + std::to_string(i.b);
     if (i.code == Code::Node || i.code == Code::Effect) out += std::string(" ") + typeid(*static_cast<const Expr*>(i.node)).name();
     if (i.code == Code::Statement) out += std::string(" ") + typeid(*static_cast<const Stmt*>(i.node)).name();

@@ -238,6 +238,13 @@ class Lowering {
   std::uint32_t pointers_ = 0;
 };
 
+// Instructions whose `target` is the index of an instruction (the jumps and ForEachNext), and the
+// instructions that end the code.
+bool isJump(Code c);
+bool isReturn(Code c);
+// Drops the instructions of resolved code not kept; a jump to a dropped one goes to the next one kept.
+void compactCode(std::vector<Instr>& code, const std::vector<bool>& keep);
+
 // Constant propagation and dead-store elimination over the frame's number slots of resolved code
 // (bytecode_optimize.cpp): `slots` in all, the first `locals` of them the method's variables, the
 // others temporaries. Code that runs nodes (fallbacks) is left as it is.

@@ -10,8 +10,6 @@ namespace pesim::java {
 
 namespace {
 
-bool jumps(Code c) { return (c >= Code::Jump && c <= Code::JumpNotGeK) || c == Code::ForEachNext; }
-bool ends(Code c) { return c == Code::Return || c == Code::ReturnNumber || c == Code::ReturnHeld; }
 
 // Whether instruction `i` reads, or writes, pointer register p (as bytecode_run.cpp runs it).
 bool readsPointer(const Instr& i, Reg p) {
@@ -32,25 +30,6 @@ bool writesPointer(const Instr& i, Reg p) {
   }
 }
 
-// Drops the instructions not kept; a jump to a dropped one goes to the next one kept.
-void compact(std::vector<Instr>& code, const std::vector<bool>& keep) {
-  std::vector<std::uint32_t> moved(code.size() + 1);
-  std::uint32_t kept = 0;
-  for (std::size_t at = 0; at < code.size(); ++at) {
-    moved[at] = kept;
-    if (keep[at]) ++kept;
-  }
-  moved[code.size()] = kept;
-  std::vector<Instr> result;
-  result.reserve(kept);
-  for (std::size_t at = 0; at < code.size(); ++at) {
-    if (!keep[at]) continue;
-    Instr i = code[at];
-    if (jumps(i.code)) i.target = moved[i.target];
-    result.push_back(i);
-  }
-  code = std::move(result);
-}
 
 }  // namespace
 
@@ -64,7 +43,7 @@ void compact(std::vector<Instr>& code, const std::vector<bool>& keep) {
 void storeFixedDirectly(std::vector<Instr>& code) {
   std::vector<bool> target(code.size() + 1, false);
   for (const Instr& i : code) {
-    if (jumps(i.code)) target[i.target] = true;
+    if (isJump(i.code)) target[i.target] = true;
   }
   std::vector<bool> keep(code.size(), true);
   bool any = false;
@@ -74,7 +53,7 @@ void storeFixedDirectly(std::vector<Instr>& code) {
     std::size_t store = at + 1;
     for (; store < code.size(); ++store) {
       const Instr& i = code[store];
-      if (target[store] || jumps(i.code) || ends(i.code) || i.code == Code::Statement) break;
+      if (target[store] || isJump(i.code) || isReturn(i.code) || i.code == Code::Statement) break;
       if ((i.code == Code::StorePointer && i.d == p) || readsPointer(i, p) || writesPointer(i, p)) break;
     }
     if (store >= code.size() || target[store] || code[store].code != Code::StorePointer || code[store].d != p) continue;
@@ -88,7 +67,7 @@ void storeFixedDirectly(std::vector<Instr>& code) {
     keep[at] = false;
     any = true;
   }
-  if (any) compact(code, keep);
+  if (any) compactCode(code, keep);
 }
 
 namespace {
@@ -120,7 +99,7 @@ void joinCopies(Bytecode& code) {
   char* base = reinterpret_cast<char*>(const_cast<double*>(code.directBase));
   std::vector<bool> target(code.code.size() + 1, false);
   for (const Instr& i : code.code) {
-    if (jumps(i.code)) target[i.target] = true;
+    if (isJump(i.code)) target[i.target] = true;
   }
   // Each Copies to make: its instruction and where its copies start; all copies are listed from the
   // code as it is before any instruction becomes a Copies.

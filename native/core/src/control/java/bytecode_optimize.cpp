@@ -86,15 +86,13 @@ Operands operandsOf(const Instr& i) {
   return o;
 }
 
-bool ends(Code c) { return c == Code::Return || c == Code::ReturnNumber || c == Code::ReturnHeld; }
-bool jumps(Code c) { return c >= Code::Jump && c <= Code::JumpNotGeK; }
 
 // The instructions control may go to after `at`.
 void successors(const std::vector<Instr>& code, std::size_t at, std::vector<std::size_t>& next) {
   next.clear();
   const Instr& i = code[at];
-  if (ends(i.code)) return;
-  if (jumps(i.code)) next.push_back(i.target);
+  if (isReturn(i.code)) return;
+  if (isJump(i.code)) next.push_back(i.target);
   if (i.code != Code::Jump && at + 1 < code.size()) next.push_back(at + 1);
 }
 
@@ -192,7 +190,7 @@ class Optimizer {
       const Instr& i = code_[at];
       if (removable(i.code) && inFrame(i.d) && !liveOut(at, live, next)[slot(i.d)]) keep[at] = false;
     }
-    compact(keep);
+    compactCode(code_, keep);
   }
 
  private:
@@ -201,7 +199,7 @@ class Optimizer {
   std::vector<bool> liveOut(std::size_t at, const std::vector<std::vector<bool>>& live, std::vector<std::size_t>& next) const {
     std::vector<bool> out(slots_, false);
     // Any instruction that may fail ends the method there too: the locals count as read.
-    if (ends(code_[at].code) || mayFail(code_[at].code)) {
+    if (isReturn(code_[at].code) || mayFail(code_[at].code)) {
       for (std::uint32_t s = 0; s < locals_ && s < slots_; ++s) out[s] = true;
     }
     successors(code_, at, next);
@@ -223,7 +221,7 @@ class Optimizer {
   }
 
   static bool mayFail(Code c) {
-    return !removable(c) && !jumps(c) && !ends(c) && c != Code::ArrayPointer;
+    return !removable(c) && !isJump(c) && !isReturn(c) && c != Code::ArrayPointer;
   }
 
   bool known(Reg r, const std::vector<Value>& values, double& v) const {
@@ -311,25 +309,6 @@ class Optimizer {
     return makeReg(Space::Constant, static_cast<std::uint32_t>(constants_.size() - 1));
   }
 
-  // Drops the instructions not kept; a jump to a dropped one goes to the next one kept.
-  void compact(const std::vector<bool>& keep) {
-    std::vector<std::uint32_t> moved(code_.size() + 1);
-    std::uint32_t kept = 0;
-    for (std::size_t at = 0; at < code_.size(); ++at) {
-      moved[at] = kept;
-      if (keep[at]) ++kept;
-    }
-    moved[code_.size()] = kept;
-    std::vector<Instr> result;
-    result.reserve(kept);
-    for (std::size_t at = 0; at < code_.size(); ++at) {
-      if (!keep[at]) continue;
-      Instr i = code_[at];
-      if (jumps(i.code)) i.target = moved[i.target];
-      result.push_back(i);
-    }
-    code_ = std::move(result);
-  }
 
   std::vector<Instr>& code_;
   std::vector<double>& constants_;
