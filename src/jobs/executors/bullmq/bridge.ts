@@ -358,14 +358,10 @@ export class RedisBridge {
       const runs = runIds.map((id) => this.inFlight.get(id));
       if (runs.some((run) => !run || run.addedAt > old) || runs.every((run) => run!.collecting)) continue;
       try {
+        // An ended job's runs settle from their result keys (read together in collect()).
         const state = await this.queue.getJobState(jobId);
-        if (state === 'completed') {
-          for (const runId of runIds) if ((await this.plain.exists(resultKey(runId))) === 1) this.completed(runId, undefined);
-        } else if (state === 'unknown') {
-          this.jobEnded(jobId, lost('the job is no longer in Redis'));
-        } else if (state === 'failed') {
-          this.jobEnded(jobId, lost('the job failed in BullMQ'));
-        }
+        if (state === 'failed') this.jobEnded(jobId, lost('the job failed in BullMQ'));
+        else if (state === 'completed' || state === 'unknown') this.jobEnded(jobId, lost('the job ended without leaving the run\'s result in Redis'));
       } catch {
         return; // Redis went away again; the next round retries
       }

@@ -154,13 +154,14 @@ export class RemoteWorker {
       this.running.set(run.runId, controller);
       return controller;
     });
+    const shared = this.shares(job.data.sharedResults);
     const made: MadeRun[] = [];
     let handedOver = false;
     try {
       void this.client.mget(runs.map((run) => controlKey(run.runId))).then((earlier) => earlier.forEach((text) => text && this.control(parseControl(text))), () => undefined);
       const stored: Promise<unknown>[] = [];
       for (const [index, run] of runs.entries()) {
-        const one = await this.makeRun(job, index, run, controllers[index]);
+        const one = await this.makeRun(job, index, run, controllers[index], shared);
         const storing = this.store(one);
         storing.catch(() => undefined); // looked at below, also when a later run throws first
         stored.push(storing);
@@ -186,8 +187,11 @@ export class RemoteWorker {
     if (refused) throw refused;
   }
 
-  /** One run of a job, into its result file: its outcome and, through Redis, the file's bytes. */
-  private async makeRun(job: Job<RunJobData, RunJobResults>, index: number, run: RunItem, controller: RunController): Promise<MadeRun> {
+  /**
+   * One run of a job, into its result file: its outcome and, through Redis, the file's bytes; with
+   * `shared`, the file stays in the shared results folder.
+   */
+  private async makeRun(job: Job<RunJobData, RunJobResults>, index: number, run: RunItem, controller: RunController, shared: boolean): Promise<MadeRun> {
     let last = '';
     const report = setInterval(() => {
       const p = controller.progress();
@@ -198,18 +202,16 @@ export class RemoteWorker {
       void job.updateProgress(progress as unknown as Record<string, unknown>).catch(() => undefined);
     }, this.options.progressIntervalMs);
     const extension = fileExtension(run.format, run.compression);
-    const shared = this.shares(job.data.sharedResults);
     const name = sharedResultName(run.runId, extension);
     const path = shared ? join(this.options.sharedResultsDir!, name) : join(this.scratch, `${randomBytes(8).toString('hex')}${extension}`);
+    let kept = false;
     try {
-      const { result, bytes } = await this.runJob(run, job.data.maxResultBytes, controller, path, shared ? name : undefined);
-      return { run, result, bytes, sharedPath: shared && result.ok ? path : undefined };
-    } catch (error) {
-      rmSync(path, { force: true });
-      throw error;
+      const { result, bytes } = await this.simulate(run, job.data.maxResultBytes, controller, path, shared ? name : undefined);
+      kept = shared && result.ok;
+      return { run, result, bytes, sharedPath: kept ? path : undefined };
     } finally {
       clearInterval(report);
-      if (!shared) rmSync(path, { force: true });
+      if (!kept) rmSync(path, { force: true });
     }
   }
 
@@ -229,7 +231,7 @@ export class RemoteWorker {
    * Makes a run's simulation into `path`: its outcome, and the result file's bytes for a run that
    * made one, unless the file stays in the shared results folder as `sharedName`.
    */
-  private async runJob(run: RunItem, maxResultBytes: number, controller: RunController, path: string, sharedName: string | undefined): Promise<{ result: RunJobResult; bytes?: Buffer }> {
+  private async simulate(run: RunItem, maxResultBytes: number, controller: RunController, path: string, sharedName: string | undefined): Promise<{ result: RunJobResult; bytes?: Buffer }> {
     const sync = sharedName !== undefined && run.sync;
     const output = { path, format: run.format, compression: run.compression, sync };
     const outcome = await this.pool.run({ taskId: run.taskId, spec: run.spec, buffers: controller.buffers, output });
