@@ -66,6 +66,16 @@ describe('JAVA control block (GeckoCIRCUITS Java blocks)', function () {
     expect(e.time).to.be.closeTo(50 * 200e-9, 1e-12);
   });
 
+  it('fails a run whose outputs end a step with NaN (an output set to NaN and then to a number does not)', () => {
+    const e = thrown(() => simulateSync(javaBuck({ outputs: ['g', 'aux'], params: {
+      variables: 'int n = 0;',
+      code: 'n++;\ndouble d = xIN[0];\nyOUT[0] = 0.5;\nyOUT[1] = Double.NaN;\nif (n != 30) yOUT[1] = d;\nreturn yOUT;',
+    } }))) as Error & { code: string; time: number };
+    expect(e.code).to.equal('CODE_FAILED');
+    expect(e.message).to.match(/^JAVA\.1: the Java code failed at t = 6e-0?6 s: ArithmeticException: output value yOUT\[1\] is not a number$/);
+    expect(e.time).to.be.closeTo(30 * 200e-9, 1e-12);
+  });
+
   it('an observer (outputs feed nothing) that fails only warns; printed lines are warnings', () => {
     const n = javaBuck({ params: { code: 'yOUT[0] = time < 2e-3 ? 1 : 0; return yOUT;' } });
     n.blocks!.push({ name: 'CHECK.1', type: 'JAVA', inputs: ['vout'], outputs: ['unused'], params: {

@@ -3,6 +3,8 @@
 // the elements directly, with the same results as the nodes; code that may assign the variables
 // keeps the generic accesses, and accesses that fail still fail as before. Divisions keep their last
 // result while their operands repeat, bit for bit. Number operands address their slots directly.
+// Code that reads xIN only at constant indices reads a block's inputs where they are
+// (Program::readInputsFrom), with the same results as copying them into xIN.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -244,5 +246,77 @@ TEST(java_bind_returns_the_array_the_code_returns) {
     p.start(1);
     CHECK(p.boundCalculate() != nullptr);
     CHECK(sameAsNodes(*code, 2));
+  }
+}
+
+namespace {
+
+// The outputs' bits of `steps` steps with two inputs (n·0.25 − 3 and its square at step n), or the
+// first failure: the inputs copied into xIN, or (inPlace) read by the code where they are, in a
+// signal array whose other entries change too. `bound` is set to whether the code took them in place.
+std::string runTwoInputs(const BlockCode& code, std::size_t outputs, bool inPlace, int steps, bool& bound) {
+  Program p(code, 2, outputs);
+  std::vector<double> signals(6, -1.0);
+  std::string out;
+  try {
+    p.start(1);
+    bound = inPlace && p.readInputsFrom({&signals[4], &signals[1]});
+    for (int n = 0; n < steps; ++n) {
+      const double a = n * 0.25 - 3.0;
+      for (double& s : signals) s += 0.5;
+      signals[4] = a;
+      signals[1] = a * a;
+      if (!bound) {
+        p.inputs()[0] = a;
+        p.inputs()[1] = a * a;
+      }
+      for (double v : p.calculate(n * 1e-6, 1e-6).numbers) out += std::to_string(bits(v)) + " ";
+    }
+  } catch (const CodeFailure& f) {
+    out += "failure at line " + std::to_string(f.line) + ": " + f.message;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(java_bind_reads_inputs_in_place) {
+  // xIN read at constant indices only: the code reads the inputs' own addresses (no LoadElementK
+  // left, nothing copied into xIN) with the same results as copying them in, and fails alike (an
+  // int division by zero when the first input reaches 0).
+  const BlockCode code{"double a = xIN[0]; double b = xIN[1]; if (a > b - 2) yOUT[0] = a; else yOUT[0] = -b;"
+                       " yOUT[1] = yOUT[1] + xIN[1] / 4; int k = (int) (xIN[0] * 4); yOUT[2] = 12 / (k + 4 * (k > 0 ? 1 : 0));"
+                       " return yOUT;",
+                       "", ""};
+  bool inPlace = false, copied = true;
+  const std::string read = runTwoInputs(code, 3, true, 30, inPlace);
+  CHECK(inPlace);
+  CHECK(read == runTwoInputs(code, 3, false, 30, copied));
+  CHECK(read.find("failure at line 1: ArithmeticException") != std::string::npos);
+  Program p(code, 2, 3);
+  p.start(1);
+  std::vector<double> signals{1.0, 2.0};
+  CHECK(p.readInputsFrom({&signals[0], &signals[1]}));
+  CHECK(p.boundCalculate()->inputsInPlace);
+  CHECK(count(boundListing(p), "ElementK") == 0);
+  CHECK(count(boundListing(p), "ReturnHeld") == 0);  // yOUT is read by the caller after a Return
+  CHECK(!p.readInputsFrom({&signals[0]}));          // one address per input
+}
+
+TEST(java_bind_keeps_xin_when_the_code_reads_it_otherwise) {
+  // An index that is computed, xIN's length, xIN given to a variable or written, and an index past
+  // its length (which fails): xIN stays an array the inputs are copied into, with the same results.
+  const std::vector<BlockCode> codes{
+      {"yOUT[0] = xIN[((int) Math.abs(xIN[0])) % 2]; return yOUT;", "", ""},
+      {"yOUT[0] = xIN.length + xIN[1]; return yOUT;", "", ""},
+      {"double[] v = xIN; yOUT[0] = v[1] + xIN[0]; return yOUT;", "", ""},
+      {"xIN[1] = xIN[0] * 2; yOUT[0] = xIN[1]; return yOUT;", "", ""},
+      {"yOUT[0] = xIN[0]; if (xIN[0] > 1) yOUT[0] = xIN[2]; return yOUT;", "", ""},
+  };
+  for (const BlockCode& code : codes) {
+    bool inPlace = true, copied = true;
+    const std::string tried = runTwoInputs(code, 1, true, 30, inPlace);
+    CHECK(!inPlace);
+    CHECK(tried == runTwoInputs(code, 1, false, 30, copied));
   }
 }

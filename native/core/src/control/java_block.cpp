@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "control/catalog.hpp"
 #include "control/java/program.hpp"
@@ -44,11 +45,16 @@ class JavaBlock : public Block {
       guarded(ctx.t, [&] { write(ctx, program_->outputs()); });
       return;
     }
-    double* xIn = program_->inputs();
-    for (std::size_t i = 0; i < inputs().size(); ++i) xIn[i] = in(ctx, i);
+    if (ctx.signals != signals_) bindSignals(ctx.signals);
+    if (!inputsInPlace_) {
+      double* xIn = program_->inputs();
+      for (std::size_t i = 0; i < inputs().size(); ++i) xIn[i] = in(ctx, i);
+    }
     // guarded() by hand: the step's call stays one frame deep (the catch costs nothing until it runs).
     try {
-      write(ctx, program_->calculate(ctx.t, ctx.dt));
+      const java::Array& values = program_->calculate(ctx.t, ctx.dt);
+      if (published_.empty()) write(ctx, values);
+      else publish();
     } catch (const java::CodeFailure& f) {
       failed(ctx.t, f);
     }
@@ -92,16 +98,47 @@ class JavaBlock : public Block {
   void write(ControlContext& ctx, const java::Array& values) {
     std::size_t n = std::min(outputs().size(), values.numbers.size());
     for (std::size_t i = 0; i < n; ++i) {
-      if (std::isnan(values.numbers[i])) {
-        throw java::CodeFailure{"ArithmeticException: output value yOUT[" + std::to_string(i) + "] is not a number", 0};
-      }
+      if (std::isnan(values.numbers[i])) notANumber(i);
       out(ctx, values.numbers[i], i);
+    }
+  }
+  // write() of the code's fixed result (Program::fixedResult) through the addresses bindSignals took.
+  void publish() const {
+    for (std::size_t i = 0; i < published_.size(); ++i) {
+      const double v = *published_[i].from;
+      if (std::isnan(v)) notANumber(i);
+      *published_[i].to = v;
+    }
+  }
+  [[noreturn]] static void notANumber(std::size_t i) {
+    throw java::CodeFailure{"ArithmeticException: output value yOUT[" + std::to_string(i) + "] is not a number", 0};
+  }
+
+  // The signal array of the steps (the same from step to step): the code reads its inputs there when
+  // it can (Program::readInputsFrom), and a fixed result's elements are written straight to it.
+  void bindSignals(double* signals) {
+    signals_ = signals;
+    std::vector<const double*> sources;
+    for (int s : inputs()) sources.push_back(signals + s);
+    inputsInPlace_ = program_->readInputsFrom(sources);
+    published_.clear();
+    if (const java::Array* result = program_->fixedResult()) {
+      const std::size_t n = std::min(outputs().size(), result->numbers.size());
+      for (std::size_t i = 0; i < n; ++i) published_.push_back({&result->numbers[i], signals + output(i)});
     }
   }
 
   bool observer_;
   std::optional<java::Program> program_;
   std::string stopped_;  // why the block no longer runs (observers only)
+  double* signals_ = nullptr;   // the signal array bindSignals bound to
+  bool inputsInPlace_ = false;  // the code reads its inputs in signals_ (no copy into xIN)
+  // A fixed result's elements and the signals they are written to, in output order.
+  struct Published {
+    const double* from;
+    double* to;
+  };
+  std::vector<Published> published_;
 };
 
 BlockPtr javaBlock(BlockArgs& a) {

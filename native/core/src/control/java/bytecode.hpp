@@ -126,6 +126,8 @@ struct Bytecode {
   const double* directBase = nullptr;
   // The frame's number slots that are the method's variables (the temporaries of the code follow).
   std::uint32_t locals = 0;
+  // Bound code that reads xIN's elements where FixedArrays::inputs says, not from xIN (bindFixedArrays).
+  bool inputsInPlace = false;
 };
 
 // The element index `k` as the integer the K instructions carry (in `target`); false when it is
@@ -282,6 +284,12 @@ struct FixedArrays {
   double* frameNumbers = nullptr;
   double* fieldNumbers = nullptr;
   std::uint32_t frameSlots = 0;  // the frame's number slots (variables and temporaries)
+  // Where xIN's elements come from at each call (a block's input signals), one address per element;
+  // empty: xIN is read. The values there must be the ones xIN would hold, all through the call.
+  std::vector<const double*> inputs;
+  // The array variable that the caller reads when the code ends with a plain Return (a block's
+  // yOUT): a ReturnHeld of it becomes Return. kNoReg: none.
+  Reg result = kNoReg;
 };
 // A copy of `code` for the repeated calls of one method in one frame (bytecode_bind.cpp): its
 // element accesses at constant indices of the arrays in `fixed` address the element directly
@@ -292,6 +300,9 @@ struct FixedArrays {
 // code that runs no node, which could assign the variables; null when nothing is bound. The copy
 // runs in the frame and Exec the arrays were taken from, while they hold those arrays. With the
 // frame's and fields' numbers given, its number operands address their slots directly (directBase).
+// With `fixed.inputs` given and xIN (frame array slot 0) only read at constant indices within its
+// length, those reads take the values at the inputs' addresses instead (Bytecode::inputsInPlace):
+// xIN's own elements are then neither read nor written by the code.
 std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const FixedArrays& fixed);
 // Passes over bound code (bytecode_join.cpp): a store to a fixed element whose address the code
 // takes first (FixedAddress p, the value's code, StorePointer *p) becomes StoreFixed where nothing

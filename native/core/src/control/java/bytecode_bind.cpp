@@ -26,6 +26,29 @@ bool assignsArray(const Instr& i) {
   return i.code == Code::HoldArray || i.code == Code::ReleaseArray || i.code == Code::AssignArray;
 }
 
+// Whether instruction `i` names the array variable `v`, reading or assigning it (as bytecode_run.cpp
+// reads its operands).
+bool namesArray(const Instr& i, Reg v) {
+  switch (i.code) {
+    case Code::LoadElementK: case Code::LoadElement: case Code::StoreElementK: case Code::ElementAddressK:
+    case Code::ArrayPointer: case Code::RowOf: case Code::LoadRowK: case Code::ForEachNext: case Code::ReturnHeld:
+      return i.a == v;
+    case Code::AssignArray: case Code::ReleaseArray: return i.d == v;
+    case Code::HoldArray: return i.d == v || (i.node == nullptr && i.a == v);
+    default: return false;
+  }
+}
+
+// True when the code names xIN (frame array slot 0) only to read elements at constant indices below
+// `inputs`: those reads may then take their values from wherever the inputs are.
+bool readsInputsAtConstants(const Bytecode& code, std::size_t inputs) {
+  const Reg xIn = makeReg(Space::Frame, 0);
+  for (const Instr& i : code.code) {
+    if (namesArray(i, xIn) && !(i.code == Code::LoadElementK && i.target < inputs)) return false;
+  }
+  return true;
+}
+
 // Which of an instruction's operands are number slots (the others are array slots, pointer
 // registers, instruction indices or unused), as bytecode_run.cpp reads them; false for a code that
 // bound code does not hold (it runs nodes).
@@ -135,12 +158,24 @@ std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const Fixe
   for (const Instr& i : bound->code) divisions += i.code == Code::Div ? 1 : 0;
   bound->kept.assign(3 * divisions, 1.0);
   double* kept = bound->kept.data();
+  // xIN's reads at the inputs' own addresses (a block's signals): no copy into xIN before a call.
+  bound->inputsInPlace = !fixed.inputs.empty() && readsInputsAtConstants(*bound, fixed.inputs.size());
   for (Instr& i : bound->code) {
+    if (bound->inputsInPlace && i.code == Code::LoadElementK && i.a == makeReg(Space::Frame, 0)) {
+      i.code = Code::LoadFixed;
+      i.node = fixed.inputs[i.target];
+      any = true;
+      continue;
+    }
     if (i.code == Code::Div) {
       i.code = Code::DivKept;
       i.node = kept;
       kept += 3;
       any = true;
+      continue;
+    }
+    if (i.code == Code::ReturnHeld && fixed.result != kNoReg && i.a == fixed.result) {
+      i.code = Code::Return;  // the caller reads the variable's array itself
       continue;
     }
     Code direct;

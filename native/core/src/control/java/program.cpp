@@ -38,15 +38,16 @@ void Program::start(std::uint64_t seed) {
   // From here on only calculate() runs: xIN is ours in every call (frame slot 0) and the fields hold
   // their arrays unless the code assigns them (which bindFixedArrays sees).
   boundCalculate_.reset();
+  fixed_ = FixedArrays{};
   if (compiled_.calculate->code) {
-    FixedArrays fixed;
-    fixed.frame.assign(calcFrame_.arrays.size(), nullptr);
-    if (!fixed.frame.empty()) fixed.frame[0] = xIn_.get();
-    for (const ArrayRef& a : exec_.fieldArrays) fixed.fields.push_back(a.get());
-    fixed.frameNumbers = calcFrame_.numbers.data();
-    fixed.fieldNumbers = exec_.fieldNumbers.data();
-    fixed.frameSlots = static_cast<std::uint32_t>(calcFrame_.numbers.size());
-    boundCalculate_ = bindFixedArrays(*compiled_.calculate->code, fixed);
+    fixed_.frame.assign(calcFrame_.arrays.size(), nullptr);
+    if (!fixed_.frame.empty()) fixed_.frame[0] = xIn_.get();
+    for (const ArrayRef& a : exec_.fieldArrays) fixed_.fields.push_back(a.get());
+    fixed_.frameNumbers = calcFrame_.numbers.data();
+    fixed_.fieldNumbers = exec_.fieldNumbers.data();
+    fixed_.frameSlots = static_cast<std::uint32_t>(calcFrame_.numbers.size());
+    fixed_.result = makeReg(Space::Field, static_cast<std::uint32_t>(compiled_.yOutSlot));  // calculateBound reads yOUT after a Return
+    boundCalculate_ = bindFixedArrays(*compiled_.calculate->code, fixed_);
   }
   const auto yOutSlot = static_cast<std::uint32_t>(compiled_.yOutSlot);
   fixedResult_ = boundCalculate_ && returnsOnlyField(*boundCalculate_, makeReg(Space::Field, yOutSlot))
@@ -57,6 +58,21 @@ void Program::start(std::uint64_t seed) {
   exec_.returnHeld = nullptr;
   exec_.returnNumber = 0.0;
   result_.reset();
+}
+
+bool Program::readInputsFrom(const std::vector<const double*>& sources) {
+  if (!boundCalculate_ || sources.size() != xIn_->numbers.size()) return false;
+  // Bound again from the code as lowered: the fields it never writes still hold what they held at
+  // start(), and what the bound code keeps between calls (DivKept) only spares work.
+  FixedArrays fixed = fixed_;
+  fixed.inputs = sources;
+  std::shared_ptr<const Bytecode> bound = bindFixedArrays(*compiled_.calculate->code, fixed);
+  if (!bound || !bound->inputsInPlace) {
+    if (boundCalculate_->inputsInPlace) boundCalculate_ = bindFixedArrays(*compiled_.calculate->code, fixed_);
+    return false;
+  }
+  boundCalculate_ = std::move(bound);
+  return true;
 }
 
 const Array& Program::calculateUnbound(double time, double dt) {

@@ -38,6 +38,14 @@ class Program {
   const CompiledClass& compiled() const { return compiled_; }
   // The code calculate() runs after start() when its fixed arrays are bound (bindFixedArrays), else null.
   const Bytecode* boundCalculate() const { return boundCalculate_.get(); }
+  // After start(): binds the code to read xIN[k] at sources[k] (one address per input; the values
+  // there are the inputs of every following call and stay put while it runs) instead of from
+  // inputs(). True when the code is bound that way (it reads xIN only at constant indices within
+  // its length: Bytecode::inputsInPlace); inputs() is then no longer read. False: as before.
+  bool readInputsFrom(const std::vector<const double*>& sources);
+  // The array every call returns when that is known after start() (yOUT, which the bound code
+  // returns and never assigns), else null.
+  const Array* fixedResult() const { return fixedResult_; }
 
  private:
   void run(const Method& m, Frame& frame);
@@ -72,6 +80,8 @@ class Program {
   ArrayRef xIn_;
   ArrayRef result_;
   std::shared_ptr<const Bytecode> boundCalculate_;
+  // What the code was bound with in start() (see bindFixedArrays).
+  FixedArrays fixed_;
   // The array every call of the bound code returns, when that is known at start() (yOUT, which the
   // code returns and never assigns): read without waiting for the code's own answer.
   const Array* fixedResult_ = nullptr;
