@@ -301,6 +301,17 @@ TEST(java_bind_reads_inputs_in_place) {
   CHECK(count(boundListing(p), "ElementK") == 0);
   CHECK(count(boundListing(p), "ReturnHeld") == 0);  // yOUT is read by the caller after a Return
   CHECK(!p.readInputsFrom({&signals[0]}));          // one address per input
+  // Locals the code's start sets from inputs (and from such locals) are read as the inputs: the
+  // copies go. A division before them is no jump that would end the start.
+  const BlockCode start{"double f = xIN[0]; double g = f; double r = 2.0 / (1.0 / g / dt); double h = xIN[1];"
+                        " if (h > f) yOUT[0] = r; else yOUT[0] = -h; return yOUT;",
+                        "", ""};
+  Program q(start, 2, 1);
+  q.start(1);
+  CHECK(q.readInputsFrom({&signals[0], &signals[1]}));
+  CHECK(count(boundListing(q), "LoadFixed") + count(boundListing(q), "Move") + count(boundListing(q), "Copies") == 0);
+  CHECK(runTwoInputs(start, 1, true, 30, inPlace) == runTwoInputs(start, 1, false, 30, copied));
+  CHECK(inPlace);
 }
 
 TEST(java_bind_keeps_xin_when_the_code_reads_it_otherwise) {

@@ -15,6 +15,12 @@
 #include "control/java/program.hpp"
 #include "pesim/errors.hpp"
 
+#if defined(_MSC_VER)
+#define PESIM_OUT_OF_LINE __declspec(noinline)
+#else
+#define PESIM_OUT_OF_LINE __attribute__((noinline))
+#endif
+
 namespace pesim {
 
 namespace {
@@ -40,6 +46,23 @@ class JavaBlock : public Block {
   }
 
   void evaluate(ControlContext& ctx) override {
+    // A step's call of code bound to these signals (bindSignals): the code reads its inputs and
+    // its result is written out from where they are.
+    if (ctx.signals == inPlace_ && !ctx.initial) {
+      try {
+        program_->calculateInPlace(ctx.t, ctx.dt);
+        publish();
+      } catch (const java::CodeFailure& f) {
+        failed(ctx.t, f);
+      }
+      return;
+    }
+    evaluateOtherwise(ctx);
+  }
+
+  // Every other call (the evaluation at t = 0, code not bound in place, a stopped block), out of
+  // line: the call above then saves only the registers it uses itself.
+  PESIM_OUT_OF_LINE void evaluateOtherwise(ControlContext& ctx) {
     if (!stopped_.empty()) return;
     if (ctx.initial) {
       guarded(ctx.t, [&] { write(ctx, program_->outputs()); });
@@ -92,6 +115,7 @@ class JavaBlock : public Block {
     std::string message = name() + ": the Java code failed at t = " + formatTime(t) + " s" + where + ": " + f.message;
     if (!observer_) throw Error(ErrorCode::CodeFailed, message, name(), {}, t);
     stopped_ = message + "; its outputs feed nothing, so the block stopped there";
+    inPlace_ = nullptr;
   }
 
   // GeckoCIRCUITS copies min(outputs, returned length) values and refuses NaN outputs.
@@ -126,6 +150,7 @@ class JavaBlock : public Block {
       const std::size_t n = std::min(outputs().size(), result->numbers.size());
       for (std::size_t i = 0; i < n; ++i) published_.push_back({&result->numbers[i], signals + output(i)});
     }
+    inPlace_ = inputsInPlace_ && program_->runsInPlace() ? signals : nullptr;
   }
 
   bool observer_;
@@ -133,6 +158,7 @@ class JavaBlock : public Block {
   std::string stopped_;  // why the block no longer runs (observers only)
   double* signals_ = nullptr;   // the signal array bindSignals bound to
   bool inputsInPlace_ = false;  // the code reads its inputs in signals_ (no copy into xIN)
+  double* inPlace_ = nullptr;   // signals_ when the code runs in place there (Program::runsInPlace)
   // A fixed result's elements and the signals they are written to, in output order.
   struct Published {
     const double* from;

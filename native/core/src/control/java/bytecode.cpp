@@ -161,7 +161,10 @@ void Lowering::withConstant(Instr& i) const { pesim::java::withConstant(i, code_
 void Lowering::tableAssigned(Reg variable, const Expr& literal) { tables_.push_back({variable, &literal}); }
 void Lowering::tableRead(Reg variable) { tableReads_.push_back(variable); }
 
-bool isJump(Code c) { return (c >= Code::Jump && c <= Code::JumpNotGeK) || c == Code::ForEachNext; }
+// (DivKept lies between Jump and the conditional jumps in the codes' order, and is no jump.)
+bool isJump(Code c) {
+  return c == Code::Jump || (c >= Code::JumpZero && c <= Code::JumpNotGeK) || c == Code::ForEachNext;
+}
 bool isReturn(Code c) { return c == Code::Return || c == Code::ReturnNumber || c == Code::ReturnHeld; }
 
 void compactCode(std::vector<Instr>& code, const std::vector<bool>& keep) {

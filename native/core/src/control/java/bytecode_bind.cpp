@@ -129,6 +129,87 @@ void addressDirectly(Bytecode& code, const FixedArrays& fixed) {
   code.directBase = first;
 }
 
+// In direct code that reads its inputs in place (Bytecode::inputsInPlace): a frame slot that the
+// code's straight start sets from an input (`double ref = xIN[0];`), or from such a slot (`double
+// carr1 = ref;`), which no other instruction writes and none reads before, holds that input all
+// through the call (the code never writes its inputs, and the next call sets the slot again before
+// reading it): its reads read the input where it is, and the copy goes.
+void readInputsWhereTheyAre(Bytecode& code, const FixedArrays& fixed) {
+  if (!code.inputsInPlace || code.directBase == nullptr || code.directBase != fixed.frameNumbers) return;
+  const auto base = reinterpret_cast<std::intptr_t>(code.directBase);
+  const std::int64_t frameEnd = 8 * static_cast<std::int64_t>(fixed.frameSlots);
+  auto frameSlot = [&](Reg r) {
+    const auto offset = static_cast<std::int32_t>(r);
+    return offset >= 0 && offset < frameEnd;
+  };
+  std::vector<Reg> written;  // every slot each write names, once per write
+  for (const Instr& i : code.code) {
+    NumberOperands o;
+    if (!numberOperands(i, o)) return;
+    if (o.d) written.push_back(i.d);
+    if (i.code == Code::Increment) written.push_back(i.a);
+    if (i.code == Code::ForEachNext) written.push_back(i.b);
+  }
+  auto writes = [&](Reg r) {
+    std::size_t n = 0;
+    for (Reg w : written) n += w == r ? 1 : 0;
+    return n;
+  };
+  std::vector<bool> target(code.code.size() + 1, false);
+  for (const Instr& i : code.code) {
+    if (isJump(i.code)) target[i.target] = true;
+  }
+  struct Replaced {
+    Reg slot, input;  // the input as an operand: its offset from directBase
+  };
+  std::vector<Replaced> replaced;
+  auto replacement = [&](Reg r) -> const Reg* {
+    for (const Replaced& x : replaced) {
+      if (x.slot == r) return &x.input;
+    }
+    return nullptr;
+  };
+  std::vector<Reg> read;  // the slots the start reads before the instruction at hand
+  std::vector<bool> keep(code.code.size(), true);
+  for (std::size_t at = 0; at < code.code.size(); ++at) {
+    const Instr& i = code.code[at];
+    if (target[at] || isJump(i.code) || isReturn(i.code)) break;
+    NumberOperands o;
+    numberOperands(i, o);
+    if (o.a) read.push_back(i.a);
+    if (o.b) read.push_back(i.b);
+    if (!o.d || !frameSlot(i.d) || writes(i.d) != 1) continue;
+    bool readBefore = false;
+    for (Reg r : read) readBefore = readBefore || r == i.d;
+    if (readBefore) continue;
+    Reg input = kNoReg;
+    if (i.code == Code::LoadFixed) {
+      for (const double* source : fixed.inputs) {
+        if (source != i.node) continue;
+        const std::intptr_t offset = reinterpret_cast<std::intptr_t>(source) - base;
+        if (offset >= INT32_MIN && offset <= INT32_MAX) input = static_cast<Reg>(static_cast<std::int32_t>(offset));
+      }
+    } else if (i.code == Code::Move) {
+      if (const Reg* from = replacement(i.a)) input = *from;
+    }
+    if (input == kNoReg) continue;
+    replaced.push_back({i.d, input});
+    keep[at] = false;
+  }
+  if (replaced.empty()) return;
+  for (Instr& i : code.code) {
+    NumberOperands o;
+    numberOperands(i, o);
+    if (o.a && i.code != Code::Increment) {
+      if (const Reg* input = replacement(i.a)) i.a = *input;
+    }
+    if (o.b && i.code != Code::ForEachNext) {
+      if (const Reg* input = replacement(i.b)) i.b = *input;
+    }
+  }
+  compactCode(code.code, keep);
+}
+
 }  // namespace
 
 std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const FixedArrays& fixed) {
@@ -192,6 +273,7 @@ std::shared_ptr<const Bytecode> bindFixedArrays(const Bytecode& code, const Fixe
   if (!any) return nullptr;
   storeFixedDirectly(bound->code);
   addressDirectly(*bound, fixed);
+  readInputsWhereTheyAre(*bound, fixed);
   joinCopies(*bound);
   return bound;
 }
