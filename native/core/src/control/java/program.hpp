@@ -46,20 +46,21 @@ class Program {
   // The array every call returns when that is known after start() (yOUT, which the bound code
   // returns and never assigns), else null.
   const Array* fixedResult() const { return fixedResult_; }
-  // True when the code reads its inputs in place (readInputsFrom), returns fixedResult(), keeps no
-  // local array and addresses its operands directly: calculateInPlace() then runs its calls.
+  // True when the code reads its inputs in place (readInputsFrom), returns fixedResult() and
+  // addresses its operands directly: calculateInPlace() then runs its calls.
   bool runsInPlace() const {
     return boundCalculate_ && boundCalculate_->inputsInPlace && boundCalculate_->directBase != nullptr &&
-           fixedResult_ != nullptr && calcFrame_.arrays.size() <= 1;
+           fixedResult_ != nullptr;
   }
   // calculate() when runsInPlace(), its result fixedResult(): what calculateBound does that such
-  // code needs (its xIN is never assigned and never read; it has no local array to release; it
-  // ends with a Return, after which the caller reads yOUT).
+  // code needs (its xIN is never assigned and never read; it ends with a Return, after which the
+  // caller reads yOUT).
   void calculateInPlace(double time, double dt) {
     exec_.time = time;
     exec_.dt = dt;
     exec_.budget = kStepBudget;
     runDirect(*boundCalculate_, exec_, calcFrame_);
+    if (calcFrame_.arrays.size() > 1) releaseLocalArrays();
   }
 
  private:
