@@ -79,7 +79,11 @@ const FRESH_VALUES: Record<string, string> = {
 
 /** New queued tasks in a row that share a template, owner, priority and batch. */
 interface FreshGroup {
-  key: string;
+  /** What the group's tasks share: their split key (one template), owner, priority and batch. */
+  splitKey: string;
+  owner: string;
+  priority: Priority;
+  batchId: string | null;
   tasks: TaskRecord[];
   splits: SplitTask[];
 }
@@ -248,9 +252,9 @@ export class SqliteTaskRepository implements TaskRepository {
         flush();
         steps.push({ task });
       } else if (isFresh(task)) {
-        const key = `${split.key}\n${task.owner}\n${task.priority}\n${task.batchId}`;
-        if (group && group.key !== key) flush();
-        group ??= { key, tasks: [], splits: [] };
+        // Compared part by part: a sweep's split keys are one string, so the first test is by identity.
+        if (group && (group.splitKey !== split.key || group.owner !== task.owner || group.priority !== task.priority || group.batchId !== task.batchId)) flush();
+        group ??= { splitKey: split.key, owner: task.owner, priority: task.priority, batchId: task.batchId, tasks: [], splits: [] };
         group.tasks.push(task);
         group.splits.push(split);
       } else {
