@@ -87,6 +87,17 @@ describe('JAVA control block (GeckoCIRCUITS Java blocks)', function () {
     expect(r.warnings.some((w) => /^CHECK\.1: the Java code failed at t = 0\.005.*\/ by zero; its outputs feed nothing, so the block stopped there$/.test(w))).to.equal(true);
   });
 
+  it('an observer whose plain arithmetic code fails (int division by zero) warns and stops; the run goes on', () => {
+    const n = javaBuck({ params: { code: 'yOUT[0] = time < 2e-3 ? 1 : 0; return yOUT;' } });
+    n.blocks!.push({ name: 'CHECK.1', type: 'JAVA', inputs: ['vout'], outputs: ['unused'], params: {
+      observer: 1,
+      code: 'int k = (int) xIN[0];\nint z = time > 5e-3 ? 0 : 1;\nyOUT[0] = k / z;\nreturn yOUT;',
+    } });
+    const r = simulateSync(n);
+    expect(r.warnings.filter((w) => w.startsWith('CHECK.1'))).to.have.length(1);
+    expect(r.warnings.some((w) => /^CHECK\.1: the Java code failed at t = 0\.005.* \(line 3\): ArithmeticException: \/ by zero; its outputs feed nothing, so the block stopped there$/.test(w))).to.equal(true);
+  });
+
   it('a returned array field is the array the field held at the return, even when finally reassigns the field', () => {
     const n = javaBuck({ params: { code: 'yOUT[0] = 0.25; return yOUT;' } });
     n.blocks!.push({ name: 'CHECK.1', type: 'JAVA', inputs: ['vout'], outputs: ['unused'], params: {
