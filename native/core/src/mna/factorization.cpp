@@ -296,16 +296,44 @@ Eigen::MatrixXd Factorizer::denseMatrix(const std::vector<double>& values) const
 
 void Factorization::keepForRefinement(int size, const std::vector<std::pair<int, int>>& entries,
                                       const std::vector<double>& values) {
-  residualRows_ = ResidualRows(size, entries, values, useAvx2());
-  correction_.resize(static_cast<std::size_t>(size));
+  const std::size_t n = static_cast<std::size_t>(size);
+  std::vector<std::vector<std::size_t>> slotsOfRow(n);  // each row's slots, in slot order
+  for (std::size_t slot = 0; slot < entries.size(); ++slot) {
+    slotsOfRow[static_cast<std::size_t>(entries[slot].first)].push_back(slot);
+  }
+  refineRows_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) refineRows_[i] = static_cast<int>(i);
+  std::stable_sort(refineRows_.begin(), refineRows_.end(), [&](int p, int q) {
+    return slotsOfRow[static_cast<std::size_t>(p)].size() < slotsOfRow[static_cast<std::size_t>(q)].size();
+  });
+  refineRowStart_.assign(1, 0);
+  refineColumns_.clear();
+  refineValues_.clear();
+  for (int row : refineRows_) {
+    for (std::size_t slot : slotsOfRow[static_cast<std::size_t>(row)]) {
+      refineColumns_.push_back(entries[slot].second);
+      refineValues_.push_back(values[slot]);
+    }
+    refineRowStart_.push_back(static_cast<int>(refineColumns_.size()));
+  }
+  residual_.resize(n);
+  correction_.resize(n);
 }
 
 void Factorization::refine(const double* b, double* x) const {
-  const std::size_t n = correction_.size();
+  const std::size_t n = residual_.size();
+  const int* column = refineColumns_.data();
+  const double* value = refineValues_.data();
   // Two passes: the first takes the error of a 1 F DC link from volts to millivolts, the second
   // to microvolts (test/native/initial-solve.test.ts).
   for (int pass = 0; pass < 2; ++pass) {
-    solve(residualRows_.residual(b, x), correction_.data());
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto row = static_cast<std::size_t>(refineRows_[k]);
+      double r = b[row];
+      for (int e = refineRowStart_[k]; e < refineRowStart_[k + 1]; ++e) r -= value[e] * x[column[e]];
+      residual_[row] = r;
+    }
+    solve(residual_.data(), correction_.data());
     for (std::size_t i = 0; i < n; ++i) x[i] += correction_[i];
   }
 }

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "mna/pattern.hpp"
-#include "mna/residual_rows.hpp"
 
 namespace pesim {
 
@@ -34,7 +33,7 @@ class Factorization {
   // rest through off-state switches (C/dt ≈ 2e6 S against 1e-7 S) otherwise loses its common mode,
   // and with it the capacitor voltage, to rounding step after step.
   void keepForRefinement(int size, const std::vector<std::pair<int, int>>& entries, const std::vector<double>& values);
-  bool refines() const { return !residualRows_.empty(); }
+  bool refines() const { return !refineValues_.empty(); }
   void refine(const double* b, double* x) const;
 
   // The right-hand-side terms that the device states of this factorisation fix, summed once when
@@ -44,7 +43,15 @@ class Factorization {
 
  private:
   std::vector<double> stateRhs_;
-  ResidualRows residualRows_;  // the matrix kept for refine()
+  // The matrix by rows (compressed sparse rows), each row's entries in slot order: a residual row
+  // b_i − Σ a_ij·x_j sums in a register in the order the slots were stamped. The rows are stored
+  // shortest first, so that the loop over a row's entries repeats the same count from row to
+  // row (predicted branches) instead of changing it at every row.
+  std::vector<int> refineRows_;      // the k-th stored row is matrix row refineRows_[k]
+  std::vector<int> refineRowStart_;  // its entries: refineRowStart_[k] .. refineRowStart_[k + 1] − 1
+  std::vector<int> refineColumns_;
+  std::vector<double> refineValues_;
+  mutable std::vector<double> residual_;
   mutable std::vector<double> correction_;
 };
 
