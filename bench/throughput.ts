@@ -13,8 +13,10 @@
 // own status polls cost it, is divided by the runs: the serial
 // cost per run, which bounds any machine at 1 / serial cost runs per second however many cores it
 // has; and the CPU time of the whole process per run beyond the engine's: the runtime's overhead,
-// which every core pays. The engine's part is its CPU time per run of the same circuit on one
-// thread without the runtime (bench/jobs-ceiling.mjs), not the runs' engine wall time from the
+// which every core pays. The engine's part is its CPU time per run of the same circuit on two
+// threads at once without the runtime (bench/jobs-ceiling.mjs), measured before and after the
+// services (two threads can each take more CPU per run than one alone, and this machine's speed
+// drifts from minute to minute), not the runs' engine wall time from the
 // store: on a busy machine a run's wall time includes the time its thread waited for a core, and
 // taking that out made the overhead too small (negative at times) and moved it with the load.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -202,12 +204,12 @@ export function runtimeSweep(threads: number, runs = RUNS, env: Record<string, s
   return { threads, runsPerSecond: runs / (s.wallMs / 1000), serialMs: s.schedulerCpuMsPerTask, processMs: s.processCpuMsPerTask, engineMs: s.engineMs / runs };
 }
 
-/** The engine alone in plain worker threads (bench/jobs-ceiling.mjs): runs/s on 1 and 2 threads, CPU per run [ms]. */
+/** The engine alone in plain worker threads (bench/jobs-ceiling.mjs): runs/s on 1 and 2 threads, CPU per run [ms] at 2 threads. */
 function engineAlone(runs = RUNS): { one: number; two: number; cpuMs: number } {
   const input = JSON.stringify({ netlist, runs, rounds: 1 });
   const out = execFileSync(process.execPath, [here('./jobs-ceiling.mjs')], { input, encoding: 'utf8', timeout: 300_000 });
-  const { msPerRun, cpuMsPerRun } = JSON.parse(out.trim().split('\n').at(-1)!) as { msPerRun: { 1: number; 2: number }; cpuMsPerRun: number };
-  return { one: 1000 / msPerRun[1], two: 1000 / msPerRun[2], cpuMs: cpuMsPerRun };
+  const { msPerRun, cpuMsPerRun } = JSON.parse(out.trim().split('\n').at(-1)!) as { msPerRun: { 1: number; 2: number }; cpuMsPerRun: { 1: number; 2: number } };
+  return { one: 1000 / msPerRun[1], two: 1000 / msPerRun[2], cpuMs: cpuMsPerRun[2] };
 }
 
 /** The big batch: a grid of BIG_BATCH runs of a tiny RC circuit (10 steps each), one request. */
@@ -329,11 +331,15 @@ export async function benchSection(): Promise<string[]> {
     http.push(await httpBatch(t));
     jobq.push(await jobqBatch(t));
   }
+  const engineAfter = engineAlone();
   const big = await bigBatch();
   const rows: [string, Figures[]][] = [['job runtime (in process)', runtime], ['HTTP batch (`pesim serve`)', http], ['job-queue batch (`pesim jobq`)', jobq]];
-  const overhead = (f: Figures): number => f.processMs - engine.cpuMs;
+  // The engine's CPU per run on two threads, measured before and after the services (the machine's
+  // speed drifts between runs of a minute): their mean is the engine's part of a 2-thread run.
+  const engineCpuMs = (engine.cpuMs + engineAfter.cpuMs) / 2;
+  const overhead = (f: Figures): number => f.processMs - engineCpuMs;
   const lines = [
-    `${RUNS}-run sweeps of the 2 ms buck (20 000 steps at 100 ns, result cache off; compiled package; ${WARM_UP} warm-up runs first). Serial cost: CPU time of the service's main thread per run (submission, bookkeeping, store, events); overhead: CPU time of the whole process per run beyond the engine's (its CPU time per run alone on one thread: ${ms(engine.cpuMs)} ms). Both at 2 threads.`,
+    `${RUNS}-run sweeps of the 2 ms buck (20 000 steps at 100 ns, result cache off; compiled package; ${WARM_UP} warm-up runs first). Serial cost: CPU time of the service's main thread per run (submission, bookkeeping, store, events); overhead: CPU time of the whole process per run beyond the engine's (its CPU time per run alone on two threads at once, before and after the services: ${ms(engine.cpuMs)} and ${ms(engineAfter.cpuMs)} ms). Both at 2 threads.`,
     '',
     '| per run | serial cost (main thread CPU) | target | overhead beyond the engine (process CPU) | target |',
     '|---|---|---|---|---|',

@@ -28,16 +28,25 @@ function badParameter(key: string, message: string): JobqError {
   });
 }
 
+/** The names of a model's elements and blocks, made once per netlist object (the items of a batch share one). */
+const ownerNames = new WeakMap<Netlist, Set<string>>();
+
+function ownersOf(netlist: Netlist): Set<string> {
+  let owners = ownerNames.get(netlist);
+  if (!owners) ownerNames.set(netlist, (owners = new Set([...netlist.elements, ...(netlist.blocks ?? [])].map((item) => item.name))));
+  return owners;
+}
+
 /**
  * Maps request keys to override keys and checks them by resolving the netlist once (not with
  * `resolve` false: the caller's circuit check resolves it, and a failure there prepares the item
- * again with this check, for its error).
+ * again with this check, for its error). The netlist is read only.
  */
 export function mapParameters(netlist: Netlist, parameters: Record<string, number>, resolve = true): ParameterOverrides {
-  const owners = new Set([...netlist.elements, ...(netlist.blocks ?? [])].map((item) => item.name));
+  const owners = ownersOf(netlist);
   const globals = netlist.parameters ?? {};
   const mapped: ParameterOverrides = {};
-  const origin = new Map<string, string>();
+  const origin = resolve ? new Map<string, string>() : undefined; // override key → request key, for an error
   for (const [key, value] of Object.entries(parameters)) {
     if (typeof value !== 'number' || !Number.isFinite(value)) throw badParameter(key, 'must be a finite number');
     const dot = key.lastIndexOf('.');
@@ -50,9 +59,9 @@ export function mapParameters(netlist: Netlist, parameters: Record<string, numbe
       throw badParameter(key, `the model has no such parameter${known.length > 0 ? ` (global parameters: ${known.join(', ')})` : ''}`);
     }
     mapped[target] = value;
-    origin.set(target, key);
+    origin?.set(target, key);
   }
-  if (!resolve) return mapped;
+  if (!origin) return mapped;
   try {
     resolveNetlist(netlist, mapped);
   } catch (error) {

@@ -184,11 +184,12 @@ export class JobqService {
       if (deferred) await this.checkDeferred(requests, deferred, loaded);
       throw error;
     }
-    if (deferred) await this.checkDeferred(requests, deferred, loaded);
-    await this.checkSimulator();
     const batchId = randomUUID();
     for (const input of inputs) input.batchId = batchId; // the inputs were just built for this batch
-    const tasks = await this.runtime.scheduler.submitMany(inputs);
+    // The scheduler makes the records while the checks run on their threads, and stores them once
+    // the checks and the simulator's probe have passed.
+    const checked = (deferred ? this.checkDeferred(requests, deferred, loaded) : Promise.resolve()).then(() => this.checkSimulator());
+    const tasks = await this.runtime.scheduler.submitMany(inputs, checked);
     this.runtime.recordBatchOfTasks({ id: batchId, owner: JOBQ_OWNER, createdAt: new Date().toISOString() });
     return { batchId, tasks };
   }

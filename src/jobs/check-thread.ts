@@ -10,6 +10,7 @@ import type { Piscina } from 'piscina';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { CircuitCheck } from './check-worker.js';
+import { encodeChecks } from './check-payload.js';
 
 /** Fewer checks than this are made on the caller's thread (a message costs more than they do). */
 export const CHECK_THREAD_MIN = 64;
@@ -67,7 +68,7 @@ export class CircuitCheckThread {
       const pool = await this.started();
       const parts = checks.length >= CHECK_SPLIT_MIN ? this.threads : 1;
       const size = Math.ceil(checks.length / parts);
-      const found = await Promise.all(Array.from({ length: parts }, (_, k) => pool.run(checks.slice(k * size, (k + 1) * size)) as Promise<number>));
+      const found = await Promise.all(Array.from({ length: parts }, (_, k) => pool.run(encodeChecks(checks.slice(k * size, (k + 1) * size))) as Promise<number>));
       // The first failing check of the first part that has one.
       const part = found.findIndex((position) => position >= 0);
       return part < 0 ? -1 : part * size + found[part];

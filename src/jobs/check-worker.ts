@@ -4,6 +4,7 @@
 // that fails (-1: none). The service checks that one again itself for the error.
 import type { Netlist, ParameterOverrides } from '../formats/netlist.js';
 import { firstInvalidParameters } from '../engine/simulate.js';
+import { decodeChecks, type CheckRun } from './check-payload.js';
 
 /** A circuit and the overrides to check it with (checks of one circuit share its object: it crosses to the thread once). */
 export interface CircuitCheck {
@@ -11,7 +12,9 @@ export interface CircuitCheck {
   parameters: ParameterOverrides;
 }
 
-export default function firstFailing(checks: CircuitCheck[]): number {
+/** The checks as check-thread.ts sends them (check-payload.ts). */
+export default function firstFailing(sent: (CheckRun | CircuitCheck)[]): number {
+  const checks = decodeChecks(sent);
   // Consecutive checks of one circuit (a sweep's) go to the engine together: converted once.
   for (let start = 0; start < checks.length; ) {
     let end = start + 1;

@@ -189,22 +189,31 @@ export class Scheduler {
     return (await this.submitMany([input]))[0];
   }
 
-  /** Accepts all inputs or none (queue capacity is checked for the whole set). */
-  async submitMany(inputs: SubmitInput[]): Promise<TaskRecord[]> {
-    // From the counts the store keeps (no count over the rows).
-    const counts = this.store.tasks.countByState();
-    const unfinished = counts.queued + counts.running + counts.paused;
-    if (unfinished + inputs.length > this.settings.queueSize) {
-      throw new QueueFullError(this.settings.queueSize, Math.max(1, Math.ceil(this.settings.retryDelayMs / 1000)));
-    }
+  /**
+   * Accepts all inputs or none (queue capacity is checked for the whole set). `checked`: the
+   * submission's checks, still running: the records are made meanwhile, and nothing is stored
+   * (and no capacity taken) unless they pass; their error is this call's.
+   */
+  async submitMany(inputs: SubmitInput[], checked?: Promise<void>): Promise<TaskRecord[]> {
+    if (!checked) this.checkCapacity(inputs.length);
     try {
-      return await this.submitNew(inputs);
+      return await this.submitNew(inputs, checked);
     } catch (error) {
-      throw this.storage.failed(error);
+      checked?.catch(() => undefined); // failed before waiting for the checks: their outcome no longer matters
+      throw this.storage.failed(error); // a full disk is reported as such; other errors as they are
     }
   }
 
-  private async submitNew(inputs: SubmitInput[]): Promise<TaskRecord[]> {
+  /** QUEUE_FULL unless the unfinished tasks and `adding` fit, from the counts the store keeps (no count over the rows). */
+  private checkCapacity(adding: number): void {
+    const counts = this.store.tasks.countByState();
+    const unfinished = counts.queued + counts.running + counts.paused;
+    if (unfinished + adding > this.settings.queueSize) {
+      throw new QueueFullError(this.settings.queueSize, Math.max(1, Math.ceil(this.settings.retryDelayMs / 1000)));
+    }
+  }
+
+  private async submitNew(inputs: SubmitInput[], checked: Promise<void> | undefined): Promise<TaskRecord[]> {
     const records: TaskRecord[] = [];
     const hits: { record: TaskRecord; entry: CacheEntryRecord }[] = [];
     const memo: NetlistMemo = new Map();
@@ -220,6 +229,11 @@ export class Scheduler {
       }
       records.push(record);
     }
+    const plan = this.store.tasks.planInsert(records);
+    if (checked) {
+      await checked;
+      this.checkCapacity(records.length); // after the wait: other submissions may have taken room
+    }
     // The result files of hits exist before their records say completed.
     for (const { record, entry } of hits) await this.results.copyFromCache(entry, record.id);
     // The new tasks and the starts they allow commit together (one commit per submission); the
@@ -233,7 +247,7 @@ export class Scheduler {
       this.queue.rewind();
     };
     this.inOneCommit(() => {
-      const seqs = this.store.tasks.insertMany(records);
+      const seqs = this.store.tasks.insertPlanned(plan);
       if (records.length === 1) {
         this.log('INFO', records[0].cacheHit ? 'completed from the result cache' : `queued (${records[0].priority})`, records[0].id);
       } else {

@@ -79,10 +79,39 @@ const FRESH_VALUES: Record<string, string> = {
 
 /** New queued tasks in a row that share a template, owner, priority and batch. */
 interface FreshGroup {
-  key: string;
-  templateId: number;
+  /** What the group's tasks share: their split key (one template), owner, priority and batch. */
+  splitKey: string;
+  owner: string;
+  priority: Priority;
+  batchId: string | null;
   tasks: TaskRecord[];
   splits: SplitTask[];
+}
+
+/** A group with the JSON text of its rows (insertFreshRows' @rows). */
+interface PlannedGroup extends FreshGroup {
+  rows: string;
+}
+
+/** One write of an insert: a group of fresh tasks, or one task (with its split when it has a template). */
+type InsertStep = { group: PlannedGroup } | { task: TaskRecord; split?: SplitTask };
+
+/** What planInsert made of the tasks of one insert, for insertPlanned. */
+export interface InsertPlan {
+  readonly steps: InsertStep[];
+  readonly added: Counts;
+}
+
+/** The rows of a group as insertFreshRows reads them (FRESH_VALUES); checks the fields it takes from the tasks. */
+function freshRows(group: FreshGroup): string {
+  const rows: unknown[][] = new Array(group.tasks.length);
+  let lastTime = '';
+  for (const [i, task] of group.tasks.entries()) {
+    if (task.submittedAt !== lastTime) lastTime = checkTimestamp(task.submittedAt, 'task.submittedAt');
+    const { ownSpec, ownRequest } = group.splits[i];
+    rows[i] = [FIELDS.id.encode(task.id, 'task.id'), ownSpec, ownRequest === ownSpec ? 0 : ownRequest, lastTime, FIELDS.cacheKey.encode(task.cacheKey, 'task.cacheKey')];
+  }
+  return JSON.stringify(rows);
 }
 
 /** A task as submitted: queued, never started, nothing recorded of a run. */
@@ -149,7 +178,7 @@ export class SqliteTaskRepository implements TaskRepository {
   private readonly addBatchCount: Statement;
   private readonly shapes: StatementCache;
   private readonly templates: TaskTemplates;
-  private readonly insertAll: (tasks: TaskRecord[]) => number[];
+  private readonly insertAll: (plan: InsertPlan) => number[];
   private readonly updateOne: (id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => TaskRecord;
   private readonly db: Db;
   private readonly listPage: (filter: TaskFilter) => { tasks: TaskRecord[]; total: number };
@@ -184,7 +213,7 @@ export class SqliteTaskRepository implements TaskRepository {
     this.insertFreshRows = db.prepare(
       `INSERT INTO tasks (${INSERT_COLUMNS.join(', ')}) SELECT ${INSERT_COLUMNS.map((column) => FRESH_VALUES[column]).join(', ')} FROM json_each(@rows) ORDER BY key`,
     );
-    this.insertAll = db.transaction((tasks: TaskRecord[]) => this.insertIn(tasks));
+    this.insertAll = db.transaction((plan: InsertPlan) => this.insertIn(plan));
     this.updateOne = db.transaction((id: string, patch: Partial<Omit<TaskRecord, 'id'>>) => this.updateIn(id, patch));
     this.listPage = db.transaction((filter: TaskFilter) => this.listIn(filter));
   }
@@ -194,54 +223,75 @@ export class SqliteTaskRepository implements TaskRepository {
   }
 
   insertMany(tasks: TaskRecord[]): number[] {
-    return this.db.inTransaction ? this.insertIn(tasks) : this.insertAll(tasks);
+    return this.insertPlanned(this.planInsert(tasks));
   }
 
   /**
+   * The work of insertMany that needs no database: each task split into template and own part,
+   * the runs of fresh tasks grouped with their rows' text (it can be made while the submission's
+   * checks run; insertPlanned then writes it).
    * Tasks that share their netlist and the rest of their spec and request with another task of
    * the call are stored with one template (task-templates.ts); the others whole. New queued tasks
    * of one template, owner, priority and batch in a row (a sweep) go in with one statement.
    */
-  private insertIn(tasks: TaskRecord[]): number[] {
+  planInsert(tasks: TaskRecord[]): InsertPlan {
     const memo = new SplitMemo();
     const splits = tasks.length > 1 ? tasks.map((task) => splitTask(task, memo)) : [];
     const members = new Map<string, number>();
     for (const split of splits) if (split) members.set(split.key, (members.get(split.key) ?? 0) + 1);
-    const templateIds = new Map<string, number>();
-    const seqs: number[] = [];
+    const steps: InsertStep[] = [];
     const added = new Counts();
     let group: FreshGroup | undefined;
     const flush = (): void => {
-      if (group) for (const seq of this.insertGroup(group)) seqs.push(seq);
+      if (group) steps.push({ group: { ...group, rows: freshRows(group) } });
       group = undefined;
     };
     for (const [i, task] of tasks.entries()) {
       const split = splits[i];
       if (!split || members.get(split.key)! < 2) {
         flush();
-        seqs.push(this.insertOne(task));
+        steps.push({ task });
+      } else if (isFresh(task)) {
+        // Compared part by part: a sweep's split keys are one string, so the first test is by identity.
+        if (group && (group.splitKey !== split.key || group.owner !== task.owner || group.priority !== task.priority || group.batchId !== task.batchId)) flush();
+        group ??= { splitKey: split.key, owner: task.owner, priority: task.priority, batchId: task.batchId, tasks: [], splits: [] };
+        group.tasks.push(task);
+        group.splits.push(split);
       } else {
-        let templateId = templateIds.get(split.key);
-        if (templateId === undefined) {
-          templateId = this.templates.insert(templateOf(split));
-          templateIds.set(split.key, templateId);
-        }
-        if (isFresh(task)) {
-          const key = `${templateId}\n${task.owner}\n${task.priority}\n${task.batchId}`;
-          if (group && group.key !== key) flush();
-          group ??= { key, templateId, tasks: [], splits: [] };
-          group.tasks.push(task);
-          group.splits.push(split);
-        } else {
-          flush();
-          seqs.push(this.insertOne(task, split, templateId));
-        }
+        flush();
+        steps.push({ task, split });
       }
       added.add(task.owner, task.batchId, task.state);
     }
     flush();
-    for (const [owner, state, n] of added.byOwner()) this.addOwnerCount.run(owner, state, n);
-    for (const [batchId, state, n] of added.byBatch()) this.addBatchCount.run(batchId, state, n);
+    return { steps, added };
+  }
+
+  /** Writes a plan of planInsert (all or none); returns the tasks' sequence numbers. */
+  insertPlanned(plan: InsertPlan): number[] {
+    return this.db.inTransaction ? this.insertIn(plan) : this.insertAll(plan);
+  }
+
+  private insertIn(plan: InsertPlan): number[] {
+    const templateIds = new Map<string, number>();
+    const templateOfSplit = (split: SplitTask): number => {
+      let templateId = templateIds.get(split.key);
+      if (templateId === undefined) {
+        templateId = this.templates.insert(templateOf(split));
+        templateIds.set(split.key, templateId);
+      }
+      return templateId;
+    };
+    const seqs: number[] = [];
+    for (const step of plan.steps) {
+      if ('group' in step) {
+        for (const seq of this.insertGroup(step.group, templateOfSplit(step.group.splits[0]))) seqs.push(seq);
+      } else {
+        seqs.push(step.split ? this.insertOne(step.task, step.split, templateOfSplit(step.split)) : this.insertOne(step.task));
+      }
+    }
+    for (const [owner, state, n] of plan.added.byOwner()) this.addOwnerCount.run(owner, state, n);
+    for (const [batchId, state, n] of plan.added.byBatch()) this.addBatchCount.run(batchId, state, n);
     return seqs;
   }
 
@@ -269,26 +319,19 @@ export class SqliteTaskRepository implements TaskRepository {
    * one JSON array: ≈ 40 % less time than a statement per row); the rows' sequence numbers follow
    * each other. Should a row be refused, the group goes again row by row, for the error of the one.
    */
-  private insertGroup(group: FreshGroup): number[] {
+  private insertGroup(group: PlannedGroup, templateId: number): number[] {
     const first = group.tasks[0];
-    const rows: unknown[][] = new Array(group.tasks.length);
-    let lastTime = '';
-    for (const [i, task] of group.tasks.entries()) {
-      if (task.submittedAt !== lastTime) lastTime = checkTimestamp(task.submittedAt, 'task.submittedAt');
-      const { ownSpec, ownRequest } = group.splits[i];
-      rows[i] = [FIELDS.id.encode(task.id, 'task.id'), ownSpec, ownRequest === ownSpec ? 0 : ownRequest, lastTime, FIELDS.cacheKey.encode(task.cacheKey, 'task.cacheKey')];
-    }
     const constants = {
       owner: FIELDS.owner.encode(first.owner, 'task.owner'),
       priority: FIELDS.priority.encode(first.priority, 'task.priority'),
       batch: FIELDS.batchId.encode(first.batchId, 'task.batchId'),
-      template: group.templateId,
+      template: templateId,
     };
     try {
-      const last = Number(this.insertFreshRows.run({ ...constants, rows: JSON.stringify(rows) }).lastInsertRowid);
-      return rows.map((_, i) => last - rows.length + 1 + i);
+      const last = Number(this.insertFreshRows.run({ ...constants, rows: group.rows }).lastInsertRowid);
+      return group.tasks.map((_, i) => last - group.tasks.length + 1 + i);
     } catch {
-      return group.tasks.map((task, i) => this.insertOne(task, group.splits[i], group.templateId));
+      return group.tasks.map((task, i) => this.insertOne(task, group.splits[i], templateId));
     }
   }
 

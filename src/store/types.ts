@@ -3,6 +3,7 @@
 import type { CacheEntryRecord, LogLevel, LogRecord, Priority, TaskRecord, TaskState } from './records.js';
 import type { Netlist } from '../formats/netlist.js';
 import type { SqliteBatchResults } from './batch-results.js';
+import type { InsertPlan } from './tasks.js';
 
 export interface CircuitRecord {
   id: string;
@@ -34,6 +35,9 @@ export interface TaskRepository {
   insert(task: TaskRecord): void;
   /** Inserts all or none; returns their sequence numbers (scheduling order within a priority). */
   insertMany(tasks: TaskRecord[]): number[];
+  /** insertMany in two parts: what needs no database (made ahead, e.g. while checks run), then the writes. */
+  planInsert(tasks: TaskRecord[]): InsertPlan;
+  insertPlanned(plan: InsertPlan): number[];
   get(id: string): TaskRecord | undefined;
   update(id: string, patch: Partial<Omit<TaskRecord, 'id'>>): TaskRecord;
   /** update() given the task's current record: the result is `current` with the patch applied. */

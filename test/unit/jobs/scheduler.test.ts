@@ -242,6 +242,60 @@ describe('scheduler', function () {
     expect(runtime.store.tasks.list({}).total).to.equal(3);
   });
 
+  it('stores a submission whose checks still run only once they pass, with the room left then', async () => {
+    runtime = testRuntime((s) => {
+      s.maxConcurrentSimulations = 1;
+      s.scheduler.queueSize = 4;
+      s.cache.enabled = false;
+    });
+    const r = runtime;
+    // Failing checks: nothing stored, their error is the submission's.
+    const refused = r.scheduler.submitMany([task(), task()], Promise.reject(new Error('item 1 is invalid')));
+    try {
+      await refused;
+      expect.fail('expected the checks\' error');
+    } catch (error) {
+      expect((error as Error).message).to.equal('item 1 is invalid');
+    }
+    expect(r.store.tasks.list({}).total).to.equal(0);
+    // Checks that pass after another submission took the room: QUEUE_FULL, nothing of it stored.
+    let pass!: () => void;
+    const waiting = r.scheduler.submitMany([task(), task()], new Promise<void>((resolve) => (pass = resolve)));
+    await r.scheduler.submitMany([task(buck({ tEnd: 2 })), task(), task()]);
+    pass();
+    try {
+      await waiting;
+      expect.fail('expected QueueFullError');
+    } catch (error) {
+      expect(error).to.be.instanceOf(QueueFullError);
+    }
+    expect(r.store.tasks.list({}).total).to.equal(3);
+    // Passing checks with room: stored in order.
+    const [a] = await r.scheduler.submitMany([task()], Promise.resolve());
+    expect(r.store.tasks.get(a.id)?.state).to.be.oneOf(['queued', 'running']);
+    expect(r.store.tasks.list({}).total).to.equal(4);
+  });
+
+  it('leaves no unhandled rejection when it fails before the checks end', async () => {
+    runtime = testRuntime((s) => (s.cache.enabled = false));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let fail!: (error: Error) => void;
+      const checks = new Promise<void>((_, reject) => (fail = reject));
+      // An input the store refuses (a non-finite parameter) fails while the records are made.
+      const submission = runtime.scheduler.submitMany([task(), task(undefined, 'NORMAL', { 'R.1.R': Number.NaN })], checks);
+      await submission.then(() => expect.fail('expected a refusal'), (error: unknown) => expect(error).to.be.instanceOf(Error));
+      fail(new Error('late check failure'));
+      await sleep(20);
+      expect(unhandled).to.deep.equal([]);
+      expect(runtime.store.tasks.list({}).total).to.equal(0);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('emits progress once per poll interval of its clock, only when the run moved, and a state event on every change', async () => {
     const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
     runtime = testRuntime((s) => (s.cache.enabled = false), { clock });
