@@ -163,6 +163,29 @@ TEST(typed_list_keeps_the_order_and_calls_the_concrete_type) {
   CHECK(visited == 1);
 }
 
+TEST(typed_list_by_type_visits_each_element_once_with_its_position) {
+  Square square1, square2;
+  Circle circle;
+  Triangle triangle;
+  TypedList<Shape, Square, Circle> list;
+  for (Shape* s : std::vector<Shape*>{&circle, &square1, &triangle, &square2}) list.add(s);
+  CHECK(!list.allListed());
+  // Squares in list order, then circles, then the unlisted types; each with its list position.
+  std::vector<std::pair<std::size_t, int>> seen;
+  list.forEachByType([&](std::size_t i, auto* shape) {
+    using T = std::remove_pointer_t<decltype(shape)>;
+    if constexpr (std::is_same_v<T, Square>) seen.push_back({i, shape->squareOnly()});
+    else if constexpr (std::is_same_v<T, Circle>) seen.push_back({i, shape->circleOnly()});
+    else seen.push_back({i, shape->kind()});
+    CHECK(list[i] == shape);
+  });
+  CHECK((seen == std::vector<std::pair<std::size_t, int>>{{1, 10}, {3, 10}, {0, 20}, {2, 3}}));
+  TypedList<Shape, Square, Circle> listed;
+  listed.add(&circle);
+  listed.add(&square1);
+  CHECK(listed.allListed());
+}
+
 TEST(meters_read_from_the_solution_equal_the_element_currents) {
   // A buck: a source-driven gate node (its source current is 0), a branch-current source and
   // inductor, a capacitor and a resistor (computed currents), and a voltmeter with the reference as

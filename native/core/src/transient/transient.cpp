@@ -318,11 +318,12 @@ bool Transient::applyGates(const StepContext& ctx, const double* gates) {
     statesChanged_ = true;
     ++stats_.switchingEvents;
   };
-  // Each device decides from its own input only, so the two lists may run one after the other.
-  for (std::size_t i = 0; i < gated_.size(); ++i) {
-    const bool gate = gates[static_cast<std::size_t>(gateSignals_[i])] > kGateThreshold;
-    gated_.visit(i, [&](auto* device) { count(device->applyGate(gate)); });
-  }
+  // Each device decides from its own input only, so the two lists may run one after the other
+  // and each list by type.
+  const int* signalOf = gateSignals_.data();
+  gated_.forEachByType([&](std::size_t i, auto* device) {
+    count(device->applyGate(gates[static_cast<std::size_t>(signalOf[i])] > kGateThreshold));
+  });
   deciding_.forEach([&](auto* device) { count(device->decide(ctx)); });
   return changed;
 }
@@ -408,7 +409,9 @@ void Transient::step(double t, double dt, bool firstOfPhase, const double* gates
   historyUneven_ = false;
   if (useBackwardEuler) ctx.k = backwardEuler_;
   solveStep(ctx, useBackwardEuler, kCycleTolerance);
-  historyElements_.forEach([&](auto* e) { e->commit(x_.data(), ctx); });
+  // Each element keeps its own history: the elements by type.
+  const double* x = x_.data();
+  historyElements_.forEachByType([&](std::size_t, auto* e) { e->commit(x, ctx); });
 }
 
 // Solves one step, re-solving it while voltage/current-driven devices change state. Ideal
@@ -427,17 +430,22 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
     solveLinear(ctx, useBackwardEuler);
     if (!finiteSolution()) throwSingular(t);
     toggled_.clear();
-    for (std::size_t i = 0; i < settling_.size(); ++i) {
-      bool toggled = false;
-      const int before = settling_[i]->state();
-      settling_.visit(i, [&](auto* device) { toggled = device->settle(x_.data(), ctx); });
-      if (toggled) {
-        toggled_.push_back({i, stateChar(before)});
-        statesChanged_ = true;
-        ++stats_.switchingEvents;
-      }
+    const double* x = x_.data();
+    auto settle = [&](std::size_t i, auto* device) {
+      const int before = device->state();
+      if (device->settle(x, ctx)) toggled_.push_back({i, stateChar(before)});
+    };
+    // Diodes, IGBTs and switches decide from the solution and their own state only, so they may
+    // settle by type; other devices may read another's state (a CSW the current of a diode) and
+    // settle in netlist order.
+    if (settling_.allListed()) {
+      settling_.forEachByType(settle);
+    } else {
+      for (std::size_t i = 0; i < settling_.size(); ++i) settling_.visit(i, [&](auto* device) { settle(i, device); });
     }
     if (toggled_.empty()) break;
+    statesChanged_ = true;
+    stats_.switchingEvents += static_cast<long>(toggled_.size());
     ++stats_.extraSolves;
     dampThresholds(ctx, iteration);
     // The states just solved: the present ones with the devices that toggled set back.
@@ -455,7 +463,8 @@ void Transient::solveStep(StepContext& ctx, bool useBackwardEuler, double cycleT
       break;
     }
     if (iteration + 1 >= settings_.maxSwitchIterations) {
-      std::string toggling;  // the devices that changed in this last allowed iteration
+      std::string toggling;  // the devices that changed in this last allowed iteration, in netlist order
+      std::sort(toggled_.begin(), toggled_.end());
       for (const auto& toggled : toggled_) toggling += (toggling.empty() ? "" : ", ") + settling_[toggled.first]->name();
       throw Error(ErrorCode::SwitchIterationLimit,
                   "device states did not settle within " + std::to_string(settings_.maxSwitchIterations) +
