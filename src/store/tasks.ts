@@ -320,11 +320,10 @@ export class SqliteTaskRepository implements TaskRepository {
    * each other. Should a row be refused, the group goes again row by row, for the error of the one.
    */
   private insertGroup(group: PlannedGroup, templateId: number): number[] {
-    const first = group.tasks[0];
     const constants = {
-      owner: FIELDS.owner.encode(first.owner, 'task.owner'),
-      priority: FIELDS.priority.encode(first.priority, 'task.priority'),
-      batch: FIELDS.batchId.encode(first.batchId, 'task.batchId'),
+      owner: FIELDS.owner.encode(group.owner, 'task.owner'),
+      priority: FIELDS.priority.encode(group.priority, 'task.priority'),
+      batch: FIELDS.batchId.encode(group.batchId, 'task.batchId'),
       template: templateId,
     };
     try {
