@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "control/catalog.hpp"
+#include "math/sine.hpp"
 #include "pesim/errors.hpp"
 
 namespace pesim {
@@ -81,8 +82,9 @@ double squareRoot(double x) { return std::sqrt(x); }
 double square(double x) { return x * x; }
 double exponential(double x) { return std::exp(x); }
 double naturalLog(double x) { return std::log(x); }
-double sine(double x) { return std::sin(x); }
-double cosine(double x) { return std::cos(x); }
+// SIN and COS: the time loop's sine (math/sine.hpp, within about 1 ulp, as java.lang.Math.sin).
+double sine(double x) { return math::sin(x); }
+double cosine(double x) { return math::cos(x); }
 double arcTangent(double x) { return std::atan(x); }
 double arcSine(double x) { return std::asin(x); }
 double arcCosine(double x) { return std::acos(x); }

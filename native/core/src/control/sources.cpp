@@ -6,6 +6,7 @@
 
 #include "control/catalog.hpp"
 #include "control/stepped_wave.hpp"
+#include "math/sine.hpp"
 
 namespace pesim {
 
@@ -48,7 +49,7 @@ class SignalSource : public Block {
     const double f = position(cycles);
     double shape = 0.0;
     switch (shape_) {
-      case Shape::Sine: shape = std::sin(2.0 * kPi * cycles); break;
+      case Shape::Sine: shape = math::sin(2.0 * kPi * cycles); break;
       case Shape::Triangle: shape = triangle(f); break;
       case Shape::Rectangle: shape = f < duty_ ? 1.0 : 0.0; break;
       case Shape::Sawtooth: shape = f; break;
