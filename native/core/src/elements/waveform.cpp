@@ -103,7 +103,7 @@ double Waveform::evaluate(double t, const double* signals) const {
     case Kind::Dc:
       return a_;
     case Kind::Sine:
-      // The time loop's sine (math/sine.hpp): every step evaluates it, at half the C library's cost.
+      // The time loop's sine (math/sine.hpp): every step evaluates it, and its result feeds the solve.
       if (t < e_) return c_ + a_ * math::sin(d_);
       return c_ + a_ * math::sin(2.0 * kPi * b_ * (t - e_) + d_);
     case Kind::Pulse: {
