@@ -106,6 +106,17 @@ async function request<T>(url: string, init?: RequestInit): Promise<T> {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Writes the page cache's dirty data to disk (`sync`) before a measurement, so that no set-up pays
+ * for the result files of the ones before it: each 1 000-run sweep writes ≈ 0.5 GB of result files,
+ * and once a few GB are dirty, writing a file costs its writer two to three times the CPU (0.46 →
+ * 1.3 ms per 470 KB file on the reference machine) while the kernel writes back, which made the
+ * later set-ups look slower by the order they ran in.
+ */
+function flushWrites(): void {
+  execFileSync('sync');
+}
+
 /** Engine time of the given runs, read from the service's store [ms]. */
 function engineMsOf(databaseFile: string, where: string, parameter: string): number {
   const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
@@ -125,6 +136,7 @@ const POLL_PROBES = 20;
  * reads of the idle service) and taken out: it is the bench's load, not the runs'.
  */
 async function measured(pid: number, submit: () => Promise<string>, unfinished: () => Promise<number>): Promise<{ wallMs: number; serialMs: number; processMs: number; submitMs: number; handle: string }> {
+  flushWrites();
   const thread0 = threadCpuMs(pid);
   const process0 = processCpuMs(pid);
   const started = performance.now();
@@ -199,6 +211,7 @@ export async function jobqBatch(threads: number, runs = RUNS, warmUp = WARM_UP):
 /** The job runtime in process (bench/jobs-sweep.mjs); `env` selects the queue (PESIM_QUEUE). */
 export function runtimeSweep(threads: number, runs = RUNS, env: Record<string, string> = {}): Figures {
   const input = JSON.stringify({ netlist, runs, workers: threads, cache: false, keepData: true });
+  flushWrites();
   const out = execFileSync(process.execPath, [here('./jobs-sweep.mjs')], { input, encoding: 'utf8', timeout: 600_000, env: { ...process.env, ...env } });
   const s = JSON.parse(out.trim().split('\n').at(-1)!) as { wallMs: number; engineMs: number; schedulerCpuMsPerTask: number; processCpuMsPerTask: number };
   return { threads, runsPerSecond: runs / (s.wallMs / 1000), serialMs: s.schedulerCpuMsPerTask, processMs: s.processCpuMsPerTask, engineMs: s.engineMs / runs };
