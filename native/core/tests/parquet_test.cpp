@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -275,6 +276,38 @@ TEST(parquet_statistics_follow_the_floating_point_rules) {
   CHECK(std::signbit(fromBits(s1[6].binary)) && !std::signbit(fromBits(s1[5].binary)));  // min -0, max +0
   const Value& s2 = columns.list[2][3][12];
   CHECK(s2[9].integer == 5 && !s2.has(5) && !s2.has(6));  // all NaN: no min/max
+}
+
+TEST(parquet_statistics_of_every_length_match_one_pass_over_the_column) {
+  // The statistics are gathered in four lanes: every length (remainders 0 to 3), with NaNs, zeros
+  // of both signs and the extremes in every lane, must give what one running pass gives.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> uniform(-1e3, 1e3);
+  bool all = true;
+  for (std::size_t rows = 1; rows <= 41; ++rows) {
+    std::vector<double> v(rows);
+    for (double& x : v) {
+      const unsigned pick = random() % 8;
+      x = pick == 0 ? nan : pick == 1 ? 0.0 : pick == 2 ? -0.0 : uniform(random);
+    }
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    std::int64_t nans = 0;
+    for (double x : v) {
+      nans += x != x;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    const Bytes file = pesim::parquet::writeDoubleColumns({"x"}, {v.data()}, rows, pesim::parquet::WriteOptions{});
+    const Value& s = footerOf(file)[4].list.at(0)[1].list[0][3][12];
+    all = all && s[9].integer == nans && s.has(6) == (nans < static_cast<std::int64_t>(rows));
+    if (nans < static_cast<std::int64_t>(rows)) {
+      all = all && fromBits(s[6].binary) == lo && fromBits(s[5].binary) == hi;
+      if (lo == 0.0) all = all && std::signbit(fromBits(s[6].binary));
+      if (hi == 0.0) all = all && !std::signbit(fromBits(s[5].binary));
+    }
+  }
+  CHECK(all);
 }
 
 TEST(parquet_zero_rows_and_a_full_page) {
