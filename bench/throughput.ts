@@ -21,7 +21,7 @@
 // taking that out made the overhead too small (negative at times) and moved it with the load.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -107,12 +107,31 @@ async function request<T>(url: string, init?: RequestInit): Promise<T> {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Writes the page cache's dirty data to disk (`sync`) before a measurement, so that no set-up pays
- * for the result files of the ones before it: each 1 000-run sweep writes ≈ 0.5 GB of result files,
- * and once a few GB are dirty, writing a file costs its writer two to three times the CPU (0.46 →
- * 1.3 ms per 470 KB file on the reference machine) while the kernel writes back, which made the
- * later set-ups look slower by the order they ran in.
+ * Each 1 000-run sweep writes ≈ 0.5 GB of result files (470 KB a run). What a set-up wrote made the
+ * ones after it slower on the reference machine (a virtual machine), by the order they ran in:
+ * - while the kernel writes dirty pages back, writing a file costs its writer two to three times
+ *   the CPU (0.46 → 1.3 ms per 470 KB file in a probe writing 6 000 files in a row);
+ * - once written, the files' pages stay cached, and new files then take page-cache memory the
+ *   machine has not used before, whose first touch costs more: a `pesim serve` batch took 2.0 ms
+ *   of process CPU per run first and 3.2 ms after 3 GB of other set-ups' files, `sync` or not.
+ * So each set-up removes its files when it ends (releaseData), and the next one is measured after
+ * SETTLE_MS (ext4 slows file creation for tens of seconds after mass deletions) and `sync`.
  */
+const SETTLE_MS = 20_000;
+let releasedAt = Number.NEGATIVE_INFINITY;
+
+function releaseData(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  releasedAt = performance.now();
+}
+
+/** Waits until SETTLE_MS after the last release (before a set-up starts its service or driver). */
+function settle(): void {
+  const wait = releasedAt + SETTLE_MS - performance.now();
+  if (wait > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
+}
+
+/** Writes the page cache's dirty data to disk, before a measurement. */
 function flushWrites(): void {
   execFileSync('sync');
 }
@@ -162,6 +181,7 @@ async function measured(pid: number, submit: () => Promise<string>, unfinished: 
 export async function httpBatch(threads: number, runs = RUNS, warmUp = WARM_UP): Promise<Figures> {
   const dataDir = benchDataDir('throughput-http-');
   const settings = { port: 0, host: '127.0.0.1', dataDir, logLevel: 'silent', maxConcurrent: threads, cacheEnabled: false, maxBatchSize: Math.max(runs, warmUp), queueSize: 2 * Math.max(runs, warmUp) + 10 };
+  settle();
   const { child, url } = await startChild('./http-server.mjs', settings);
   try {
     const circuitFile = Buffer.from(JSON.stringify(netlist)).toString('base64');
@@ -180,6 +200,7 @@ export async function httpBatch(threads: number, runs = RUNS, warmUp = WARM_UP):
     return { threads, runsPerSecond: runs / (m.wallMs / 1000), serialMs: m.serialMs / runs, processMs: m.processMs / runs, engineMs: engineMs / runs, submitMs: m.submitMs };
   } finally {
     await stopChild(child);
+    releaseData(dataDir);
   }
 }
 
@@ -187,6 +208,7 @@ export async function httpBatch(threads: number, runs = RUNS, warmUp = WARM_UP):
 export async function jobqBatch(threads: number, runs = RUNS, warmUp = WARM_UP): Promise<Figures> {
   const dataDir = benchDataDir('throughput-jobq-');
   const settings = { dataDir, modelsDir: join(dataDir, 'models'), threads, queueSize: 2 * Math.max(runs, warmUp) + 10, models: { 'buck.json': netlist } };
+  settle();
   const { child, url } = await startChild('./jobq-server.mjs', settings);
   try {
     const submit = async (count: number, offset: number): Promise<string> => {
@@ -205,14 +227,18 @@ export async function jobqBatch(threads: number, runs = RUNS, warmUp = WARM_UP):
     return { threads, runsPerSecond: runs / (m.wallMs / 1000), serialMs: m.serialMs / runs, processMs: m.processMs / runs, engineMs: engineMs / runs, submitMs: m.submitMs };
   } finally {
     await stopChild(child);
+    releaseData(dataDir);
   }
 }
 
 /** The job runtime in process (bench/jobs-sweep.mjs); `env` selects the queue (PESIM_QUEUE). */
 export function runtimeSweep(threads: number, runs = RUNS, env: Record<string, string> = {}): Figures {
-  const input = JSON.stringify({ netlist, runs, workers: threads, cache: false, keepData: true });
+  // keepData false: the sweep's driver removes its files when it ends.
+  const input = JSON.stringify({ netlist, runs, workers: threads, cache: false, keepData: false });
+  settle();
   flushWrites();
   const out = execFileSync(process.execPath, [here('./jobs-sweep.mjs')], { input, encoding: 'utf8', timeout: 600_000, env: { ...process.env, ...env } });
+  releasedAt = performance.now();
   const s = JSON.parse(out.trim().split('\n').at(-1)!) as { wallMs: number; engineMs: number; schedulerCpuMsPerTask: number; processCpuMsPerTask: number };
   return { threads, runsPerSecond: runs / (s.wallMs / 1000), serialMs: s.schedulerCpuMsPerTask, processMs: s.processCpuMsPerTask, engineMs: s.engineMs / runs };
 }
