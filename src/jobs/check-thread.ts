@@ -32,8 +32,8 @@ function workerFile(): string {
 export class CircuitCheckThread {
   private pool?: Promise<Piscina>;
   private closed = false;
-  /** The threads have loaded the engine (each answered its first, empty, task). */
-  private ready = false;
+  /** The threads, once each has loaded the engine (answered its first, empty, task). */
+  private ready?: Piscina;
 
   constructor(private readonly threads = checkThreadCount()) {}
 
@@ -41,9 +41,9 @@ export class CircuitCheckThread {
   start(): void {
     if (this.pool) return;
     this.started()
-      .then((pool) => Promise.all(Array.from({ length: this.threads }, () => pool.run([]))))
-      .then(() => {
-        this.ready = true;
+      .then(async (pool) => {
+        await Promise.all(Array.from({ length: this.threads }, () => pool.run([])));
+        this.ready = pool;
       })
       .catch(() => undefined); // a thread that cannot start: the checks run on the caller's thread
   }
@@ -57,24 +57,33 @@ export class CircuitCheckThread {
   /**
    * The position of the first check that fails (-1: none), made on the thread; undefined when the
    * thread cannot take them (not ready yet, closed, or it failed to start): the caller then checks
-   * on its own thread rather than wait for the thread to load the engine.
+   * on its own thread rather than wait for the thread to load the engine. The checks are sent
+   * before this returns (no await first), so that they run while the caller goes on with its own
+   * work: a job-queue batch's records and store plan, which used to run before the checks were
+   * even sent (≈ 0.5 s of the service thread idle afterwards, waiting for them).
    */
-  async firstFailing(checks: CircuitCheck[]): Promise<number | undefined> {
-    if (!this.ready) {
+  firstFailing(checks: CircuitCheck[]): Promise<number | undefined> {
+    const pool = this.closed ? undefined : this.ready;
+    if (!pool) {
       this.start();
-      return undefined;
+      return Promise.resolve(undefined);
     }
+    const parts = checks.length >= CHECK_SPLIT_MIN ? this.threads : 1;
+    const size = Math.ceil(checks.length / parts);
+    let found: Promise<number[]>;
     try {
-      const pool = await this.started();
-      const parts = checks.length >= CHECK_SPLIT_MIN ? this.threads : 1;
-      const size = Math.ceil(checks.length / parts);
-      const found = await Promise.all(Array.from({ length: parts }, (_, k) => pool.run(encodeChecks(checks.slice(k * size, (k + 1) * size))) as Promise<number>));
-      // The first failing check of the first part that has one.
-      const part = found.findIndex((position) => position >= 0);
-      return part < 0 ? -1 : part * size + found[part];
+      found = Promise.all(Array.from({ length: parts }, (_, k) => pool.run(encodeChecks(checks.slice(k * size, (k + 1) * size))) as Promise<number>));
     } catch {
-      return undefined;
+      return Promise.resolve(undefined);
     }
+    return found.then(
+      (positions) => {
+        // The first failing check of the first part that has one.
+        const part = positions.findIndex((position) => position >= 0);
+        return part < 0 ? -1 : part * size + positions[part];
+      },
+      () => undefined,
+    );
   }
 
   async close(): Promise<void> {
