@@ -7,6 +7,7 @@ import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import { RegisterRoutes } from '../generated/jobq/routes.js';
 import '../http/tsoa/fast-float.js';
+import '../http/tsoa/fast-model-arrays.js';
 import { authMiddleware, rateLimitMiddleware, type ApiKeys } from './access.js';
 import { docsMiddleware } from './docs.js';
 import { errorRenderer } from '../http/error-renderer.js';
