@@ -3,8 +3,8 @@
 // worker threads that own their run.
 import { NetlistError } from '../formats/errors.js';
 import { assertNetlistShape, resolveNetlistSharing, type Netlist, type ParameterOverrides } from '../formats/netlist.js';
-import { OverrideResolver, type ParameterAssignment } from '../formats/overrides.js';
-import { assignmentArrays } from './assignment-arrays.js';
+import { OverrideResolver, type ParameterAssignment, type PlannedAssignment } from '../formats/overrides.js';
+import { assignmentArrays, type AssignmentArrays } from './assignment-arrays.js';
 import { RunController, type Progress } from './controller.js';
 import { CancelledError, toEngineError } from './errors.js';
 import { loadBinding } from './binding.js';
@@ -165,6 +165,90 @@ export function firstInvalidParameters(netlist: Netlist, parameterSets: Paramete
   }
   if (refused >= 0) return refused;
   return refusedHere < parameterSets.length ? refusedHere : -1;
+}
+
+/**
+ * firstInvalidParameters of a sweep's sets that share their keys: set k has the value
+ * `values[k · keys.length + j]` for key j (the check threads' form, src/jobs/check-payload.ts).
+ * The keys are resolved to the parameters they set once for all the sets (assignmentPlan), not
+ * set by set: the same assignments, the same first failing set. Keys the plan leaves open, and a
+ * netlist that does not prepare without overrides, take firstInvalidParameters' own path.
+ */
+export function firstInvalidParameterRun(netlist: Netlist, keys: string[], values: Float64Array): number {
+  const width = keys.length;
+  const count = width === 0 ? 0 : Math.floor(values.length / width);
+  if (count === 0 || count * width !== values.length) return firstInvalidParameters(netlist, parameterSetsOf(keys, values));
+  let base: Netlist;
+  let plan: PlannedAssignment[] | undefined;
+  try {
+    base = prepareNetlist(netlist);
+  } catch {
+    return firstInvalidParameters(netlist, parameterSetsOf(keys, values));
+  }
+  try {
+    plan = new OverrideResolver(netlist).assignmentPlan(keys);
+  } catch {
+    return 0; // every set names what the netlist has not: the first is refused (as resolver.assignments refuses it)
+  }
+  if (!plan) return firstInvalidParameters(netlist, parameterSetsOf(keys, values));
+  // The first set with a value that is not a finite number is refused here; the sets before it go to the engine.
+  let refusedHere = count;
+  for (let v = 0; v < values.length; v++) {
+    if (!Number.isFinite(values[v])) {
+      refusedHere = Math.floor(v / width);
+      break;
+    }
+  }
+  const a = plannedArrays(plan, keys, values, refusedHere);
+  let refused: number;
+  try {
+    refused = loadBinding().checkMany(base, a.names, a.counts, a.lists, a.items, a.nameIds, a.values);
+  } catch {
+    return firstInvalidParameters(netlist, parameterSetsOf(keys, values)); // the engine refused the base itself
+  }
+  if (refused >= 0) return refused;
+  return refusedHere < count ? refusedHere : -1;
+}
+
+/** The override objects of a run of values, as the check thread's decodeChecks makes them. */
+function parameterSetsOf(keys: string[], values: Float64Array): ParameterOverrides[] {
+  const width = keys.length;
+  const count = width === 0 ? 0 : values.length / width;
+  const sets: ParameterOverrides[] = [];
+  // fromEntries makes own properties of every key (also "__proto__").
+  for (let k = 0; k < count; k++) sets.push(Object.fromEntries(keys.map((key, j) => [key, values[k * width + j]])));
+  return sets;
+}
+
+/** assignmentArrays of the first `sets` sets of a run, each making the plan's assignments with its values. */
+function plannedArrays(plan: PlannedAssignment[], keys: string[], values: Float64Array, sets: number): AssignmentArrays {
+  const names: string[] = [];
+  const ids = new Map<string, number>();
+  const nameIds = plan.map(({ param }) => {
+    let id = ids.get(param);
+    if (id === undefined) ids.set(param, (id = names.push(param) - 1));
+    return id;
+  });
+  const n = plan.length;
+  const width = keys.length;
+  const arrays: AssignmentArrays = {
+    names,
+    counts: new Int32Array(sets).fill(n),
+    lists: new Int32Array(n * sets),
+    items: new Int32Array(n * sets),
+    nameIds: new Int32Array(n * sets),
+    values: new Float64Array(n * sets),
+  };
+  for (let k = 0, i = 0; k < sets; k++) {
+    for (let p = 0; p < n; p++, i++) {
+      const { list, index, key, value } = plan[p];
+      arrays.lists[i] = list;
+      arrays.items[i] = index;
+      arrays.nameIds[i] = nameIds[p];
+      arrays.values[i] = key < 0 ? value : values[k * width + key];
+    }
+  }
+  return arrays;
 }
 
 function validates(netlist: Netlist, parameters: ParameterOverrides): boolean {

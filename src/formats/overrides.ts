@@ -17,6 +17,11 @@ export interface ParameterAssignment {
   value: number;
 }
 
+/** An assignment of assignmentPlan: its value from the set's key at `key`, or `value` when `key` is -1. */
+export interface PlannedAssignment extends ParameterAssignment {
+  key: number;
+}
+
 type Item = { name: string; params?: Record<string, ParamValue> };
 
 /** `"$name"`: the whole string is one name (so text parameters such as a JAVA block's code are not). */
@@ -103,6 +108,61 @@ export class OverrideResolver {
       assignments.push({ list, index, param, value: resolved });
     }
     return { assignments, globals };
+  }
+
+  /**
+   * What `assignments` makes of every override set with exactly these keys in this order, the
+   * values left open: each assignment takes its value from the key at position `key` of a set,
+   * or (`key` -1) is the netlist's global `value`. The keys alone decide which assignments a set
+   * makes and whether it names something the netlist has not (a NetlistError here, where
+   * `assignments` throws one for every such set); only a value that is not a finite number is left for each set. A sweep's sets share
+   * their keys: its checks resolve them once (firstInvalidParameterRun). Undefined for a `$name`
+   * key whose global is not a property of the netlist's own (`$toString`): `assignments` then
+   * reads an inherited value, which each set is left to resolve with it.
+   */
+  assignmentPlan(keys: string[]): PlannedAssignment[] | undefined {
+    const globals: Record<string, number> = { ...(this.netlist.parameters ?? {}) };
+    const overridden = new Map<string, number>(); // global name → position of its `$name` key
+    const plan: PlannedAssignment[] = [];
+    const direct = new Set<string>();
+    for (const [position, key] of keys.entries()) {
+      if (key.startsWith('$')) {
+        const name = key.slice(1);
+        if (!(name in globals)) {
+          throw new NetlistError('UNKNOWN_PARAMETER', `Unknown global parameter ${key}`, [{ field: key, message: 'no such global parameter' }]);
+        }
+        if (!Object.hasOwn(globals, name)) return undefined;
+        overridden.set(name, position);
+        continue;
+      }
+      const parts = splitOverrideKey(key);
+      const owner = parts && this.owners.get(parts.owner);
+      if (!parts || !owner) {
+        throw new NetlistError('UNKNOWN_PARAMETER', `Unknown parameter key ${key}: expected <component>.<parameter> or $<name>`, [{ field: key, message: 'no such component' }]);
+      }
+      const current = owner.item.params?.[parts.param];
+      if (current === undefined || (typeof current !== 'number' && !isReference(current))) {
+        throw new NetlistError('UNKNOWN_PARAMETER', `Unknown or non-numeric parameter ${key}`, [{ field: key, message: 'no such numeric parameter' }]);
+      }
+      plan.push({ list: owner.list, index: owner.index, param: parts.param, key: position, value: 0 });
+      direct.add(`${owner.list}:${owner.index}.${parts.param}`);
+    }
+    for (const { list, index, item, param, name } of this.references) {
+      if (direct.size > 0 && direct.has(`${list}:${index}.${param}`)) continue;
+      const position = overridden.get(name);
+      if (position !== undefined) {
+        plan.push({ list, index, param, key: position, value: 0 });
+        continue;
+      }
+      const resolved = globals[name];
+      if (resolved === undefined) {
+        throw new NetlistError('UNKNOWN_PARAMETER', `${item.name}.${param} refers to undefined global parameter $${name}`, [
+          { field: `${item.name}.${param}`, message: `undefined global parameter $${name}` },
+        ]);
+      }
+      plan.push({ list, index, param, key: -1, value: resolved });
+    }
+    return plan;
   }
 }
 
