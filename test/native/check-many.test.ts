@@ -2,22 +2,11 @@
 // checkMany): the same answer as validating each set on its own, for overrides the engine refuses,
 // overrides the resolver refuses, globals and the references to them.
 import { expect } from 'chai';
-import { firstInvalidParameters, validateNetlist } from '../../src/engine/simulate.js';
+import { firstInvalidParameters } from '../../src/engine/simulate.js';
 import { loadBinding } from '../../src/engine/binding.js';
 import type { Netlist, ParameterOverrides } from '../../src/formats/netlist.js';
 import { rcStep, rcWithGlobals } from '../fixtures/circuits.js';
-
-/** The first set validateNetlist throws for, one by one. */
-function oneByOne(netlist: Netlist, sets: ParameterOverrides[]): number {
-  return sets.findIndex((parameters) => {
-    try {
-      validateNetlist(netlist, parameters);
-      return false;
-    } catch {
-      return true;
-    }
-  });
-}
+import { firstInvalidOneByOne as oneByOne } from '../fixtures/first-invalid.js';
 
 describe('engine: checks of many override sets', () => {
   const cases: [string, () => Netlist, ParameterOverrides[]][] = [

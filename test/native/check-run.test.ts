@@ -4,22 +4,12 @@
 // and the same assignments as resolving each set; the cases the plan leaves open take the
 // set-by-set path.
 import { expect } from 'chai';
-import { firstInvalidParameterRun, firstInvalidParameters, validateNetlist } from '../../src/engine/simulate.js';
+import { firstInvalidParameterRun, firstInvalidParameters } from '../../src/engine/simulate.js';
 import { assignmentArrays } from '../../src/engine/assignment-arrays.js';
 import { OverrideResolver } from '../../src/formats/overrides.js';
 import type { Netlist, ParameterOverrides } from '../../src/formats/netlist.js';
 import { rcStep, rcWithGlobals } from '../fixtures/circuits.js';
-
-function oneByOne(netlist: Netlist, sets: ParameterOverrides[]): number {
-  return sets.findIndex((parameters) => {
-    try {
-      validateNetlist(netlist, parameters);
-      return false;
-    } catch {
-      return true;
-    }
-  });
-}
+import { firstInvalidOneByOne as oneByOne } from '../fixtures/first-invalid.js';
 
 /** A run: the keys and the values of sets that all have these keys in this order. */
 function run(keys: string[], rows: number[][]): { keys: string[]; values: Float64Array; sets: ParameterOverrides[] } {
