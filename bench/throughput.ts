@@ -114,8 +114,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * - once written, the files' pages stay cached, and new files then take page-cache memory the
  *   machine has not used before, whose first touch costs more: a `pesim serve` batch took 2.0 ms
  *   of process CPU per run first and 3.2 ms after 3 GB of other set-ups' files, `sync` or not.
- * So each set-up removes its files when it ends (releaseData), and the next one is measured after
- * SETTLE_MS (ext4 slows file creation for tens of seconds after mass deletions) and `sync`.
+ * So each set-up removes its files when it ends (releaseData), and the next one starts SETTLE_MS
+ * later, is measured after `sync`, and creates its files in a folder of another ext4 block group
+ * (bench/data-dir.mjs: without a journal, ext4 skips the inodes freed in the last minutes of a
+ * group, one by one, for each file it creates there).
  */
 const SETTLE_MS = 20_000;
 let releasedAt = Number.NEGATIVE_INFINITY;
