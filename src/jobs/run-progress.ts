@@ -1,6 +1,7 @@
 // Progress of the runs in progress: one poll on the scheduler's clock for all of them (a timer per
 // run cost more than the polls), a progress event whenever a run moved, and the progress kept in
-// the store at most once a second per run, at once for a paused run (where it rests).
+// the store at most once a second per run from its first second on, at once for a paused run
+// (where it rests).
 import type { RunController } from '../engine/controller.js';
 import type { Store } from '../store/types.js';
 import type { Clock } from './clock.js';

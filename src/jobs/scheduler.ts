@@ -498,7 +498,9 @@ export class Scheduler {
       lastStep: -1,
       timedOut: false,
       cancelled: false,
-      lastProgressStoredAt: 0,
+      // The first progress is stored a second into the run: a short run's progress never reaches
+      // the store (its record gets the final one), and readers of a running task get it live.
+      lastProgressStoredAt: this.clock.now(),
     };
     if (this.settings.taskTimeoutMs > 0) {
       run.timeout = this.clock.setTimeout(() => {
