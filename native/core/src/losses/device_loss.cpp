@@ -8,14 +8,6 @@
 
 namespace pesim {
 
-namespace {
-
-// GeckoCIRCUITS LossCalculatorDetailed: the junction temperature of a device without a thermal
-// model (the constant there is named DEFAULT_REFERENCE_VOLTAGE but is used as a temperature).
-constexpr double kUncoupledJunction = 100.0;
-
-}  // namespace
-
 LossPart lossPart(const std::string& text, const std::string& owner) {
   if (text == "total") return LossPart::Total;
   if (text == "conduction") return LossPart::Conduction;
@@ -50,14 +42,6 @@ void DeviceLoss::startFromGeckoHistory(const double* x, double dt, double tj) {
     switching_ = switchingEnergy(false, kGeckoInitialCurrent * n_, voltage(x), tj) / dt;
   }
   total_ = conduction_ + switching_;
-}
-
-// Per device of a parallel group the current divides and the losses add up (LossProperties).
-double DeviceLoss::detailedConduction(double i, double tj) const {
-  const double t = std::isnan(tj) ? kUncoupledJunction : tj;
-  const double share = perDevice(i);
-  const double one = detailed_->conduction.lookup(t, share, conductionCursor_) * std::fabs(share);
-  return n_ == 1.0 ? one : n_ * one;  // 1·y is y, bit for bit
 }
 
 // A turn-on sees the current after and the voltage before the event, a turn-off the current

@@ -140,7 +140,17 @@ class DeviceLoss {
   double perDevice(double i) const { return n_ == 1.0 ? i : i / n_; }
   // LossCalculationSimple.calcConductionLoss: |i·uf| + i²·Ron.
   double simpleConduction(double i) const { return std::fabs(i) * vf_ + i * i * ron_; }
-  double detailedConduction(double i, double tj) const;
+  // Per device of a parallel group the current divides and the losses add up (LossProperties).
+  // Inline: it runs after every step for every device with a detailed model.
+  double detailedConduction(double i, double tj) const {
+    const double t = std::isnan(tj) ? kUncoupledJunction : tj;
+    const double share = perDevice(i);
+    const double one = detailed_->conduction.lookup(t, share, conductionCursor_) * std::fabs(share);
+    return n_ == 1.0 ? one : n_ * one;  // 1·y is y, bit for bit
+  }
+  // GeckoCIRCUITS LossCalculatorDetailed: the junction temperature of a device without a thermal
+  // model (the constant there is named DEFAULT_REFERENCE_VOLTAGE but is used as a temperature).
+  static constexpr double kUncoupledJunction = 100.0;
   double voltage(const double* x) const { return nodeVoltage(x, a_) - nodeVoltage(x, b_); }
   // Energy [J] of the change of state ending in `on`: a turn-on with the current i after and the
   // voltage v before it, a turn-off with the current i before and the voltage v after it.

@@ -54,44 +54,8 @@ LossTable::LossTable(const std::vector<LossCurve>& curves, bool perVolt, const s
   }
 }
 
-std::size_t LossTable::segment(double current, const std::vector<double>& i) {
-  std::size_t right = 1;
-  while (right + 1 < i.size() && i[right] <= current) ++right;
-  return right;
-}
-
-double LossTable::onSegment(double current, std::size_t right, const std::vector<double>& i, const std::vector<double>& y) {
-  const std::size_t left = right - 1;
-  const double w = (current - i[left]) / (i[right] - i[left]);
-  return y[left] + w * (y[right] - y[left]);
-}
-
-// `segmentOf(curve, i)` gives the right end of the segment of curve `curve` holding current i.
-template <typename Segment>
-double LossTable::interpolate(double temperature, double current, Segment&& segmentOf) const {
-  const double i = nonNegativeCurrents_ ? std::fabs(current) : current;
-  std::size_t upper = 0;
-  while (upper + 1 < temperatures_.size() && temperature > temperatures_[upper]) ++upper;
-  const double high = onSegment(i, segmentOf(upper, i), currents_[upper], values_[upper]);
-  if (upper == 0) return high;
-  const std::size_t lower = upper - 1;
-  const double low = onSegment(i, segmentOf(lower, i), currents_[lower], values_[lower]);
-  const double w = (temperature - temperatures_[lower]) / (temperatures_[upper] - temperatures_[lower]);
-  return low + w * (high - low);
-}
-
 double LossTable::lookup(double temperature, double current) const {
   return interpolate(temperature, current, [this](std::size_t curve, double i) { return segment(i, currents_[curve]); });
-}
-
-double LossTable::lookup(double temperature, double current, Cursor& cursor) const {
-  return interpolate(temperature, current, [&](std::size_t curve, double i) {
-    // A curve of three points has its segment after one comparison: the check would cost more.
-    if (currents_[curve].size() <= 3) return segment(i, currents_[curve]);
-    std::size_t& right = cursor.right_[curve];
-    if (!isSegment(right, i, currents_[curve])) right = segment(i, currents_[curve]);
-    return right;
-  });
 }
 
 }  // namespace pesim
