@@ -94,7 +94,7 @@ ResistorLoss* ThermalDomain::trackResistor(const std::string& name, const std::v
   }
   for (const Element* resistor : resistors) {
     if (resistor->name() != name) continue;
-    resistors_.push_back({std::make_unique<ResistorLoss>(*resistor), {}});
+    resistors_.push_back({std::make_unique<ResistorLoss>(*resistor)});
     return resistors_.back().loss.get();
   }
   return nullptr;
@@ -122,7 +122,6 @@ ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<Switching
   for (const auto& e : netlist.thermal) heatSources += e.type == "QSRC" || e.type == "PV";
   power_.reserve(heatSources);
   energy_.assign(heatSources, 0.0);
-  stepEnergy_.assign(heatSources, 0.0);
   lateEnergy_.assign(heatSources, 0.0);
   auto power = [&](const ElementSpec& spec) -> const double* {
     Params p(spec.name, spec.params);
@@ -152,9 +151,6 @@ ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<Switching
   for (const LossSource& source : lossSources_) {
     for (auto& t : tracked_) {
       if (t.loss.get() == source.device) t.feeds.push_back(source);
-    }
-    for (auto& r : resistors_) {
-      if (r.loss.get() == source.resistor) r.feeds.push_back(source);
     }
   }
   int highest = kGround;
@@ -245,21 +241,23 @@ void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPh
   const bool thermalStep = network_ && ++pending_ >= stride(dt);
   const bool together = measuring && !thermalStep;
   if (firstOfPhase) phaseStart_ = true;
-  // Only the loss sources' slots receive energy (a QSRC's stays 0 in every array): zeroing them
-  // one by one costs less than a memset call for the few heat sources.
-  for (const LossSource& source : lossSources_) stepEnergy_[source.slot] = 0.0;
   for (auto& tracked : tracked_) {
     DeviceLoss& loss = *tracked.loss;
     loss.update(x, xPrev_.data(), dt, tracked.tj);
-    for (const LossSource& source : tracked.feeds) stepEnergy_[source.slot] += *source.loss * dt;
     if (together) loss.accumulate(dt, tracked.tj);
   }
-  for (auto& r : resistors_) {
-    r.loss->update(x);
-    for (const LossSource& source : r.feeds) stepEnergy_[source.slot] += *source.loss * dt;
+  for (auto& r : resistors_) r.loss->update(x);
+  // Each heat source is fed by one loss source, so its step energy is 0.0 + loss·dt (a sum over
+  // its feeds from 0.0); only the loss sources' slots receive energy (a QSRC's stays 0).
+  if (lossesOneStepLate_) {
+    // The network takes the previous step's energy.
+    for (const LossSource& source : lossSources_) {
+      energy_[source.slot] += lateEnergy_[source.slot];
+      lateEnergy_[source.slot] = 0.0 + *source.loss * dt;
+    }
+  } else {
+    for (const LossSource& source : lossSources_) energy_[source.slot] += 0.0 + *source.loss * dt;
   }
-  if (lossesOneStepLate_) stepEnergy_.swap(lateEnergy_);  // the network takes the previous step's
-  for (std::size_t i = 0; i < energy_.size(); ++i) energy_[i] += stepEnergy_[i];
   keepVoltages(x);
   if (thermalStep) {
     const double span = static_cast<double>(pending_) * dt;

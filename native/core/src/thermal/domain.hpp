@@ -82,7 +82,6 @@ class ThermalDomain {
 
   struct TrackedResistor {
     std::unique_ptr<ResistorLoss> loss;
-    std::vector<LossSource> feeds;  // the PV elements carrying this resistor's loss
   };
 
   DeviceLoss* track(const std::string& name, const std::string& user, const Netlist& netlist,
@@ -112,7 +111,6 @@ class ThermalDomain {
   // it: a turn-on's energy shows in the junction temperature one step after the event), and the
   // losses start from GeckoCIRCUITS' loss history (DeviceLoss::startFromGeckoHistory).
   bool lossesOneStepLate_;
-  std::vector<double> stepEnergy_;  // per heat source: this step's loss energy [J]
   std::vector<double> lateEnergy_;  // per heat source: the previous step's, when one step late [J]
   std::vector<Tracked> tracked_;
   std::vector<TrackedResistor> resistors_;
