@@ -46,13 +46,13 @@ class SignalSource : public Block {
       return;
     }
     const double cycles = frequency_ * ctx.t + phase_;
-    const double f = position(cycles);
+    // The position within the period only for the shapes that use it: a sine (every step) skips it.
     double shape = 0.0;
     switch (shape_) {
       case Shape::Sine: shape = math::sin(2.0 * kPi * cycles); break;
-      case Shape::Triangle: shape = triangle(f); break;
-      case Shape::Rectangle: shape = f < duty_ ? 1.0 : 0.0; break;
-      case Shape::Sawtooth: shape = f; break;
+      case Shape::Triangle: shape = triangle(position(cycles)); break;
+      case Shape::Rectangle: shape = position(cycles) < duty_ ? 1.0 : 0.0; break;
+      case Shape::Sawtooth: shape = position(cycles); break;
     }
     out(ctx, offset_ + amplitude_ * shape);
   }
