@@ -29,6 +29,7 @@ DeviceLoss::DeviceLoss(const SwitchingDevice& device, std::shared_ptr<const Deta
 void DeviceLoss::start(const double* x) {
   const double v = voltage(x);
   iPrev_ = device_.on() ? (v - vf_) / ron_ : (v - vf_) / roff_;
+  vPrev_ = v;
   // No loss and no change of state yet.
   switched_ = false;
   conduction_ = switching_ = total_ = 0.0;

@@ -59,12 +59,11 @@ class DeviceLoss {
   // 10 mA at t = 0 counts a turn-off of 1 A (per device) at its voltage then (checked by running it).
   void startFromGeckoHistory(const double* x, double dt, double tj);
 
-  // Losses of the step just solved (solution x, the previous step's xPrev), at junction
-  // temperature tj [°C] (NaN: not coupled). Runs after every step for every device, so it is
-  // inline and does only what the step needs: the device's voltage and its current
-  // (SwitchingDevice::current, with its constants copied here); the voltage before a turn-on is
-  // read from xPrev.
-  void update(const double* x, const double* xPrev, double dt, double tj) {
+  // Losses of the step just solved (solution x) at junction temperature tj [°C] (NaN: not
+  // coupled). Runs after every step for every device, so it is inline and does only what the step
+  // needs: the device's voltage and its current (SwitchingDevice::current, with its constants
+  // copied here); the voltage before a turn-on is the one the previous update (or start) found.
+  void update(const double* x, double dt, double tj) {
     const double v = voltage(x);
     const double i = device_.on() ? (v - vf_) / ron_ : (v - vf_) / roff_;
     conduction_ = conductionLoss(i, tj);
@@ -74,17 +73,15 @@ class DeviceLoss {
     switched_ = false;
     if (before < kEventCurrent && now > kEventCurrent) {
       switched_ = true;
-      switching_ = switchingEnergy(true, i, voltage(xPrev), tj) / dt;
+      switching_ = switchingEnergy(true, i, vPrev_, tj) / dt;
     } else if (before > kEventCurrent && now < kEventCurrent) {
       switched_ = true;
       switching_ = switchingEnergy(false, iPrev_, v, tj) / dt;
     }
     total_ = conduction_ + switching_;
     iPrev_ = i;
+    vPrev_ = v;
   }
-  // The nodes whose voltages update() reads.
-  int nodeA() const { return a_; }
-  int nodeB() const { return b_; }
   double conduction() const { return conduction_; }
   double switching() const { return switching_; }
   double part(LossPart p) const { return *partValue(p); }
@@ -122,6 +119,7 @@ class DeviceLoss {
   // The values the next update() reads (the window statistics are not state).
   void visitState(StateVisitor& visitor) {
     visitor.held(iPrev_);
+    visitor.held(vPrev_);
     visitor.held(conduction_);
     visitor.held(switching_);
     visitor.held(total_);
@@ -169,6 +167,7 @@ class DeviceLoss {
   // GeckoCIRCUITS AbstractLossCalculatorSwitch.EPS: the current [A] whose crossing is a switching event.
   static constexpr double kEventCurrent = 1e-2;
   double iPrev_ = 0.0;  // device current at the last update (SwitchingDevice::current)
+  double vPrev_ = 0.0;  // device voltage at the last update (or start)
   double conduction_ = 0.0, switching_ = 0.0, total_ = 0.0;
   bool switched_ = false;
   // Window sums: energies [J], charge [C], ∫i² dt, ∫Tj dt, duration [s].

@@ -153,25 +153,12 @@ ThermalDomain::ThermalDomain(const Netlist& netlist, const std::vector<Switching
       if (t.loss.get() == source.device) t.feeds.push_back(source);
     }
   }
-  int highest = kGround;
-  for (const auto& t : tracked_) {
-    for (int n : {t.loss->nodeA(), t.loss->nodeB()}) {
-      if (n == kGround || std::find(deviceNodes_.begin(), deviceNodes_.end(), n) != deviceNodes_.end()) continue;
-      deviceNodes_.push_back(n);
-      highest = std::max(highest, n);
-    }
-  }
-  xPrev_.assign(static_cast<std::size_t>(highest + 1), 0.0);
 }
 
 void ThermalDomain::refreshJunctions() {
   for (auto& t : tracked_) {
     if (t.coupled) t.tj = network_->temperature(t.junction);
   }
-}
-
-void ThermalDomain::keepVoltages(const double* x) {
-  for (int n : deviceNodes_) xPrev_[static_cast<std::size_t>(n)] = x[n];
 }
 
 void ThermalDomain::start(const double* x, double t, double dt) {
@@ -188,7 +175,6 @@ void ThermalDomain::prepare(double dt) {
 void ThermalDomain::resume(const double* x, double dt) {
   prepare(dt);
   for (auto& tracked : tracked_) tracked.loss->start(x);
-  keepVoltages(x);
 }
 
 // GeckoCIRCUITS' thermal network takes a step at its first circuit step too, before any loss is
@@ -209,7 +195,6 @@ void ThermalDomain::startGecko(const double* x, double t, double dt) {
     tracked.loss->startFromGeckoHistory(x, dt, tracked.tj);
     for (const LossSource& source : tracked.feeds) lateEnergy_[source.slot] += *source.loss * dt;
   }
-  keepVoltages(x);
 }
 
 // The thermal network is advanced every `stride` circuit steps with their mean loss power, so that
@@ -243,7 +228,7 @@ void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPh
   if (firstOfPhase) phaseStart_ = true;
   for (auto& tracked : tracked_) {
     DeviceLoss& loss = *tracked.loss;
-    loss.update(x, xPrev_.data(), dt, tracked.tj);
+    loss.update(x, dt, tracked.tj);
     if (together) loss.accumulate(dt, tracked.tj);
   }
   for (auto& r : resistors_) r.loss->update(x);
@@ -258,7 +243,6 @@ void ThermalDomain::advance(const double* x, double t, double dt, bool firstOfPh
   } else {
     for (const LossSource& source : lossSources_) energy_[source.slot] += 0.0 + *source.loss * dt;
   }
-  keepVoltages(x);
   if (thermalStep) {
     const double span = static_cast<double>(pending_) * dt;
     for (const LossSource& source : lossSources_) {
@@ -304,7 +288,6 @@ void ThermalDomain::visitState(StateVisitor& visitor, bool temperatures) {
   for (double& e : energy_) v.held(e);
   for (double& e : lateEnergy_) v.held(e);
   for (double& p : power_) v.held(p);
-  for (double& x : xPrev_) v.held(x);
   for (auto& t : tracked_) {
     t.loss->visitState(v);
     v.held(t.tj);

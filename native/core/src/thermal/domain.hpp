@@ -93,8 +93,6 @@ class ThermalDomain {
                         const std::vector<SwitchingDevice*>& devices, const std::vector<const Element*>& resistors);
   // Reads the junction temperatures of the latest thermal solution into Tracked::tj.
   void refreshJunctions();
-  // Keeps the voltages of the devices' nodes in x for the next step's turn-on losses.
-  void keepVoltages(const double* x);
 
   // Circuit steps per thermal step for step size dt (see domain.cpp).
   long stride(double dt);
@@ -115,8 +113,6 @@ class ThermalDomain {
   std::vector<Tracked> tracked_;
   std::vector<TrackedResistor> resistors_;
   std::vector<LossSource> lossSources_;  // all PV elements (each also in its Tracked::feeds)
-  std::vector<int> deviceNodes_;  // the circuit nodes of the tracked devices (no ground)
-  std::vector<double> xPrev_;     // the previous step's solution, at deviceNodes_ only
   std::vector<double> power_;  // per QSRC/PV, in netlist order (stable: reserved once)
   std::unique_ptr<ThermalNetwork> network_;
 };
