@@ -52,6 +52,7 @@ LossTable::LossTable(const std::vector<LossCurve>& curves, bool perVolt, const s
     currents_.push_back(std::move(currents));
     values_.push_back(std::move(values));
   }
+  singleCurve_ = temperatures_.size() == 1;
 }
 
 double LossTable::lookup(double temperature, double current) const {

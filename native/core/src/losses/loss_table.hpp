@@ -75,6 +75,8 @@ class LossTable {
   template <typename Segment>
   double interpolate(double temperature, double current, Segment&& segmentOf) const {
     const double i = nonNegativeCurrents_ ? std::fabs(current) : current;
+    // One curve (a table measured at one temperature): its value, as the search below gives it.
+    if (singleCurve_) return onSegment(i, segmentOf(0, i), currents_[0], values_[0]);
     std::size_t upper = 0;
     while (upper + 1 < temperatures_.size() && temperature > temperatures_[upper]) ++upper;
     const double high = onSegment(i, segmentOf(upper, i), currents_[upper], values_[upper]);
@@ -89,6 +91,7 @@ class LossTable {
   std::vector<std::vector<double>> currents_;
   std::vector<std::vector<double>> values_;
   bool nonNegativeCurrents_ = true;
+  bool singleCurve_ = false;
 };
 
 }  // namespace pesim
