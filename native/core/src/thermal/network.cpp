@@ -128,9 +128,16 @@ const Element* ThermalNetwork::element(const std::string& name) const {
   return nullptr;
 }
 
-const Factorization& ThermalNetwork::factorization(double dt, const Coefficients& k, bool backwardEuler) {
+const Factorization& ThermalNetwork::remember(double dt, bool backwardEuler, const Factorization& lu) {
+  last_ = &lu;
+  lastDt_ = dt;
+  lastBackwardEuler_ = backwardEuler;
+  return lu;
+}
+
+const Factorization& ThermalNetwork::factorize(double dt, const Coefficients& k, bool backwardEuler) {
   for (const auto& c : cache_) {
-    if (c.dt == dt && c.backwardEuler == backwardEuler) return *c.lu;
+    if (c.dt == dt && c.backwardEuler == backwardEuler) return remember(dt, backwardEuler, *c.lu);
   }
   std::vector<double> values(pattern_.entries().size(), 0.0);
   StepContext ctx{0.0, dt, k, nullptr};
@@ -138,7 +145,7 @@ const Factorization& ThermalNetwork::factorization(double dt, const Coefficients
   auto lu = factorizer_->factorize(values);
   if (!lu) throw Error(ErrorCode::SingularMatrix, "the thermal network's equations have no unique solution");
   cache_.push_back({dt, backwardEuler, std::move(lu)});
-  return *cache_.back().lu;
+  return remember(dt, backwardEuler, *cache_.back().lu);
 }
 
 void ThermalNetwork::solve(const StepContext& ctx, bool backwardEuler) {

@@ -69,7 +69,14 @@ class ThermalNetwork {
 
  private:
   void checkGrounded(const std::vector<ElementSpec>& specs) const;
-  const Factorization& factorization(double dt, const Coefficients& k, bool backwardEuler);
+  // The factorisation for (dt, backward Euler or not): the last one used when it is that one (a
+  // run's thermal steps mostly repeat one), else found or made by factorize().
+  const Factorization& factorization(double dt, const Coefficients& k, bool backwardEuler) {
+    if (last_ != nullptr && dt == lastDt_ && backwardEuler == lastBackwardEuler_) return *last_;
+    return factorize(dt, k, backwardEuler);
+  }
+  const Factorization& factorize(double dt, const Coefficients& k, bool backwardEuler);
+  const Factorization& remember(double dt, bool backwardEuler, const Factorization& lu);
   void solve(const StepContext& ctx, bool backwardEuler);
 
   std::unordered_map<std::string, int> nodeIndex_;
@@ -89,6 +96,10 @@ class ThermalNetwork {
     std::unique_ptr<Factorization> lu;
   };
   std::vector<Cached> cache_;
+  // The entry of cache_ factorization() returned last (null before the first).
+  const Factorization* last_ = nullptr;
+  double lastDt_ = 0.0;
+  bool lastBackwardEuler_ = false;
   Eigen::VectorXd x_, rhs_;  // sized once, when built: readers keep pointers into x_
   Eigen::VectorXd zero_;     // the right-hand side's start
   double shortestTau_;
