@@ -2,6 +2,7 @@
 // magnetic coupling K between two inductors.
 #pragma once
 
+#include <cstddef>
 #include <limits>
 
 #include "elements/element.hpp"
@@ -31,24 +32,22 @@ class Capacitor final : public Element {
   // stampRhs and commit run every step: defined here so the time loop's calls inline them.
   bool hasRhs() const override { return true; }
   void stampRhs(double* rhs, const StepContext& step) override {
-    if (step.dt != dt_ || step.k.a0 != a0_) {
-      // Divided when the step or the method changes, not at every solve (the same quotients).
-      dt_ = step.dt;
-      a0_ = step.k.a0;
-      cOverDt_ = c_ / step.dt;
-      geq_ = step.k.a0 * c_ / step.dt;
-    }
-    ieq_ = -cOverDt_ * (step.k.a1 * v_ + step.k.a2 * vPrev_) - step.k.b1 * i_;
     // i = geq·v − ieq: the constant part −ieq flows from a to b.
-    addSourceCurrent(rhs, node(0), node(1), -ieq_);
+    addSourceCurrent(rhs, node(0), node(1), -history(step));
   }
   bool hasHistory() const override { return true; }
-  void commit(const double* x, const StepContext&) override {
-    double v = terminalVoltage(x);
-    i_ = geq_ * v - ieq_;
-    vPrev_ = v_;
-    v_ = v;
+  void commit(const double* x, const StepContext&) override { commitVoltage(terminalVoltage(x)); }
+  // stampRhs and commit for a network whose right-hand side and solution have a slot for the
+  // reference node (the thermal network): `a` and `b` are the terminals' slots, the reference's
+  // reading 0 in the solution and taking what is added to it in the right-hand side. The same
+  // operations on the same values, without the tests for the reference (0.0 − x and x − 0.0 are
+  // the values nodeVoltage's differences give).
+  void stampRhsAt(double* rhs, std::size_t a, std::size_t b, const StepContext& step) {
+    const double j = -history(step);
+    rhs[a] -= j;
+    rhs[b] += j;
   }
+  void commitAt(const double* x, std::size_t a, std::size_t b) { commitVoltage(x[a] - x[b]); }
   double current(const double* x) const override { return geq_ * terminalVoltage(x) - ieq_; }
   // A capacitor with an initial voltage is a source of it in GeckoCIRCUITS' start step and keeps
   // it (NetListLK.ersetze_C_durch_Udc_Fuer_init); one starting at 0 V starts from that step's voltage.
@@ -62,6 +61,24 @@ class Capacitor final : public Element {
   }
 
  private:
+  // The companion source ieq of the step (kept for commit and current).
+  double history(const StepContext& step) {
+    if (step.dt != dt_ || step.k.a0 != a0_) {
+      // Divided when the step or the method changes, not at every solve (the same quotients).
+      dt_ = step.dt;
+      a0_ = step.k.a0;
+      cOverDt_ = c_ / step.dt;
+      geq_ = step.k.a0 * c_ / step.dt;
+    }
+    ieq_ = -cOverDt_ * (step.k.a1 * v_ + step.k.a2 * vPrev_) - step.k.b1 * i_;
+    return ieq_;
+  }
+  void commitVoltage(double v) {
+    i_ = geq_ * v - ieq_;
+    vPrev_ = v_;
+    v_ = v;
+  }
+
   double c_;
   double v_, vPrev_, i_ = 0.0;  // v(n), v(n−1), i(n)
   double geq_ = 0.0, ieq_ = 0.0;

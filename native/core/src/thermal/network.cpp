@@ -76,16 +76,27 @@ ThermalNetwork::ThermalNetwork(const std::vector<ElementSpec>& specs,
   for (auto& e : elements_) {
     e->setFirstBranch(unknowns_);
     unknowns_ += e->branchCount();
-    if (e->hasRhs()) withRhs_.add(e.get());
-    if (e->hasHistory()) withHistory_.add(e.get());
+  }
+  // The thermal elements with a right-hand side or a history: capacitors, heat flow sources and
+  // temperature sources (a resistor has neither).
+  for (auto& e : elements_) {
+    const std::size_t a = slot(e->nodes()[0]), b = slot(e->nodes()[1]);
+    if (auto* c = dynamic_cast<Capacitor*>(e.get())) {
+      nodeTerms_.push_back({c, nullptr, a, b});
+      capacitors_.push_back({c, nullptr, a, b});
+    } else if (auto* q = dynamic_cast<HeatFlowSource*>(e.get())) {
+      nodeTerms_.push_back({nullptr, q->power(), a, b});
+    } else if (auto* v = dynamic_cast<VoltageSource*>(e.get())) {
+      sources_.push_back(v);
+    }
   }
   pattern_ = Pattern(unknowns_);
   for (auto& e : elements_) e->declare(pattern_);
   for (int i = 0; i < unknowns_; ++i) pattern_.entry(i, i);
   factorizer_ = std::make_unique<Factorizer>(pattern_, unknowns_ <= kDenseLimit);
-  x_ = Eigen::VectorXd::Zero(unknowns_);
-  rhs_ = Eigen::VectorXd::Zero(unknowns_);
-  zero_ = Eigen::VectorXd::Zero(unknowns_);
+  x_ = Eigen::VectorXd::Zero(unknowns_ + 1);
+  rhs_ = Eigen::VectorXd::Zero(unknowns_ + 1);
+  zero_ = Eigen::VectorXd::Zero(unknowns_ + 1);
 }
 
 // Every thermal node needs a path to the reference through RTH, CTH or TSRC; heat flow sources
@@ -151,7 +162,18 @@ const Factorization& ThermalNetwork::factorize(double dt, const Coefficients& k,
 void ThermalNetwork::solve(const StepContext& ctx, bool backwardEuler) {
   if (unknowns_ == 0) return;
   rhs_ = zero_;  // an inline copy: setZero of a run-time length is a memset call
-  withRhs_.forEach([&](auto* e) { e->stampRhs(rhs_.data(), ctx); });
+  double* rhs = rhs_.data();
+  for (const NodeTerm& term : nodeTerms_) {
+    if (term.capacitor != nullptr) {
+      term.capacitor->stampRhsAt(rhs, term.a, term.b, ctx);
+    } else {
+      // HeatFlowSource::stampRhs: the heat flows from a to b.
+      const double j = -*term.power;
+      rhs[term.a] -= j;
+      rhs[term.b] += j;
+    }
+  }
+  for (VoltageSource* source : sources_) source->stampRhs(rhs, ctx);
   factorization(ctx.dt, ctx.k, backwardEuler).solve(rhs_.data(), x_.data());
 }
 
@@ -165,7 +187,8 @@ void ThermalNetwork::initialize(double dt) {
 void ThermalNetwork::advance(double t, double dt, const Coefficients& k, bool backwardEuler) {
   StepContext ctx{t, dt, k, nullptr};
   solve(ctx, backwardEuler);
-  withHistory_.forEach([&](auto* e) { e->commit(x_.data(), ctx); });
+  const double* x = x_.data();
+  for (const NodeTerm& term : capacitors_) term.capacitor->commitAt(x, term.a, term.b);
 }
 
 }  // namespace pesim

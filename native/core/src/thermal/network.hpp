@@ -20,7 +20,6 @@
 #include "elements/sources.hpp"
 #include "mna/factorization.hpp"
 #include "pesim/netlist.hpp"
-#include "transient/typed_list.hpp"
 
 namespace pesim {
 
@@ -36,6 +35,8 @@ class HeatFlowSource final : public Element {
   void stampRhs(double* rhs, const StepContext&) override { addSourceCurrent(rhs, node(0), node(1), -*power_); }
   // The heat delivered into node a [W].
   double current(const double*) const override { return *power_; }
+  // Where the heat flow [W] is read at every solve.
+  const double* power() const { return power_; }
 
  private:
   const double* power_;
@@ -64,7 +65,7 @@ class ThermalNetwork {
   // The temperatures of the heat capacities (the solution is kept for the readers between steps).
   void visitState(StateVisitor& visitor) {
     for (auto& e : elements_) e->visitState(visitor);
-    for (Eigen::Index i = 0; i < x_.size(); ++i) visitor.held(x_[i]);
+    for (int i = 0; i < unknowns_; ++i) visitor.held(x_[i]);
   }
 
  private:
@@ -82,10 +83,22 @@ class ThermalNetwork {
   std::unordered_map<std::string, int> nodeIndex_;
   std::vector<std::string> nodeNames_;
   std::vector<std::unique_ptr<Element>> elements_;
-  // The elements of each thermal step, called without virtual calls in netlist order (so the
-  // right-hand side sums round as with virtual calls).
-  TypedList<Element, Capacitor, HeatFlowSource, VoltageSource> withRhs_;
-  TypedList<Element, Capacitor> withHistory_;
+  // A node's slot in the right-hand side and the solution: its index, or for the reference the
+  // slot after the unknowns (0 in the solution; what the right-hand side adds there is not read).
+  std::size_t slot(int node) const { return node == kGround ? static_cast<std::size_t>(unknowns_) : static_cast<std::size_t>(node); }
+  // The terms of each thermal step's right-hand side in the node rows, in netlist order (so each
+  // row sums as the elements' stampRhs would): a capacitor's history or a heat flow source's power
+  // (capacitor null), between the slots a and b. The temperature sources write their own branch
+  // rows only, so they follow.
+  struct NodeTerm {
+    Capacitor* capacitor;
+    const double* power;
+    std::size_t a, b;
+  };
+  std::vector<NodeTerm> nodeTerms_;
+  std::vector<VoltageSource*> sources_;
+  // The capacitors with their terminals' slots, for the commit of each thermal step.
+  std::vector<NodeTerm> capacitors_;
   int unknowns_ = 0;
   Pattern pattern_{0};
   std::unique_ptr<Factorizer> factorizer_;
@@ -100,7 +113,9 @@ class ThermalNetwork {
   const Factorization* last_ = nullptr;
   double lastDt_ = 0.0;
   bool lastBackwardEuler_ = false;
-  Eigen::VectorXd x_, rhs_;  // sized once, when built: readers keep pointers into x_
+  // Sized once, when built (readers keep pointers into x_), with the reference's slot after the
+  // unknowns (slot()).
+  Eigen::VectorXd x_, rhs_;
   Eigen::VectorXd zero_;     // the right-hand side's start
   double shortestTau_;
   static constexpr double kReferenceTemperature = 0.0;
