@@ -42,10 +42,21 @@ class Capacitor final : public Element {
   // reading 0 in the solution and taking what is added to it in the right-hand side. The same
   // operations on the same values, without the tests for the reference (0.0 − x and x − 0.0 are
   // the values nodeVoltage's differences give).
+  // Its caller has called tune(step) since the step or the method last changed.
   void stampRhsAt(double* rhs, std::size_t a, std::size_t b, const StepContext& step) {
-    const double j = -history(step);
+    const double j = -companion(step);
     rhs[a] -= j;
     rhs[b] += j;
+  }
+  // Divides the quotients of the companion model for the step and the method when they change
+  // (stampRhs does so itself).
+  void tune(const StepContext& step) {
+    if (step.dt != dt_ || step.k.a0 != a0_) {
+      dt_ = step.dt;
+      a0_ = step.k.a0;
+      cOverDt_ = c_ / step.dt;
+      geq_ = step.k.a0 * c_ / step.dt;
+    }
   }
   void commitAt(const double* x, std::size_t a, std::size_t b) { commitVoltage(x[a] - x[b]); }
   double current(const double* x) const override { return geq_ * terminalVoltage(x) - ieq_; }
@@ -62,14 +73,12 @@ class Capacitor final : public Element {
 
  private:
   // The companion source ieq of the step (kept for commit and current).
+  // Divided when the step or the method changes, not at every solve (the same quotients).
   double history(const StepContext& step) {
-    if (step.dt != dt_ || step.k.a0 != a0_) {
-      // Divided when the step or the method changes, not at every solve (the same quotients).
-      dt_ = step.dt;
-      a0_ = step.k.a0;
-      cOverDt_ = c_ / step.dt;
-      geq_ = step.k.a0 * c_ / step.dt;
-    }
+    tune(step);
+    return companion(step);
+  }
+  double companion(const StepContext& step) {
     ieq_ = -cOverDt_ * (step.k.a1 * v_ + step.k.a2 * vPrev_) - step.k.b1 * i_;
     return ieq_;
   }

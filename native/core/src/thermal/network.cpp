@@ -163,6 +163,11 @@ void ThermalNetwork::solve(const StepContext& ctx, bool backwardEuler) {
   if (unknowns_ == 0) return;
   rhs_ = zero_;  // an inline copy: setZero of a run-time length is a memset call
   double* rhs = rhs_.data();
+  if (ctx.dt != tunedDt_ || ctx.k.a0 != tunedA0_) {
+    tunedDt_ = ctx.dt;
+    tunedA0_ = ctx.k.a0;
+    for (const NodeTerm& term : capacitors_) term.capacitor->tune(ctx);
+  }
   for (const NodeTerm& term : nodeTerms_) {
     if (term.capacitor != nullptr) {
       term.capacitor->stampRhsAt(rhs, term.a, term.b, ctx);

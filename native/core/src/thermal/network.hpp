@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -99,6 +100,8 @@ class ThermalNetwork {
   std::vector<VoltageSource*> sources_;
   // The capacitors with their terminals' slots, for the commit of each thermal step.
   std::vector<NodeTerm> capacitors_;
+  // The step and a0 the capacitors were last tuned for (Capacitor::tune; NaN: none yet).
+  double tunedDt_ = std::numeric_limits<double>::quiet_NaN(), tunedA0_ = 0.0;
   int unknowns_ = 0;
   Pattern pattern_{0};
   std::unique_ptr<Factorizer> factorizer_;
