@@ -37,16 +37,14 @@ class Capacitor final : public Element {
   }
   bool hasHistory() const override { return true; }
   void commit(const double* x, const StepContext&) override { commitVoltage(terminalVoltage(x)); }
-  // stampRhs and commit for a network whose right-hand side and solution have a slot for the
-  // reference node (the thermal network): `a` and `b` are the terminals' slots, the reference's
-  // reading 0 in the solution and taking what is added to it in the right-hand side. The same
-  // operations on the same values, without the tests for the reference (0.0 − x and x − 0.0 are
-  // the values nodeVoltage's differences give).
-  // Its caller has called tune(step) since the step or the method last changed.
-  void stampRhsAt(double* rhs, std::size_t a, std::size_t b, const StepContext& step) {
-    const double j = -companion(step);
-    rhs[a] -= j;
-    rhs[b] += j;
+  // For a network whose right-hand side and solution have a slot for the reference node (the
+  // thermal network, which stamps the source itself): the companion source ieq of the step, whose
+  // −ieq flows from a to b as in stampRhs, and the commit from the terminals' slots `a` and `b`, the
+  // reference's reading 0 in the solution (0.0 − x and x − 0.0 are the values nodeVoltage's
+  // differences give). Its caller has called tune(step) since the step or the method last changed.
+  double companion(const StepContext& step) {
+    ieq_ = -cOverDt_ * (step.k.a1 * v_ + step.k.a2 * vPrev_) - step.k.b1 * i_;
+    return ieq_;
   }
   // Divides the quotients of the companion model for the step and the method when they change
   // (stampRhs does so itself).
@@ -77,10 +75,6 @@ class Capacitor final : public Element {
   double history(const StepContext& step) {
     tune(step);
     return companion(step);
-  }
-  double companion(const StepContext& step) {
-    ieq_ = -cOverDt_ * (step.k.a1 * v_ + step.k.a2 * vPrev_) - step.k.b1 * i_;
-    return ieq_;
   }
   void commitVoltage(double v) {
     i_ = geq_ * v - ieq_;

@@ -169,14 +169,10 @@ void ThermalNetwork::solve(const StepContext& ctx, bool backwardEuler) {
     for (const NodeTerm& term : capacitors_) term.capacitor->tune(ctx);
   }
   for (const NodeTerm& term : nodeTerms_) {
-    if (term.capacitor != nullptr) {
-      term.capacitor->stampRhsAt(rhs, term.a, term.b, ctx);
-    } else {
-      // HeatFlowSource::stampRhs: the heat flows from a to b.
-      const double j = -*term.power;
-      rhs[term.a] -= j;
-      rhs[term.b] += j;
-    }
+    // A source j from a to b, as Capacitor::stampRhs (j = −ieq) and HeatFlowSource::stampRhs.
+    const double j = term.capacitor != nullptr ? -term.capacitor->companion(ctx) : -*term.power;
+    rhs[term.a] -= j;
+    rhs[term.b] += j;
   }
   for (VoltageSource* source : sources_) source->stampRhs(rhs, ctx);
   factorization(ctx.dt, ctx.k, backwardEuler).solve(rhs_.data(), x_.data());
