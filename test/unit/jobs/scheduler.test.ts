@@ -324,4 +324,23 @@ describe('scheduler', function () {
     const states = events.filter((e) => e.id === t.id).map((e) => e.state);
     expect(states).to.deep.equal(['queued', 'running', 'cancelled']);
   });
+
+  it("keeps a running task's progress in its record only from a second into the run on", async () => {
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    runtime = testRuntime((s) => (s.cache.enabled = false), { clock });
+    const [t] = await runtime.scheduler.submitMany([task(buck({ tEnd: 5 }))]);
+    await waitForState(runtime, t.id, ['running']);
+    const poll = async (): Promise<void> => {
+      const from = runtime!.scheduler.progress(t.id)?.step ?? 0;
+      while ((runtime!.scheduler.progress(t.id)?.step ?? 0) === from) await sleep(1);
+      clock.advance(100); // one poll interval
+    };
+    for (let i = 1; i <= 9; i++) await poll();
+    // 900 ms into the run: the polls went to the bus only; the progress is read live meanwhile.
+    expect(runtime.store.tasks.get(t.id)!.progress).to.equal(null);
+    expect(runtime.scheduler.progress(t.id)!.step).to.be.above(0);
+    await poll(); // a second into the run
+    expect(runtime.store.tasks.get(t.id)!.progress?.step).to.be.above(0);
+    runtime.scheduler.cancel(t.id);
+  });
 });
